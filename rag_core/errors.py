@@ -1,0 +1,34 @@
+"""User-facing errors. Messages are written for an actuary, not a developer.
+
+The CLI prints `RagError` messages; a Streamlit page shows them with `st.error`.
+Anything that is not a `RagError` is a bug: it is logged with its traceback, and the
+user sees a generic message.
+"""
+
+
+class RagError(Exception):
+    """Base class: `str(err)` is a message that can be shown to the user as is."""
+
+
+class InputError(RagError):
+    """The file given by the user cannot be ingested (corrupt, encrypted, empty, too large...)."""
+
+
+class BackendUnavailable(RagError):
+    """A configured backend (Docling models, BGE-M3 weights, LLM endpoint) cannot be used."""
+
+
+class StaleStageError(RagError):
+    """A stored stage output no longer matches its inputs and must be redone."""
+
+
+class IndexMismatchError(RagError):
+    """The index was built with another embedding model than the one configured."""
+
+
+class NotFoundError(RagError):
+    """A document, parent or source that does not exist (or is out of scope) was asked for."""
+
+
+class LLMError(RagError):
+    """The chat endpoint failed (timeout, HTTP error, invalid output)."""

@@ -1,0 +1,203 @@
+"""Types passed between stages: frozen pydantic models, no behaviour beyond small helpers.
+
+Coordinates: a `HighlightBox` is always stored with a TOP-LEFT origin in PDF points
+(what browser viewers draw); the conversion from Docling's bottom-left boxes happens
+once, in `citations.to_top_left`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+Language = Literal["fr", "en"]
+ItemKind = Literal["table", "picture", "formula"]
+
+
+class HighlightBox(Frozen):
+    """A rectangle on one page, PDF points, origin at the top-left corner of the page."""
+
+    page: int = Field(description="1-based physical page number")
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    origin: Literal["TOPLEFT"] = "TOPLEFT"
+
+
+class TableCell(Frozen):
+    row: int
+    col: int
+    text: str
+    box: HighlightBox | None = None
+
+
+class Item(Frozen):
+    """A table, picture or formula: separately citable inside its parent."""
+
+    ref: str = Field(description="DoclingDocument self_ref, e.g. '#/tables/0'")
+    kind: ItemKind
+    caption: str = ""
+    page: int
+    boxes: list[HighlightBox]
+    text: str = Field("", description="Markdown for a table, text layer for a formula, caption for a picture")
+    cells: list[TableCell] = Field(default_factory=list)
+    n_rows: int = 0
+    n_cols: int = 0
+    image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
+
+
+class Child(Frozen):
+    """The indexed unit: a piece of a parent, at most `max_tokens` tokens."""
+
+    id: str
+    parent_id: str
+    doc_id: str
+    index: int = Field(description="Position of the child in the document")
+    text: str = Field(description="Raw text, as displayed: parent.text[start:end] without trailing separator")
+    context_text: str = Field(description="Heading path and captions followed by the text: what is indexed")
+    start: int
+    end: int
+    tokens: int
+    pages: list[int]
+    boxes: list[HighlightBox]
+    item_refs: list[str] = Field(default_factory=list)
+
+
+class Parent(Frozen):
+    """The unit given to the model: one section (or part of it)."""
+
+    id: str
+    doc_id: str
+    index: int
+    heading_path: list[str]
+    text: str
+    tokens: int
+    pages: list[int]
+    child_ids: list[str]
+    items: list[Item] = Field(default_factory=list)
+
+    @property
+    def section(self) -> str:
+        return " › ".join(self.heading_path) if self.heading_path else "(no heading)"
+
+
+class Chunked(Frozen):
+    parents: list[Parent]
+    children: list[Child]
+
+
+class DocumentRecord(Frozen):
+    doc_id: str = Field(description="SHA-256 of the file bytes")
+    file_name: str
+    title: str
+    collection: str
+    language: Language
+    pages: int
+    parents: int
+    children: int
+    tables: int
+    parser: str
+    embedder: str
+    ingested_at: str
+    elapsed_s: float
+    status: Literal["ready"] = "ready"
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ChannelHit(Frozen):
+    rank: int
+    score: float
+    child_id: str
+
+
+class RetrievedParent(Frozen):
+    parent: Parent
+    document: DocumentRecord
+    children: list[Child] = Field(description="All children of the parent, in order")
+    best_child: Child
+    fused_rank: int
+    fused_score: float
+    lexical: ChannelHit | None
+    dense: ChannelHit | None
+
+
+class SearchResult(Frozen):
+    query: str
+    parents: list[RetrievedParent]
+    expanded_terms: list[str] = Field(default_factory=list)
+    elapsed_s: float = 0.0
+
+
+SourceKind = Literal["parent", "table", "picture", "formula"]
+
+
+class Source(Frozen):
+    """A citable source: a context parent or an item inside it. Names come from the document."""
+
+    id: str = Field(description="Stable id: document id + item reference")
+    kind: SourceKind
+    doc_id: str
+    file_name: str
+    title: str
+    section: str
+    pages: list[int]
+    label: str = Field(description="Readable card text: document · section · p. N")
+    text: str
+    caption: str = ""
+    parent_id: str
+    boxes: list[HighlightBox] = Field(default_factory=list)
+    parent_boxes: list[HighlightBox] = Field(default_factory=list)
+
+
+SupportStatus = Literal["supported", "partially_supported"]
+
+
+class Paragraph(Frozen):
+    text: str
+    source_ids: list[str]
+    quote: str = ""
+    status: SupportStatus = "supported"
+    note: str = ""
+
+
+class Answer(Frozen):
+    question: str
+    mode: Literal["llm", "extractive", "greeting", "refused"]
+    model: str = ""
+    paragraphs: list[Paragraph] = Field(default_factory=list)
+    missing_information: str = ""
+    sources: list[Source] = Field(default_factory=list)
+    uncited: list[Source] = Field(default_factory=list)
+    dropped: list[str] = Field(default_factory=list, description="Why paragraphs were rejected")
+    warnings: list[str] = Field(default_factory=list)
+    parent_ids: list[str] = Field(default_factory=list)
+    elapsed_s: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+Stage = Literal["parse", "chunk", "embed", "write"]
+
+
+class ProgressEvent(Frozen):
+    file_name: str
+    stage: Stage
+    done: int
+    total: int
+    message: str = ""
+
+
+class IngestResult(Frozen):
+    file_name: str
+    status: Literal["ingested", "already_present", "refused"]
+    message: str
+    doc_id: str | None = None
+    record: DocumentRecord | None = None
+    stage_seconds: dict[str, float] = Field(default_factory=dict)

@@ -1,0 +1,62 @@
+"""Small text utilities shared by stages: accent folding, quote normalisation, language guess.
+
+No outside library: these functions must behave identically at indexing and query time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WS = re.compile(r"\s+")
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"',
+                         "«": '"', "»": '"', "\u00a0": " ", "\u202f": " ", "\u00ad": ""})
+
+_FR_WORDS = frozenset(
+    "le la les des du de un une et est dans pour par sur au aux avec que qui ne pas sont ces cette "
+    "il elle nous vous ils on se ce en son sa ses leur leurs été être ou où mais donc car plus".split()
+)
+_EN_WORDS = frozenset(
+    "the of and to in is for that on with as by are be this from at or an it which not have has "
+    "was were these those their its can will we they if when than".split()
+)
+
+
+def fold(text: str) -> str:
+    """Lower-case, NFKD, strip combining marks: 'Mortalité' -> 'mortalite'. Same length mapping is not kept."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def normalise(text: str) -> str:
+    """Normalise for quote comparison: NFKC, straight quotes, joined hyphenation, collapsed spaces, folded."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = re.sub(r"(\w)-\s*\n\s*(\w)", r"\1\2", text)
+    return _WS.sub(" ", fold(text)).strip()
+
+
+def squeeze(text: str) -> str:
+    """`normalise` without any whitespace: a fallback for PDF text layers that lose or add spaces."""
+    return _WS.sub("", normalise(text))
+
+
+def contains_quote(haystack: str, quote: str) -> bool:
+    """True when `quote` occurs in `haystack` after normalisation (spaces ignored as a fallback)."""
+    if not quote.strip():
+        return False
+    q = normalise(quote)
+    if q in normalise(haystack):
+        return True
+    return squeeze(quote) in squeeze(haystack)
+
+
+def detect_language(text: str) -> str:
+    """'fr' or 'en' by counting frequent function words; ties and empty text give 'en'."""
+    words = re.findall(r"[a-zà-ÿ]+", text.lower())
+    fr = sum(w in _FR_WORDS for w in words)
+    en = sum(w in _EN_WORDS for w in words)
+    return "fr" if fr > en else "en"
+
+
+def collapse_ws(text: str) -> str:
+    return _WS.sub(" ", text).strip()
