@@ -1,0 +1,115 @@
+"""Ask: a chat whose answers cite their sources; a citation click opens the highlighted passage."""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from rag_core import pipeline
+from rag_core.models import Answer
+from ui import state
+from ui.i18n import lang, t
+from ui.reports import read_reports, report_citation
+from ui.resources import get_settings
+from ui.widgets import call, citation_cards, escape_md, show_target
+
+log = logging.getLogger(__name__)
+
+st.title(t("ask.title"))
+settings = get_settings()
+if settings is None:
+    st.stop()
+
+# ---- scope
+with st.sidebar:
+    _, collections = call(pipeline.list_collections, settings)
+    chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
+                                        placeholder=t("ask.scope_help"))
+    _, documents = call(pipeline.list_documents, settings)
+    documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
+    names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
+    chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
+                                 format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
+    st.button(t("ask.clear"), key="ask_clear", on_click=state.new_conversation, icon=":material/refresh:")
+
+
+def render_answer(answer: Answer, question: str, m: int) -> None:
+    """One assistant message: paragraphs with their citation cards, marks, warnings, uncited, report form."""
+    by_id = {s.id: s for s in answer.sources}
+    if answer.mode == "extractive":
+        st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
+    for w in answer.warnings:
+        st.warning(escape_md(w))
+    if answer.mode == "refused":
+        st.info(t("ask.refused"))
+        closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
+        citation_cards(closest, key=f"closest-{m}")
+        return
+    for p_index, paragraph in enumerate(answer.paragraphs):
+        st.markdown(escape_md(paragraph.text))
+        if paragraph.status == "partially_supported":
+            st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
+            if paragraph.note:
+                st.caption(escape_md(paragraph.note))
+        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}")
+    if answer.missing_information:
+        st.caption(t("ask.missing") + escape_md(answer.missing_information))
+    if answer.mode == "greeting":
+        return
+    if answer.uncited:
+        with st.expander(t("ask.uncited")):
+            citation_cards(answer.uncited, key=f"uncited-{m}")
+    cited = [s for s in answer.sources if any(s.id in p.source_ids for p in answer.paragraphs)] or answer.sources
+    if cited:
+        with st.expander(t("ask.report")):
+            with st.form(key=f"report-{m}", clear_on_submit=True):
+                labels = {s.id: s.label for s in cited}
+                source_id = st.selectbox(t("ask.report_source"), list(labels), format_func=lambda i: labels[i])
+                comment = st.text_area(t("ask.report_comment"))
+                if st.form_submit_button(t("ask.report_send")):
+                    source = by_id.get(source_id) or cited[0]
+                    quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
+                    ok, _ = call(report_citation, settings.data_dir, question=question, language=lang(),
+                                 source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
+                                 comment=comment)
+                    if ok:
+                        st.success(t("ask.reported"))
+
+
+chat_col, viewer_col = st.columns([6, 5], gap="medium")
+prompt = st.chat_input(t("ask.input"), key="ask_input")
+
+with chat_col:
+    history = state.messages()
+    question = ""
+    for m, message in enumerate(history):
+        with st.chat_message(message["role"]):
+            if message["role"] == "user":
+                question = message["text"]
+                st.text(question)
+            else:
+                render_answer(message["answer"], question, m)
+    if prompt:
+        history.append({"role": "user", "text": prompt})
+        with st.chat_message("user"):
+            st.text(prompt)
+        with st.chat_message("assistant"):
+            with st.spinner(t("ask.thinking")):
+                ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+            if ok and answer is not None:
+                history.append({"role": "assistant", "answer": answer})
+                render_answer(answer, prompt, len(history) - 1)
+    reports = read_reports(settings.data_dir)
+    if reports:
+        st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
+                           key="ask_export", icon=":material/download:")
+
+with viewer_col:
+    target = state.viewer_target()
+    if target is None:
+        st.caption(t("ask.viewer_empty"))
+    else:
+        st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
+        show_target(target, settings, key="ask-viewer")

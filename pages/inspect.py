@@ -1,0 +1,121 @@
+"""Inspect: how one document was parsed — sections, parents, children with their boxes, tables, figures."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag_core import pipeline
+from ui.i18n import t
+from ui.resources import get_settings
+from ui.widgets import call, escape_md, excel_bytes, show_page, structure_annotations, table_frame
+
+st.title(t("inspect.title"))
+settings = get_settings()
+if settings is None:
+    st.stop()
+
+ok, documents = call(pipeline.list_documents, settings)
+documents = list(documents or [])
+if not documents:
+    if ok:
+        st.info(t("inspect.none"))
+    st.stop()
+
+by_id = {d.doc_id: d for d in documents}
+doc_id = st.selectbox(t("inspect.pick"), list(by_id), key="inspect_doc",
+                      format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})")
+record = by_id[doc_id]
+ok, chunked = call(pipeline.load_chunks, doc_id, settings)
+if not ok or chunked is None:
+    st.stop()
+parents, children = chunked.parents, chunked.children
+children_by_id = {c.id: c for c in children}
+
+# ---- parse statistics
+st.subheader(t("inspect.stats"))
+cols = st.columns(5)
+cols[0].metric(t("stat.parents"), len(parents))
+cols[1].metric(t("stat.children"), len(children))
+if parents:
+    cols[2].metric(t("stat.parent_tokens"), f"{min(p.tokens for p in parents)}–{max(p.tokens for p in parents)}")
+    cols[4].metric(t("stat.max_children"), max(len(p.child_ids) for p in parents))
+if children:
+    cols[3].metric(t("stat.child_tokens"), f"{min(c.tokens for c in children)}–{max(c.tokens for c in children)}")
+
+left, right = st.columns([5, 6])
+with left:
+    st.subheader(t("inspect.sections"))
+    seen: set[tuple[str, ...]] = set()
+    lines = []
+    for parent in parents:
+        path = tuple(parent.heading_path) or ("(no heading)",)
+        for depth in range(1, len(path) + 1):
+            prefix = path[:depth]
+            if prefix in seen:
+                continue
+            seen.add(prefix)
+            pages = f" — p. {parent.pages[0]}" if parent.pages and depth == len(path) else ""
+            lines.append("  " * (depth - 1) + f"- {escape_md(prefix[-1])}{pages}")
+    with st.container(height=320):
+        st.markdown("\n".join(lines) if lines else "—")
+
+    st.subheader(t("inspect.child"))
+
+    def _follow_child() -> None:
+        child = children_by_id.get(st.session_state.get("inspect_child", ""))
+        if child and child.pages:
+            st.session_state["inspect_page"] = child.pages[0]
+
+    if children:
+        child_id = st.selectbox(
+            t("inspect.child"), [c.id for c in children], key="inspect_child", on_change=_follow_child,
+            format_func=lambda i: f"#{children_by_id[i].index} · p. {','.join(map(str, children_by_id[i].pages))} · "
+            f"{children_by_id[i].text[:60]}",
+            label_visibility="collapsed",
+        )
+        child = children_by_id[child_id]
+        st.caption(t("inspect.child_meta", tokens=child.tokens, start=child.start, end=child.end,
+                     pages=", ".join(map(str, child.pages)) or "—"))
+        st.markdown(f"**{t('inspect.raw')}**")
+        st.text(child.text)
+        st.markdown(f"**{t('inspect.context')}**")
+        st.text(child.context_text)
+
+with right:
+    st.subheader(t("inspect.page_view"))
+    if record.file_name.lower().endswith(".pdf") and record.pages:
+        if st.session_state.get("inspect_page", 1) > record.pages:
+            st.session_state["inspect_page"] = 1
+        page = st.number_input(t("inspect.page"), min_value=1, max_value=record.pages, step=1, key="inspect_page")
+        st.caption(t("inspect.legend"))
+        show_page(doc_id, int(page), structure_annotations(int(page), parents, children), settings, key="inspect-viewer")
+
+# ---- tables and figures
+items = [item for p in parents for item in p.items]
+tables = [i for i in items if i.kind == "table"]
+figures = [i for i in items if i.kind == "picture"]
+st.subheader(t("inspect.tables"))
+if not tables:
+    st.caption(t("inspect.no_tables"))
+for n, item in enumerate(tables, start=1):
+    st.markdown(f"**{escape_md(t('inspect.table_caption', n=n, page=item.page))}**"
+                + (f" — {escape_md(item.caption)}" if item.caption else ""))
+    frame = table_frame(item)
+    st.dataframe(frame, hide_index=True, width="stretch")
+    c1, c2 = st.columns(2)
+    stem = f"{record.file_name.rsplit('.', 1)[0]}_table{n}"
+    c1.download_button(t("inspect.csv"), frame.to_csv(index=False).encode("utf-8"), f"{stem}.csv", "text/csv",
+                       key=f"csv-{n}")
+    c2.download_button(t("inspect.xlsx"), excel_bytes(frame), f"{stem}.xlsx",
+                       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key=f"xlsx-{n}")
+
+st.subheader(t("inspect.figures"))
+if not figures:
+    st.caption(t("inspect.no_figures"))
+for n, item in enumerate(figures, start=1):
+    label = t("inspect.figure_caption", n=n, page=item.page)
+    if item.image_path:
+        ok, path = call(pipeline.artifact_path, doc_id, item.image_path, settings)
+        if ok and path is not None:
+            st.image(str(path), width=480)
+    st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

@@ -1,0 +1,127 @@
+"""Library: upload files into a collection, follow their ingestion, list and delete documents."""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from rag_core import pipeline
+from rag_core.errors import RagError
+from rag_core.models import ProgressEvent
+from ui import state
+from ui.i18n import t
+from ui.resources import get_settings
+from ui.widgets import call, escape_md
+
+log = logging.getLogger(__name__)
+UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]
+STAGES = ("parse", "chunk", "embed", "write")
+NEW = "\x00new"
+
+st.title(t("library.title"))
+settings = get_settings()
+if settings is None:
+    st.stop()
+
+for kind, text in state.pop_flash():
+    (st.success if kind == "success" else st.error)(text)
+
+ok, collections = call(pipeline.list_collections, settings)
+collections = list(collections or [])
+options = collections + [NEW] if collections else ["default", NEW]
+choice = st.selectbox(
+    t("library.collection"), options, key="library_collection",
+    format_func=lambda c: t("library.new_collection") if c == NEW else c,
+)
+collection = st.text_input(t("library.new_name"), key="library_new_name").strip() if choice == NEW else choice
+
+files = st.file_uploader(
+    t("library.upload"), type=UPLOAD_TYPES, accept_multiple_files=True, key=f"uploader-{state.upload_nonce()}"
+)
+
+
+def _ingest(uploaded: list, collection: str) -> None:
+    bars: dict[str, object] = {}
+    with st.status(t("library.ingesting"), expanded=True) as status:
+        for f in uploaded:
+            bars[f.name] = st.progress(0.0, text=t("library.progress", file=f.name, stage="…", done=0, total=1))
+
+        def on_progress(event: ProgressEvent) -> None:
+            try:
+                stage = STAGES.index(event.stage) if event.stage in STAGES else 0
+                within = event.done / event.total if event.total else 1.0
+                bar = bars.get(event.file_name)
+                if bar is not None:
+                    bar.progress(  # type: ignore[attr-defined]
+                        min(1.0, (stage + within) / len(STAGES)),
+                        text=t("library.progress", file=event.file_name, stage=t(f"library.stage.{event.stage}"),
+                               done=event.done, total=event.total),
+                    )
+            except Exception:  # a display problem must never stop an ingestion
+                log.exception("progress display failed")
+
+        with tempfile.TemporaryDirectory(prefix="rag-upload-") as tmp:
+            paths = []
+            for i, f in enumerate(uploaded):
+                path = Path(tmp) / f"upload-{i}{Path(f.name).suffix.lower()}"
+                path.write_bytes(f.getvalue())
+                paths.append(path)
+            ok, results = call(
+                pipeline.ingest, paths, settings, collection=collection, progress=on_progress,
+                file_names=[f.name for f in uploaded],
+            )
+        for name, bar in bars.items():
+            bar.progress(1.0, text=name)  # type: ignore[attr-defined]
+        status.update(label=t("library.ingest_done" if ok else "library.ingest_failed"),
+                      state="complete" if ok else "error", expanded=not ok)
+    st.session_state[state.INGEST_RESULTS] = [r.model_dump(mode="json", include={"file_name", "status", "message"})
+                                              for r in (results or [])]
+
+
+if st.button(t("library.ingest"), type="primary", disabled=not files, key="library_ingest"):
+    if not collection:
+        st.error(t("library.no_name"))
+    else:
+        _ingest(list(files or []), collection)
+
+for result in st.session_state.get(state.INGEST_RESULTS, []):
+    show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
+    show(escape_md(f"{result['file_name']} — {t('library.result.' + result['status'])} : {result['message']}"))
+
+st.header(t("library.documents"))
+ok, documents = call(pipeline.list_documents, settings)
+documents = list(documents or [])
+if ok and not documents:
+    st.caption(t("library.empty"))
+if documents:
+    columns = ["file_name", "collection", "language", "pages", "parents", "children", "tables", "parser",
+               "embedder", "ingested_at", "elapsed_s", "status"]
+    frame = pd.DataFrame([d.model_dump(mode="json", include=set(columns)) for d in documents])[columns]
+    frame.columns = [t(f"col.{c}") for c in columns]
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+    def _delete(doc_id: str, name: str) -> None:
+        try:
+            pipeline.delete(doc_id, settings)
+            state.flash("success", escape_md(t("library.deleted", name=name)))
+        except RagError as err:
+            state.flash("error", escape_md(str(err)))
+        except Exception:
+            log.exception("delete failed")
+            state.flash("error", t("error.generic"))
+        st.session_state.pop("library_delete_confirm", None)
+
+    with st.expander(t("library.delete")):
+        by_id = {d.doc_id: d for d in documents}
+        doc_id = st.selectbox(
+            t("library.delete_pick"), list(by_id), key="library_delete_pick",
+            format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})",
+        )
+        name = by_id[doc_id].file_name if doc_id else ""
+        confirmed = st.checkbox(escape_md(t("library.delete_confirm", name=name)), key="library_delete_confirm")
+        st.button(t("library.delete_button"), disabled=not confirmed, key="library_delete",
+                  on_click=_delete, args=(doc_id, name))

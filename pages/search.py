@@ -1,0 +1,80 @@
+"""Search (retrieval testing): ranked parents with fused, lexical and dense ranks; a row opens its passage."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from rag_core import pipeline
+from rag_core.models import SearchResult
+from ui import state
+from ui.i18n import t
+from ui.resources import get_settings
+from ui.widgets import call, escape_md, show_target, viewer_target
+
+st.title(t("search.title"))
+settings = get_settings()
+if settings is None:
+    st.stop()
+
+_, collections = call(pipeline.list_collections, settings)
+_, documents = call(pipeline.list_documents, settings)
+names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in (documents or [])}
+
+with st.form("search_form"):
+    query = st.text_input(t("search.query"), key="search_query")
+    c1, c2 = st.columns(2)
+    candidate_k = c1.slider(t("search.candidate_k"), 5, 100, settings.retrieval.candidate_k, key="search_candidate_k")
+    context_k = c2.slider(t("search.context_k"), 1, 20, settings.retrieval.context_k, key="search_context_k")
+    c3, c4 = st.columns(2)
+    chosen_collections = c3.multiselect(t("ask.scope_collections"), list(collections or []), key="search_collections",
+                                        placeholder=t("ask.scope_help"))
+    chosen_docs = c4.multiselect(t("ask.scope_documents"), list(names), key="search_docs",
+                                 format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
+    submitted = st.form_submit_button(t("search.run"), type="primary")
+
+if submitted and query.strip():
+    tuned = settings.model_copy(update={
+        "retrieval": settings.retrieval.model_copy(update={"candidate_k": candidate_k, "context_k": context_k})
+    })
+    ok, result = call(pipeline.search, query.strip(), tuned, collections=chosen_collections or None,
+                      doc_ids=chosen_docs or None, k=context_k)
+    st.session_state[state.SEARCH_RESULT] = result if ok else None
+    state.close_viewer()
+
+result: SearchResult | None = st.session_state.get(state.SEARCH_RESULT)
+if result is not None:
+    st.caption(t("search.elapsed", n=len(result.parents), s=result.elapsed_s))
+    if result.expanded_terms:
+        st.caption(escape_md(t("search.expanded", terms=", ".join(result.expanded_terms))))
+    if not result.parents:
+        st.info(t("search.none"))
+    else:
+        absent = t("search.absent")
+        rows = [{
+            t("scol.rank"): r.fused_rank, t("scol.score"): round(r.fused_score, 5),
+            t("scol.lex_rank"): r.lexical.rank if r.lexical else absent,
+            t("scol.lex_score"): round(r.lexical.score, 4) if r.lexical else absent,
+            t("scol.dense_rank"): r.dense.rank if r.dense else absent,
+            t("scol.dense_score"): round(r.dense.score, 4) if r.dense else absent,
+            t("scol.document"): r.document.file_name, t("scol.section"): r.parent.section,
+            t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],
+        } for r in result.parents]
+        frame = pd.DataFrame(rows).astype(str)
+        st.caption(t("search.select"))
+        event = st.dataframe(frame, hide_index=True, width="stretch", key="search_table",
+                             on_select="rerun", selection_mode="single-row")
+        selected = list(event.selection.rows) if event is not None and hasattr(event, "selection") else []
+        if selected:
+            r = result.parents[selected[0]]
+            pages = ", ".join(map(str, r.best_child.pages))
+            state.open_viewer(viewer_target(
+                doc_id=r.document.doc_id, file_name=r.document.file_name,
+                label=f"{r.document.file_name} · {r.parent.section} · p. {pages}", pages=r.best_child.pages,
+                boxes=r.best_child.boxes, parent_boxes=[b for c in r.children for b in c.boxes],
+                text=r.best_child.text, source_id=r.best_child.id,
+            ))
+
+target = state.viewer_target()
+if target is not None:
+    show_target(target, settings, key="search-viewer")

@@ -1,0 +1,62 @@
+"""Reported wrong citations, stored as JSON lines in the evaluation-set format (shared/eval/README.md).
+
+No Streamlit here: the lead can move this module into rag_core unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPORTS_FILE = "reported_citations.jsonl"
+_lock = threading.Lock()  # several sessions of one server may report at once
+
+
+def reports_path(data_dir: Path) -> Path:
+    return Path(data_dir) / REPORTS_FILE
+
+
+def report_citation(
+    data_dir: Path,
+    *,
+    question: str,
+    language: str,
+    source_id: str,
+    pdf: str,
+    pages: list[int],
+    quote: str = "",
+    comment: str = "",
+) -> dict[str, object]:
+    """Append one reported case; returns the stored record.
+
+    The eval fields (id, pdf, question, language, type, pages, answer, quote) come first;
+    `source_id`, `comment` and `reported_at` are extra fields the eval scripts ignore.
+    """
+    now = datetime.now(UTC)
+    record: dict[str, object] = {
+        "id": f"reported-{now.strftime('%Y%m%dT%H%M%S%f')}",
+        "pdf": pdf,
+        "question": question,
+        "language": language if language in ("fr", "en") else "fr",
+        "type": "reported",
+        "pages": sorted({int(p) for p in pages}),
+        "answer": "",
+        "quote": quote,
+        "source_id": source_id,
+        "comment": comment,
+        "reported_at": now.isoformat(timespec="seconds"),
+    }
+    path = reports_path(data_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(record, ensure_ascii=False) + "\n"
+    with _lock, path.open("a", encoding="utf-8") as fh:
+        fh.write(line)
+    return record
+
+
+def read_reports(data_dir: Path) -> bytes:
+    """The whole reports file (empty bytes when nothing was reported yet), for a download button."""
+    path = reports_path(data_dir)
+    return path.read_bytes() if path.is_file() else b""

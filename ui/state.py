@@ -1,0 +1,63 @@
+"""Session-state keys and accessors: one Streamlit session = one conversation, never module globals."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import streamlit as st
+
+CONVERSATION_ID = "conversation_id"
+MESSAGES = "messages"  # list[dict]: {"role": "user", "text": str} | {"role": "assistant", "answer": Answer}
+VIEWER = "viewer"  # ViewerTarget as a dict, or absent
+INGEST_RESULTS = "ingest_results"
+UPLOAD_NONCE = "upload_nonce"  # bumped to reset the file uploader after an ingestion
+SEARCH_RESULT = "search_result"
+
+
+def conversation_id() -> str:
+    if CONVERSATION_ID not in st.session_state:
+        st.session_state[CONVERSATION_ID] = uuid.uuid4().hex
+    return st.session_state[CONVERSATION_ID]
+
+
+def new_conversation() -> None:
+    st.session_state[CONVERSATION_ID] = uuid.uuid4().hex
+    st.session_state[MESSAGES] = []
+    st.session_state.pop(VIEWER, None)
+
+
+def messages() -> list[dict[str, Any]]:
+    return st.session_state.setdefault(MESSAGES, [])
+
+
+def open_viewer(target: dict[str, Any]) -> None:
+    """Button callback: remember what the viewer must show on the next run."""
+    st.session_state[VIEWER] = target
+
+
+def close_viewer() -> None:
+    st.session_state.pop(VIEWER, None)
+
+
+def viewer_target() -> dict[str, Any] | None:
+    return st.session_state.get(VIEWER)
+
+
+def upload_nonce() -> int:
+    return st.session_state.setdefault(UPLOAD_NONCE, 0)
+
+
+def bump_upload_nonce() -> None:
+    st.session_state[UPLOAD_NONCE] = upload_nonce() + 1
+
+
+FLASH = "flash"  # messages set in callbacks, shown once on the next run
+
+
+def flash(kind: str, text: str) -> None:
+    st.session_state.setdefault(FLASH, []).append((kind, text))
+
+
+def pop_flash() -> list[tuple[str, str]]:
+    return st.session_state.pop(FLASH, [])

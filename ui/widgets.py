@@ -1,0 +1,239 @@
+"""Shared widgets: the error boundary, safe text, citation cards and the highlighted PDF viewer.
+
+Document text is never given to markdown unescaped nor to `unsafe_allow_html`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import pandas as pd
+import streamlit as st
+from streamlit_pdf_viewer import pdf_viewer
+
+from rag_core import pipeline
+from rag_core.config import Settings
+from rag_core.errors import RagError
+from rag_core.models import HighlightBox, Item, Source
+from ui import state
+from ui.i18n import t
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+STRONG_COLOR = "#d62728"
+LIGHT_COLOR = "#7fb3d5"
+CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22")
+VIEWER_HEIGHT_PX = 820
+
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}])")
+_MD_LINE_START = re.compile(r"^(\s*)([-+>]|\d+[.)])", re.MULTILINE)
+
+
+def escape_md(text: str) -> str:
+    """Make any text (document text, file names) display literally in st.markdown and labels."""
+    text = _MD_INLINE.sub(r"\\\1", text)
+    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[bool, T | None]:
+    """Run one pipeline call; on failure show the user a message (never a traceback) and return (False, None)."""
+    try:
+        return True, fn(*args, **kwargs)
+    except RagError as err:
+        log.info("pipeline refused %s: %s", getattr(fn, "__name__", fn), err)
+        st.error(escape_md(str(err)))
+    except NotImplementedError:
+        log.warning("pipeline.%s is not implemented yet", getattr(fn, "__name__", fn))
+        st.error(t("error.not_ready"))
+    except Exception:
+        log.exception("unexpected error in %s", getattr(fn, "__name__", fn))
+        st.error(t("error.generic"))
+    return False, None
+
+
+def load_css() -> None:
+    from pathlib import Path
+
+    css = Path(__file__).resolve().parents[1] / "assets" / "style.css"
+    if css.is_file():
+        # Our own static stylesheet, never document content.
+        st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
+
+
+# ---------------------------------------------------------------- viewer
+
+
+def box_dict(box: HighlightBox) -> dict[str, Any]:
+    return box.model_dump(mode="json")
+
+
+def viewer_target(
+    *, doc_id: str, file_name: str, label: str, pages: Sequence[int], boxes: Iterable[HighlightBox],
+    parent_boxes: Iterable[HighlightBox] = (), text: str = "", source_id: str = "",
+) -> dict[str, Any]:
+    """What the viewer must show, as plain data (it lives in session state)."""
+    strong = [box_dict(b) for b in boxes]
+    light = [box_dict(b) for b in parent_boxes]
+    shown = sorted({b["page"] for b in strong}) or sorted({int(p) for p in pages})
+    return {
+        "doc_id": doc_id, "file_name": file_name, "label": label, "pages": shown,
+        "boxes": strong, "parent_boxes": light, "text": text, "source_id": source_id,
+    }
+
+
+def source_target(source: Source) -> dict[str, Any]:
+    return viewer_target(
+        doc_id=source.doc_id, file_name=source.file_name, label=source_label(source), pages=source.pages,
+        boxes=source.boxes, parent_boxes=source.parent_boxes, text=source.text, source_id=source.id,
+    )
+
+
+def annotations_for(
+    strong: Sequence[dict[str, Any]], light: Sequence[dict[str, Any]], page_map: dict[int, int]
+) -> list[dict[str, Any]]:
+    """streamlit-pdf-viewer annotations: strong (cited) boxes first, so `scroll_to_annotation=1` targets them."""
+    anns: list[dict[str, Any]] = []
+    for prefix, boxes, color, border in (("cite", strong, STRONG_COLOR, "solid"), ("ctx", light, LIGHT_COLOR, "dashed")):
+        for i, b in enumerate(boxes):
+            page = page_map.get(int(b["page"]))
+            if page is None:
+                continue
+            anns.append({
+                "id": f"{prefix}-{i}", "page": page, "x": b["x0"], "y": b["y0"],
+                "width": max(b["x1"] - b["x0"], 1.0), "height": max(b["y1"] - b["y0"], 1.0),
+                "color": color, "border": border,
+            })
+    return anns
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _pdf_pages(doc_id: str, pages: tuple[int, ...], data_key: str, _settings: Settings) -> tuple[bytes, dict[int, int], bool]:
+    """(pdf bytes, original page -> displayed page, is_excerpt). `data_key` keys the cache per data dir."""
+    # rag_core owns PyMuPDF: it cuts the needed pages out (`page_pdf`; `page_excerpt` was the asked-for name).
+    excerpt = getattr(pipeline, "page_pdf", None) or getattr(pipeline, "page_excerpt", None)
+    if excerpt is not None and pages:
+        data, mapping = excerpt(doc_id, list(pages), _settings)
+        return data, {int(k): int(v) for k, v in mapping.items()}, True
+    # Until rag_core offers page_excerpt: the whole file, and the viewer renders only the needed pages.
+    data = pipeline.source_path(doc_id, _settings).read_bytes()
+    return data, {p: p for p in pages}, False
+
+
+def render_pdf(
+    pdf_bytes: bytes, annotations: list[dict[str, Any]], *, key: str,
+    pages_to_render: Sequence[int] = (), scroll_to_annotation: int | None = None,
+    scroll_to_page: int | None = None, height: int = VIEWER_HEIGHT_PX,
+) -> None:
+    """The one place that calls streamlit-pdf-viewer."""
+    pdf_viewer(
+        pdf_bytes, width="100%", height=height, key=key, annotations=annotations,
+        pages_to_render=list(pages_to_render), annotation_outline_size=2,
+        scroll_to_annotation=scroll_to_annotation, scroll_to_page=None if scroll_to_annotation else scroll_to_page,
+        scroll_behavior="instant", resolution_boost=2,
+    )
+
+
+def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewer") -> None:
+    """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted."""
+    st.markdown(f"**{escape_md(target['label'])}**")
+    pages = tuple(target["pages"])
+    if not target["file_name"].lower().endswith(".pdf") or not pages:
+        st.caption(t("viewer.no_boxes"))
+        st.text(target.get("text", ""))
+        return
+    ok, got = call(_pdf_pages, target["doc_id"], pages, str(settings.data_dir), settings)
+    if not ok or got is None:
+        return
+    data, page_map, is_excerpt = got
+    anns = annotations_for(target["boxes"], target["parent_boxes"], page_map)
+    strong = sum(1 for a in anns if a["id"].startswith("cite-"))
+    st.caption(t("viewer.pages", pages=", ".join(str(p) for p in pages)))
+    digest = hashlib.sha1(repr((target["doc_id"], pages, target.get("source_id"), len(anns))).encode()).hexdigest()[:10]
+    render_pdf(
+        data, anns, key=f"{key}-{digest}",
+        pages_to_render=() if is_excerpt else pages,
+        scroll_to_annotation=1 if strong else None,
+        scroll_to_page=None if strong else page_map.get(pages[0]),
+    )
+
+
+# ---------------------------------------------------------------- citations and tables
+
+
+def source_label(source: Source) -> str:
+    if source.kind in ("table", "picture", "formula") and source.caption:
+        return f"{source.caption} · {source.file_name} · p. {', '.join(str(p) for p in source.pages)}"
+    return source.label
+
+
+def citation_cards(sources: Sequence[Source], *, key: str) -> None:
+    """One button per cited source; a click opens the viewer on it."""
+    if not sources:
+        return
+    cols = st.columns(min(len(sources), 3))
+    for i, source in enumerate(sources):
+        with cols[i % len(cols)]:
+            st.button(
+                escape_md(source_label(source)), key=f"{key}-{i}", icon=":material/picture_as_pdf:",
+                on_click=state.open_viewer, args=(source_target(source),), width="stretch",
+            )
+
+
+def table_frame(item: Item) -> pd.DataFrame:
+    """A table item as a grid; its first row becomes the header when it is a usable one."""
+    n_rows = max([item.n_rows] + [c.row + 1 for c in item.cells])
+    n_cols = max([item.n_cols] + [c.col + 1 for c in item.cells])
+    grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
+    for cell in item.cells:
+        grid[cell.row][cell.col] = cell.text
+    if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
+        return pd.DataFrame(grid[1:], columns=grid[0])
+    return pd.DataFrame(grid, columns=[str(i + 1) for i in range(n_cols)])
+
+
+def excel_bytes(frame: pd.DataFrame, sheet: str = "table") -> bytes:
+    buffer = io.BytesIO()
+    frame.to_excel(buffer, index=False, sheet_name=sheet[:31], engine="openpyxl")
+    return buffer.getvalue()
+
+
+def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[Any]) -> list[dict[str, Any]]:
+    """Inspect view of one page: each parent's outline (light, dashed) and each child's boxes (own colour)."""
+    anns: list[dict[str, Any]] = []
+    child_parent = {c.id: c.parent_id for c in children}
+    parent_boxes: dict[str, list[HighlightBox]] = {}
+    for child in children:
+        on_page = [b for b in child.boxes if b.page == page]
+        parent_boxes.setdefault(child_parent[child.id], []).extend(on_page)
+        color = CHILD_COLORS[child.index % len(CHILD_COLORS)]
+        for j, b in enumerate(on_page):
+            anns.append({"id": f"child-{child.index}-{j}", "page": 1, "x": b.x0, "y": b.y0,
+                         "width": max(b.x1 - b.x0, 1.0), "height": max(b.y1 - b.y0, 1.0),
+                         "color": color, "border": "solid"})
+    for parent in parents:
+        boxes = parent_boxes.get(parent.id)
+        if not boxes:
+            continue
+        x0, y0 = min(b.x0 for b in boxes) - 4, min(b.y0 for b in boxes) - 4
+        x1, y1 = max(b.x1 for b in boxes) + 4, max(b.y1 for b in boxes) + 4
+        anns.append({"id": f"parent-{parent.index}", "page": 1, "x": x0, "y": y0, "width": x1 - x0,
+                     "height": y1 - y0, "color": LIGHT_COLOR, "border": "dashed"})
+    return anns
+
+
+def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, *, key: str) -> None:
+    """One page of a document with `annotations` given for page 1 of a one-page view."""
+    ok, got = call(_pdf_pages, doc_id, (page,), str(settings.data_dir), settings)
+    if not ok or got is None:
+        return
+    data, page_map, is_excerpt = got
+    shown = page_map.get(page, page)
+    anns = [{**a, "page": shown} for a in annotations]
+    render_pdf(data, anns, key=f"{key}-{doc_id[:12]}-{page}", pages_to_render=() if is_excerpt else (page,),
+               scroll_to_page=shown)
