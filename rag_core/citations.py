@@ -1,12 +1,20 @@
-"""Coordinates and readable labels for citations.
+"""Coordinates, the source registry and readable labels for citations.
 
 Docling provenance boxes are in PDF points, usually with a bottom-left origin; browser
 viewers draw from the top-left. The conversion happens here and nowhere else.
+
+The source registry (`build_sources`) turns the context parents of a search into the
+citable `Source` objects, with labels written from the document's own metadata. This
+module does not check citations (see `rag_core.answering.verification`) and does not
+render anything.
 """
 
 from __future__ import annotations
 
-from rag_core.models import HighlightBox
+from collections.abc import Sequence
+from typing import Any
+
+from rag_core.models import DocumentRecord, HighlightBox, Item, Parent, RetrievedParent, SearchResult, Source
 
 
 def to_top_left(
@@ -19,3 +27,129 @@ def to_top_left(
         y0, y1 = top, bottom
     y0, y1 = min(y0, y1), max(y0, y1)
     return HighlightBox(page=page, x0=min(left, right), y0=y0, x1=max(left, right), y1=y1)
+
+
+# --- Source registry -------------------------------------------------------------------
+#
+# Every citable thing the model may cite is registered here, from the document's own
+# metadata: a context parent (a section), and each table, picture and formula inside it.
+# Labels and names never come from the model.
+
+_KIND_WORDS = {"table": "Table", "picture": "Figure", "formula": "Formula"}
+NO_CAPTION = "no caption kept"
+
+STRONG_COLOR = "#e4572e"  # the cited passage (best child or item)
+LIGHT_COLOR = "#f2b134"  # the rest of the cited section
+
+
+def page_range(pages: Sequence[int]) -> str:
+    """'p. 4' or 'p. 4–7' (an en dash, as in print); '' when no page is known."""
+    known = sorted({p for p in pages if p})
+    if not known:
+        return ""
+    if known[0] == known[-1]:
+        return f"p. {known[0]}"
+    return f"p. {known[0]}–{known[-1]}"
+
+
+def parent_source_id(parent: Parent) -> str:
+    """Parent ids already embed the document id ('<doc_id[:16]>:p0003'); others get it prefixed."""
+    prefix = parent.doc_id[:16]
+    return parent.id if parent.id.startswith(prefix) else f"{prefix}:{parent.id}"
+
+
+def item_source_id(parent: Parent, item: Item) -> str:
+    """'<parent source id>#/tables/0': the item's Docling reference after the parent's id."""
+    return f"{parent_source_id(parent)}#{item.ref.lstrip('#')}"
+
+
+def _document_title(document: DocumentRecord) -> str:
+    return (document.title or "").strip() or document.file_name
+
+
+def _join_label(*parts: str) -> str:
+    return " · ".join(p for p in parts if p)
+
+
+def _parent_source(hit: RetrievedParent) -> Source:
+    parent, document = hit.parent, hit.document
+    title = _document_title(document)
+    parent_boxes = [box for child in hit.children for box in child.boxes]
+    return Source(
+        id=parent_source_id(parent),
+        kind="parent",
+        doc_id=parent.doc_id,
+        file_name=document.file_name,
+        title=title,
+        section=parent.section,
+        pages=sorted(set(parent.pages)),
+        label=_join_label(title, parent.section, page_range(parent.pages)),
+        text=parent.text,
+        parent_id=parent.id,
+        boxes=list(hit.best_child.boxes),
+        parent_boxes=parent_boxes,
+    )
+
+
+def _item_source(hit: RetrievedParent, item: Item) -> Source:
+    parent, document = hit.parent, hit.document
+    title = _document_title(document)
+    caption = item.caption.strip()
+    what = f"{_KIND_WORDS[item.kind]}: {caption or NO_CAPTION}"
+    return Source(
+        id=item_source_id(parent, item),
+        kind=item.kind,
+        doc_id=parent.doc_id,
+        file_name=document.file_name,
+        title=title,
+        section=parent.section,
+        pages=[item.page],
+        label=_join_label(title, what, parent.section, page_range([item.page])),
+        text=item.text or caption,
+        caption=caption,
+        parent_id=parent.id,
+        boxes=list(item.boxes),
+    )
+
+
+def build_sources(result: SearchResult, context_k: int) -> list[Source]:
+    """The citable sources of the first `context_k` parents: each parent, then its items."""
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for hit in result.parents[: max(context_k, 0)]:
+        for source in [_parent_source(hit), *(_item_source(hit, item) for item in hit.parent.items)]:
+            if source.id not in seen:
+                seen.add(source.id)
+                sources.append(source)
+    return sources
+
+
+def viewer_annotations(
+    source: Source,
+    strong_color: str = STRONG_COLOR,
+    light_color: str = LIGHT_COLOR,
+    include_parent: bool = True,
+) -> list[dict[str, Any]]:
+    """Annotations for streamlit-pdf-viewer: the cited passage first (strong), then its section (light).
+
+    Boxes are already top-left PDF points (`HighlightBox`), which is what the viewer draws.
+    The strong boxes come first so that `scroll_to_annotation=1` lands on the cited passage.
+    """
+    annotations: list[dict[str, Any]] = []
+    strong = list(dict.fromkeys(source.boxes))
+    light = [b for b in dict.fromkeys(source.parent_boxes) if b not in set(strong)] if include_parent else []
+    for role, boxes, color, border in (("strong", strong, strong_color, "solid"), ("light", light, light_color, "dashed")):
+        for i, box in enumerate(boxes):
+            annotations.append(
+                {
+                    "page": box.page,
+                    "x": box.x0,
+                    "y": box.y0,
+                    "width": max(box.x1 - box.x0, 0.0),
+                    "height": max(box.y1 - box.y0, 0.0),
+                    "color": color,
+                    "border": border,
+                    "id": f"{source.id}|{role}|{i}",
+                }
+            )
+    return annotations

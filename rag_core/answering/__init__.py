@@ -1,0 +1,125 @@
+"""Answers whose every paragraph cites a source that the code has checked (METHOD.md §4).
+
+`answer()` takes the question and the search result, builds the source registry from the
+context parents, and answers with the configured chat model (structured output) or, with
+no model or when the model fails, with an extractive answer made of the documents' own
+sentences. Both are verified the same way (`verification.verify_citations`). Too weak a
+search result gives a refusal instead of an answer. `greeting_reply()` answers greetings
+without any search. This package does not search and does not store answers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from rag_core.answering.extractive import extractive_paragraphs
+from rag_core.answering.greetings import greeting_reply
+from rag_core.answering.llm import call_model, build_messages, llm_configured
+from rag_core.answering.prompts import number_sources
+from rag_core.answering.verification import verify_citations
+from rag_core.citations import build_sources, parent_source_id
+from rag_core.config import Settings
+from rag_core.errors import LLMError
+from rag_core.models import Answer, Paragraph, RetrievedParent, SearchResult, Source
+from rag_core.text import detect_language
+
+__all__ = ["answer", "greeting_reply"]
+
+NOTHING_FOUND = {
+    "en": "Nothing in the accessible documents answers this question.",
+    "fr": "Aucun des documents accessibles ne répond à cette question.",
+}
+ALL_DROPPED = {
+    "en": "No paragraph of the model's answer cited a retrieved source; showing an extractive answer.",
+    "fr": "Aucun paragraphe de la réponse du modèle ne citait une source retrouvée ; voici une réponse extractive.",
+}
+
+
+def _refusal(question: str, language: str, context: Sequence[RetrievedParent], sources: list[Source], started: float) -> Answer:
+    return Answer(
+        question=question,
+        mode="refused",
+        missing_information=NOTHING_FOUND.get(language, NOTHING_FOUND["en"]),
+        uncited=[s for s in sources if s.kind == "parent"],
+        parent_ids=[hit.parent.id for hit in context],
+        elapsed_s=time.perf_counter() - started,
+    )
+
+
+def _extractive(
+    question: str,
+    language: str,
+    context: Sequence[RetrievedParent],
+    sources: list[Source],
+    started: float,
+    warnings: Sequence[str] = (),
+    dropped: Sequence[str] = (),
+    tokens: tuple[int, int] = (0, 0),
+) -> Answer:
+    paragraphs = extractive_paragraphs(context, question, [parent_source_id(hit.parent) for hit in context])
+    checked = verify_citations(paragraphs, sources, language)
+    return Answer(
+        question=question,
+        mode="extractive",
+        paragraphs=checked.paragraphs,
+        sources=checked.sources,
+        uncited=checked.uncited,
+        dropped=[*dropped, *checked.dropped],
+        warnings=list(warnings),
+        parent_ids=[hit.parent.id for hit in context],
+        elapsed_s=time.perf_counter() - started,
+        prompt_tokens=tokens[0],
+        completion_tokens=tokens[1],
+    )
+
+
+def answer(
+    question: str,
+    result: SearchResult,
+    settings: Settings,
+    history: list[tuple[str, str]] | None = None,
+) -> Answer:
+    """Answer from the first `context_k` parents of `result`; never raises for an endpoint failure.
+
+    `history` holds earlier (question, answer) turns of the conversation; they are shown to
+    the model as context only: only this turn's sources can be cited.
+    """
+    started = time.perf_counter()
+    language = detect_language(question)
+    context = list(result.parents[: max(settings.retrieval.context_k, 0)])
+    sources = build_sources(result, settings.retrieval.context_k)
+    if not context or max(hit.fused_score for hit in result.parents) < settings.answer.min_evidence_score:
+        return _refusal(question, language, context, sources, started)
+    if not llm_configured(settings):
+        return _extractive(question, language, context, sources, started)
+
+    prompt_sources = number_sources(sources)
+    aliases = {ps.alias: ps.source.id for ps in prompt_sources}
+    messages = build_messages(question, prompt_sources, context, settings, language, history)
+    try:
+        reply = call_model(messages, settings, language)
+    except LLMError as err:
+        return _extractive(question, language, context, sources, started, warnings=[str(err)])
+
+    paragraphs = [Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote) for p in reply.output.paragraphs]
+    checked = verify_citations(paragraphs, sources, language, aliases)
+    tokens = (reply.prompt_tokens, reply.completion_tokens)
+    if paragraphs and not checked.paragraphs:
+        # Everything the model wrote was unsourced: the documents' own sentences are better.
+        warning = ALL_DROPPED.get(language, ALL_DROPPED["en"])
+        return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens)
+    return Answer(
+        question=question,
+        mode="llm",
+        model=settings.llm.model,
+        paragraphs=checked.paragraphs,
+        missing_information=reply.output.missing_information.strip(),
+        sources=checked.sources,
+        uncited=checked.uncited,
+        dropped=checked.dropped,
+        parent_ids=[hit.parent.id for hit in context],
+        elapsed_s=time.perf_counter() - started,
+        prompt_tokens=tokens[0],
+        completion_tokens=tokens[1],
+    )
