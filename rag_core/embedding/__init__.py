@@ -1,0 +1,31 @@
+"""Embedders: `select_embedder(settings)` returns the configured one (cached per process)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rag_core.config import Settings
+from rag_core.embedding.base import Embedder
+from rag_core.embedding.bge_m3 import BgeM3Embedder, weights_available
+from rag_core.embedding.e5_small import E5SmallEmbedder
+
+
+def resolve_backend(settings: Settings) -> str:
+    backend = settings.embedding.backend
+    if backend == "auto":
+        return "bge-m3" if weights_available(settings.embedding.bge_m3_path) else "e5-small"
+    return backend
+
+
+@lru_cache(maxsize=4)
+def _build(backend: str, path: str | None, batch_size: int) -> Embedder:
+    if backend == "bge-m3":
+        return BgeM3Embedder(path, batch_size)
+    return E5SmallEmbedder(batch_size)
+
+
+def select_embedder(settings: Settings) -> Embedder:
+    return _build(resolve_backend(settings), settings.embedding.bge_m3_path, settings.embedding.batch_size)
+
+
+__all__ = ["Embedder", "select_embedder", "resolve_backend"]

@@ -1,0 +1,66 @@
+"""Production embedder: BAAI/bge-m3 dense vectors (1024-d) through FlagEmbedding.
+
+The weights must be on disk (settings.embedding.bge_m3_path). FlagEmbedding takes a
+missing local path for a hub id and fails with a confusing error, so the files are
+checked here first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from rag_core.embedding.base import batched, normalise_rows
+from rag_core.errors import BackendUnavailable
+
+MODEL_NAME = "BAAI/bge-m3"
+_REQUIRED = ("config.json", "tokenizer.json")
+_WEIGHTS = ("pytorch_model.bin", "model.safetensors")
+
+
+def weights_available(path: str | None) -> bool:
+    if not path:
+        return False
+    root = Path(path)
+    return (
+        root.is_dir()
+        and all((root / f).is_file() for f in _REQUIRED)
+        and any((root / f).is_file() for f in _WEIGHTS)
+    )
+
+
+class BgeM3Embedder:
+    name = MODEL_NAME
+    dim = 1024
+
+    def __init__(self, path: str | None, batch_size: int = 16) -> None:
+        if not weights_available(path):
+            raise BackendUnavailable(
+                "The BGE-M3 embedding model is not on this machine. Download BAAI/bge-m3 into a folder "
+                "and set RAG_EMBEDDING__BGE_M3_PATH to it, or set RAG_EMBEDDING__BACKEND=e5-small."
+            )
+        from FlagEmbedding import BGEM3FlagModel
+
+        self._model = BGEM3FlagModel(path, normalize_embeddings=True, use_fp16=False, devices="cpu")
+        self.batch_size = batch_size
+
+    def embed_passages(
+        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+    ) -> np.ndarray:
+        out: list[np.ndarray] = []
+        done = 0
+        for batch in batched(list(texts), self.batch_size):
+            vecs = self._model.encode(list(batch), batch_size=self.batch_size, max_length=512)["dense_vecs"]
+            out.append(np.atleast_2d(vecs))
+            done += len(batch)
+            if progress:
+                progress(done, len(texts))
+        if not out:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return normalise_rows(np.vstack(out))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        vec = self._model.encode([text], max_length=512)["dense_vecs"]
+        return normalise_rows(np.atleast_2d(vec))[0]

@@ -1,0 +1,138 @@
+"""The on-disk library: one folder per document, named by the SHA-256 of its bytes.
+
+    documents/<sha256>/source.<ext>   the original file, byte for byte
+                       document.json  the parsed DoclingDocument
+                       artifacts/     figure crops
+                       chunks.json    parents and children
+                       vectors.npy    the children's embeddings
+                       manifest.json  per stage: inputs, their hash, options, versions, output hash
+
+A stage is reused when the hash of its inputs matches the manifest and its output file
+still has the recorded hash; otherwise it is redone, and every later stage with it.
+Files are written to a temporary name and renamed, so a killed process never leaves a
+half-written output that looks complete. This module does not parse, chunk or embed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from rag_core.errors import NotFoundError, StaleStageError
+
+STAGES = ("parse", "chunk", "embed", "write")
+# Bump a stage's version when its code changes its output: the stage and later ones are redone.
+CODE_VERSIONS = {"parse": "1", "chunk": "1", "embed": "1", "write": "1"}
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def hash_json(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def clean_file_name(name: str) -> str:
+    """A displayable file name: no directories, no control characters, at most 200 characters."""
+    base = re.split(r"[\\/]", name)[-1]
+    base = "".join(ch for ch in base if unicodedata.category(ch)[0] != "C").strip().strip(".")
+    if not base:
+        base = "document"
+    if len(base) > 200:
+        stem, dot, ext = base.rpartition(".")
+        base = (stem[: 200 - len(ext) - 1] + "." + ext) if dot and len(ext) <= 8 else base[:200]
+    return base
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: Path, value: Any) -> None:
+    atomic_write_bytes(path, json.dumps(value, ensure_ascii=False, indent=1, default=str).encode())
+
+
+class DocumentFolder:
+    """Files and manifest of one document."""
+
+    def __init__(self, documents_dir: Path, doc_id: str) -> None:
+        if not _HEX64.match(doc_id):
+            raise NotFoundError("This document id is not valid.")
+        self.doc_id = doc_id
+        self.root = documents_dir / doc_id
+        self.document_json = self.root / "document.json"
+        self.chunks_json = self.root / "chunks.json"
+        self.vectors = self.root / "vectors.npy"
+        self.artifacts = self.root / "artifacts"
+        self.manifest_path = self.root / "manifest.json"
+
+    def source(self) -> Path:
+        found = sorted(self.root.glob("source.*"))
+        if not found:
+            raise NotFoundError("The original file of this document is not in the library.")
+        return found[0]
+
+    def manifest(self) -> dict[str, Any]:
+        if not self.manifest_path.is_file():
+            return {"doc_id": self.doc_id, "stages": {}}
+        return json.loads(self.manifest_path.read_text())
+
+    def save_manifest(self, manifest: dict[str, Any]) -> None:
+        atomic_write_json(self.manifest_path, manifest)
+
+    def output_of(self, stage: str) -> Path | None:
+        return {"parse": self.document_json, "chunk": self.chunks_json, "embed": self.vectors}.get(stage)
+
+    def is_fresh(self, stage: str, inputs: dict[str, Any]) -> bool:
+        """The stage ran with exactly these inputs and its output is intact."""
+        entry = self.manifest().get("stages", {}).get(stage)
+        if not entry or entry.get("inputs_hash") != hash_json(inputs):
+            return False
+        output = self.output_of(stage)
+        return output is None or (output.is_file() and entry.get("output_sha256") == sha256_file(output))
+
+    def record_stage(self, stage: str, inputs: dict[str, Any], seconds: float, extra: dict[str, Any]) -> None:
+        manifest = self.manifest()
+        stages = manifest.setdefault("stages", {})
+        output = self.output_of(stage)
+        stages[stage] = {
+            "inputs": inputs,
+            "inputs_hash": hash_json(inputs),
+            "output_sha256": sha256_file(output) if output is not None else None,
+            "code_version": CODE_VERSIONS[stage],
+            "seconds": round(seconds, 3),
+            **extra,
+        }
+        # Later stages depended on the old output: forget them so they are redone.
+        for later in STAGES[STAGES.index(stage) + 1 :]:
+            stages.pop(later, None)
+        self.save_manifest(manifest)
+
+    def require_fresh(self, stage: str, inputs: dict[str, Any], what: str) -> None:
+        if not self.is_fresh(stage, inputs):
+            raise StaleStageError(
+                f"The {what} of this document is out of date with its inputs; ingest the file again "
+                "(`python -m rag_core ingest FILE`) to redo it."
+            )

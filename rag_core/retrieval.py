@@ -1,0 +1,118 @@
+"""Hybrid retrieval: two channels (BM25, dense) over children, fused by RRF, returned as parents.
+
+Two fusion variants (METHOD.md §3), chosen by `settings.retrieval.fusion`:
+- "parents": each channel's children are reduced to parents (best child per parent, ranks
+  restart at 1), then Reciprocal Rank Fusion on parents;
+- "children": LanceDB's native hybrid query fuses children, which are then reduced to parents.
+Both apply the same scope prefilter inside each channel. Raw scores are never added.
+This module does not embed documents, write the index or build answers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rag_core.config import Settings
+from rag_core.embedding import Embedder
+from rag_core.models import ChannelHit, Child, RetrievedParent, SearchResult
+from rag_core.store import RRF_K, ChildHit, Store
+from rag_core.text import detect_language
+
+
+def fuse_rankings(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal Rank Fusion: score(x) = Σ 1/(k + rank(x)), ranks from 1; ties broken by id."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def best_child_per_parent(hits: Sequence[ChildHit]) -> list[ChildHit]:
+    """Keep each parent's first (best) child, in order: the channel's parent ranking."""
+    seen: set[str] = set()
+    out = []
+    for hit in hits:
+        if hit.parent_id not in seen:
+            seen.add(hit.parent_id)
+            out.append(hit)
+    return out
+
+
+@dataclass(frozen=True)
+class Channels:
+    lexical: list[ChildHit]
+    dense: list[ChildHit]
+
+
+def run_channels(
+    query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None
+) -> Channels:
+    lang = language or detect_language(query)
+    return Channels(store.lexical(query, lang, scope, candidate_k), store.dense(vector, scope, candidate_k))
+
+
+def fuse_parents(channels: Channels) -> list[tuple[str, float]]:
+    lex = [h.parent_id for h in best_child_per_parent(channels.lexical)]
+    den = [h.parent_id for h in best_child_per_parent(channels.dense)]
+    return fuse_rankings([lex, den])
+
+
+def search(
+    query: str,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+    scope: Sequence[str],
+    k: int | None = None,
+    candidate_k: int | None = None,
+    fusion: str | None = None,
+) -> SearchResult:
+    """Ranked parents for `query` within the ready documents `scope` (doc ids)."""
+    started = time.perf_counter()
+    k = k or max(settings.retrieval.context_k, 10)
+    candidate_k = candidate_k or settings.retrieval.candidate_k
+    fusion = fusion or settings.retrieval.fusion
+    if not query.strip() or not scope:
+        return SearchResult(query=query, parents=[], elapsed_s=time.perf_counter() - started)
+    store.check_embedder(embedder.name, embedder.dim)
+    language = detect_language(query)
+    vector = embedder.embed_query(query)  # once per question
+    channels = run_channels(query, vector, store, scope, candidate_k, language)
+    lex_best = best_child_per_parent(channels.lexical)
+    den_best = best_child_per_parent(channels.dense)
+    if fusion == "children":
+        fused_children = best_child_per_parent(store.hybrid(query, vector, language, scope, 2 * candidate_k))
+        ranking = [(h.parent_id, h.score) for h in fused_children]
+        best = {h.parent_id: h.child_id for h in fused_children}
+    else:
+        ranking = fuse_rankings([[h.parent_id for h in lex_best], [h.parent_id for h in den_best]])
+        best = {h.parent_id: h.child_id for h in reversed(den_best)}
+        best.update({h.parent_id: h.child_id for h in reversed(lex_best)})
+    ranking = ranking[:k]
+    parent_ids = [pid for pid, _ in ranking]
+    parents = store.parents(parent_ids)
+    children = store.children_of_parents(parent_ids)
+    records = {r.doc_id: r for r in store.documents()}
+    lex_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(lex_best, 1)}
+    den_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(den_best, 1)}
+    out: list[RetrievedParent] = []
+    for pid, score in ranking:
+        parent = parents.get(pid)
+        kids = children.get(pid, [])
+        if parent is None or not kids or parent.doc_id not in records:
+            continue  # deleted between the two reads: the old or the new state, never half
+        by_id: dict[str, Child] = {c.id: c for c in kids}
+        out.append(
+            RetrievedParent(
+                parent=parent, document=records[parent.doc_id], children=kids,
+                best_child=by_id.get(best.get(pid, ""), kids[0]),
+                fused_rank=len(out) + 1, fused_score=score,
+                lexical=lex_info.get(pid), dense=den_info.get(pid),
+            )
+        )
+    return SearchResult(query=query, parents=out, elapsed_s=time.perf_counter() - started)

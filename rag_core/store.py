@@ -1,0 +1,331 @@
+"""The LanceDB knowledge base: schema, atomic writes, deletes and the two search channels.
+
+Tables: `documents` (one row per ready document), `parents`, `children` (vector column and
+two native full-text indexes over an accent-folded copy of the contextualised text, one
+French and one English analyser) and `meta` (the embedder that built the index).
+
+A document is visible only once its `documents` row exists: parents and children are written
+first, each in a single `add` (one LanceDB commit), and every search is pre-filtered on the
+ids of ready documents. Rows left by an interrupted ingestion are invisible and are removed
+when the same document is written again (`purge_orphans` also sweeps them).
+
+This is the only module that imports lancedb. It does not embed, fuse or rank parents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.index import FTS
+from lancedb.query import MatchQuery
+from lancedb.rerankers import RRFReranker
+
+from rag_core.errors import IndexMismatchError
+from rag_core.models import Child, DocumentRecord, Parent
+from rag_core.text import fold
+
+RRF_K = 60  # Cormack, Clarke & Büttcher, SIGIR 2009
+FTS_COLUMNS = {"fr": "fts_fr", "en": "fts_en"}
+_LANGUAGE_NAMES = {"fr": "French", "en": "English"}
+_MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
+_TOKEN = re.compile(r"[0-9a-z]+")
+
+
+@dataclass(frozen=True)
+class ChildHit:
+    child_id: str
+    parent_id: str
+    doc_id: str
+    score: float  # BM25 score (lexical), cosine similarity (dense) or RRF score (hybrid)
+    lexical_score: float | None = None
+    dense_score: float | None = None
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def id_filter(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(_quote(v) for v in values)})" if values else "false"
+
+
+def lexical_query(text: str) -> str:
+    """Folded query reduced to word tokens: no syntax can reach the full-text parser."""
+    return " ".join(_TOKEN.findall(fold(text))[:_MAX_QUERY_TERMS])
+
+
+class Store:
+    """A LanceDB directory (or object-store URI) holding one library."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self.db = lancedb.connect(uri)
+
+    # ----- tables -------------------------------------------------------------------------
+    def _names(self) -> set[str]:
+        result = self.db.list_tables()
+        names = getattr(result, "tables", result)
+        return set(names)
+
+    def _open(self, name: str):  # type: ignore[no-untyped-def]
+        return self.db.open_table(name) if name in self._names() else None
+
+    def _children_schema(self, dim: int) -> pa.Schema:
+        return pa.schema(
+            [
+                ("id", pa.string()),
+                ("doc_id", pa.string()),
+                ("parent_id", pa.string()),
+                ("collection", pa.string()),
+                ("language", pa.string()),
+                ("idx", pa.int32()),
+                ("text", pa.string()),
+                ("fts_fr", pa.string()),
+                ("fts_en", pa.string()),
+                ("pages", pa.list_(pa.int32())),
+                ("data", pa.string()),
+                ("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+
+    def embedder_info(self) -> tuple[str, int] | None:
+        meta = self._open("meta")
+        if meta is None:
+            return None
+        rows = meta.to_arrow().to_pylist()
+        return (rows[0]["embedder"], rows[0]["dim"]) if rows else None
+
+    def check_embedder(self, name: str, dim: int) -> None:
+        """Refuse to mix vectors of two models in one index."""
+        info = self.embedder_info()
+        if info is not None and info != (name, dim):
+            raise IndexMismatchError(
+                f"This library was indexed with the embedding model '{info[0]}' ({info[1]} dimensions) "
+                f"but '{name}' ({dim} dimensions) is configured. Re-embed it with "
+                "`python -m rag_core reindex`, or configure the model that built it."
+            )
+
+    def _ensure_meta(self, name: str, dim: int) -> None:
+        if self._open("meta") is None:
+            self.db.create_table(
+                "meta",
+                data=[{"embedder": name, "dim": dim, "created_at": datetime.now(UTC).isoformat()}],
+                exist_ok=True,
+            )
+
+    def drop_all(self) -> None:
+        """Drop every table (the index is derived from the document folders: `reindex`)."""
+        for name in ("documents", "children", "parents", "meta"):
+            if name in self._names():
+                self.db.drop_table(name)
+
+    # ----- writes -------------------------------------------------------------------------
+    def write_document(
+        self,
+        record: DocumentRecord,
+        parents: Sequence[Parent],
+        children: Sequence[Child],
+        vectors: np.ndarray,
+        embedder: str,
+    ) -> None:
+        """Write one document; it becomes searchable when its `documents` row lands (last)."""
+        dim = int(vectors.shape[1])
+        self.check_embedder(embedder, dim)
+        self._ensure_meta(embedder, dim)
+        self.delete_document(record.doc_id)
+        parent_rows = [
+            {"id": p.id, "doc_id": p.doc_id, "collection": record.collection, "idx": p.index,
+             "data": p.model_dump_json()}
+            for p in parents
+        ]
+        folded = [fold(c.context_text) for c in children]
+        child_table = pa.Table.from_pylist(
+            [
+                {"id": c.id, "doc_id": c.doc_id, "parent_id": c.parent_id, "collection": record.collection,
+                 "language": record.language, "idx": c.index, "text": c.context_text,
+                 "fts_fr": f, "fts_en": f, "pages": c.pages, "data": c.model_dump_json(),
+                 "vector": vec.astype(np.float32).tolist()}
+                for c, f, vec in zip(children, folded, vectors, strict=True)
+            ],
+            schema=self._children_schema(dim),
+        )
+        self._add("parents", parent_rows)
+        if self._open("children") is None:
+            self.db.create_table("children", data=child_table, exist_ok=True)
+        else:
+            self.db.open_table("children").add(child_table)
+        self._add("documents", [{"doc_id": record.doc_id, "collection": record.collection,
+                                 "data": record.model_dump_json()}])
+
+    def _add(self, name: str, rows: list[dict]) -> None:
+        if not rows:
+            return
+        table = self._open(name)
+        if table is None:
+            self.db.create_table(name, data=rows, exist_ok=True)
+        else:
+            table.add(rows)
+
+    def delete_document(self, doc_id: str) -> None:
+        """Remove the document row first (it disappears from search at once), then its rows."""
+        for name in ("documents", "children", "parents"):
+            table = self._open(name)
+            if table is not None:
+                table.delete(f"doc_id = {_quote(doc_id)}")
+
+    def purge_orphans(self) -> int:
+        """Delete parents/children whose document never became ready (interrupted ingestion)."""
+        ready = set(self.document_ids())
+        removed = 0
+        for name in ("children", "parents"):
+            table = self._open(name)
+            if table is None:
+                continue
+            ids = set(table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].to_pylist())
+            for doc_id in ids - ready:
+                table.delete(f"doc_id = {_quote(doc_id)}")
+                removed += 1
+        return removed
+
+    def optimize(self, ann_min_rows: int = 50_000) -> None:
+        """Fold new rows into the indexes; create FTS indexes (and the ANN index past a size)."""
+        table = self._open("children")
+        if table is None:
+            return
+        existing = {idx.name for idx in table.list_indices()}
+        for lang, column in FTS_COLUMNS.items():
+            name = f"{column}_idx"
+            if name not in existing:
+                table.create_index(column, config=FTS(
+                    language=_LANGUAGE_NAMES[lang], stem=True, remove_stop_words=True, ascii_folding=True,
+                ), name=name, replace=True)
+        rows = table.count_rows()
+        if rows >= ann_min_rows and "vector_idx" not in existing:
+            table.create_index(metric="cosine", vector_column_name="vector", index_type="IVF_HNSW_SQ",
+                               name="vector_idx")
+        table.optimize()
+        for name in ("parents", "documents"):
+            other = self._open(name)
+            if other is not None:
+                other.optimize()
+
+    # ----- reads --------------------------------------------------------------------------
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        table = self._open("documents")
+        if table is None:
+            return []
+        query = table.search()
+        if collection is not None:
+            query = query.where(f"collection = {_quote(collection)}")
+        rows = query.select(["data"]).limit(None).to_arrow()["data"].to_pylist()
+        records = [DocumentRecord.model_validate_json(r) for r in rows]
+        return sorted(records, key=lambda r: (r.collection, r.file_name))
+
+    def document_ids(self, collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None) -> list[str]:
+        """Ids of ready documents in scope: the prefilter of every search."""
+        records = self.documents()
+        return [
+            r.doc_id for r in records
+            if (collections is None or r.collection in collections) and (doc_ids is None or r.doc_id in doc_ids)
+        ]
+
+    def parents(self, parent_ids: Sequence[str]) -> dict[str, Parent]:
+        table = self._open("parents")
+        if table is None or not parent_ids:
+            return {}
+        rows = table.search().where(id_filter("id", list(parent_ids))).select(["data"]).limit(None).to_arrow()
+        parsed = [Parent.model_validate_json(r) for r in rows["data"].to_pylist()]
+        return {p.id: p for p in parsed}
+
+    def parents_of(self, doc_id: str) -> list[Parent]:
+        table = self._open("parents")
+        if table is None:
+            return []
+        rows = table.search().where(f"doc_id = {_quote(doc_id)}").select(["data"]).limit(None).to_arrow()
+        return sorted((Parent.model_validate_json(r) for r in rows["data"].to_pylist()), key=lambda p: p.index)
+
+    def children_of_parents(self, parent_ids: Sequence[str]) -> dict[str, list[Child]]:
+        table = self._open("children")
+        out: dict[str, list[Child]] = {pid: [] for pid in parent_ids}
+        if table is None or not parent_ids:
+            return out
+        rows = table.search().where(id_filter("parent_id", list(parent_ids))).select(["data"]).limit(None).to_arrow()
+        for raw in rows["data"].to_pylist():
+            child = Child.model_validate_json(raw)
+            out.setdefault(child.parent_id, []).append(child)
+        for kids in out.values():
+            kids.sort(key=lambda c: c.index)
+        return out
+
+    def count_children(self) -> int:
+        table = self._open("children")
+        return 0 if table is None else table.count_rows()
+
+    def lexical(self, query: str, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
+        """BM25 over the folded contextualised children, analysed in the question's language."""
+        table = self._open("children")
+        text = lexical_query(query)
+        if table is None or not text or not scope:
+            return []
+        column = FTS_COLUMNS.get(language, "fts_en")
+        rows = (
+            table.search(MatchQuery(text, column), query_type="fts")
+            .where(id_filter("doc_id", scope), prefilter=True)
+            .select(["id", "parent_id", "doc_id"])
+            .limit(k)
+            .to_list()
+        )
+        # A zero BM25 score is not a match (METHOD.md §3).
+        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], float(r["_score"])) for r in rows if r["_score"] > 0]
+
+    def dense(self, vector: np.ndarray, scope: Sequence[str], k: int) -> list[ChildHit]:
+        """Cosine similarity of normalised vectors; exact search below the ANN threshold."""
+        table = self._open("children")
+        if table is None or not scope:
+            return []
+        rows = (
+            table.search(vector.astype(np.float32), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(id_filter("doc_id", scope), prefilter=True)
+            .select(["id", "parent_id", "doc_id"])
+            .limit(k)
+            .to_list()
+        )
+        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], 1.0 - float(r["_distance"])) for r in rows]
+
+    def hybrid(self, query: str, vector: np.ndarray, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
+        """LanceDB's native hybrid query: both channels pre-filtered, fused by RRF (k=60) on children."""
+        table = self._open("children")
+        text = lexical_query(query)
+        if table is None or not scope:
+            return []
+        if not text:
+            return self.dense(vector, scope, k)
+        column = FTS_COLUMNS.get(language, "fts_en")
+        rows = (
+            table.search(query_type="hybrid", fts_columns=column)
+            .vector(vector.astype(np.float32))
+            .text(text)
+            .distance_type("cosine")
+            .where(id_filter("doc_id", scope), prefilter=True)
+            .rerank(RRFReranker(K=RRF_K, return_score="all"))
+            .select(["id", "parent_id", "doc_id"])
+            .limit(k)
+            .to_list()
+        )
+        hits = []
+        for r in rows:
+            lex = r.get("_score")
+            dist = r.get("_distance")
+            hits.append(ChildHit(
+                r["id"], r["parent_id"], r["doc_id"], float(r["_relevance_score"]),
+                lexical_score=None if lex is None or lex != lex else float(lex),
+                dense_score=None if dist is None or dist != dist else 1.0 - float(dist),
+            ))
+        return hits

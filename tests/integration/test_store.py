@@ -1,0 +1,182 @@
+"""The knowledge base on a real LanceDB in a temp directory, with the real offline embedder."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.errors import IndexMismatchError
+from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
+from rag_core.retrieval import fuse_rankings, search
+from rag_core.store import Store, lexical_query
+
+DOCS = {
+    "a" * 64: ("fr", "coll-A", [
+        ("Provisions techniques", "Les provisions techniques sont calculées selon la mortalité observée."),
+        ("Solvabilité II", "Le régime Solvabilité II impose un capital de solvabilité requis."),
+        ("Droit du travail", "L'article L. 1235-3 du code du travail fixe un barème d'indemnités."),
+    ]),
+    "b" * 64: ("en", "coll-B", [
+        ("Guidelines", "Guideline 37 covers the expert judgement used for IBNR reserves."),
+        ("Stochastic BF", "Assumption BF2 states that the increments are independent; see also CL1."),
+        ("Mortality", "Mortality tables for annuities with improvement factors."),
+    ]),
+}
+
+
+def _chunked(doc_id: str, sections: list[tuple[str, str]]) -> tuple[list[Parent], list[Child]]:
+    parents, children = [], []
+    for i, (title, text) in enumerate(sections):
+        pid, cid = f"{doc_id[:16]}:p{i:04d}", f"{doc_id[:16]}:c{i:05d}"
+        box = HighlightBox(page=i + 1, x0=50, y0=100, x1=300, y1=120)
+        children.append(Child(id=cid, parent_id=pid, doc_id=doc_id, index=i, text=text,
+                              context_text=f"{title}\n{text}", start=0, end=len(text), tokens=20,
+                              pages=[i + 1], boxes=[box]))
+        parents.append(Parent(id=pid, doc_id=doc_id, index=i, heading_path=[title], text=text, tokens=20,
+                              pages=[i + 1], child_ids=[cid]))
+    return parents, children
+
+
+def _record(doc_id: str, lang: str, collection: str, n: int, embedder: str) -> DocumentRecord:
+    return DocumentRecord(doc_id=doc_id, file_name=f"{doc_id[:4]}.pdf", title=doc_id[:4], collection=collection,
+                          language=lang, pages=n, parents=n, children=n, tables=0, parser="test",
+                          embedder=embedder, ingested_at="2026-11-29T00:00:00+00:00", elapsed_s=0.1)
+
+
+def _build(settings: Settings) -> tuple[Store, Settings]:
+    store = Store(settings.db_uri)
+    embedder = select_embedder(settings)
+    for doc_id, (lang, coll, sections) in DOCS.items():
+        parents, children = _chunked(doc_id, sections)
+        vectors = embedder.embed_passages([c.context_text for c in children])
+        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
+                             vectors, embedder.name)
+    store.optimize()
+    return store, settings
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Settings]:
+    """Shared by the read-only tests."""
+    return _build(Settings(data_dir=tmp_path_factory.mktemp("kb")))
+
+
+@pytest.fixture
+def fresh_library(settings: Settings) -> tuple[Store, Settings]:
+    """For tests that write or delete."""
+    return _build(settings)
+
+
+def test_rrf_matches_a_hand_computation() -> None:
+    # lexical: x, y, z ; dense: y, w, x  (k = 60)
+    fused = dict(fuse_rankings([["x", "y", "z"], ["y", "w", "x"]]))
+    assert fused["y"] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused["x"] == pytest.approx(1 / 61 + 1 / 63)
+    assert fused["w"] == pytest.approx(1 / 62)
+    assert fused["z"] == pytest.approx(1 / 63)
+    order = [key for key, _ in fuse_rankings([["x", "y", "z"], ["y", "w", "x"]])]
+    assert order == ["y", "x", "w", "z"]
+    # ties are broken by id
+    assert [k for k, _ in fuse_rankings([["b"], ["a"]])] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "expected_section"),
+    [
+        ("provision", "fr", "Provisions techniques"),
+        ("mortalite", "fr", "Provisions techniques"),
+        ("Solvabilite", "fr", "Solvabilité II"),
+        ("L. 1235-3", "fr", "Droit du travail"),
+        ("BF2", "en", "Stochastic BF"),
+        ("CL1", "en", "Stochastic BF"),
+        ("Guideline 37", "en", "Guidelines"),
+        ("IBNR", "en", "Guidelines"),
+    ],
+)
+def test_full_text_search_in_french_and_english(library, query: str, lang: str, expected_section: str) -> None:
+    store, _ = library
+    hits = store.lexical(query, lang, list(DOCS), 5)
+    assert hits, query
+    parents = store.parents([hits[0].parent_id])
+    assert parents[hits[0].parent_id].heading_path == [expected_section]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", "le la les de", "x" * 10_000, "SELECT * FROM children; DROP TABLE children; --",
+     '"unbalanced (quote: AND OR NOT', "mortalité " * 2000],
+)
+def test_hostile_queries_never_break_search(library, query: str) -> None:
+    store, settings = library
+    result = search(query, store, select_embedder(settings), settings, list(DOCS))
+    assert isinstance(result.parents, list)
+    assert store.count_children() == 6  # nothing was dropped
+    assert len(lexical_query(query).split()) <= 64
+
+
+def test_prefilter_never_leaks_another_collection(library) -> None:
+    store, settings = library
+    embedder = select_embedder(settings)
+    scope_b = store.document_ids(collections=["coll-B"])
+    assert scope_b == ["b" * 64]
+    # The best match for this query is in collection A; searching B must not return it.
+    for fusion in ("parents", "children"):
+        result = search("provisions techniques mortalité", store, embedder, settings, scope_b, fusion=fusion)
+        assert result.parents, fusion
+        assert {p.document.collection for p in result.parents} == {"coll-B"}
+    assert store.hybrid("mortalité", embedder.embed_query("mortalité"), "fr", scope_b, 10)
+    assert all(h.doc_id == "b" * 64 for h in store.hybrid("mortalité", embedder.embed_query("x"), "fr", scope_b, 10))
+
+
+def test_hybrid_reports_both_channels(library) -> None:
+    store, settings = library
+    result = search("IBNR expert judgement", store, select_embedder(settings), settings, list(DOCS))
+    top = result.parents[0]
+    assert top.parent.heading_path == ["Guidelines"]
+    assert top.lexical is not None and top.lexical.rank == 1
+    assert top.dense is not None
+    expected = 1 / (60 + top.lexical.rank) + 1 / (60 + top.dense.rank)
+    assert top.fused_score == pytest.approx(expected)
+    assert [p.fused_rank for p in result.parents] == list(range(1, len(result.parents) + 1))
+
+
+def test_delete_and_re_add(fresh_library) -> None:
+    store, settings = fresh_library
+    embedder = select_embedder(settings)
+    doc_a = "a" * 64
+    store.delete_document(doc_a)
+    assert store.document_ids() == ["b" * 64]
+    assert store.lexical("mortalite", "fr", [doc_a], 5) == []
+    assert store.count_children() == 3
+    lang, coll, sections = DOCS[doc_a]
+    parents, children = _chunked(doc_a, sections)
+    vectors = embedder.embed_passages([c.context_text for c in children])
+    store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children, vectors, embedder.name)
+    assert store.count_children() == 6
+    assert store.lexical("mortalite", "fr", [doc_a], 5)
+
+
+def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_library) -> None:
+    store, settings = fresh_library
+    # Simulate an ingestion killed after its children were written but before its document row.
+    doc_c = "c" * 64
+    parents, children = _chunked(doc_c, [("Orphan", "mortalité orpheline")])
+    store._add("parents", [{"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0,
+                            "data": p.model_dump_json()} for p in parents])
+    assert doc_c not in store.document_ids()
+    assert all(h.doc_id != doc_c for h in store.lexical("orpheline", "fr", store.document_ids(), 5))
+    assert store.purge_orphans() >= 1
+    assert store.parents([parents[0].id]) == {}
+
+
+def test_opening_the_index_with_another_model_is_refused(fresh_library) -> None:
+    store, _ = fresh_library
+    doc_d = "d" * 64
+    parents, children = _chunked(doc_d, [("X", "text")])
+    with pytest.raises(IndexMismatchError, match="reindex"):
+        store.write_document(_record(doc_d, "en", "coll-A", 1, "other-model"), parents, children,
+                             np.ones((1, 1024), dtype=np.float32), "other-model")
+    with pytest.raises(IndexMismatchError, match="reindex"):
+        store.check_embedder("BAAI/bge-m3", 1024)
