@@ -1,0 +1,272 @@
+"""Page logic through streamlit.testing.v1.AppTest: widgets, language, errors, viewer arguments.
+
+The pipeline is replaced by small deterministic functions (monkeypatched on `rag_core.pipeline`,
+which the pages call by attribute): these tests are about the pages, not retrieval.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rag_core import pipeline
+from rag_core.errors import NotFoundError
+from rag_core.models import (
+    Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
+    RetrievedParent, SearchResult, Source, TableCell,
+)
+from ui.reports import read_reports, report_citation
+
+REPO = Path(__file__).resolve().parents[2]
+APP = str(REPO / "app.py")
+PDF_NAME = "en_actuar_coverage_modifications.pdf"
+DOC_ID = "d" * 64
+RECORD = DocumentRecord(
+    doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications", collection="vignettes", language="en",
+    pages=5, parents=2, children=3, tables=1, parser="pymupdf", embedder="e5-small",
+    ingested_at="2026-11-29T20:00:00", elapsed_s=3.2,
+)
+STRONG = HighlightBox(page=3, x0=72, y0=200, x1=400, y1=214)
+LIGHT = HighlightBox(page=3, x0=72, y0=230, x1=400, y1=244)
+SOURCE = Source(
+    id=f"{DOC_ID[:16]}:p0001", kind="parent", doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications",
+    section="Coverage › Deductibles", pages=[3], label="Coverage modifications · Deductibles · p. 3",
+    text="When there is no deductible, all four random variables are equivalent.", parent_id="p1",
+    boxes=[STRONG], parent_boxes=[STRONG, LIGHT],
+)
+OTHER = SOURCE.model_copy(update={"id": "other", "label": "Coverage modifications · Limits · p. 4", "pages": [4],
+                                   "boxes": [HighlightBox(page=4, x0=1, y0=2, x1=3, y1=4)], "parent_boxes": []})
+
+
+def _children() -> list[Child]:
+    texts = ["Deductibles reduce the payment.", "A franchise deductible pays all.", "Limits cap the payment."]
+    return [
+        Child(id=f"c{i}", parent_id="p1" if i < 2 else "p2", doc_id=DOC_ID, index=i, text=text,
+              context_text=f"Coverage › Deductibles\n{text}", start=0, end=len(text), tokens=8 + i, pages=[1],
+              boxes=[HighlightBox(page=1, x0=72, y0=100 + 20 * i, x1=300, y1=114 + 20 * i)])
+        for i, text in enumerate(texts)
+    ]
+
+
+TABLE = Item(ref="#/tables/0", kind="table", caption="Table 1: payment variables", page=1,
+             boxes=[HighlightBox(page=1, x0=72, y0=300, x1=500, y1=400)], n_rows=2, n_cols=2,
+             cells=[TableCell(row=0, col=0, text="variable"), TableCell(row=0, col=1, text="meaning"),
+                    TableCell(row=1, col=0, text="Y^P"), TableCell(row=1, col=1, text="per payment")])
+CHUNKED = Chunked(
+    parents=[
+        Parent(id="p1", doc_id=DOC_ID, index=0, heading_path=["Coverage", "Deductibles"], text="...", tokens=17,
+               pages=[1], child_ids=["c0", "c1"], items=[TABLE]),
+        Parent(id="p2", doc_id=DOC_ID, index=1, heading_path=["Coverage", "Limits"], text="...", tokens=10,
+               pages=[1], child_ids=["c2"]),
+    ],
+    children=_children(),
+)
+
+
+@pytest.fixture
+def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
+    calls: dict = {"ask": [], "page_pdf": []}
+    pdf = (corpus_dir / PDF_NAME).read_bytes()
+
+    def page_pdf(doc_id, pages, settings):
+        calls["page_pdf"].append((doc_id, list(pages)))
+        return pdf, {p: i + 1 for i, p in enumerate(sorted(pages))}
+
+    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None):
+        calls["ask"].append({"question": question, "conversation_id": conversation_id,
+                             "collections": collections, "doc_ids": doc_ids})
+        return Answer(
+            question=question, mode="extractive",
+            paragraphs=[
+                Paragraph(text="Without a deductible the four variables coincide.", source_ids=[SOURCE.id],
+                          quote="all four random variables are equivalent"),
+                Paragraph(text="Limits *cap* payments.", source_ids=["other"], status="partially_supported"),
+            ],
+            sources=[SOURCE, OTHER], uncited=[OTHER.model_copy(update={"id": "u1"})],
+            warnings=["The language model was not reached; the answer is extractive."],
+        )
+
+    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
+                          best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
+                          lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
+    monkeypatch.setattr(pipeline, "list_documents", lambda settings, collection=None: [RECORD], raising=False)
+    monkeypatch.setattr(pipeline, "list_collections", lambda settings: ["vignettes"], raising=False)
+    monkeypatch.setattr(pipeline, "load_chunks", lambda doc_id, settings: CHUNKED, raising=False)
+    monkeypatch.setattr(pipeline, "page_pdf", page_pdf, raising=False)
+    monkeypatch.setattr(pipeline, "ask", ask, raising=False)
+    monkeypatch.setattr(pipeline, "search", lambda q, s, collections=None, doc_ids=None, k=None, **kw:
+                        SearchResult(query=q, parents=[hit], elapsed_s=0.01), raising=False)
+    monkeypatch.setattr(pipeline, "backends", lambda s: {"parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)",
+                                                         "embedder": "e5-small"}, raising=False)
+    return calls
+
+
+def _app(page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _viewer_args(at: AppTest) -> dict:
+    viewers = [c for c in at.get("component_instance") if c.proto.component_name.endswith("streamlit_pdf_viewer")]
+    assert len(viewers) == 1, [c.proto.component_name for c in at.get("component_instance")]
+    args = json.loads(viewers[0].proto.json_args)
+    args.pop("binary")
+    return args
+
+
+def test_home_is_french_by_default_and_switches_to_english(fake_pipeline: dict) -> None:
+    at = _app()
+    assert at.title[0].value == "Questions-réponses sur vos documents"
+    assert at.radio(key="lang").value == "fr"
+    frame = at.dataframe[0].value
+    assert "pymupdf" in " ".join(frame.iloc[:, 1])
+    at.radio(key="lang").set_value("en").run()
+    assert at.title[0].value == "Question answering on your documents"
+    at.switch_page("pages/library.py").run()
+    assert at.title[0].value == "Library"
+
+
+def test_library_widgets_and_document_list(fake_pipeline: dict) -> None:
+    at = _app("pages/library.py")
+    assert at.selectbox(key="library_collection").options == ["vignettes", "Nouvelle collection…"]
+    assert at.button(key="library_ingest").disabled  # nothing uploaded yet
+    frame = at.dataframe[0].value
+    assert list(frame["fichier"]) == [PDF_NAME] and list(frame["pages"]) == [5]
+    delete = at.button(key="library_delete")
+    assert delete.disabled  # confirmation first
+    at.checkbox(key="library_delete_confirm").check().run()
+    assert not at.button(key="library_delete").disabled
+
+
+def test_rag_error_is_shown_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    message = "Ce document n'est pas dans la bibliothèque"
+
+    def refuse(*args, **kwargs):
+        raise NotFoundError(message)
+
+    monkeypatch.setattr(pipeline, "list_documents", refuse)
+    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
+    at = _app("pages/library.py")
+    assert [e.value for e in at.error] == [message]
+    assert not at.exception
+    assert "Traceback" not in str(at.main)
+
+
+def test_unexpected_error_shows_a_generic_message(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    def crash(*args, **kwargs):
+        raise KeyError("internal detail /secret/path")
+
+    monkeypatch.setattr(pipeline, "list_documents", crash)
+    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
+    at = _app("pages/inspect.py")
+    assert len(at.error) == 1
+    assert "secret" not in at.error[0].value and "Traceback" not in at.error[0].value
+    assert not at.exception
+
+
+def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> None:
+    at = _app("pages/ask.py")
+    assert at.chat_input(key="ask_input") is not None
+    at.chat_input(key="ask_input").set_value("Do the variables differ without a deductible?").run()
+    assert not at.exception
+    call = fake_pipeline["ask"][0]
+    assert call["conversation_id"] and call["collections"] is None
+    texts = [m.value for m in at.markdown]
+    assert any("Without a deductible" in t for t in texts)
+    assert any(r"Limits \*cap\* payments" in t for t in texts)  # document text is escaped, not formatted
+    badges = " ".join(texts)  # st.badge is markdown ":color-badge[...]"
+    assert "partiellement étayé" in badges and "extractif" in badges
+    assert [w.value for w in at.warning] == ["The language model was not reached; the answer is extractive\\."] or \
+        "language model" in at.warning[0].value
+    assert not at.get("component_instance")  # no viewer before a click
+
+    card = next(b for b in at.button if b.label == SOURCE.label)
+    card.click().run()
+    assert not at.exception
+    args = _viewer_args(at)
+    assert fake_pipeline["page_pdf"][-1] == (DOC_ID, [3])  # only the cited page is sent
+    strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
+    light = [a for a in args["annotations"] if a["id"].startswith("ctx-")]
+    assert strong == [{"id": "cite-0", "page": 1, "x": 72, "y": 200, "width": 328, "height": 14,
+                       "color": strong[0]["color"], "border": "solid"}]
+    assert len(light) == 2 and all(a["page"] == 1 and a["border"] == "dashed" for a in light)
+    assert args["annotations"][0]["id"] == "cite-0" and args["scroll_to_annotation"] == 1
+    assert args["scroll_to_page"] is None and args["pages_to_render"] == []
+
+    # the conversation id stays the same for the session
+    at.chat_input(key="ask_input").set_value("And with a limit?").run()
+    assert fake_pipeline["ask"][1]["conversation_id"] == call["conversation_id"]
+
+
+def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
+    at = _app("pages/ask.py")
+    at.multiselect(key="ask_collections").set_value(["vignettes"]).run()
+    at.multiselect(key="ask_docs").set_value([DOC_ID]).run()
+    at.chat_input(key="ask_input").set_value("question").run()
+    assert fake_pipeline["ask"][0]["collections"] == ["vignettes"]
+    assert fake_pipeline["ask"][0]["doc_ids"] == [DOC_ID]
+
+
+def test_refused_answer_shows_closest_passages(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(question=q, mode="refused", uncited=[SOURCE]))
+    at = _app("pages/ask.py")
+    at.chat_input(key="ask_input").set_value("What is the capital of Peru?").run()
+    assert any("Aucun passage" in i.value for i in at.info)
+    assert any(b.label == SOURCE.label for b in at.button)
+
+
+def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
+    at = _app("pages/ask.py")
+    at.chat_input(key="ask_input").set_value("Do the variables differ?").run()
+    at.text_area[0].input("wrong page")
+    next(b for b in at.button if "Enregistrer" in b.label).click().run()
+    assert not at.exception
+    data_dir = Path(os.environ["RAG_DATA_DIR"])
+    record = json.loads(read_reports(data_dir).decode().splitlines()[0])
+    assert {k: record[k] for k in ("pdf", "question", "type", "pages", "answer", "quote", "comment")} == {
+        "pdf": PDF_NAME, "question": "Do the variables differ?", "type": "reported", "pages": [3], "answer": "",
+        "quote": "all four random variables are equivalent", "comment": "wrong page"}
+    assert record["id"].startswith("reported-") and record["language"] == "fr"
+    assert at.get("download_button")
+
+
+def test_report_file_format(tmp_path: Path) -> None:
+    report_citation(tmp_path, question="q?", language="en", source_id="s", pdf="a.pdf", pages=[4, 2, 4])
+    lines = read_reports(tmp_path).decode().splitlines()
+    record = json.loads(lines[0])
+    assert list(record)[:8] == ["id", "pdf", "question", "language", "type", "pages", "answer", "quote"]
+    assert record["pages"] == [2, 4]
+
+
+def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
+    at = _app("pages/inspect.py")
+    tree = "\n".join(m.value for m in at.markdown)
+    assert "- Coverage" in tree and "  - Deductibles" in tree and "  - Limits" in tree
+    assert at.number_input(key="inspect_page").value == 1
+    args = _viewer_args(at)
+    colours = {a["color"] for a in args["annotations"] if a["id"].startswith("child-")}
+    assert len(colours) == 3  # one colour per child
+    assert sum(a["id"].startswith("parent-") for a in args["annotations"]) == 2
+    at.selectbox(key="inspect_child").set_value("c1").run()
+    assert "A franchise deductible pays all." in [t.value for t in at.text]
+    table = at.dataframe[0].value if len(at.dataframe) == 1 else at.dataframe[-1].value
+    assert list(table.columns) == ["variable", "meaning"] and table.iloc[0, 0] == "Y^P"
+    assert len(at.get("download_button")) == 2
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Parents"] == "2" and metrics["Enfants"] == "3"
+
+
+def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
+    at = _app("pages/search.py")
+    at.text_input(key="search_query").input("deductible")
+    at.button[0].click().run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert frame["rang dense"][0] == "absent" and frame["rang lexical"][0] == "1"
