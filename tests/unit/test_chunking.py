@@ -1,0 +1,293 @@
+"""Chunking invariants on the real Docling fixtures and on a built document with line-level provenance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from docling_core.types.doc import (
+    BoundingBox,
+    ContentLayer,
+    CoordOrigin,
+    DocItemLabel,
+    DoclingDocument,
+    ProvenanceItem,
+    Size,
+    TableCell as DLTableCell,
+    TableData,
+    TableItem,
+)
+
+from rag_core import chunking
+from rag_core.chunking import SEPARATOR, build_chunks, chunking_versions, count_tokens
+from rag_core.config import Settings
+from rag_core.models import Chunked
+
+DOC_ID = "0123456789abcdef" + "f" * 48
+
+
+def fixture_paths() -> list[Path]:
+    from tests.conftest import DOCLING_FIXTURES
+
+    return sorted(DOCLING_FIXTURES.glob("*.docling.json"))
+
+
+def assert_chunk_invariants(chunked: Chunked, doc: DoclingDocument, settings: Settings, doc_id: str = DOC_ID) -> None:
+    """Every invariant of METHOD.md §2 that can be checked on the output alone."""
+    max_tokens = settings.chunking.max_tokens
+    children = {c.id: c for c in chunked.children}
+    assert len(children) == len(chunked.children), "duplicate child ids"
+    assert [c.index for c in chunked.children] == list(range(len(chunked.children)))
+    seen: set[str] = set()
+    next_index = 0
+    for p_index, parent in enumerate(chunked.parents):
+        assert parent.index == p_index and parent.id == f"{doc_id[:16]}:p{p_index:04d}"
+        assert parent.child_ids, "a parent without children"
+        assert not seen & set(parent.child_ids), "parents overlap"
+        seen |= set(parent.child_ids)
+        offset = 0
+        for k, cid in enumerate(parent.child_ids):
+            child = children[cid]
+            assert child.parent_id == parent.id and child.doc_id == doc_id
+            assert child.index == next_index and cid == f"{doc_id[:16]}:c{child.index:05d}"
+            next_index += 1
+            assert child.start == offset, "gap or overlap between children"
+            assert child.end > child.start
+            span = parent.text[child.start : child.end]
+            last = k == len(parent.child_ids) - 1
+            if not last:
+                assert span.endswith(SEPARATOR)
+            assert child.text == (span if last else span[: -len(SEPARATOR)])
+            assert child.text.strip(), "empty child"
+            assert 0 < child.tokens <= max_tokens
+            assert child.tokens == count_tokens(child.context_text, settings)
+            offset = child.end
+        assert offset == len(parent.text), "last child does not end at the parent's end"
+        assert parent.tokens == count_tokens(parent.text, settings)
+        assert parent.pages == sorted(set(parent.pages))
+    assert seen == set(children), "a child outside every parent"
+
+    # boxes: at least one, top-left, inside the page
+    for child in chunked.children:
+        if not doc.pages:
+            continue
+        assert child.boxes, f"child {child.id} has no box"
+        assert child.pages == sorted({b.page for b in child.boxes})
+        for b in child.boxes:
+            size = doc.pages[b.page].size
+            assert b.origin == "TOPLEFT"
+            assert 0 <= b.x0 < b.x1 <= size.width + 1e-6
+            assert 0 <= b.y0 < b.y1 <= size.height + 1e-6
+
+    # tables: each in exactly one parent with all its cells, as Markdown inside that parent
+    body_tables = [t for t in doc.tables if t.content_layer == ContentLayer.BODY]
+    for table in body_tables:
+        holders = [p for p in chunked.parents for it in p.items if it.ref == table.self_ref]
+        assert len(holders) == 1, f"{table.self_ref} in {len(holders)} parents"
+        item = next(it for it in holders[0].items if it.ref == table.self_ref)
+        assert item.kind == "table" and len(item.cells) == len(table.data.table_cells)
+        assert (item.n_rows, item.n_cols) == (table.data.num_rows, table.data.num_cols)
+        if item.text.strip():
+            rows = [ln for ln in item.text.splitlines() if ln.startswith("|")]
+            assert rows and all(row in holders[0].text for row in rows), "table not in its parent as Markdown"
+    # children holding a table piece share one parent
+    parent_of = {c.id: c.parent_id for c in chunked.children}
+    by_ref: dict[str, set[str]] = {}
+    for child in chunked.children:
+        for ref in child.item_refs:
+            by_ref.setdefault(ref, set()).add(parent_of[child.id])
+    assert all(len(parents) == 1 for parents in by_ref.values())
+
+
+def assert_items_share_parent(doc: DoclingDocument, settings: Settings) -> None:
+    """Children touching one document item (any kind) are in one parent; no furniture is indexed."""
+    chunker = chunking._chunker(chunking.tokenizer_path(settings), settings.chunking.max_tokens)
+    pieces = chunking._pieces(doc, chunker, settings)
+    groups = chunking._group(pieces)
+    group_of = {i: g for g, members in enumerate(groups) for i in members}
+    where: dict[str, set[int]] = {}
+    for i, piece in enumerate(pieces):
+        for it in piece.items:
+            assert it.content_layer == ContentLayer.BODY, f"furniture indexed: {it.self_ref}"
+            where.setdefault(it.self_ref, set()).add(group_of[i])
+    assert all(len(g) == 1 for g in where.values())
+
+
+@pytest.fixture(scope="module")
+def fixture_chunks() -> dict[str, tuple[DoclingDocument, Chunked]]:
+    paths = fixture_paths()
+    if not paths:
+        pytest.skip("docling fixtures not found")
+    settings = Settings()
+    out = {}
+    for path in paths:
+        doc = DoclingDocument.load_from_json(path)
+        out[path.name.removesuffix(".docling.json")] = (doc, build_chunks(doc, DOC_ID, settings))
+    return out
+
+
+def test_tokenizer_is_xlmr(settings: Settings) -> None:
+    tok = chunking.load_tokenizer(chunking.tokenizer_path(settings))
+    assert len(tok) == 250_002
+    assert tok.tokenize("Provisions techniques") == ["▁Pro", "vision", "s", "▁techniques"]
+    assert count_tokens("", settings) == 0
+    versions = chunking_versions()
+    assert versions["docling_core"] and len(versions["tokenizer_sha256"]) == 64
+
+
+def test_fixture_invariants(fixture_chunks, docling_fixtures_dir: Path) -> None:
+    settings = Settings()
+    assert len(fixture_chunks) == 6
+    for name, (doc, chunked) in fixture_chunks.items():
+        assert chunked.parents, name
+        assert_chunk_invariants(chunked, doc, settings)
+        assert_items_share_parent(doc, settings)
+
+
+def test_fixture_chunking_is_deterministic(fixture_chunks) -> None:
+    doc, chunked = fixture_chunks["multi_page"]
+    assert build_chunks(doc, DOC_ID, Settings()) == chunked
+
+
+def test_table_item_bottom_left_to_top_left(fixture_chunks) -> None:
+    doc, chunked = fixture_chunks["2305.03393v1-pg9"]
+    items = [it for p in chunked.parents for it in p.items if it.kind == "table"]
+    assert len(items) == 1
+    table = items[0]
+    assert table.page == 1 and len(table.boxes) == 1  # physical page of the one-page excerpt
+    box = table.boxes[0]
+    assert box.y0 == pytest.approx(336.9, abs=0.1) and box.y1 == pytest.approx(469.9, abs=0.1)
+    assert table.caption.startswith("Table 1.")
+    assert len(table.cells) == 41
+    first = min(table.cells, key=lambda c: (c.row, c.col))
+    assert first.box is not None and first.box.y0 == pytest.approx(341.6, abs=0.1)  # cells are already top-left
+    assert all(c.box is None or box.y0 - 1 <= c.box.y0 < c.box.y1 <= box.y1 + 1 for c in table.cells)
+    holder = next(p for p in chunked.parents if table in p.items)
+    assert "| " in holder.text and "---" in holder.text
+    assert " = " not in table.text  # Markdown, not docling-core's triplets
+
+
+def test_heading_box_on_a4_page(fixture_chunks) -> None:
+    doc, chunked = fixture_chunks["multi_page"]
+    heading = next(t for t in doc.texts if t.label == DocItemLabel.SECTION_HEADER)
+    box = chunking._prov_boxes(doc, heading.prov)[0]
+    assert doc.pages[1].size.height == pytest.approx(841.9, abs=0.1)
+    assert box.y0 == pytest.approx(841.9 - 766.6, abs=0.15) and box.y1 == pytest.approx(841.9 - 756.7, abs=0.15)
+    first = chunked.children[0]
+    para_box = chunking._prov_boxes(doc, doc.texts[1].prov)[0]
+    assert first.boxes == [para_box] and para_box.y0 > box.y1  # the paragraph lies under its heading
+
+
+def test_pictures_and_formulas_become_items(fixture_chunks) -> None:
+    _, chunked = fixture_chunks["amt_handbook_sample"]
+    pictures = [it for p in chunked.parents for it in p.items if it.kind == "picture"]
+    assert len(pictures) == 2 and all(it.caption for it in pictures)
+    _, chunked = fixture_chunks["code_and_formula"]
+    formulas = [it for p in chunked.parents for it in p.items if it.kind == "formula"]
+    assert [f.text for f in formulas] == ["a 2 +8 = 12"]
+    _, chunked = fixture_chunks["redp5110_sampled"]
+    assert sum(it.kind == "picture" for p in chunked.parents for it in p.items) == 17
+
+
+def test_split_table_keeps_one_header_in_parent(fixture_chunks) -> None:
+    doc, chunked = fixture_chunks["redp5110_sampled"]
+    toc = [c for c in chunked.children if "#/tables/0" in c.item_refs]
+    assert len(toc) > 1
+    parent = next(p for p in chunked.parents if p.id == toc[0].parent_id)
+    header = doc.tables[0].export_to_markdown(doc=doc).splitlines()[0]
+    assert parent.text.count(header) == 1  # the repeated header stays in the indexed context only
+    assert all(c.context_text.count(header) == 1 for c in toc[1:])
+    table_box = chunking._prov_boxes(doc, doc.tables[0].prov)[0]
+    row_boxes = [c.boxes[0] for c in toc]  # each piece: the rows it holds, not the whole table
+    assert all(table_box.y0 - 1 <= b.y0 < b.y1 <= table_box.y1 + 1 for b in row_boxes)
+    assert all(a.y0 < b.y0 and a.y1 < b.y1 for a, b in zip(row_boxes, row_boxes[1:]))  # rows go down the page
+
+
+# --- a built document: one provenance per line, charspans into the item text ----------------
+
+WORDS = "reserve claims triangle development factor tail Mack bootstrap premium exposure".split()
+
+
+def _line(i: int) -> str:
+    return f"Line {i} of the note: " + " ".join(WORDS[(i + k) % len(WORDS)] for k in range(9)) + f" ({i})."
+
+
+def build_line_document() -> tuple[DoclingDocument, list[str], str]:
+    doc = DoclingDocument(name="lines")
+    for page in (1, 2):
+        doc.add_page(page_no=page, size=Size(width=595.0, height=842.0))
+
+    def prov(page: int, top: float, text: str, left: float = 50.0, right: float = 545.0) -> ProvenanceItem:
+        bbox = BoundingBox(l=left, t=top, r=right, b=top + 11.0, coord_origin=CoordOrigin.TOPLEFT)
+        return ProvenanceItem(page_no=page, bbox=bbox, charspan=(0, len(text)))
+
+    doc.add_text(label=DocItemLabel.PAGE_HEADER, text="Running header", prov=prov(1, 10, "Running header"),
+                 content_layer=ContentLayer.FURNITURE)
+    doc.add_heading("Tail factors", level=1, prov=prov(1, 40, "Tail factors"))
+    lines = [_line(i) for i in range(90)]
+    text = " ".join(lines)
+    provs = []
+    start = 0
+    for i, line in enumerate(lines):
+        page, row = (1, i) if i < 55 else (2, i - 55)
+        bbox = BoundingBox(l=50, t=60 + 13 * row, r=545, b=71 + 13 * row, coord_origin=CoordOrigin.TOPLEFT)
+        provs.append(ProvenanceItem(page_no=page, bbox=bbox, charspan=(start, start + len(line))))
+        start += len(line) + 1
+    para = doc.add_text(label=DocItemLabel.TEXT, text=text, prov=provs[0])
+    para.prov = provs
+    cells = [
+        DLTableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
+                    end_col_offset_idx=c + 1, column_header=r == 0,
+                    bbox=BoundingBox(l=60 + 200 * c, t=560 + 20 * r, r=250 + 200 * c, b=575 + 20 * r,
+                                     coord_origin=CoordOrigin.TOPLEFT))
+        for r, row in enumerate([["Year", "Factor"], ["2019", "1.05"], ["2020", "1.02"]])
+        for c, t in enumerate(row)
+    ]
+    caption = doc.add_text(label=DocItemLabel.CAPTION, text="Table 1: tail factors", prov=prov(2, 540, "Table 1: tail factors", right=400.0))
+    table = doc.add_table(data=TableData(num_rows=3, num_cols=2, table_cells=cells), caption=caption,
+                          prov=ProvenanceItem(page_no=2, bbox=BoundingBox(l=55, t=555, r=460, b=620, coord_origin=CoordOrigin.TOPLEFT), charspan=(0, 0)))
+    assert isinstance(table, TableItem)
+    doc.add_picture(prov=ProvenanceItem(page_no=2, bbox=BoundingBox(l=100, t=650, r=300, b=800, coord_origin=CoordOrigin.TOPLEFT), charspan=(0, 0)))
+    return doc, lines, text
+
+
+def test_line_level_boxes(settings: Settings, tmp_path: Path) -> None:
+    doc, lines, text = build_line_document()
+    path = tmp_path / "lines.json"
+    doc.save_as_json(path)
+    doc = DoclingDocument.load_from_json(path)
+    chunked = build_chunks(doc, DOC_ID, settings)
+    assert_chunk_invariants(chunked, doc, settings)
+    assert_items_share_parent(doc, settings)
+    assert "Running header" not in "".join(c.context_text for c in chunked.children)
+
+    para_children = [c for c in chunked.children if "of the note" in c.text]
+    assert len(para_children) >= 3, "the paragraph should be split across children"
+    assert len({c.parent_id for c in para_children}) == 1
+    assert chunked.parents[0].heading_path == ["Tail factors"]
+    line_starts = []
+    pos = 0
+    for line in lines:
+        line_starts.append(pos)
+        pos += len(line) + 1
+    covered: list[int] = []
+    for child in para_children:
+        body = child.text.split("\n| ")[0].split("\nTable 1")[0].strip()
+        start = text.find(body)
+        assert start >= 0
+        end = start + len(body)
+        expected = [i for i, s in enumerate(line_starts) if s < end and s + len(lines[i]) > start]
+        covered += expected
+        got = sorted((b.page, b.y0) for b in child.boxes if b.x1 == 545)
+        want = sorted((1, 60 + 13 * i) if i < 55 else (2, 60 + 13 * (i - 55)) for i in expected)
+        assert got == want, child.id
+    assert sorted(set(covered)) == list(range(len(lines)))
+    assert any(child.pages == [1, 2] for child in para_children), "a child crossing the page break"
+
+    table_item = next(it for p in chunked.parents for it in p.items if it.kind == "table")
+    assert table_item.caption == "Table 1: tail factors" and table_item.page == 2
+    assert [(c.row, c.col, c.text) for c in table_item.cells][:2] == [(0, 0, "Year"), (0, 1, "Factor")]
+    assert table_item.cells[0].box is not None and table_item.cells[0].box.y0 == pytest.approx(560)
+    assert table_item.text.splitlines()[0].split() == ["|", "Year", "|", "Factor", "|"]
+    picture = next(it for p in chunked.parents for it in p.items if it.kind == "picture")
+    assert picture.boxes[0].y0 == pytest.approx(650) and picture.image_path is None
