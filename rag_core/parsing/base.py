@@ -1,0 +1,75 @@
+"""What every parser returns, the `Parser` protocol, and small shared helpers.
+
+Nothing here imports PyMuPDF or Docling's converters: only docling-core's document model,
+which is the exchange format between parsing and chunking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Protocol
+
+from docling_core.types.doc import DoclingDocument
+
+from rag_core.config import Settings
+
+Progress = Callable[[int, int], None]
+
+# Bump when the conversion code changes what it produces (part of the parse signature).
+PARSER_CODE_VERSION = "1"
+
+_LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A parsed file: the DoclingDocument plus what the manifest needs to record."""
+
+    document: DoclingDocument
+    parser: str  # "pymupdf" | "docling" | "docling-simple"
+    options: dict
+    versions: dict[str, str]
+    pages: int
+    warnings: list[str] = field(default_factory=list)
+    title: str = ""
+
+
+class Parser(Protocol):
+    """One backend: turns a validated file into a `ParsedDocument`."""
+
+    name: str
+
+    def parse(
+        self,
+        path: Path,
+        settings: Settings,
+        artifacts_dir: Path,
+        progress: Progress | None = None,
+        file_name: str | None = None,
+    ) -> ParsedDocument: ...
+
+
+def library_versions() -> dict[str, str]:
+    """Installed versions of the parsing libraries (recorded in the manifest)."""
+    versions: dict[str, str] = {}
+    for name in _LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+_JUNK_TITLES = ("microsoft word", "untitled", "document", "powerpoint", "my title", "title")
+
+
+def clean_metadata_title(title: str | None) -> str:
+    """A PDF metadata title worth showing, or '' ("Microsoft Word - x.docx" is not a title)."""
+    text = " ".join((title or "").split())
+    lowered = text.lower()
+    if len(text) < 4 or lowered.startswith(_JUNK_TITLES) or lowered.endswith((".doc", ".docx", ".pdf", ".tex", ".dvi")):
+        return ""
+    return text

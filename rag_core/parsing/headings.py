@@ -1,0 +1,80 @@
+"""Heading levels for the PyMuPDF backend: table of contents, then numbering, then font size.
+
+The layout model only says "section-header"; the level comes from, in order of trust:
+the PDF's outline (bookmarks) when it covers at least half of the headings, the
+numbering ("2.3.1 ...") when at least half of the headings are numbered, and otherwise
+the rank of the heading's font size among heading font sizes (pymupdf4llm's own rule).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag_core.parsing.layout_text import fold_key
+
+MAX_FONT_LEVELS = 6  # pymupdf4llm's update_header_tags keeps the 6 largest heading sizes
+_NUMBERED = re.compile(r"^(?:(\d{1,2}(?:\.\d{1,2})*)\.?|((?:[IVX]+|[A-Z])(?:\.\d{1,2})*)[.)])\s+\S")
+
+
+@dataclass(frozen=True)
+class HeadingInfo:
+    text: str
+    page_no: int
+    font_size: float
+
+
+def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> list[int]:
+    """One level (1..100) per heading, in document order."""
+    if not headings:
+        return []
+    font_levels = _font_levels(headings)
+    primary = _toc_levels(headings, toc)
+    if sum(lvl is not None for lvl in primary) * 2 < len(headings):
+        primary = [_numbering_depth(h.text) for h in headings]
+        if sum(lvl is not None for lvl in primary) * 2 < len(headings):
+            return font_levels
+    top_sizes = [h.font_size for h, lvl in zip(headings, primary) if lvl == 1]
+    top_size = min(top_sizes) if top_sizes else None
+    levels: list[int] = []
+    anchor = 0
+    for heading, lvl, font_lvl in zip(headings, primary, font_levels):
+        if lvl is not None:
+            anchor = lvl
+        elif top_size is not None and heading.font_size >= top_size:
+            lvl = 1
+        else:
+            lvl = anchor + 1 if anchor else font_lvl
+        levels.append(max(1, min(lvl, 100)))
+    return levels
+
+
+def _font_levels(headings: Sequence[HeadingInfo]) -> list[int]:
+    sizes = sorted({round(h.font_size) for h in headings}, reverse=True)[:MAX_FONT_LEVELS]
+    return [sizes.index(round(h.font_size)) + 1 if round(h.font_size) in sizes else MAX_FONT_LEVELS
+            for h in headings]
+
+
+def _toc_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> list[int | None]:
+    entries = [(int(e[0]), fold_key(str(e[1])), int(e[2])) for e in toc if len(e) >= 3 and str(e[1]).strip()]
+    levels: list[int | None] = []
+    for heading in headings:
+        key = fold_key(heading.text)
+        found = None
+        if len(key) >= 2:
+            for level, toc_key, page in entries:
+                if abs(page - heading.page_no) > 1 or not toc_key:
+                    continue
+                if key == toc_key or (min(len(key), len(toc_key)) >= 6 and (key.startswith(toc_key) or toc_key.startswith(key))):
+                    found = level
+                    break
+        levels.append(found)
+    return levels
+
+
+def _numbering_depth(text: str) -> int | None:
+    match = _NUMBERED.match(text.strip())
+    if not match:
+        return None
+    return (match.group(1) or match.group(2)).count(".") + 1

@@ -1,0 +1,267 @@
+"""The offline PDF backend: PyMuPDF's layout analysis (ONNX models in the wheel) -> DoclingDocument.
+
+Pages are analysed in small batches (`pymupdf4llm.helpers.document_layout.parse_document`
+with `pages=`), turned at once into light `Block`s, and the PyMuPDF objects are dropped:
+memory stays bounded on long PDFs. Heading levels need the whole document, so the
+DoclingDocument is built at the end (`document_builder.build_document`).
+
+OCR (RapidOCR through pymupdf4llm) runs only on pages that have no text layer, when
+`settings.parsing.ocr` is on. Picture crops are saved as PNG into `artifacts_dir`; see
+`document_builder` for how they are referenced. It does not detect the language.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pymupdf
+from pymupdf4llm.helpers import document_layout
+
+from rag_core.config import Settings
+from rag_core.errors import InputError
+from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
+from rag_core.parsing.document_builder import PICTURE_DPI, Block, CellBox, PageSize, build_document
+from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+
+log = logging.getLogger(__name__)
+
+NAME = "pymupdf"
+BATCH_PAGES = 8  # pages per parse_document call: bounded memory, little per-call overhead
+SCAN_MAX_CHARS = 50
+SCAN_MIN_IMAGE_SHARE = 0.25
+MIN_PICTURE_PT = 8.0  # smaller boxes are rules or specks, not figures
+
+_KINDS = {
+    "title": "title", "section-header": "heading", "text": "text", "list-item": "list",
+    "caption": "caption", "footnote": "footnote", "page-header": "header", "page-footer": "footer",
+    "table": "table", "picture": "picture", "formula": "formula",
+}
+
+
+def options(settings: Settings) -> dict:
+    """Options that change this backend's output (recorded in the manifest)."""
+    return {"backend": NAME, "ocr": settings.parsing.ocr, "picture_dpi": PICTURE_DPI}
+
+
+class PyMuPDFParser:
+    name = NAME
+
+    def parse(
+        self,
+        path: Path,
+        settings: Settings,
+        artifacts_dir: Path,
+        progress: Progress | None = None,
+        file_name: str | None = None,
+    ) -> ParsedDocument:
+        try:
+            doc = pymupdf.open(path, filetype="pdf")
+        except Exception:
+            raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.") from None
+        try:
+            return _parse_open(doc, Path(file_name or path.name), settings, Path(artifacts_dir), progress)
+        finally:
+            doc.close()
+
+
+def _parse_open(doc: pymupdf.Document, name: Path, settings: Settings, artifacts_dir: Path,
+                progress: Progress | None) -> ParsedDocument:
+    if doc.needs_pass:
+        raise InputError("This PDF is password-protected; remove the password and upload it again.")
+    total = doc.page_count
+    if total == 0:
+        raise InputError("This PDF has no page; it may be damaged or incomplete.")
+    artifacts_dir.mkdir(parents=True, exist_ok=True)
+    warnings: list[str] = []
+    ocr = settings.parsing.ocr
+    no_text: set[int] = set()
+    scanned: set[int] = set()
+    for pno in range(total):
+        chars, scan = _text_survey(doc.load_page(pno))
+        if chars == 0:
+            no_text.add(pno)
+        if scan:
+            scanned.add(pno)
+    blocks: list[Block] = []
+    sizes: dict[int, PageSize] = {}
+    ocr_seconds = 0.0
+    done = 0
+    for batch, needs_ocr in _batches(total, scanned if ocr else set()):
+        started = time.perf_counter()
+        pages = _analyse(doc, batch, needs_ocr, warnings)
+        if needs_ocr:
+            ocr_seconds += time.perf_counter() - started
+        for page_layout in pages:
+            pno = page_layout.page_number - 1
+            page = doc.load_page(pno)
+            width, height = float(page_layout.width), float(page_layout.height)
+            sizes[pno + 1] = PageSize(width, height)
+            page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir)
+            if pno in no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
+                warnings.append(f"Page {pno + 1} has no text layer; OCR found no text." if ocr else
+                                f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
+                                "its content cannot be searched.")
+            blocks.extend(page_blocks)
+        done += len(batch)
+        if progress is not None:
+            for page_done in range(done - len(batch) + 1, done + 1):
+                progress(page_done, total)
+    for pno in range(total):  # pages whose analysis failed still exist in the document
+        sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
+    if ocr and scanned:
+        log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
+    document, heading_title = build_document(name.stem, blocks, sizes, doc.get_toc(simple=True), artifacts_dir.name)
+    title = heading_title or clean_metadata_title(doc.metadata.get("title") if doc.metadata else "") or name.stem
+    return ParsedDocument(document=document, parser=NAME, options=options(settings), versions=library_versions(),
+                          pages=total, warnings=warnings, title=title)
+
+
+def _text_survey(page: pymupdf.Page) -> tuple[int, bool]:
+    """(characters in the text layer, whether the page looks scanned and needs OCR).
+
+    Scanned: no text at all, or under SCAN_MAX_CHARS characters (a page number, a running
+    title) with images covering at least SCAN_MIN_IMAGE_SHARE of the page. pymupdf4llm's
+    own `needs_ocr` fires on most born-digital pages with a logo, so it is not used.
+    """
+    chars = len("".join(page.get_text("text").split()))
+    if chars == 0:
+        return 0, True
+    if chars >= SCAN_MAX_CHARS:
+        return chars, False
+    page_area = abs(page.rect) or 1.0
+    covered = 0.0
+    for info in page.get_image_info():
+        covered += abs(pymupdf.Rect(info["bbox"]) & page.rect)
+    return chars, covered / page_area >= SCAN_MIN_IMAGE_SHARE
+
+
+def _has_marks(page: pymupdf.Page) -> bool:
+    """A page with images or drawings but no text is a scan; an empty page is not worth a warning."""
+    return bool(page.get_images(full=False)) or bool(page.get_drawings())
+
+
+def _batches(total: int, ocr_pages: set[int]) -> list[tuple[list[int], bool]]:
+    """Consecutive runs of at most BATCH_PAGES pages that share the same OCR decision."""
+    batches: list[tuple[list[int], bool]] = []
+    for pno in range(total):
+        needs = pno in ocr_pages
+        if batches and batches[-1][1] == needs and len(batches[-1][0]) < BATCH_PAGES:
+            batches[-1][0].append(pno)
+        else:
+            batches.append(([pno], needs))
+    return batches
+
+
+def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings: list[str]) -> list:
+    # FORCE_KEEP_OLD: OCR these (text-less) pages unless they are blank; never re-OCR old OCR text.
+    mode = document_layout.OCRMode.FORCE_KEEP_OLD if needs_ocr else document_layout.OCRMode.NEVER
+    try:
+        return list(document_layout.parse_document(doc, pages=batch, use_ocr=mode).pages)
+    except Exception:
+        if needs_ocr:  # an OCR engine failure must not lose the pages: analyse them without OCR
+            log.warning("OCR failed on pages %s; analysed without OCR", [p + 1 for p in batch], exc_info=True)
+            return _analyse(doc, batch, False, warnings)
+        if len(batch) == 1:
+            log.warning("layout analysis failed on page %d", batch[0] + 1, exc_info=True)
+            warnings.append(f"Page {batch[0] + 1} could not be analysed and was skipped.")
+            return []
+    pages: list = []
+    for pno in batch:  # find the faulty page, keep the others
+        pages.extend(_analyse(doc, [pno], needs_ocr, warnings))
+    return pages
+
+
+def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path) -> list[Block]:
+    page_no = int(layout.page_number)
+    blocks: list[Block] = []
+    for box in layout.boxes:
+        kind = _KINDS.get(box.boxclass, "text")
+        bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
+        if kind == "picture":
+            block = _picture(page, page_no, bbox, artifacts_dir, len(blocks))
+        elif kind == "table":
+            block = _table(page, page_no, bbox, box.table or {}, width, height)
+        elif kind == "formula":
+            block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
+        else:
+            lines = [line_from_spans(tl.get("spans") or [], clamp_bbox(tl["bbox"], width, height))
+                     for tl in box.textlines or []]
+            block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
+            if not block.lines:
+                block = None
+        if block is not None:
+            blocks.append(block)
+    return _attach_captions(blocks)
+
+
+def _picture(page: pymupdf.Page, page_no: int, bbox, artifacts_dir: Path, index: int) -> Block | None:
+    rect = pymupdf.Rect(bbox)
+    if rect.width < MIN_PICTURE_PT or rect.height < MIN_PICTURE_PT:
+        return None
+    file_name = f"page{page_no:04d}-picture{index:02d}.png"
+    try:
+        pix = page.get_pixmap(clip=rect, dpi=PICTURE_DPI)
+        pix.save(artifacts_dir / file_name)
+        size = (pix.width, pix.height)
+    except Exception:  # a broken image stream must not lose the rest of the page
+        log.warning("could not render picture on page %d", page_no, exc_info=True)
+        return Block("picture", page_no, bbox)
+    return Block("picture", page_no, bbox, image_file=file_name, image_px=size)
+
+
+def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:
+    cells, extract = table.get("cells"), table.get("extract")
+    rows, cols = table.get("row_count") or 0, table.get("col_count") or 0
+    if not cells or not extract or not rows or not cols:
+        # no grid: keep its text as a paragraph rather than lose it
+        lines = _lines_in_rect(page, bbox, width, height)
+        return Block("text", page_no, bbox, lines=lines) if lines else None
+    grid: list[CellBox] = []
+    for r, (cell_row, text_row) in enumerate(zip(cells, extract)):
+        for c, (cell, text) in enumerate(zip(cell_row, text_row)):
+            if cell is None:  # slot covered by a spanning cell
+                continue
+            grid.append(CellBox(r, c, " ".join((text or "").split()), clamp_bbox(cell, width, height)))
+    return Block("table", page_no, bbox, cells=grid, n_rows=rows, n_cols=cols)
+
+
+def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
+    """Text-layer lines inside a box (formulas, tables without a grid)."""
+    found: list[Line] = []
+    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
+        for line in blk.get("lines", []):
+            built = line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
+            if built.text:
+                found.append(built)
+    return found
+
+
+def _attach_captions(blocks: list[Block]) -> list[Block]:
+    """Give each caption to the nearest table or picture just above or below it."""
+    targets = [b for b in blocks if b.kind in ("table", "picture")]
+    kept: list[Block] = []
+    for block in blocks:
+        target = _caption_target(block, targets) if block.kind == "caption" else None
+        if target is None:
+            kept.append(block)
+        else:
+            target.captions.append(block)
+    return kept
+
+
+def _caption_target(caption: Block, targets: list[Block]) -> Block | None:
+    best, best_cost = None, 60.0  # points: further away is not this figure's caption
+    text = caption.lines[0].text.lower() if caption.lines else ""
+    for target in targets:
+        overlap = min(caption.bbox[2], target.bbox[2]) - max(caption.bbox[0], target.bbox[0])
+        if overlap <= 0:
+            continue
+        gap = max(caption.bbox[1] - target.bbox[3], target.bbox[1] - caption.bbox[3], 0.0)
+        if target.kind == "table" and text.startswith(("fig", "graph")) or \
+                target.kind == "picture" and text.startswith(("tab",)):
+            gap += 30.0
+        if gap < best_cost:
+            best, best_cost = target, gap
+    return best
