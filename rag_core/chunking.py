@@ -314,9 +314,11 @@ def _clamp(box: HighlightBox, width: float, height: float) -> HighlightBox:
     x0, x1 = max(0.0, min(box.x0, width)), max(0.0, min(box.x1, width))
     y0, y1 = max(0.0, min(box.y0, height)), max(0.0, min(box.y1, height))
     if x1 - x0 < 0.5:
-        x0, x1 = max(0.0, min(x0, width - 0.5)), min(width, max(x0, width - 0.5) + 0.5)
+        x0 = max(0.0, min(x0, width - 0.5))
+        x1 = min(width, x0 + 0.5)
     if y1 - y0 < 0.5:
-        y0, y1 = max(0.0, min(y0, height - 0.5)), min(height, max(y0, height - 0.5) + 0.5)
+        y0 = max(0.0, min(y0, height - 0.5))
+        y1 = min(height, y0 + 0.5)
     return HighlightBox(page=box.page, x0=x0, y0=y0, x1=x1, y1=y1)
 
 

@@ -59,6 +59,7 @@ def assert_chunk_invariants(chunked: Chunked, doc: DoclingDocument, settings: Se
                 assert span.endswith(SEPARATOR)
             assert child.text == (span if last else span[: -len(SEPARATOR)])
             assert child.text.strip(), "empty child"
+            assert child.text in child.context_text, "the indexed text lost the child's text"
             assert 0 < child.tokens <= max_tokens
             assert child.tokens == count_tokens(child.context_text, settings)
             offset = child.end
@@ -291,3 +292,12 @@ def test_line_level_boxes(settings: Settings, tmp_path: Path) -> None:
     assert table_item.text.splitlines()[0].split() == ["|", "Year", "|", "Factor", "|"]
     picture = next(it for p in chunked.parents for it in p.items if it.kind == "picture")
     assert picture.boxes[0].y0 == pytest.approx(650) and picture.image_path is None
+
+
+def test_boxes_are_clamped_to_the_page() -> None:
+    from rag_core.models import HighlightBox
+
+    inside = chunking._clamp(HighlightBox(page=1, x0=-3, y0=10, x1=700, y1=10), 595.0, 842.0)
+    assert (inside.x0, inside.x1) == (0.0, 595.0) and inside.y0 == 10 and inside.y1 == 10.5
+    corner = chunking._clamp(HighlightBox(page=1, x0=595, y0=842, x1=600, y1=900), 595.0, 842.0)
+    assert (corner.x0, corner.x1, corner.y0, corner.y1) == (594.5, 595.0, 841.5, 842.0)
