@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -43,11 +45,24 @@ with st.sidebar:
         format_func=lambda code: {"fr": "Français", "en": "English"}[code],
     )
 
-navigation = st.navigation([
-    st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True),
-    st.Page("pages/library.py", title=t("nav.library"), icon=":material/library_books:", url_path="library"),
-    st.Page("pages/inspect.py", title=t("nav.inspect"), icon=":material/plagiarism:", url_path="inspect"),
-    st.Page("pages/ask.py", title=t("nav.ask"), icon=":material/forum:", url_path="ask"),
-    st.Page("pages/search.py", title=t("nav.search"), icon=":material/manage_search:", url_path="search"),
-])
+OWN_PAGES = {"library": ":material/library_books:", "inspect": ":material/plagiarism:",
+             "ask": ":material/forum:", "search": ":material/manage_search:"}
+
+
+def other_pages() -> list:
+    """Pages added by other teams in pages/ (e.g. 6_Evaluate.py), listed after ours under their file name."""
+    found = []
+    for path in sorted(Path(__file__).resolve().parent.joinpath("pages").glob("*.py")):
+        if path.stem in OWN_PAGES or path.stem.startswith("_"):
+            continue
+        title = re.sub(r"^\d+_", "", path.stem).replace("_", " ")
+        found.append(st.Page(f"pages/{path.name}", title=title, url_path=re.sub(r"\W+", "_", title.lower())))
+    return found
+
+
+navigation = st.navigation(
+    [st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)]
+    + [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name) for name, icon in OWN_PAGES.items()]
+    + other_pages()
+)
 navigation.run()
