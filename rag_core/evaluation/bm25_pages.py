@@ -2,8 +2,8 @@
 
 Each page is analysed in its document's language: lower-case, word tokens, that language's
 stop words removed, Snowball stemming (PyStemmer), then accents folded. The question is
-analysed in both languages and the union of its terms is searched, so a French question
-can still match an English page. A zero BM25 score is not a match.
+analysed in its own language (analysing it in both languages and searching the union was
+measured worse on the dev set: hit@3 0.77 vs 0.82). A zero BM25 score is not a match.
 This is the only module that imports bm25s and PyStemmer. It does not read PDFs.
 """
 
@@ -49,8 +49,8 @@ class PageIndex:
         self.retriever.index(corpus, show_progress=False)
         self.vocab = set(self.retriever.vocab_dict) - {""}
 
-    def search(self, question: str, k: int = 100) -> list[object]:
-        terms = list(dict.fromkeys(t for lang in _STEMMERS for t in analyse(question, lang) if t in self.vocab))
+    def search(self, question: str, language: str, k: int = 100) -> list[object]:
+        terms = list(dict.fromkeys(t for t in analyse(question, language) if t in self.vocab))
         if not terms or not self.keys:
             return []
         scores = np.asarray(self.retriever.get_scores(terms), dtype=float)

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from rag_core import pipeline, retrieval
 from rag_core.config import Settings
-from rag_core.embedding import select_embedder
+from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
 from rag_core.evaluation.bm25_pages import PageIndex
 from rag_core.evaluation.questions import PageKey, Question
@@ -49,6 +51,12 @@ class Corpus:
     pdf_dir: Path | None = None
     _pages: dict[str, list[str]] = field(default_factory=dict)
     _bm25: PageIndex | None = None
+    _embedder: "_QueryCache | None" = None
+
+    def embedder(self) -> "_QueryCache":
+        if self._embedder is None:
+            self._embedder = _QueryCache(select_embedder(self.settings))
+        return self._embedder
 
     @classmethod
     def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None) -> "Corpus":
@@ -92,6 +100,24 @@ class Corpus:
         return metrics.pages_of_children(self.child_pages.get(h.child_id, []) for h in hits)
 
 
+class _QueryCache:
+    """The configured embedder, embedding each question once however many engines search it."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self.name = embedder.name
+        self.dim = embedder.dim
+        self._last: tuple[str, np.ndarray] | None = None
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if self._last is None or self._last[0] != text:
+            self._last = (text, self._embedder.embed_query(text))
+        return self._last[1]
+
+    def embed_passages(self, texts, progress=None):  # type: ignore[no-untyped-def]
+        return self._embedder.embed_passages(texts, progress)
+
+
 @dataclass
 class EngineRun:
     """One engine on one question."""
@@ -104,7 +130,7 @@ class EngineRun:
 def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> tuple[dict[str, EngineRun], dict]:
     """Every engine on one question, and the raw signals a refusal threshold could use."""
     settings = corpus.settings
-    embedder = select_embedder(settings)
+    embedder = corpus.embedder()
     language = detect_language(question.question)
     vector = embedder.embed_query(question.question)
     channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language)
@@ -126,11 +152,11 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
-            result = retrieval.search(question.question, corpus.store, embedder, settings, corpus.scope,
-                                      fusion=fusion)
+            result = retrieval.search(question.question, corpus.store, embedder, settings,  # type: ignore[arg-type]
+                                      corpus.scope, fusion=fusion)
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "bm25s-pages":
-            out[engine] = EngineRun(corpus.bm25().search(question.question, PAGE_CANDIDATE_K), [], has_parents=False)
+            out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)
     signals = {
         "best_lexical": channels.lexical[0].score if channels.lexical else None,
         "best_dense": channels.dense[0].score if channels.dense else None,

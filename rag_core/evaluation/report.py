@@ -43,7 +43,7 @@ def summarise_engine(rows: Sequence[dict], engine: str, threshold: float) -> dic
     pages = [run["context_pages"] for run in runs if run["context_pages"] is not None]
     out["context_tokens"] = metrics.bootstrap_ci(tokens)
     out["context_pages"] = metrics.bootstrap_ci(pages)
-    if tokens:
+    if tokens and engine.startswith("hybrid-"):  # the threshold is on a fused (RRF) score
         unanswerable = [r for r in rows if not r["answerable"] and engine in r["engines"]]
         out["refusal"] = metrics.refusal_rates(
             [r["engines"][engine]["best_score"] for r in unanswerable],
@@ -142,3 +142,49 @@ def format_table(summary: dict, title: str = "") -> str:
             cells.append("—" if ci.get("mean") is None else f"{ci['mean']:.3f} [{ci['low']:.2f},{ci['high']:.2f}]")
         lines.append(f"{engine:<16}" + "".join(f"{c:>19}" for c in cells))
     return "\n".join(lines)
+
+
+# ----- flat rows for tables and charts (the Streamlit page renders these as they are) -------------
+def summary_rows(results: dict) -> list[dict]:
+    """One row per engine: each metric's mean and its interval as text."""
+    rows = []
+    for engine, s in results["summary"].items():
+        row: dict = {"engine": engine}
+        for key in (*metrics.RANK_METRICS, PASSAGE_METRIC, "context_tokens", "context_pages"):
+            ci = s.get(key) or {}
+            row[key] = None if ci.get("mean") is None else round(ci["mean"], 3)
+            if key not in ("context_tokens", "context_pages") and ci.get("mean") is not None:
+                row[f"{key} 95% CI"] = f"[{ci['low']:.2f}, {ci['high']:.2f}]"
+        rows.append(row)
+    return rows
+
+
+def breakdown_rows(results: dict, field: str, metric: str = "ndcg@10") -> list[dict]:
+    """Long format for a bar chart with error bars: group, engine, mean, low, high, n."""
+    key = "by_language" if field == "language" else "by_type"
+    return [
+        {field: group, "engine": engine, "mean": cis[metric]["mean"], "low": cis[metric]["low"],
+         "high": cis[metric]["high"], "n": cis["n"]}
+        for group, per_engine in results[key].items() for engine, cis in per_engine.items()
+    ]
+
+
+def question_rows(results: dict, engine: str | None = None) -> list[dict]:
+    """One row per question for one engine (default engine unless named)."""
+    engine = engine or results["default_engine"]
+    rows = []
+    for r in results["questions"]:
+        e = r["engines"].get(engine)
+        if e is None:
+            continue
+        top = e["ranked_pages"][:3]
+        rows.append({
+            "id": r["id"], "language": r["language"], "type": r["type"], "question": r["question"],
+            "first relevant rank": e["first_relevant_rank"],
+            "ndcg@10": None if e["metrics"] is None else round(e["metrics"]["ndcg@10"], 3),
+            "quote in top-3 parents": e["quote_in_top3"],
+            "expected": ", ".join(f"{x['pdf']} p.{x['page']}" for x in r["relevant"]) or "(unanswerable)",
+            "top pages": ", ".join(f"{x['pdf']} p.{x['page']}" for x in top),
+            "best score": e["best_score"],
+        })
+    return rows
