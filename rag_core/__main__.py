@@ -22,7 +22,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _progress(event: ProgressEvent) -> None:
-    if event.total and (event.done == event.total or event.done % 25 == 0):
+    if event.total and event.done and (event.done == event.total or event.done % 25 == 0):
         print(f"  {event.file_name}: {event.stage} {event.done}/{event.total} {event.message}".rstrip(),
               file=sys.stderr, flush=True)
 

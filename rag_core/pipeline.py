@@ -1,20 +1,52 @@
 """The façade the UI and the CLI call: ingest, search, ask, delete, and read-only views.
 
-IN PROGRESS: signatures are the contract; bodies land in the next commits.
+Stages of an ingestion (ARCHITECTURE.md): parse -> chunk -> embed -> write. Each records
+its inputs in the document's manifest (`library.py`); an unchanged stage is reused. A bad
+file never raises out of `ingest`: its result says `refused` with a message for the user,
+and nothing already stored is touched.
 """
 
 from __future__ import annotations
 
+import logging
+import shutil
+import tempfile
+import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rag_core.config import Settings
-from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, ProgressEvent, SearchResult
+import numpy as np
 
+from rag_core import answering, chunking, parsing
+from rag_core.config import Settings
+from rag_core.embedding import resolve_backend, select_embedder
+from rag_core.errors import InputError, NotFoundError, RagError
+from rag_core.library import (
+    CODE_VERSIONS, DocumentFolder, atomic_write_bytes, clean_file_name, sha256_file,
+)
+from rag_core.models import (
+    Answer, Chunked, DocumentRecord, IngestResult, ProgressEvent, SearchResult, Stage,
+)
+from rag_core.parsing.files import load_document, page_excerpt, save_document
+from rag_core import retrieval
+from rag_core.store import Store
+from rag_core.text import detect_language
+
+log = logging.getLogger(__name__)
 Progress = Callable[[ProgressEvent], None]
 
 
+def open_store(settings: Settings) -> Store:
+    return Store(settings.db_uri)
+
+
+def _folder(settings: Settings, doc_id: str) -> DocumentFolder:
+    return DocumentFolder(settings.documents_dir, doc_id)
+
+
+# ----- ingestion ----------------------------------------------------------------------------
 def ingest(
     paths: Sequence[Path],
     settings: Settings,
@@ -26,48 +58,270 @@ def ingest(
 
     Never raises for a bad file: the result says `refused` with a message for the user.
     """
-    raise NotImplementedError
+    collection = clean_collection(collection)
+    store = open_store(settings)
+    results = []
+    for i, path in enumerate(paths):
+        name = clean_file_name(file_names[i] if file_names else Path(path).name)
+        try:
+            results.append(_ingest_one(Path(path), name, collection, settings, store, progress))
+        except RagError as err:
+            results.append(IngestResult(file_name=name, status="refused", message=str(err)))
+        except Exception:  # a bug, not the user's fault: log it, keep the batch going
+            log.exception("ingestion of %s failed", name)
+            results.append(IngestResult(
+                file_name=name, status="refused",
+                message="This file could not be processed because of an internal error; it has been logged.",
+            ))
+    if any(r.status == "ingested" for r in results):
+        store.optimize(settings.retrieval.ann_min_rows)
+    return results
 
 
+def clean_collection(name: str) -> str:
+    cleaned = "".join(ch for ch in name.strip() if ch.isalnum() or ch in " -_.")[:64].strip()
+    return cleaned or "default"
+
+
+def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
+    """What decides the parse output (limits do not): a change here redoes the parse."""
+    backend = parsing.resolve_pdf_backend(settings) if kind == "pdf" else "docling-simple"
+    return {"kind": kind, "backend": backend, "ocr": settings.parsing.ocr}
+
+
+def _ingest_one(
+    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
+) -> IngestResult:
+    started = time.perf_counter()
+    kind = parsing.validate_file(path, settings)
+    doc_id = sha256_file(path)
+    folder = _folder(settings, doc_id)
+    folder.root.mkdir(parents=True, exist_ok=True)
+    source = folder.root / f"source.{kind}"
+    if not source.is_file():
+        tmp = folder.root / f".source.{kind}.tmp"
+        shutil.copyfile(path, tmp)
+        tmp.replace(source)
+    seconds: dict[str, float] = {}
+
+    def emit(stage: Stage, done: int, total: int, message: str = "") -> None:
+        if progress:
+            progress(ProgressEvent(file_name=name, stage=stage, done=done, total=total, message=message))
+
+    # parse
+    parse_inputs = {"source_sha256": doc_id, "parser": _parser_options(kind, settings),
+                    "code": CODE_VERSIONS["parse"]}
+    t0 = time.perf_counter()
+    manifest = folder.manifest()
+    if folder.is_fresh("parse", parse_inputs):
+        doc = load_document(folder.document_json)
+        info = manifest["stages"]["parse"]
+        emit("parse", info["pages"], info["pages"], "reused")
+    else:
+        parsed = parsing.parse(source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t),
+                               file_name=name)
+        doc = parsed.document
+        save_document(doc, folder.document_json)
+        info = {"parser": parsed.parser, "options": parsed.options, "versions": parsed.versions,
+                "pages": parsed.pages, "warnings": parsed.warnings, "title": parsed.title}
+        folder.record_stage("parse", parse_inputs, time.perf_counter() - t0, info)
+    seconds["parse"] = time.perf_counter() - t0
+
+    # chunk
+    chunk_inputs = {"document_sha256": folder.manifest()["stages"]["parse"]["output_sha256"],
+                    "max_tokens": settings.chunking.max_tokens, "versions": chunking.chunking_versions(),
+                    "code": CODE_VERSIONS["chunk"]}
+    t0 = time.perf_counter()
+    if folder.is_fresh("chunk", chunk_inputs):
+        chunked = Chunked.model_validate_json(folder.chunks_json.read_text())
+        emit("chunk", len(chunked.children), len(chunked.children), "reused")
+    else:
+        chunked = chunking.build_chunks(doc, doc_id, settings, progress=lambda d, t: emit("chunk", d, t))
+        if not chunked.children:
+            raise InputError(
+                "No text could be read from this file (no text layer, and OCR found nothing). "
+                "If it is a scan, check that it is legible and upload it again."
+            )
+        atomic_write_bytes(folder.chunks_json, chunked.model_dump_json().encode())
+        folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
+                                                                               "children": len(chunked.children)})
+    seconds["chunk"] = time.perf_counter() - t0
+
+    # embed
+    embedder = select_embedder(settings)
+    store.check_embedder(embedder.name, embedder.dim)
+    embed_inputs = {"chunks_sha256": folder.manifest()["stages"]["chunk"]["output_sha256"],
+                    "embedder": embedder.name, "code": CODE_VERSIONS["embed"]}
+    t0 = time.perf_counter()
+    if folder.is_fresh("embed", embed_inputs):
+        vectors = np.load(folder.vectors)
+        emit("embed", len(vectors), len(vectors), "reused")
+    else:
+        texts = [c.context_text for c in chunked.children]
+        vectors = embedder.embed_passages(texts, progress=lambda d, t: emit("embed", d, t))
+        tmp = folder.root / ".vectors.tmp.npy"
+        np.save(tmp, vectors)
+        tmp.replace(folder.vectors)
+        folder.record_stage("embed", embed_inputs, time.perf_counter() - t0, {"model": embedder.name,
+                                                                              "dim": embedder.dim})
+    seconds["embed"] = time.perf_counter() - t0
+
+    # write
+    write_inputs = {"vectors_sha256": folder.manifest()["stages"]["embed"]["output_sha256"],
+                    "collection": collection, "file_name": name, "code": CODE_VERSIONS["write"]}
+    existing = {r.doc_id: r for r in store.documents()}.get(doc_id)
+    if existing is not None and folder.is_fresh("write", write_inputs):
+        return IngestResult(file_name=name, status="already_present", doc_id=doc_id, record=existing,
+                            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
+                            stage_seconds=seconds)
+    t0 = time.perf_counter()
+    emit("write", 0, 1)
+    record = DocumentRecord(
+        doc_id=doc_id, file_name=name, title=info.get("title") or Path(name).stem, collection=collection,
+        language=detect_language(" ".join(c.text for c in chunked.children[:200])),  # type: ignore[arg-type]
+        pages=info["pages"], parents=len(chunked.parents), children=len(chunked.children),
+        tables=sum(1 for p in chunked.parents for it in p.items if it.kind == "table"),
+        parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        elapsed_s=round(time.perf_counter() - started, 2), warnings=info.get("warnings", []),
+    )
+    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name)
+    folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
+    emit("write", 1, 1)
+    seconds["write"] = time.perf_counter() - t0
+    verb = "Updated" if existing is not None else "Ingested"
+    return IngestResult(
+        file_name=name, status="ingested", doc_id=doc_id, record=record, stage_seconds=seconds,
+        message=(f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
+                 f"{record.elapsed_s:.1f} s, parser {record.parser}."),
+    )
+
+
+def reindex(settings: Settings, progress: Progress | None = None) -> list[IngestResult]:
+    """Rebuild the index with the configured embedder from the document folders on disk.
+
+    The folders (sources, parses, chunks) are the truth; the index is derived, so it is
+    dropped and rebuilt, and an interrupted reindex can simply be run again.
+    """
+    plan = []
+    for manifest_path in sorted(settings.documents_dir.glob("*/manifest.json")):
+        folder = _folder(settings, manifest_path.parent.name)
+        write = folder.manifest().get("stages", {}).get("write")
+        if write:
+            plan.append((folder, write["inputs"]["collection"], write["inputs"]["file_name"]))
+    store = open_store(settings)
+    store.drop_all()
+    results = []
+    for folder, collection, name in plan:
+        try:
+            results.append(_ingest_one(folder.source(), name, collection, settings, store, progress))
+        except RagError as err:
+            results.append(IngestResult(file_name=name, status="refused", message=str(err)))
+    store.optimize(settings.retrieval.ann_min_rows)
+    return results
+
+
+# ----- read-only views ------------------------------------------------------------------------
 def list_documents(settings: Settings, collection: str | None = None) -> list[DocumentRecord]:
-    raise NotImplementedError
+    return open_store(settings).documents(collection)
 
 
 def list_collections(settings: Settings) -> list[str]:
-    raise NotImplementedError
-
-
-def delete(doc_id: str, settings: Settings) -> None:
-    raise NotImplementedError
+    return sorted({r.collection for r in list_documents(settings)})
 
 
 def get_document(doc_id: str, settings: Settings) -> DocumentRecord:
-    """Raises NotFoundError for an unknown id."""
-    raise NotImplementedError
+    """Raises NotFoundError for an unknown id (or one whose ingestion never finished)."""
+    for record in list_documents(settings):
+        if record.doc_id == doc_id:
+            return record
+    raise NotFoundError("This document is not in the library.")
+
+
+def delete(doc_id: str, settings: Settings) -> None:
+    """Remove the document from search at once, then its rows and its folder."""
+    folder = _folder(settings, doc_id)
+    open_store(settings).delete_document(doc_id)
+    if folder.root.is_dir():
+        shutil.rmtree(folder.root, ignore_errors=True)
 
 
 def load_chunks(doc_id: str, settings: Settings) -> Chunked:
-    raise NotImplementedError
+    get_document(doc_id, settings)
+    folder = _folder(settings, doc_id)
+    stage = folder.manifest().get("stages", {}).get("chunk")
+    if stage is None:
+        raise NotFoundError("This document has no chunks yet; ingest it again.")
+    # The chunks must come from the parsed document as it is now on disk.
+    inputs = {**stage["inputs"], "document_sha256": sha256_file(folder.document_json)}
+    folder.require_fresh("chunk", inputs, "chunking")
+    return Chunked.model_validate_json(folder.chunks_json.read_text())
 
 
 def source_path(doc_id: str, settings: Settings) -> Path:
-    """Path of the stored original file of a known document; NotFoundError otherwise."""
-    raise NotImplementedError
+    """Path of the stored original of a ready document; NotFoundError otherwise (forged ids included)."""
+    get_document(doc_id, settings)
+    return _folder(settings, doc_id).source()
+
+
+def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings) -> tuple[bytes, dict[int, int]]:
+    """Only the given pages of a document's PDF, and the map original page -> excerpt page."""
+    return page_excerpt(source_path(doc_id, settings), pages)
+
+
+def artifact_path(doc_id: str, relative: str, settings: Settings) -> Path:
+    """A figure crop of a ready document; refuses anything outside its artifacts folder."""
+    get_document(doc_id, settings)
+    root = _folder(settings, doc_id).root.resolve()
+    path = (root / relative).resolve()
+    if root not in path.parents or not path.is_file():
+        raise NotFoundError("This figure is not in the library.")
+    return path
 
 
 def inspect(doc_id: str, settings: Settings) -> dict[str, Any]:
-    """Stable JSON view: document, section tree, parents, children, tables."""
-    raise NotImplementedError
+    """Stable JSON view of one document: record, section tree, parents, children, tables."""
+    record = get_document(doc_id, settings)
+    chunked = load_chunks(doc_id, settings)
+    sections: list[dict[str, Any]] = []
+    seen: set[tuple[str, ...]] = set()
+    for parent in chunked.parents:
+        for depth in range(1, len(parent.heading_path) + 1):
+            path = tuple(parent.heading_path[:depth])
+            if path not in seen:
+                seen.add(path)
+                sections.append({"title": path[-1], "level": depth, "path": list(path), "parents": []})
+        if parent.heading_path:
+            next(s for s in sections if s["path"] == parent.heading_path)["parents"].append(parent.id)
+    return {
+        "document": record.model_dump(mode="json"),
+        "sections": sections,
+        "parents": [
+            {"id": p.id, "index": p.index, "section": p.heading_path, "pages": p.pages, "tokens": p.tokens,
+             "children": len(p.child_ids)} for p in chunked.parents
+        ],
+        "children": [
+            {"id": c.id, "parent_id": c.parent_id, "start": c.start, "end": c.end, "tokens": c.tokens,
+             "pages": c.pages, "boxes": [b.model_dump() for b in c.boxes]} for c in chunked.children
+        ],
+        "tables": [
+            {"ref": it.ref, "parent_id": p.id, "caption": it.caption, "page": it.page,
+             "shape": [it.n_rows, it.n_cols]} for p in chunked.parents for it in p.items if it.kind == "table"
+        ],
+    }
 
 
+# ----- questions --------------------------------------------------------------------------------
 def search(
     query: str,
     settings: Settings,
     collections: Sequence[str] | None = None,
     doc_ids: Sequence[str] | None = None,
     k: int | None = None,
+    candidate_k: int | None = None,
 ) -> SearchResult:
-    raise NotImplementedError
+    store = open_store(settings)
+    scope = store.document_ids(collections, doc_ids)
+    return retrieval.search(query, store, select_embedder(settings), settings, scope, k=k, candidate_k=candidate_k)
 
 
 def ask(
@@ -77,9 +331,43 @@ def ask(
     collections: Sequence[str] | None = None,
     doc_ids: Sequence[str] | None = None,
 ) -> Answer:
-    raise NotImplementedError
+    started = time.perf_counter()
+    reply = answering.greeting_reply(question)
+    if reply is not None:
+        answer = Answer(question=question, mode="greeting", missing_information=reply,
+                        elapsed_s=time.perf_counter() - started)
+    else:
+        result = search(question, settings, collections, doc_ids)
+        answer = answering.answer(question, result, settings)
+    if conversation_id:
+        _store_answer(settings, conversation_id, answer)
+    return answer
+
+
+def _store_answer(settings: Settings, conversation_id: str, answer: Answer) -> None:
+    safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
+    path = settings.data_dir / "conversations" / f"{safe}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(answer.model_dump_json() + "\n")
 
 
 def backends(settings: Settings) -> dict[str, str]:
-    """Which backend is in use for parser, embedder, reranker, llm, and how to enable production ones."""
-    raise NotImplementedError
+    """What runs now for each concern, and how to enable the production backend."""
+    pdf = parsing.resolve_pdf_backend(settings)
+    emb = resolve_backend(settings)
+    llm = settings.llm_key() is not None or settings.llm_base_url() is not None
+    return {
+        "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
+        "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
+        "reranker": "none (set RAG_RERANKER__PATH for bge-reranker-v2-m3)",
+        "answers": f"LLM {settings.llm.model}" if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+    }
+
+
+def temp_upload(data: bytes, suffix: str) -> Path:
+    """Write uploaded bytes to a temporary file for `ingest` (the caller removes it)."""
+    fd, name = tempfile.mkstemp(suffix=suffix)
+    with open(fd, "wb") as handle:
+        handle.write(data)
+    return Path(name)

@@ -277,7 +277,7 @@ class Store:
         rows = (
             table.search(MatchQuery(text, column), query_type="fts")
             .where(id_filter("doc_id", scope), prefilter=True)
-            .select(["id", "parent_id", "doc_id"])
+            .select(["id", "parent_id", "doc_id", "_score"])
             .limit(k)
             .to_list()
         )
@@ -293,7 +293,7 @@ class Store:
             table.search(vector.astype(np.float32), vector_column_name="vector")
             .distance_type("cosine")
             .where(id_filter("doc_id", scope), prefilter=True)
-            .select(["id", "parent_id", "doc_id"])
+            .select(["id", "parent_id", "doc_id", "_distance"])
             .limit(k)
             .to_list()
         )

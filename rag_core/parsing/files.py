@@ -5,6 +5,7 @@ Kept beside the parsers because they own the docling-core and PyMuPDF imports.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,7 +18,9 @@ from rag_core.errors import NotFoundError
 def save_document(doc: DoclingDocument, path: Path) -> None:
     """Write to a temporary name, then rename: a killed process never leaves half a file."""
     tmp = path.with_name(f".{path.name}.tmp")
-    doc.save_as_json(tmp)
+    # export_to_dict keeps picture URIs as they are: crops stay files in artifacts/, and
+    # save_as_json would try to read (or embed) them.
+    tmp.write_text(json.dumps(doc.export_to_dict(), ensure_ascii=False))
     tmp.replace(path)
 
 
