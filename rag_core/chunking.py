@@ -44,6 +44,7 @@ from rag_core.tokenizer import chunking_versions, count_tokens, load_tokenizer, 
 __all__ = ["build_chunks", "chunking_versions", "count_tokens"]
 
 SEPARATOR = "\n\n"  # between two children of a parent; belongs to the preceding child's span
+_ITEM_TYPES = (TableItem, PictureItem, FormulaItem)  # what becomes a citable `Item`
 _ANCHOR = 24  # letters and digits used to find an item's text inside a child
 
 
@@ -120,7 +121,7 @@ def build_chunks(
                     tokens=piece.tokens,
                     pages=sorted({b.page for b in piece.boxes}),
                     boxes=piece.boxes,
-                    item_refs=_unique(it.self_ref for it in piece.items if isinstance(it, TableItem | PictureItem | FormulaItem)),
+                    item_refs=_unique(it.self_ref for it in piece.items if isinstance(it, _ITEM_TYPES)),
                 )
             )
             offset = end
@@ -427,7 +428,7 @@ def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int
         for it in piece.items:
             group_of_ref.setdefault(it.self_ref, group_of_piece[i])
 
-    # reading order of body items: ("item", ref) and section boundaries
+    # body items in reading order, headings included (they mark section boundaries)
     order: list[DocItem] = [
         it for it, _ in doc.iterate_items(included_content_layers={ContentLayer.BODY}) if isinstance(it, DocItem)
     ]

@@ -244,11 +244,18 @@ def build_line_document() -> tuple[DoclingDocument, list[str], str]:
         for r, row in enumerate([["Year", "Factor"], ["2019", "1.05"], ["2020", "1.02"]])
         for c, t in enumerate(row)
     ]
-    caption = doc.add_text(label=DocItemLabel.CAPTION, text="Table 1: tail factors", prov=prov(2, 540, "Table 1: tail factors", right=400.0))
-    table = doc.add_table(data=TableData(num_rows=3, num_cols=2, table_cells=cells), caption=caption,
-                          prov=ProvenanceItem(page_no=2, bbox=BoundingBox(l=55, t=555, r=460, b=620, coord_origin=CoordOrigin.TOPLEFT), charspan=(0, 0)))
+    def box(left: float, top: float, right: float, bottom: float) -> BoundingBox:
+        return BoundingBox(l=left, t=top, r=right, b=bottom, coord_origin=CoordOrigin.TOPLEFT)
+
+    caption_text = "Table 1: tail factors"
+    caption = doc.add_text(label=DocItemLabel.CAPTION, text=caption_text, prov=prov(2, 540, caption_text, right=400.0))
+    table = doc.add_table(
+        data=TableData(num_rows=3, num_cols=2, table_cells=cells),
+        caption=caption,
+        prov=ProvenanceItem(page_no=2, bbox=box(55, 555, 460, 620), charspan=(0, 0)),
+    )
     assert isinstance(table, TableItem)
-    doc.add_picture(prov=ProvenanceItem(page_no=2, bbox=BoundingBox(l=100, t=650, r=300, b=800, coord_origin=CoordOrigin.TOPLEFT), charspan=(0, 0)))
+    doc.add_picture(prov=ProvenanceItem(page_no=2, bbox=box(100, 650, 300, 800), charspan=(0, 0)))
     return doc, lines, text
 
 
