@@ -7,69 +7,20 @@ PyMuPDF is used here only as an independent ruler (where the quote lies on the p
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, open_home, start_app, stop_app, wait_idle
+
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
 QUESTION = "When there is no deductible, are all four random variables equivalent?"
 QUOTE = "all four random variables are equivalent"
 QUOTE_PAGE = 1
-VIEWER_IFRAME = 'iframe[title*="pdf_viewer"]'
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install chromium)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free port; returns once /_stcore/health answers."""
-    port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    streamlit = Path(sys.executable).with_name("streamlit")
-    log = log_path.open("w")
-    proc = subprocess.Popen(
-        [str(streamlit), "run", "app.py", "--server.address", "127.0.0.1", "--server.port", str(port),
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}: see {log_path}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError(f"streamlit did not become healthy in {timeout_s} s: see {log_path}")
-
-
-def stop_app(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 @pytest.fixture
@@ -85,7 +36,7 @@ def page():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = launch(pw)
         context = browser.new_context(viewport={"width": 1500, "height": 1000})
         yield context.new_page()
         browser.close()
@@ -95,12 +46,6 @@ def shot(page, name: str) -> None:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     print(f"screenshot: {path}")
-
-
-def wait_idle(page, timeout_ms: int = 120_000) -> None:
-    """Until Streamlit's script has finished its run (the status widget says 'Running' meanwhile)."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
 
 
 def quote_box_pt(pdf: Path, page_no: int, quote: str) -> tuple[float, float, float, float]:
@@ -130,9 +75,7 @@ def test_upload_inspect_ask_and_open_the_highlighted_citation(app_url: str, page
 def _journey(app_url: str, page, pdf: Path) -> None:
     # 0. Home first: the first run of app.py registers the navigation (a cold server that is
     #    first asked for /library would serve it as a plain pages/ file). It also pays the imports.
-    page.goto(app_url)
-    page.get_by_role("heading", name="Questions-réponses sur vos documents").wait_for(timeout=120_000)
-    wait_idle(page)
+    open_home(page, app_url)
     shot(page, "00_home")
     # 1. Library: upload through the page and wait for the per-file result.
     page.goto(f"{app_url}/library")
