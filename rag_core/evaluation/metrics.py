@@ -77,12 +77,15 @@ def rank_metrics(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) 
     }
 
 
-def fuse_rankings(rankings: Iterable[Sequence[Hashable]], k: int = RRF_K) -> list[Hashable]:
-    """RRF of deduplicated rankings: score = Σ 1/(k + rank); ties broken by key (as retrieval does)."""
+def fuse_rankings(
+    rankings: Iterable[Sequence[Hashable]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[Hashable]:
+    """RRF of deduplicated rankings: score = Σ w/(k + rank) (w = 1 unless given); ties broken by key."""
     scores: dict[Hashable, float] = {}
-    for ranking in rankings:
+    for i, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[i]
         for rank, key in enumerate(dedupe(ranking), start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
     return [key for key, _ in sorted(scores.items(), key=lambda kv: (-kv[1], str(kv[0])))]
 
 

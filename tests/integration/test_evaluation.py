@@ -93,3 +93,16 @@ def test_second_run_reuses_the_library(evaluated: tuple[dict, str, Path], corpus
     shutil.copyfile(corpus_dir / PDFS[0], pdf_dir / PDFS[0])
     info = ensure_ingested(pdf_dir, Settings(data_dir=data_dir))
     assert info["ingested_now"] == []
+
+
+def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    results, _, _ = evaluated
+    page = Path(__file__).resolve().parents[2] / "pages" / "6_Evaluate.py"
+    at = AppTest.from_file(str(page), default_timeout=60)
+    at.session_state["evaluate_results"] = results
+    at.run()
+    assert not at.exception
+    assert len(at.dataframe) == 2  # summary and per-question tables
+    assert "Per question, engine" in [s.label for s in at.selectbox]

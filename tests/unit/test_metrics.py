@@ -67,6 +67,13 @@ def test_rrf_on_pages_with_ties_broken_by_key() -> None:
     assert m.fuse_rankings([[("x.pdf", 2)], [("x.pdf", 1)]]) == [("x.pdf", 1), ("x.pdf", 2)]
 
 
+def test_weighted_rrf() -> None:
+    # weights 1 and 2: p1 = 1/61 + 2/62 = 0.04865, p2 = 1/62 + 2/61 = 0.04892 -> p2 first
+    assert m.fuse_rankings([["p1", "p2"], ["p2", "p1"]], weights=[1.0, 2.0]) == ["p2", "p1"]
+    # weight 0 on the second channel: the first channel's order
+    assert m.fuse_rankings([["p1", "p2"], ["p2", "p1"]], weights=[1.0, 0.0]) == ["p1", "p2"]
+
+
 def test_bootstrap_interval_is_seeded_and_contains_mean() -> None:
     values = [1, 0, 1, 1, 0, 1, 0, 1, 1, 1]
     a = m.bootstrap_ci(values)

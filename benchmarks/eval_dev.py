@@ -1,0 +1,99 @@
+"""Development-set evaluation and the experiments behind its recommendations.
+
+    HF_HUB_OFFLINE=1 python benchmarks/eval_dev.py --data-dir /tmp/evaldata --out-dir /tmp/evalout
+    HF_HUB_OFFLINE=1 python benchmarks/eval_dev.py --analyse-only --out-dir /tmp/evalout
+
+Runs `rag_core.evaluation.run_evaluation` on both development sets with one shared library
+(all PDFs of the corpus are the search space), writes `results_<set>.json`, then re-fuses
+the saved per-question page rankings offline: weighted RRF (lexical vs dense), other RRF k,
+and fusions that include the bm25s page ranking. Nothing here changes the product's defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rag_core.config import Settings  # noqa: E402
+from rag_core.evaluation import load_rows, run_evaluation, summary_text  # noqa: E402
+from rag_core.evaluation import metrics  # noqa: E402
+
+SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+SETS = ("dev_questions", "dev_hard_questions")
+COLUMNS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "recall@10", "recall@100")
+
+
+def _pages(run: dict) -> list[tuple[str, int]]:
+    return [(p["pdf"], p["page"]) for p in run["ranked_pages"]]
+
+
+def _score(rows: list[dict], rank_of) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    values = [metrics.rank_metrics(rank_of(r), {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]})
+              for r in rows]
+    return {c: sum(v[c] for v in values) / len(values) for c in COLUMNS}
+
+
+def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
+    """Offline variants of page fusion on the saved rankings (answerable questions)."""
+    rows = [r for r in results["questions"] if r["answerable"]]
+    eng = results["engines"]
+    out = []
+
+    def add(name: str, rank_of) -> None:  # type: ignore[no-untyped-def]
+        out.append((name, _score(rows, rank_of)))
+
+    if {"lexical", "dense"} <= set(eng):
+        for w in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5):
+            add(f"RRF lexical + {w} x dense", lambda r, w=w: metrics.fuse_rankings(
+                [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], weights=[1.0, w]))
+        for k in (10, 30, 100):
+            add(f"RRF k={k} lexical + dense", lambda r, k=k: metrics.fuse_rankings(
+                [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], k=k))
+    if {"bm25s-pages", "dense"} <= set(eng):
+        for w in (0.5, 1.0):
+            add(f"RRF bm25s-pages + {w} x dense", lambda r, w=w: metrics.fuse_rankings(
+                [_pages(r["engines"]["bm25s-pages"]), _pages(r["engines"]["dense"])], weights=[1.0, w]))
+    if {"bm25s-pages", "lexical", "dense"} <= set(eng):
+        add("RRF bm25s-pages + lexical + dense", lambda r: metrics.fuse_rankings(
+            [_pages(r["engines"][e]) for e in ("bm25s-pages", "lexical", "dense")]))
+    return out
+
+
+def print_analysis(name: str, variants: list[tuple[str, dict[str, float]]]) -> None:
+    print(f"\n{name}: offline page-fusion variants (means)")
+    print(f"{'variant':<38}" + "".join(f"{c:>11}" for c in COLUMNS))
+    for label, vals in variants:
+        print(f"{label:<38}" + "".join(f"{vals[c]:>11.3f}" for c in COLUMNS))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data-dir", default="/tmp/evaldata")
+    parser.add_argument("--out-dir", default="/tmp/evalout")
+    parser.add_argument("--pdf-dir", default=str(SHARED / "corpus" / "pdfs"))
+    parser.add_argument("--analyse-only", action="store_true")
+    args = parser.parse_args()
+    out_dir = Path(args.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    settings = Settings(data_dir=Path(args.data_dir))
+    for name in SETS:
+        path = out_dir / f"results_{name}.json"
+        if not args.analyse_only:
+            results = run_evaluation(load_rows(SHARED / "eval" / f"{name}.jsonl"), Path(args.pdf_dir), settings,
+                                     set_name=name,
+                                     progress=lambda p, d, t: print(f"[{p}] {d}/{t}", file=sys.stderr, flush=True)
+                                     if p != "questions" or d == t or d % 20 == 0 else None)
+            path.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+        results = json.loads(path.read_text(encoding="utf-8"))
+        print(summary_text(results))
+        print_analysis(name, analyse(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
