@@ -84,16 +84,16 @@ def clean_collection(name: str) -> str:
 
 
 def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
-    """What decides the parse output (limits do not): a change here redoes the parse."""
-    backend = parsing.resolve_pdf_backend(settings) if kind == "pdf" else "docling-simple"
-    return {"kind": kind, "backend": backend, "ocr": settings.parsing.ocr}
+    """What decides the parse output (parser, options, library and code versions; not limits)."""
+    return {"kind": kind, "options": parsing.parser_options(settings, kind),
+            "signature": parsing.parser_signature(settings, kind)}
 
 
 def _ingest_one(
     path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
 ) -> IngestResult:
     started = time.perf_counter()
-    kind = parsing.validate_file(path, settings)
+    kind = parsing.validate_file(path, settings, file_name=name)
     doc_id = sha256_file(path)
     folder = _folder(settings, doc_id)
     folder.root.mkdir(parents=True, exist_ok=True)

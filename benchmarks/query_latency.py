@@ -1,0 +1,131 @@
+"""Hybrid retrieval latency at 10,000 and 100,000 children, and ANN recall@20.
+
+    .venv/bin/python benchmarks/query_latency.py [--sizes 10000 100000] [--library DIR]
+
+Synthetic rows for scale: texts drawn from the vocabulary of the real corpus questions and
+random unit vectors of the offline embedder's dimension, in one collection of 50 documents.
+For each size: p50/p95 of hybrid retrieval (both channels + RRF on parents, with the scope
+prefilter) without the question's embedding (vector precomputed) and with it.
+ANN recall@20 against exact search is measured on REAL embeddings: the children of a library
+built by benchmarks/ingest.py (--library) with the dev questions as queries; and, for
+reference, on the synthetic 100k table. Targets (2 cores, without embedding): p50 ≤ 30 ms at
+10k and ≤ 60 ms at 100k; recall@20 ≥ 0.95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+EVAL = REPO.parent / "shared" / "eval"
+
+from rag_core.config import Settings  # noqa: E402
+from rag_core.embedding import select_embedder  # noqa: E402
+from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
+from rag_core.retrieval import fuse_parents, run_channels  # noqa: E402
+from rag_core.store import Store  # noqa: E402
+
+
+def questions() -> list[str]:
+    out = []
+    for name in ("dev_questions.jsonl", "dev_hard_questions.jsonl"):
+        with (EVAL / name).open() as handle:
+            out += [json.loads(line)["question"] for line in handle if line.strip()]
+    return out
+
+
+def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random) -> list[str]:
+    docs = 50
+    per_doc = n // docs
+    box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
+    nprng = np.random.default_rng(0)
+    for d in range(docs):
+        doc_id = f"{d:064x}"
+        parents, children = [], []
+        for i in range(per_doc):
+            text = " ".join(rng.choices(vocab, k=60))
+            pid = f"{doc_id[:16]}:p{i // 4:04d}"
+            children.append(Child(id=f"{doc_id[:16]}:c{i:05d}", parent_id=pid, doc_id=doc_id, index=i, text=text,
+                                  context_text=text, start=0, end=len(text), tokens=90, pages=[1], boxes=[box]))
+            if i % 4 == 0:
+                parents.append(Parent(id=pid, doc_id=doc_id, index=i // 4, heading_path=["S"], text=text, tokens=90,
+                                      pages=[1], child_ids=[]))
+        vectors = nprng.standard_normal((per_doc, dim)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        record = DocumentRecord(doc_id=doc_id, file_name=f"{d}.pdf", title=str(d), collection="bench",
+                                language="en", pages=1, parents=len(parents), children=per_doc, tables=0,
+                                parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
+        store.write_document(record, parents, children, vectors, "synthetic")
+    return [f"{d:064x}" for d in range(docs)]
+
+
+def percentiles(samples: list[float]) -> str:
+    ms = sorted(s * 1000 for s in samples)
+    return f"p50 {statistics.median(ms):6.1f} ms   p95 {ms[int(0.95 * (len(ms) - 1))]:6.1f} ms"
+
+
+def recall_at(store: Store, queries: np.ndarray, scope: list[str], k: int = 20) -> float:
+    hits = []
+    for q in queries:
+        exact = {h.child_id for h in store.dense(q, scope, k, exact=True)}
+        approx = {h.child_id for h in store.dense(q, scope, k)}
+        hits.append(len(exact & approx) / max(1, len(exact)))
+    return float(np.mean(hits))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--library", help="data dir of a real library (benchmarks/ingest.py --data-dir)")
+    parser.add_argument("--queries", type=int, default=60)
+    args = parser.parse_args()
+    embedder = select_embedder(Settings())
+    qs = questions()[: args.queries]
+    vocab = sorted({w for q in qs for w in re.findall(r"\w{3,}", q.lower())})
+    qvecs = np.vstack([embedder.embed_query(q) for q in qs])
+    rng = random.Random(0)
+    for n in args.sizes:
+        store = Store(tempfile.mkdtemp(prefix=f"bench-{n}-"))
+        t0 = time.perf_counter()
+        scope = build(store, n, embedder.dim, vocab, rng)
+        store.optimize(ann_min_rows=50_000)
+        print(f"\n{n:,} children: built in {time.perf_counter() - t0:.0f} s "
+              f"({'ANN index' if n >= 50_000 else 'flat vector search'} + FTS)")
+        for q, v in zip(qs[:5], qvecs[:5], strict=True):  # warm-up
+            fuse_parents(run_channels(q, v, store, scope, 20, "en"))
+        no_embed, with_embed = [], []
+        for q, v in zip(qs, qvecs, strict=True):
+            t = time.perf_counter()
+            fuse_parents(run_channels(q, v, store, scope, 20, "en"))
+            no_embed.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            fuse_parents(run_channels(q, embedder.embed_query(q), store, scope, 20, "en"))
+            with_embed.append(time.perf_counter() - t)
+        print(f"  hybrid, without embedding: {percentiles(no_embed)}")
+        print(f"  hybrid, with embedding:    {percentiles(with_embed)}")
+        if n >= 50_000:
+            print(f"  ANN recall@20 vs exact (synthetic vectors, real queries): {recall_at(store, qvecs, scope):.3f}")
+    if args.library:
+        store = Store(str(Path(args.library) / "lancedb"))
+        store.build_ann_index()
+        scope = store.document_ids()
+        print(f"\nReal library ({store.count_children():,} children, real embeddings, ANN index forced):")
+        print(f"  ANN recall@20 vs exact: {recall_at(store, qvecs, scope):.3f} over {len(qvecs)} dev questions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
