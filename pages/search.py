@@ -34,11 +34,8 @@ with st.form("search_form"):
     submitted = st.form_submit_button(t("search.run"), type="primary")
 
 if submitted and query.strip():
-    tuned = settings.model_copy(update={
-        "retrieval": settings.retrieval.model_copy(update={"candidate_k": candidate_k, "context_k": context_k})
-    })
-    ok, result = call(pipeline.search, query.strip(), tuned, collections=chosen_collections or None,
-                      doc_ids=chosen_docs or None, k=context_k)
+    ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
+                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k)
     st.session_state[state.SEARCH_RESULT] = result if ok else None
     state.close_viewer()
 

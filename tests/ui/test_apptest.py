@@ -98,8 +98,11 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     monkeypatch.setattr(pipeline, "load_chunks", lambda doc_id, settings: CHUNKED, raising=False)
     monkeypatch.setattr(pipeline, "page_pdf", page_pdf, raising=False)
     monkeypatch.setattr(pipeline, "ask", ask, raising=False)
-    monkeypatch.setattr(pipeline, "search", lambda q, s, collections=None, doc_ids=None, k=None, **kw:
-                        SearchResult(query=q, parents=[hit], elapsed_s=0.01), raising=False)
+    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None):
+        calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
+        return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
+
+    monkeypatch.setattr(pipeline, "search", search, raising=False)
     monkeypatch.setattr(pipeline, "backends", lambda s: {"parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)",
                                                          "embedder": "e5-small"}, raising=False)
     return calls
@@ -270,3 +273,4 @@ def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
     assert not at.exception
     frame = at.dataframe[0].value
     assert frame["rang dense"][0] == "absent" and frame["rang lexical"][0] == "1"
+    assert fake_pipeline["search"] == [{"k": 3, "candidate_k": 20}]
