@@ -32,13 +32,17 @@ CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b"
 VIEWER_HEIGHT_PX = 820
 
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}])")
-_MD_LINE_START = re.compile(r"^(\s*)([-+>]|\d+[.)])", re.MULTILINE)
+_MD_LINE_START = re.compile(r"^(\s*)([-+>=]|\d+(?=[.)]))", re.MULTILINE)
 
 
 def escape_md(text: str) -> str:
     """Make any text (document text, file names) display literally in st.markdown and labels."""
     text = _MD_INLINE.sub(r"\\\1", text)
-    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    def line_start(m: re.Match[str]) -> str:
+        mark = m.group(2)
+        return m.group(1) + (mark + "\\" if mark[0].isdigit() else "\\" + mark)
+
+    return _MD_LINE_START.sub(line_start, text)
 
 
 def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[bool, T | None]:
