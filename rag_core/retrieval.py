@@ -11,6 +11,7 @@ This module does not embed documents, write the index or build answers.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,8 @@ from rag_core.embedding import Embedder
 from rag_core.models import ChannelHit, Child, RetrievedParent, SearchResult
 from rag_core.store import RRF_K, ChildHit, Store
 from rag_core.text import detect_language
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="channel")
 
 
 def fuse_rankings(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
@@ -53,7 +56,10 @@ def run_channels(
     query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None
 ) -> Channels:
     lang = language or detect_language(query)
-    return Channels(store.lexical(query, lang, scope, candidate_k), store.dense(vector, scope, candidate_k))
+    # The two channels are independent and LanceDB releases the GIL: run them side by side.
+    lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k)
+    dense = store.dense(vector, scope, candidate_k)
+    return Channels(lexical.result(), dense)
 
 
 def fuse_parents(channels: Channels) -> list[tuple[str, float]]:

@@ -14,7 +14,9 @@ This is the only module that imports lancedb. It does not embed, fuse or rank pa
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,11 +32,15 @@ from rag_core.errors import IndexMismatchError
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.text import fold
 
+log = logging.getLogger(__name__)
 RRF_K = 60  # Cormack, Clarke & Büttcher, SIGIR 2009
 FTS_COLUMNS = {"fr": "fts_fr", "en": "fts_en"}
 _LANGUAGE_NAMES = {"fr": "French", "en": "English"}
 _MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
 _TOKEN = re.compile(r"[0-9a-z]+")
+_PARENTS = pa.schema([("id", pa.string()), ("doc_id", pa.string()), ("collection", pa.string()),
+                      ("idx", pa.int32()), ("data", pa.string())])
+_DOCUMENTS = pa.schema([("doc_id", pa.string()), ("collection", pa.string()), ("data", pa.string())])
 ANN_NPROBES = 20
 ANN_REFINE = 5
 
@@ -157,22 +163,20 @@ class Store:
             ],
             schema=self._children_schema(dim),
         )
-        self._add("parents", parent_rows)
-        if self._open("children") is None:
-            self.db.create_table("children", data=child_table, exist_ok=True)
-        else:
-            self.db.open_table("children").add(child_table)
-        self._add("documents", [{"doc_id": record.doc_id, "collection": record.collection,
-                                 "data": record.model_dump_json()}])
+        self._add("parents", pa.Table.from_pylist(parent_rows, schema=_PARENTS))
+        self._add("children", child_table)
+        self._add("documents", pa.Table.from_pylist(
+            [{"doc_id": record.doc_id, "collection": record.collection, "data": record.model_dump_json()}],
+            schema=_DOCUMENTS,
+        ))
 
-    def _add(self, name: str, rows: list[dict]) -> None:
-        if not rows:
+    def _add(self, name: str, rows: pa.Table) -> None:
+        """Append in one commit. The table is created empty first: with two writers racing to
+        create it, `exist_ok` hands the loser the winner's table, and its rows still land."""
+        if rows.num_rows == 0:
             return
-        table = self._open(name)
-        if table is None:
-            self.db.create_table(name, data=rows, exist_ok=True)
-        else:
-            table.add(rows)
+        table = self._open(name) or self.db.create_table(name, schema=rows.schema, exist_ok=True)
+        table.add(rows)
 
     def delete_document(self, doc_id: str) -> None:
         """Remove the document row first (it disappears from search at once), then its rows."""
@@ -195,8 +199,25 @@ class Store:
                 removed += 1
         return removed
 
-    def optimize(self, ann_min_rows: int = 50_000) -> None:
-        """Fold new rows into the indexes; create FTS indexes (and the ANN index past a size)."""
+    def optimize(self, ann_min_rows: int = 50_000, attempts: int = 5) -> None:
+        """Fold new rows into the indexes; create FTS indexes (and the ANN index past a size).
+
+        Index maintenance only: new rows are already searchable (flat-scanned). When another
+        process optimises at the same time LanceDB reports a retryable commit conflict; retry,
+        and if it persists leave the work to the next ingestion.
+        """
+        for attempt in range(attempts):
+            try:
+                self._optimize(ann_min_rows)
+                return
+            except RuntimeError as err:
+                if "etryable" not in str(err) and "conflict" not in str(err).lower():
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        log.warning("index optimisation skipped after %d commit conflicts; the next ingestion will redo it",
+                    attempts)
+
+    def _optimize(self, ann_min_rows: int) -> None:
         table = self._open("children")
         if table is None:
             return

@@ -163,8 +163,12 @@ def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_li
     # Simulate an ingestion killed after its children were written but before its document row.
     doc_c = "c" * 64
     parents, children = _chunked(doc_c, [("Orphan", "mortalité orpheline")])
-    store._add("parents", [{"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0,
-                            "data": p.model_dump_json()} for p in parents])
+    import pyarrow as pa
+
+    from rag_core.store import _PARENTS
+
+    store._add("parents", pa.Table.from_pylist([{"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0,
+                                                 "data": p.model_dump_json()} for p in parents], schema=_PARENTS))
     assert doc_c not in store.document_ids()
     assert all(h.doc_id != doc_c for h in store.lexical("orpheline", "fr", store.document_ids(), 5))
     assert store.purge_orphans() >= 1
