@@ -77,15 +77,23 @@ def main() -> int:
     parser.add_argument("--out-dir", default="/tmp/evalout")
     parser.add_argument("--pdf-dir", default=str(SHARED / "corpus" / "pdfs"))
     parser.add_argument("--analyse-only", action="store_true")
+    parser.add_argument("--candidate-k", type=int, help="override retrieval.candidate_k (parent level)")
+    parser.add_argument("--engines", help="comma-separated engines (default: all)")
     args = parser.parse_args()
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     settings = Settings(data_dir=Path(args.data_dir))
+    suffix = ""
+    if args.candidate_k:
+        settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
+            update={"candidate_k": args.candidate_k})})
+        suffix = f"_ck{args.candidate_k}"
+    engines = args.engines.split(",") if args.engines else None
     for name in SETS:
-        path = out_dir / f"results_{name}.json"
+        path = out_dir / f"results_{name}{suffix}.json"
         if not args.analyse_only:
             results = run_evaluation(load_rows(SHARED / "eval" / f"{name}.jsonl"), Path(args.pdf_dir), settings,
-                                     set_name=name,
+                                     engines, set_name=name,
                                      progress=lambda p, d, t: print(f"[{p}] {d}/{t}", file=sys.stderr, flush=True)
                                      if p != "questions" or d == t or d % 20 == 0 else None)
             path.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")

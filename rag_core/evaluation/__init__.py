@@ -156,7 +156,7 @@ def run_evaluation(
             "page_candidate_k": 100,
         },
         "summary": summary,
-        "baseline_comparison": report.compare_baselines(summary, reference, set_name),
+        "baseline_comparison": report.compare_baselines(out_rows, reference, set_name),
         "by_language": report.breakdown(out_rows, wanted, "language"),
         "by_type": report.breakdown(out_rows, wanted, "type"),
         "paired_vs_default": report.paired_vs(out_rows, reference, wanted) if reference in wanted else {},
@@ -190,7 +190,10 @@ def summary_text(results: dict) -> str:
     comp = results.get("baseline_comparison")
     if comp:
         lost = [k for k, c in comp["columns"].items() if not c["beats"]]
-        lines.append(f"vs best METHOD.md §6 baseline: {'beats it on every column' if comp['beats_all'] else 'does NOT beat it on ' + ', '.join(lost)}")
+        cells = ", ".join(f"{k} {c['engine']:.3f} vs {c['best_baseline']:.3f}" for k, c in comp["columns"].items())
+        verdict = "beats it on every column" if comp["beats_all"] else "does NOT beat it on " + ", ".join(lost)
+        lines.append(f"{comp['engine']} vs best METHOD.md §6 baseline ({comp['n_questions']} single-document "
+                     f"questions): {verdict} ({cells})")
     for engine, s in results["summary"].items():
         ref = s.get("refusal")
         if ref and ref["correct_refusals"] is not None:

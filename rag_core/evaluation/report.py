@@ -116,17 +116,23 @@ def sweep(rows: Sequence[dict], values: dict[str, list[float | None]]) -> dict:
     return out
 
 
-def compare_baselines(summary: dict, engine: str, set_name: str) -> dict | None:
-    """Does `engine` beat the best METHOD.md §6 baseline on every column?"""
+def compare_baselines(rows: Sequence[dict], engine: str, set_name: str) -> dict | None:
+    """Does `engine` beat the best METHOD.md §6 baseline on every column?
+
+    Like the baselines, only single-document answerable questions count (no cross_document).
+    """
     baselines = BASELINES.get(set_name)
-    if not baselines or engine not in summary:
+    single = [r for r in _answerable(rows) if r["type"] != "cross_document" and engine in r["engines"]]
+    if not baselines or not single:
         return None
     columns = {}
     for name in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10"):
         best = max(b[name] for b in baselines.values())
-        value = summary[engine][name]["mean"]
-        columns[name] = {"engine": value, "best_baseline": best, "beats": value is not None and value > best}
-    return {"engine": engine, "columns": columns, "beats_all": all(c["beats"] for c in columns.values())}
+        ci = metrics.bootstrap_ci([r["engines"][engine]["metrics"][name] for r in single])
+        columns[name] = {"engine": ci["mean"], "low": ci["low"], "high": ci["high"], "best_baseline": best,
+                         "beats": ci["mean"] is not None and ci["mean"] > best}
+    return {"engine": engine, "n_questions": len(single), "columns": columns,
+            "beats_all": all(c["beats"] for c in columns.values())}
 
 
 def format_table(summary: dict, title: str = "") -> str:
