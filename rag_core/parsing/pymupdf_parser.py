@@ -78,6 +78,9 @@ def _parse_open(doc: pymupdf.Document, name: Path, settings: Settings, artifacts
     artifacts_dir.mkdir(parents=True, exist_ok=True)
     use_single_thread_sessions()  # same boxes, less CPU on a shared 2-core machine (layout_runtime)
     warnings: list[str] = []
+    if doc.is_repaired:
+        warnings.append("This PDF was damaged or incomplete and has been repaired; some pages or passages "
+                        "may be missing. Check it, or download it again.")
     ocr = settings.parsing.ocr
     no_text: set[int] = set()
     scanned: set[int] = set()
