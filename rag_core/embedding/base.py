@@ -32,5 +32,18 @@ def normalise_rows(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
-def batched(texts: Sequence[str], size: int) -> list[Sequence[str]]:
-    return [texts[i : i + size] for i in range(0, len(texts), size)]
+def encode_in_batches(
+    texts: Sequence[str],
+    batch_size: int,
+    dim: int,
+    encode: Callable[[list[str]], np.ndarray],
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Encode `texts` batch by batch, reporting progress; (n, dim) normalised rows."""
+    out: list[np.ndarray] = []
+    for start in range(0, len(texts), batch_size):
+        batch = list(texts[start : start + batch_size])
+        out.append(np.atleast_2d(encode(batch)))
+        if progress:
+            progress(start + len(batch), len(texts))
+    return normalise_rows(np.vstack(out)) if out else np.zeros((0, dim), dtype=np.float32)

