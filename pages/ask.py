@@ -10,7 +10,7 @@ from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
 from ui.i18n import lang, t
-from ui.reports import read_reports, report_citation
+from rag_core.reports import read_reports, report_citation
 from ui.resources import get_settings
 from ui.widgets import call, citation_cards, escape_md, show_target
 
@@ -70,7 +70,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 if st.form_submit_button(t("ask.report_send")):
                     source = by_id.get(source_id) or cited[0]
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
-                    ok, _ = call(report_citation, settings.data_dir, question=question, language=lang(),
+                    ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
                                  source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
                                  comment=comment)
                     if ok:

@@ -169,6 +169,7 @@ class Paragraph(Frozen):
 
 class Answer(Frozen):
     question: str
+    language: Language | None = Field(None, description="Language of the question")
     mode: Literal["llm", "extractive", "greeting", "refused"]
     model: str = ""
     paragraphs: list[Paragraph] = Field(default_factory=list)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from rag_core import answering, chunking, parsing
+from rag_core import answering, parsing
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import InputError, NotFoundError, RagError
@@ -92,6 +92,8 @@ def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
 def _ingest_one(
     path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
 ) -> IngestResult:
+    from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
+
     started = time.perf_counter()
     kind = parsing.validate_file(path, settings, file_name=name)
     doc_id = sha256_file(path)
@@ -334,7 +336,8 @@ def ask(
     started = time.perf_counter()
     reply = answering.greeting_reply(question)
     if reply is not None:
-        answer = Answer(question=question, mode="greeting", missing_information=reply,
+        answer = Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
+                        mode="greeting", missing_information=reply,
                         elapsed_s=time.perf_counter() - started)
     else:
         result = search(question, settings, collections, doc_ids)

@@ -39,6 +39,7 @@ ALL_DROPPED = {
 def _refusal(question: str, language: str, context: Sequence[RetrievedParent], sources: list[Source], started: float) -> Answer:
     return Answer(
         question=question,
+        language=language,  # type: ignore[arg-type]
         mode="refused",
         missing_information=NOTHING_FOUND.get(language, NOTHING_FOUND["en"]),
         uncited=[s for s in sources if s.kind == "parent"],
@@ -61,6 +62,7 @@ def _extractive(
     checked = verify_citations(paragraphs, sources, language)
     return Answer(
         question=question,
+        language=language,  # type: ignore[arg-type]
         mode="extractive",
         paragraphs=checked.paragraphs,
         sources=checked.sources,
@@ -111,6 +113,7 @@ def answer(
         return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens)
     return Answer(
         question=question,
+        language=language,  # type: ignore[arg-type]
         mode="llm",
         model=settings.llm.model,
         paragraphs=checked.paragraphs,

@@ -1,6 +1,6 @@
 """Reported wrong citations, stored as JSON lines in the evaluation-set format (shared/eval/README.md).
 
-No Streamlit here: the lead can move this module into rag_core unchanged.
+The Ask page records them; the Evaluate page and `evaluate` read them back.
 """
 
 from __future__ import annotations
