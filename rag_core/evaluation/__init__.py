@@ -54,13 +54,18 @@ def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None
     present = {r.file_name for r in pipeline.list_documents(settings)}
     todo = [p for p in pdfs if p.name not in present]
     started = time.perf_counter()
-    refused = []
-    for i, path in enumerate(todo):
-        if progress:
-            progress(f"ingest {path.name}", i, len(todo))
-        for result in pipeline.ingest([path], settings, progress=_ingest_progress):
-            if result.status == "refused":
-                refused.append(f"{result.file_name}: {result.message}")
+    names = [p.name for p in todo]
+    seen: set[str] = set()
+
+    def on_event(event: ProgressEvent) -> None:
+        _ingest_progress(event)
+        if progress and event.file_name in names and event.file_name not in seen:
+            seen.add(event.file_name)
+            progress(f"ingest {event.file_name}", names.index(event.file_name), len(names))
+
+    # one call: the index is optimised once, not after every file
+    results = pipeline.ingest(todo, settings, progress=on_event) if todo else []
+    refused = [f"{r.file_name}: {r.message}" for r in results if r.status == "refused"]
     if progress and todo:
         progress("ingest", len(todo), len(todo))
     return {"pdfs": [p.name for p in pdfs], "ingested_now": [p.name for p in todo],
