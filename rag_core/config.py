@@ -80,7 +80,11 @@ class LLMSettings(_Section):
 
 class AnswerSettings(_Section):
     min_evidence_score: float = Field(
-        0.0245,
+        # Measured on the dev sets (closing note of the evaluation issue): the rank-based fused score
+        # cannot tell unanswerable questions apart (0.0297-0.0328 for them), and 0.0245 refused 10 %
+        # of paraphrased answerable questions while catching none. 1/61 refuses only when nothing,
+        # or a single weak channel, matched; the reranker's score is the real refusal signal.
+        1 / 61,
         description="Fused RRF score of the best parent under which the answer is 'nothing answers this'.",
     )
 

@@ -15,12 +15,15 @@ half-written output that looks complete. This module does not parse, chunk or em
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +90,22 @@ class DocumentFolder:
         self.vectors = self.root / "vectors.npy"
         self.artifacts = self.root / "artifacts"
         self.manifest_path = self.root / "manifest.json"
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """One ingestion of a document at a time (two uploads of the same file, two processes)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with (self.root / ".lock").open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def sweep_temporary_files(self) -> None:
+        """Remove half-written files a killed ingestion left behind (their real names were never made)."""
+        for tmp in self.root.glob(".*.tmp*"):
+            tmp.unlink(missing_ok=True)
 
     def source(self) -> Path:
         found = sorted(self.root.glob("source.*"))

@@ -92,13 +92,21 @@ def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
 def _ingest_one(
     path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
 ) -> IngestResult:
-    from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
-
     started = time.perf_counter()
     kind = parsing.validate_file(path, settings, file_name=name)
     doc_id = sha256_file(path)
     folder = _folder(settings, doc_id)
-    folder.root.mkdir(parents=True, exist_ok=True)
+    with folder.locked():
+        folder.sweep_temporary_files()
+        return _run_stages(path, kind, doc_id, folder, name, collection, settings, store, progress, started)
+
+
+def _run_stages(
+    path: Path, kind: str, doc_id: str, folder: DocumentFolder, name: str, collection: str,
+    settings: Settings, store: Store, progress: Progress | None, started: float,
+) -> IngestResult:
+    from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
+
     source = folder.root / f"source.{kind}"
     if not source.is_file():
         tmp = folder.root / f".source.{kind}.tmp"

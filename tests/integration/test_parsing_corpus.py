@@ -1,4 +1,4 @@
-"""Every corpus PDF parses with the offline backend and keeps the provenance invariants.
+"""Every corpus PDF parses with the offline backend and keeps the provenance and chunking invariants.
 
 To fit the suite budget (under ~4 minutes on 2 cores) each PDF is cut to its first
 FIRST_PAGES pages, plus the scanned pages of the CAS report so that OCR runs for real.
@@ -14,6 +14,8 @@ from docling_core.types.doc import DoclingDocument, ImageRefMode, SectionHeaderI
 
 from rag_core.config import Settings
 from rag_core.parsing import parse
+from rag_core.chunking import build_chunks
+from tests.unit.test_chunking import assert_chunk_invariants
 from tests.unit.test_parsing import check_invariants
 
 FIRST_PAGES = 3
@@ -42,6 +44,8 @@ def test_all_corpus_pdfs_parse(corpus_dir: Path, tmp_path: Path, settings: Setti
         assert parsed.title, pdf.name
         check_invariants(parsed)
         doc = parsed.document
+        # Parents partition into children, ≤ 400 tokens, boxes inside pages, table cells in one parent.
+        assert_chunk_invariants(build_chunks(doc, "f" * 64, settings), doc, settings, doc_id="f" * 64)
         assert sum(len(t.text) for t in doc.texts) > 100, f"{pdf.name}: too little text"
         headings += sum(isinstance(t, SectionHeaderItem) for t in doc.texts)
         tables += sum(isinstance(t, TableItem) for t in doc.tables)
