@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,13 @@ Progress = Callable[[ProgressEvent], None]
 
 
 def open_store(settings: Settings) -> Store:
-    return Store(settings.db_uri)
+    """One connection per library and process: it keeps what it learnt of the tables between queries."""
+    return _store(settings.db_uri)
+
+
+@lru_cache(maxsize=8)
+def _store(uri: str) -> Store:
+    return Store(uri)
 
 
 def _folder(settings: Settings, doc_id: str) -> DocumentFolder:
