@@ -57,6 +57,9 @@ def library_versions() -> dict[str, str]:
     return package_versions(_LIBRARIES)
 
 
+_JUNK_TITLES = ("microsoft word", "untitled", "document", "powerpoint", "my title", "title")
+
+
 def clean_metadata_title(title: str | None) -> str:
     """A PDF metadata title worth showing, or '' ("Microsoft Word - x.docx" is not a title)."""
     text = " ".join((title or "").split())
