@@ -79,6 +79,7 @@ class Store:
         self.uri = uri
         self.db = lancedb.connect(uri)
         self._docs_cache: tuple[int, frozenset[str]] | None = None
+        self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
     def _names(self) -> set[str]:
@@ -252,12 +253,15 @@ class Store:
         table = self._open("documents")
         if table is None:
             return []
-        query = table.search()
-        if collection is not None:
-            query = query.where(f"collection = {_quote(collection)}")
-        rows = query.select(["data"]).limit(None).to_arrow()["data"].to_pylist()
-        records = [DocumentRecord.model_validate_json(r) for r in rows]
-        return sorted(records, key=lambda r: (r.collection, r.file_name))
+        # Every search reads the ready documents (its prefilter and its results): parse them once
+        # per table version, not once per call.
+        version = table.version
+        if self._records_cache is None or self._records_cache[0] != version:
+            rows = table.search().select(["data"]).limit(None).to_arrow()["data"].to_pylist()
+            records = sorted((DocumentRecord.model_validate_json(r) for r in rows),
+                             key=lambda r: (r.collection, r.file_name))
+            self._records_cache = (version, records)
+        return [r for r in self._records_cache[1] if collection is None or r.collection == collection]
 
     def document_ids(self, collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None) -> list[str]:
         """Ids of ready documents in scope: the prefilter of every search."""
