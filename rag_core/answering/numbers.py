@@ -22,7 +22,8 @@ Decisions (documented because an actuary will ask):
   bn/billion(s) 1e9, % 1e-2, ‰ 1e-3. Currencies (€, $, EUR, USD) are kept as the unit and
   do not change the value. A bare k/M without currency must touch the number (`5k`, `10M`).
 - A digit glued to a letter is not a figure (`S1`, `TH00-02`, `1er`), nor is a LaTeX
-  subscript or superscript (`C_{i,j+1}`, `x^2`), nor a page reference (`p. 12`).
+  subscript or superscript (`C_{i,j+1}`, `x^2`), nor a page reference (`p. 12`), nor a digit
+  glued by a dash, slash or plus to a word with a letter (`TH00-02`, `n+1`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _DIGITS_BODY = (
     r"|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?(?![\d.])"  # 1.234.567,89
     r"|\d{1,3}(?:\.\d{3})+,\d+(?!\d)"  # 1.234,56
     r"|\d+(?:[.,]\d+)?"  # 1234.56, 12,5, 0.52, 2014
+    r"|(?<![\w.,])\.\d+"  # .450 (tables printed without the leading zero)
 )
 _EXPONENT = r"(?:[eE][-+−]?\d{1,3}(?![\w])|\s?[×x·]\s?10\^\{?[-−]?\d{1,3}\}?)"
 _CURRENCY = r"€|\$|EUR\b|USD\b|euros?\b|dollars?\b"
@@ -145,8 +147,8 @@ def _sign(text: str, start: int, end: int, body: str) -> tuple[int, int, int]:
 
 
 def _glued_to_code(text: str, start: int) -> bool:
-    """True when the number follows a dash or slash glued to a word that holds a letter."""
-    if start < 2 or text[start - 1] not in "-–/":
+    """True when the number follows a dash, slash or plus glued to a word that holds a letter (TH00-02, n+1)."""
+    if start < 2 or text[start - 1] not in "-–/+":
         return False
     run = re.search(r"\S*$", text[: start - 1]).group()  # type: ignore[union-attr]
     return bool(run) and run[-1].isalnum() and any(ch.isalpha() for ch in run)
