@@ -80,7 +80,7 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
             seen.add(ident)
             chips.append(n)
     if chips:
-        cols = st.columns(min(len(chips[:MAX_CHIPS]), 4))
+        cols = st.columns(min(len(chips[:MAX_CHIPS]), 3))
         for i, n in enumerate(chips[:MAX_CHIPS]):
             with cols[i % len(cols)]:
                 st.button(escape_md(_chip_label(n)), key=f"{key}-{i}", type="tertiary", icon=":material/check_circle:",
