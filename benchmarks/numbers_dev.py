@@ -7,7 +7,11 @@ built) is COPIED to a temporary directory first: asking writes nothing there, bu
 makes sure of it. No language model is configured, so answers are extractive. Prints, per
 set and overall: the share of answers whose numbers are all traced (quoted or computed and
 checked), how the quoted numbers are located (table cell or sentence), the share of answers
-that contain a figure of the expected answer, and every untraced number (question id,
+that contain a figure of the expected answer (and whether its trace points at an expected
+evidence page), and every untraced number. As a harder check of the format tolerance, the
+reference answer of each question (written by a person, in its own number formats) is also
+traced against the same retrieved context; its misses mix retrieval misses and lookup misses
+and are listed with the prefix "[reference answer]". (question id,
 number, why). Timing is not measured here.
 """
 
@@ -30,6 +34,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
+from rag_core.answering import answer as answer_from  # noqa: E402
+from rag_core.answering.number_trace import trace_numbers  # noqa: E402
+from rag_core.citations import build_sources  # noqa: E402
+from rag_core.models import Paragraph  # noqa: E402
 from rag_core.answering.numbers import extract_numbers, same_value  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 
@@ -37,24 +45,43 @@ EVAL = REPO.parent / "shared" / "eval"
 TRACED = {"quoted", "computed"}
 
 
-def expected_found(q: dict, answer_numbers: list) -> bool:
-    """Does the answer carry one of the expected answer's figures (years and small counts aside)?"""
-    wanted = [n for n in extract_numbers(q["answer"], q["language"]) if not (n.bare_integer and (n.value <= 10 or 1900 <= n.value <= 2100))]
-    return any(same_value(a, b) for w in wanted for t in answer_numbers for a in w.values() for b in (t.value,)) or any(
-        w.text.replace(" ", "") == t.text.replace(" ", "") for w in wanted for t in answer_numbers)
+def expected_hits(q: dict, answer_numbers: list) -> list:
+    """The answer's traced numbers equal to a figure of the expected answer (years and small counts aside)."""
+    wanted = [n for n in extract_numbers(q["answer"], q["language"])
+              if not (n.bare_integer and (n.value <= 10 or 1900 <= n.value <= 2100))]
+    return [t for t in answer_numbers
+            if any(same_value(v, t.value) or w.text.replace(" ", "") == t.text.replace(" ", "") for w in wanted for v in w.values())]
 
 
 def run(questions: list[dict], settings: Settings) -> tuple[int, int, int, int, Counter, list[tuple[str, str, str, str]]]:
+    """Counts per set; `kinds` also counts expected figures located on an expected page ('on_page')."""
     all_traced = with_numbers = expected = 0
     kinds: Counter = Counter()
     failures: list[tuple[str, str, str, str]] = []
+    ref_failures: list[tuple[str, str, str, str]] = []
     for q in questions:
-        a = pipeline.ask(q["question"], settings)
+        result = pipeline.search(q["question"], settings)
+        a = answer_from(q["question"], result, settings)  # what pipeline.ask does, keeping the search result
+        # The reference answer (written by a person, its own number formats) traced against the same context.
+        sources = build_sources(result, settings.retrieval.context_k)
+        context = result.parents[: settings.retrieval.context_k]
+        if sources:
+            (ref,) = trace_numbers([Paragraph(text=q["answer"], source_ids=[s.id for s in sources])], sources, context,
+                                   q["language"], reading=q["language"])
+            ref_numbers = ref.numbers
+            kinds["ref_answers"] += 1
+            kinds["ref_all_traced"] += all(n.status in TRACED for n in ref_numbers)
+            for n in ref_numbers:
+                if n.status not in TRACED:
+                    ref_failures.append((q["id"], n.text, n.status, n.reason))
         numbers = [n for p in a.paragraphs for n in p.numbers]
         with_numbers += bool(numbers)
         untraced = [n for n in numbers if n.status not in TRACED]
         all_traced += not untraced
-        expected += expected_found(q, numbers)
+        hits = expected_hits(q, numbers)
+        expected += bool(hits)
+        located = [n for n in hits if n.location is not None and n.location.boxes]
+        kinds["on_page"] += any(b.page in q.get("pages", []) for n in located for b in n.location.boxes)
         for n in numbers:
             if n.status == "quoted" and n.location is not None:
                 kinds[n.location.kind] += 1
@@ -62,6 +89,7 @@ def run(questions: list[dict], settings: Settings) -> tuple[int, int, int, int, 
             failures.append((q["id"], "-", "refused", "no answer (search too weak)"))
         for n in untraced:
             failures.append((q["id"], n.text, n.status, n.reason))
+    failures += [(qid, n, st, f"[reference answer] {why}") for qid, n, st, why in ref_failures]
     return len(questions), all_traced, with_numbers, expected, kinds, failures
 
 
@@ -90,11 +118,15 @@ def main() -> int:
             print(f"  answers whose numbers are all traced: {ok}/{n} = {ok / max(n, 1):.2f} "
                   f"({with_numbers} answers hold at least one number)")
             print(f"  quoted numbers located in a table cell: {kinds['cell']}, in a sentence: {kinds['sentence']}")
-            print(f"  answers holding a figure of the expected answer: {expected}/{n} = {expected / max(n, 1):.2f}")
+            print(f"  answers holding a figure of the expected answer: {expected}/{n} = {expected / max(n, 1):.2f}, "
+                  f"located on an expected page: {kinds['on_page']}/{expected}")
+            print(f"  reference answers whose numbers are all found in the retrieved context: "
+                  f"{kinds['ref_all_traced']}/{kinds['ref_answers']}")
         n = total["n"]
         print(f"\nall sets: {total['ok']}/{n} = {total['ok'] / max(n, 1):.2f} answers with every number traced; "
               f"{total['cell']} quoted numbers in cells, {total['sentence']} in sentences; "
-              f"expected figure present in {total['expected']}/{n}")
+              f"expected figure present in {total['expected']}/{n}, located on an expected page in {total['on_page']}; "
+              f"reference answers fully found in the context: {total['ref_all_traced']}/{total['ref_answers']}")
         print(f"\nfailures ({len(all_failures)}):" if all_failures else "\nfailures: none")
         for qid, number, status, reason in all_failures:
             print(f"  {qid}\t{number}\t{status}\t{reason}")

@@ -5,7 +5,10 @@ paragraph cites, after normalisation, in this order:
 1. the table cells of the cited tables (and of the tables inside a cited section): the trace
    keeps the cell's own box, so the viewer highlights the cell, not the whole table;
 2. the sentences of the cited sources: the trace keeps the sentence and the boxes of the
-   passage (child) that holds it.
+   passage (child) that holds it;
+3. the same cells and sentences with every space removed, for figures that the PDF's text
+   layer split (`1082, 41` for `1082,41`; 3 significant digits or more, with a separator or
+   decimals).
 A match is an equal value (`12,5 %` = `0,125`, `2 135 k€` = `2 135 000`), an equal mantissa
 (a cell `25` under a "%" header matches `25 %`), or, for a figure written with 3 significant
 digits or more, the source value rounded as the paragraph writes it (`16 016` for `1,601587e+04`).
@@ -37,6 +40,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+(?=[A-ZÀ-ÖØ-Ý0-9«\"(\[$\\|])"
 _REASONS = {
     "en": {
         "rounded": "rounded from {source}",
+        "spaced": "found once the spaces of the PDF text layer are ignored",
         "computed": "{operation} of {inputs} = {exact} (checked)",
         "mismatch": "{operation} of {inputs} gives {exact}, not {written}",
         "bad_computation": "the declared {operation} cannot be computed from {n} input(s)",
@@ -47,6 +51,7 @@ _REASONS = {
     },
     "fr": {
         "rounded": "arrondi de {source}",
+        "spaced": "trouvé en ignorant les espaces de la couche texte du PDF",
         "computed": "{operation} de {inputs} = {exact} (vérifié)",
         "mismatch": "{operation} de {inputs} donne {exact}, pas {written}",
         "bad_computation": "le calcul déclaré ({operation}) est impossible avec {n} donnée(s)",
@@ -155,6 +160,25 @@ def find(n: Number, evidence: Sequence[Evidence], context: frozenset[float]) -> 
     return best, rounded
 
 
+def find_ignoring_spaces(n: Number, evidence: Sequence[Evidence]) -> NumberLocation | None:
+    """A sentence or cell that holds the number once all spaces are removed ('1082, 41' for '1082,41').
+
+    PDF text layers add or lose spaces; only figures with a separator or decimals and 3 significant
+    digits or more are looked up this way, and never inside a longer run of digits."""
+    if n.bare_integer or n.significant_digits < _MIN_ROUNDED_DIGITS:
+        return None
+    needle = re.sub(r"\s", "", n.text)
+    pattern = re.compile(r"(?<![\d.,])" + re.escape(needle) + r"(?![\d])")
+    seen: set[str] = set()
+    for e in evidence:
+        if e.location.text in seen:
+            continue
+        seen.add(e.location.text)
+        if pattern.search(re.sub(r"\s", "", e.location.text)):
+            return e.location
+    return None
+
+
 def _fmt(value: float) -> str:
     if value == 0 or 1e-4 <= abs(value) < 1e12:
         text = f"{value:,.6f}".rstrip("0").rstrip(".")
@@ -241,6 +265,10 @@ def trace_paragraph(
         if found is not None:
             reason = msg["rounded"].format(source=found.number.text) if rounded else ""
             traces.append(NumberTrace(**base, status="quoted", reason=reason, location=found.location))
+            continue
+        spaced = find_ignoring_spaces(n, pool)
+        if spaced is not None:
+            traces.append(NumberTrace(**base, status="quoted", reason=msg["spaced"], location=spaced))
             continue
         claimed = [(c, k) for c, k in checks if k.result is not None and _matches(n, k.result)]
         if claimed:

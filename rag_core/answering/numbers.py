@@ -42,7 +42,7 @@ _DIGITS_BODY = (
     r"|\d+(?:[.,]\d+)?"  # 1234.56, 12,5, 0.52, 2014
     r"|(?<![\w.,])\.\d+"  # .450 (tables printed without the leading zero)
 )
-_EXPONENT = r"(?:[eE][-+−]?\d{1,3}(?![\w])|\s?[×x·]\s?10\^\{?[-−]?\d{1,3}\}?)"
+_EXPONENT = r"(?:[eE](?:\s?[-+−]\s?)?\d{1,3}(?![\w])|\s?[×x·]\s?10\^\{?[-−]?\d{1,3}\}?)"  # 1e-3, 1.6e + 04 (PDF spacing)
 _CURRENCY = r"€|\$|EUR\b|USD\b|euros?\b|dollars?\b"
 _WORD_SCALE = r"millions?\b|milliards?\b|billions?\b|thousands?\b|mille\b"
 _SUFFIX = (
@@ -115,7 +115,7 @@ def _parse_body(body: str, language: str) -> tuple[float, int, tuple[float, ...]
 
 
 def _exponent(exp: str) -> int:
-    digits = re.search(r"[-−]?\d+(?=\}?$)", exp)
+    digits = re.search(r"[-−]?\d+(?=\}?$)", re.sub(r"\s", "", exp))
     return int(digits.group().replace("−", "-")) if digits else 0
 
 
@@ -173,6 +173,8 @@ def extract_numbers(text: str, language: str = "en") -> list[Number]:
         body = m.group("body")
         value, decimals, alternatives = _parse_body(body, language)
         exp = _exponent(m.group("exp") or "")
+        if abs(exp) > 300:
+            continue  # beyond a float: not an actuarial figure
         unit_raw = (m.group("unit") or "").strip(_SEPARATORS)
         unit, scale = _unit_and_scale(unit_raw)
         if m.group("prefix"):

@@ -49,6 +49,7 @@ def values(text: str, language: str = "en") -> list[tuple[str, float]]:
         ("a factor of 0.52", "en", [("0.52", 0.52)]),
         ("Mack S.E. = 1,601587e+04", "fr", [("1,601587e+04", 16015.87)]),
         ("a rate of 1.5E-3", "en", [("1.5E-3", 0.0015)]),
+        ("Mack.S.E = 1.601587e + 04 Introduction", "fr", [("1.601587e + 04", 16015.87)]),  # PDF text-layer spacing
         ("PSAP de -19 927 681 $", "fr", [("-19 927 681 $", -19927681.0)]),
         ("résultat (19 927 681) en 2014", "fr", [("(19 927 681)", -19927681.0), ("2014", 2014.0)]),
         ("l'année (2014) seule", "fr", [("2014", 2014.0)]),
@@ -216,6 +217,23 @@ def test_a_number_from_an_uncited_source_is_unsupported_with_the_reason() -> Non
     numbers, sources = trace("Les paiements 2022 à 24 mois sont de 2 020.", [chain_ladder])
     (n,) = [n for n in numbers if n.text == "2 020"]
     assert n.status == "unsupported" and "ne cite pas" in n.reason
+
+
+def test_a_figure_split_by_the_pdf_text_layer_is_found_ignoring_spaces() -> None:
+    result = table_result()
+    hit = result.parents[1]
+    text = hit.parent.text + "\n\nPour la pleine crédibilité, Var (X) = 0 et λ ≥ 1082, 41."
+    parent = hit.parent.model_copy(update={"text": text})
+    last = hit.children[-1].model_copy(update={"end": len(text)})
+    result = SearchResult(query="", parents=[result.parents[0], hit.model_copy(
+        update={"parent": parent, "children": [*hit.children[:-1], last]})])
+    sources = build_sources(result, 3)
+    para = Paragraph(text="Il faut λ ≥ 1082,41 sinistres ; pas 1082,14.", source_ids=[parent.id])
+    (traced,) = trace_numbers([para], sources, result.parents, "fr", reading="fr")
+    by_text = {n.text: n for n in traced.numbers}
+    assert by_text["1082,41"].status == "quoted" and "1082, 41" in by_text["1082,41"].location.text
+    assert "espaces" in by_text["1082,41"].reason
+    assert by_text["1082,14"].status == "unsupported"
 
 
 def test_small_counts_are_not_traced_but_small_quoted_numbers_are() -> None:
