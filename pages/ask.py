@@ -50,12 +50,12 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     numbers_summary(answer)
     for p_index, paragraph in enumerate(answer.paragraphs):
         st.markdown(marked_text(paragraph))
-        number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
         if paragraph.status == "partially_supported":
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
             if paragraph.note:
                 st.caption(escape_md(paragraph.note))
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}")
+        number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information:
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":
