@@ -17,8 +17,8 @@ wins (the right row of a triangle). A number found nowhere must be the result of
 computation the paragraph declares: the code recomputes it from its inputs, which must
 themselves be quoted, and marks it "computed" when it matches within the rounding of the
 written result, "mismatch" otherwise. Anything else is "unsupported", with the reason.
-Bare integers from 0 to 10 that are found nowhere are counts or indices ("3 methods",
-"step 2"), not figures, and are not traced. Nothing the model says about a number is trusted.
+Bare integers from 0 to 10 (no separator, decimals, sign or unit) are counts or indices
+("3 methods", "step 2", the 1 of "1 + r"), not figures: they are neither traced nor marked. Nothing the model says about a number is trusted.
 """
 
 from __future__ import annotations
@@ -260,6 +260,8 @@ def trace_paragraph(
     checks = [(c, check_computation(c, evidence, cited, table, language)) for c in paragraph.computations]
     traces: list[NumberTrace] = []
     for n in numbers:
+        if n.bare_integer and 0 <= n.value <= _SMALL_COUNT:
+            continue  # a count or an index ('3 methods', 'step 2', the 1 of '1 + r'), not a figure
         base = {"text": n.text, "start": n.start, "end": n.end, "value": n.value}
         found, rounded = find(n, pool, context - _nearby([n]))
         if found is not None:
@@ -283,8 +285,6 @@ def trace_paragraph(
                 traces.append(NumberTrace(**base, status="mismatch", reason=reason))
             else:
                 traces.append(NumberTrace(**base, status=k.status, reason=k.reason))  # type: ignore[arg-type]
-            continue
-        if n.bare_integer and 0 <= n.value <= _SMALL_COUNT:
             continue
         elsewhere, _ = find(n, others, context)
         if elsewhere is not None:

@@ -236,10 +236,10 @@ def test_a_figure_split_by_the_pdf_text_layer_is_found_ignoring_spaces() -> None
     assert by_text["1082,14"].status == "unsupported"
 
 
-def test_small_counts_are_not_traced_but_small_quoted_numbers_are() -> None:
+def test_small_counts_are_not_traced_but_figures_are() -> None:
     _, section, _ = ids()
-    numbers, _ = trace("Il y a 3 méthodes ; 12 mois de recul.", [section])
-    assert [(n.text, n.status) for n in numbers] == [("12", "quoted")]
+    numbers, _ = trace("Il y a 3 méthodes ; 12 mois de recul ; un facteur 1 + r ; une perte de 7 %.", [section])
+    assert [(n.text, n.status) for n in numbers] == [("12", "quoted"), ("7 %", "unsupported")]
 
 
 def test_extractive_answer_links_its_numbers_and_counts_none_unsupported(settings) -> None:
