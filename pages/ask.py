@@ -12,6 +12,7 @@ from ui import state
 from ui.i18n import lang, t
 from rag_core.reports import read_reports, report_citation
 from ui.resources import get_settings
+from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
@@ -46,13 +47,15 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         citation_cards(closest, key=f"closest-{m}")
         return
+    numbers_summary(answer)
     for p_index, paragraph in enumerate(answer.paragraphs):
-        st.markdown(escape_md(paragraph.text))
+        st.markdown(marked_text(paragraph))
         if paragraph.status == "partially_supported":
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
             if paragraph.note:
                 st.caption(escape_md(paragraph.note))
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}")
+        number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information:
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":

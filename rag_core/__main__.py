@@ -135,6 +135,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
             src = by_id.get(sid)
             if src:
                 print(f"   [{src.file_name} · {src.section} · p. {_pages(src.pages)}]")
+        for n in para.numbers:
+            if n.status != "quoted":  # quoted numbers are the rule; say only what needs a look
+                print(f"   {n.text}: {n.status} ({n.reason})")
     if answer.missing_information:
         print(f"\n{answer.missing_information}")
     for reason in answer.dropped:

@@ -157,6 +157,44 @@ class Source(Frozen):
 
 
 SupportStatus = Literal["supported", "partially_supported"]
+Operation = Literal["sum", "difference", "product", "ratio", "growth", "development_factor", "average"]
+NumberStatus = Literal["quoted", "computed", "mismatch", "unsupported"]
+
+
+class ComputationInput(Frozen):
+    value: str = Field(description="A number as written in the cited source")
+    source_id: str = Field(description="The source it is quoted from (registry id or prompt alias)")
+
+
+class Computation(Frozen):
+    """A computation the model declares; the code recomputes it (`answering.number_trace`)."""
+
+    operation: Operation
+    inputs: list[ComputationInput]
+    result: str = Field(description="The result as written in the paragraph")
+
+
+class NumberLocation(Frozen):
+    """Where a quoted number was found: a table cell (its own box) or a sentence (its passage's boxes)."""
+
+    source_id: str
+    kind: Literal["cell", "sentence"]
+    text: str = Field(description="The cell text or the sentence")
+    row: int | None = None
+    col: int | None = None
+    boxes: list[HighlightBox] = Field(default_factory=list)
+
+
+class NumberTrace(Frozen):
+    """One number of a paragraph and what supports it (issue 9)."""
+
+    text: str = Field(description="The number as written in the paragraph")
+    start: int = Field(description="Offset of the number in the paragraph text")
+    end: int
+    value: float
+    status: NumberStatus
+    reason: str = ""
+    location: NumberLocation | None = None
 
 
 class Paragraph(Frozen):
@@ -165,6 +203,8 @@ class Paragraph(Frozen):
     quote: str = ""
     status: SupportStatus = "supported"
     note: str = ""
+    computations: list[Computation] = Field(default_factory=list)
+    numbers: list[NumberTrace] = Field(default_factory=list)
 
 
 class Answer(Frozen):
@@ -182,6 +222,8 @@ class Answer(Frozen):
     elapsed_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    unsupported_numbers: int = Field(0, description="Numbers of the answer that no source or checked computation supports")
+    mismatched_numbers: int = Field(0, description="Declared computations whose result the code could not reproduce")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

@@ -3,7 +3,9 @@
 `answer()` takes the question and the search result, builds the source registry from the
 context parents, and answers with the configured chat model (structured output) or, with
 no model or when the model fails, with an extractive answer made of the documents' own
-sentences. Both are verified the same way (`verification.verify_citations`). Too weak a
+sentences. Both are verified the same way (`verification.verify_citations`), and every
+number of every paragraph is traced to a cell, a sentence or a checked computation
+(`number_trace.trace_numbers`). Too weak a
 search result gives a refusal instead of an answer. `greeting_reply()` answers greetings
 without any search. This package does not search and does not store answers.
 """
@@ -16,12 +18,13 @@ from collections.abc import Sequence
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.greetings import greeting_reply
 from rag_core.answering.llm import call_model, build_messages, llm_configured
+from rag_core.answering.number_trace import count, trace_numbers
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.verification import verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.models import Answer, Paragraph, RetrievedParent, SearchResult, Source
+from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
 from rag_core.text import detect_language
 
 __all__ = ["answer", "greeting_reply"]
@@ -60,11 +63,14 @@ def _extractive(
 ) -> Answer:
     paragraphs = extractive_paragraphs(context, question, [parent_source_id(hit.parent) for hit in context])
     checked = verify_citations(paragraphs, sources, language)
+    traced = trace_numbers(checked.paragraphs, sources, context, language)  # figures read as the document writes them
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
         mode="extractive",
-        paragraphs=checked.paragraphs,
+        paragraphs=traced,
+        unsupported_numbers=count(traced, "unsupported"),
+        mismatched_numbers=count(traced, "mismatch"),
         sources=checked.sources,
         uncited=checked.uncited,
         dropped=[*dropped, *checked.dropped],
@@ -104,19 +110,26 @@ def answer(
     except LLMError as err:
         return _extractive(question, language, context, sources, started, warnings=[str(err)])
 
-    paragraphs = [Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote) for p in reply.output.paragraphs]
+    paragraphs = [
+        Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote,
+                  computations=[Computation.model_validate(c.model_dump()) for c in p.computations])
+        for p in reply.output.paragraphs
+    ]
     checked = verify_citations(paragraphs, sources, language, aliases)
     tokens = (reply.prompt_tokens, reply.completion_tokens)
     if paragraphs and not checked.paragraphs:
         # Everything the model wrote was unsourced: the documents' own sentences are better.
         warning = ALL_DROPPED.get(language, ALL_DROPPED["en"])
         return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens)
+    traced = trace_numbers(checked.paragraphs, sources, context, language, aliases, reading=language)
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
         mode="llm",
         model=settings.llm.model,
-        paragraphs=checked.paragraphs,
+        paragraphs=traced,
+        unsupported_numbers=count(traced, "unsupported"),
+        mismatched_numbers=count(traced, "mismatch"),
         missing_information=reply.output.missing_information.strip(),
         sources=checked.sources,
         uncited=checked.uncited,

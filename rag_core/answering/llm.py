@@ -23,17 +23,37 @@ from rag_core.answering.prompts import PromptSource, image_caption, system_promp
 from rag_core.citations import item_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.models import Item, RetrievedParent
+from rag_core.models import Item, Operation, RetrievedParent
 
 log = logging.getLogger(__name__)
 
 PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
 
 
+class ComputationInputOut(BaseModel):
+    value: str = Field(description="A number copied from a source, as written there, e.g. '1 234,5'.")
+    source_id: str = Field(description="Id of the source the number is copied from, e.g. 'S2'.")
+
+
+class ComputationOut(BaseModel):
+    operation: Operation = Field(
+        description="sum, difference (first minus the others), product, ratio (first / second), growth "
+        "(second / first - 1), development_factor (sum of the second half of the inputs / sum of the first half: "
+        "column j first, then column j+1), average."
+    )
+    inputs: list[ComputationInputOut] = Field(description="The quoted numbers the computation uses, in order.")
+    result: str = Field(description="The result exactly as written in the paragraph text, with its unit.")
+
+
 class ParagraphOut(BaseModel):
     text: str = Field(description="One paragraph of the answer.")
     source_ids: list[str] = Field(description="Ids of the sources this paragraph relies on, e.g. ['S1'].")
     quote: str = Field(description="Short verbatim extract of one cited source that supports the paragraph.")
+    computations: list[ComputationOut] = Field(
+        default_factory=list,
+        description="Every number of the paragraph that is not copied from a source, with how it was computed; "
+        "empty when every number is quoted.",
+    )
 
 
 class AnswerOut(BaseModel):

@@ -25,7 +25,7 @@ Rules:
 3. Write the answer as paragraphs. Each paragraph cites, in `source_ids`, the id(s) of the source(s) it relies on, exactly as written in the id attribute (for example "S1"). Never invent an id.
 4. Each paragraph has a `quote`: a short verbatim extract (a few words to one sentence, copied character for character) from one of the sources it cites, that supports the paragraph.
 5. Keep units and quantities consistent: do not confuse a variance with a standard deviation, a standard deviation with an MSEP or its square root, a rate with an amount, a percentage with a ratio. Say which one a figure is.
-6. Separate what the sources state from what you compute: present cited data as such, and mark computed results explicitly (for example "Computed from the figures of S2: ...").
+6. Separate what the sources state from what you compute: present cited data as such, and mark computed results explicitly (for example "Computed from the figures of S2: ..."). Copy every quoted number exactly as the source writes it, with its unit (%, €, k€, ...). Every number you did not copy from a source must be declared in the paragraph's `computations`: the operation, its inputs (numbers copied from the sources, each with its source id) and the result as written in the text. The numbers are checked against the sources and recomputed.
 7. Write formulas in LaTeX ($...$ inline, $$...$$ for display).
 8. Answer in English, concisely, with no preamble.""",
     "fr": """Vous êtes un assistant pour des actuaires. Vous répondez UNIQUEMENT à partir des sources numérotées données dans le message de l'utilisateur, entre <sources> et </sources>.
@@ -36,7 +36,7 @@ Règles :
 3. Rédigez la réponse en paragraphes. Chaque paragraphe cite, dans `source_ids`, l'identifiant (ou les identifiants) des sources sur lesquelles il s'appuie, exactement tel qu'il figure dans l'attribut id (par exemple "S1"). N'inventez jamais d'identifiant.
 4. Chaque paragraphe a une `quote` : un court extrait mot pour mot (de quelques mots à une phrase, recopié caractère par caractère) d'une des sources qu'il cite, qui appuie le paragraphe.
 5. Gardez des unités et des grandeurs cohérentes : ne confondez pas une variance et un écart-type, un écart-type et une MSEP ou sa racine, un taux et un montant, un pourcentage et un ratio. Dites de laquelle il s'agit.
-6. Séparez ce que disent les sources de ce que vous calculez : présentez les données citées comme telles et signalez explicitement les résultats calculés (par exemple « Calculé à partir des chiffres de S2 : ... »).
+6. Séparez ce que disent les sources de ce que vous calculez : présentez les données citées comme telles et signalez explicitement les résultats calculés (par exemple « Calculé à partir des chiffres de S2 : ... »). Recopiez chaque nombre cité exactement comme la source l'écrit, avec son unité (%, €, k€, ...). Tout nombre qui n'est pas recopié d'une source doit être déclaré dans les `computations` du paragraphe : l'opération, ses données (des nombres recopiés des sources, chacun avec l'identifiant de sa source) et le résultat tel qu'il est écrit dans le texte. Les nombres sont vérifiés dans les sources et recalculés.
 7. Écrivez les formules en LaTeX ($...$ dans le texte, $$...$$ en display).
 8. Répondez en français, de façon concise, sans préambule.""",
 }

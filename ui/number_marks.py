@@ -1,0 +1,101 @@
+"""Number marks in an answer (issue 9): each figure of a paragraph is coloured by what supports it,
+and a quoted figure opens the viewer on its own table cell (or its sentence).
+
+Colour and symbol together (never colour alone): quoted ✓ (green), computed and checked = (blue),
+computation does not match ≠ (orange), unsupported ? (red). Document text is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from rag_core.models import Answer, NumberTrace, Paragraph, Source
+from ui import state
+from ui.i18n import t
+from ui.widgets import escape_md, source_label, viewer_target
+
+MARKS = {
+    "quoted": ("green", "✓"),
+    "computed": ("blue", "="),
+    "mismatch": ("orange", "≠"),
+    "unsupported": ("red", "?"),
+}
+MAX_CHIPS = 12  # a row of a triangle has many figures: the rest stay marked in the text
+
+
+def marked_text(paragraph: Paragraph) -> str:
+    """The paragraph as markdown, each traced number wrapped in its coloured mark."""
+    text, out, pos = paragraph.text, [], 0
+    for n in sorted(paragraph.numbers, key=lambda n: n.start):
+        if n.start < pos or text[n.start : n.end] != n.text:
+            continue  # offsets that do not fit the text are shown unmarked rather than wrongly
+        color, symbol = MARKS[n.status]
+        out += [escape_md(text[pos : n.start]), f":{color}-background[{escape_md(n.text)} {symbol}]"]
+        pos = n.end
+    out.append(escape_md(text[pos:]))
+    return "".join(out)
+
+
+def number_target(n: NumberTrace, source: Source) -> dict:
+    """The viewer on the number's own cell (strong) within its table or passage (light)."""
+    loc = n.location
+    assert loc is not None
+    context = [b for b in (source.boxes if loc.kind == "cell" else source.parent_boxes) if b not in loc.boxes]
+    pages = sorted({b.page for b in loc.boxes}) or source.pages
+    return viewer_target(
+        doc_id=source.doc_id, file_name=source.file_name, label=f"{n.text} · {source_label(source)}",
+        pages=pages, boxes=loc.boxes, parent_boxes=context, text=loc.text, source_id=f"{source.id}|{n.start}",
+    )
+
+
+def _chip_label(n: NumberTrace) -> str:
+    loc = n.location
+    assert loc is not None
+    page = loc.boxes[0].page if loc.boxes else ""
+    if loc.kind == "cell" and loc.row is not None and loc.col is not None:
+        return t("numbers.cell", n=n.text, row=loc.row + 1, col=loc.col + 1, page=page)
+    return t("numbers.sentence", n=n.text, page=page)
+
+
+def _source_of(n: NumberTrace, sources: Mapping[str, Source]) -> Source | None:
+    """The cited source holding the number: the table itself, or the cited section that holds the table."""
+    if n.location is None:
+        return None
+    sid = n.location.source_id
+    return sources.get(sid) or sources.get(sid.split("#", 1)[0])
+
+
+def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: str) -> None:
+    """Under a paragraph: a button per quoted number (opens its cell), the reason of every other mark."""
+    quoted = [n for n in paragraph.numbers if n.status == "quoted" and _source_of(n, sources) is not None]
+    seen: set[tuple[str, str, int | None, int | None]] = set()
+    chips = []
+    for n in quoted:
+        loc = n.location
+        assert loc is not None
+        ident = (n.text, loc.source_id, loc.row, loc.col)
+        if ident not in seen:
+            seen.add(ident)
+            chips.append(n)
+    if chips:
+        cols = st.columns(min(len(chips[:MAX_CHIPS]), 3))
+        for i, n in enumerate(chips[:MAX_CHIPS]):
+            with cols[i % len(cols)]:
+                st.button(escape_md(_chip_label(n)), key=f"{key}-{i}", type="tertiary", icon=":material/check_circle:",
+                          help=escape_md(n.reason) if n.reason else None,
+                          on_click=state.open_viewer, args=(number_target(n, _source_of(n, sources)),))  # type: ignore[arg-type]
+        if len(chips) > MAX_CHIPS:
+            st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))
+    for n in paragraph.numbers:
+        if n.status != "quoted":
+            color, symbol = MARKS[n.status]
+            st.caption(f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — {escape_md(n.reason)}")
+
+
+def numbers_summary(answer: Answer) -> None:
+    """One warning when some figures are unsupported or mis-computed (the answer stores the counts)."""
+    if answer.unsupported_numbers or answer.mismatched_numbers:
+        st.warning(t("numbers.summary", unsupported=answer.unsupported_numbers, mismatch=answer.mismatched_numbers),
+                   icon=":material/error:")
