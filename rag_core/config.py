@@ -59,9 +59,11 @@ class RetrievalSettings(_Section):
     ann_min_rows: int = Field(50_000, description="Build an ANN vector index past this many children.")
     min_lexical_score: float = Field(0.0, description="Lexical scores at or below this are not matches.")
     dense_weight: float = Field(
-        # benchmarks/understanding_dev.py, e5-small: 0.25 vs 1.0 gave dev hit@3 0.835 vs 0.800 and hard
-        # nDCG@10 0.261 vs 0.233 (paired intervals in the issue 8 closing note); the weak dense channel
-        # is a tie-breaker rather than an equal voter (METHOD.md §6: "measure before fusing").
+        # benchmarks/understanding_dev.py, e5-small, page level, paired vs equal weights: 0.25 gave dev
+        # hit@3 0.835 vs 0.800 (+0.035 [-0.024, +0.094]), nDCG@10 0.739 vs 0.716 (+0.023 [-0.003, +0.051]);
+        # hard hit@3 0.250 vs 0.225, nDCG@10 0.261 vs 0.233 (+0.028 [-0.026, +0.085]). 0.5 had the same
+        # hit@3 and slightly lower nDCG. The weak dense channel is a tie-breaker, not an equal voter
+        # (METHOD.md §6: "measure before fusing"). Measure again with bge-m3.
         0.25, description="Weight of the dense channel in RRF (the lexical channel weighs 1.0)."
     )
 

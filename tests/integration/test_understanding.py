@@ -120,6 +120,8 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
     assert xylo.reformulated == "xylophone tuning reserves"
     assert sorted(calls) == sorted(["Mack for the reserves", "xylophone tuning for the reserves",
                                     "xylophone tuning reserves"])  # one reformulation, no more
+    # the reranker rereads the reformulation's candidates against the sub-question itself
+    assert sorted(fake.questions) == sorted(["Mack for the reserves"] + ["xylophone tuning for the reserves"] * 2)
     assert {p.sub_question for p in answer.paragraphs} == {"Mack for the reserves"}
     assert "xylophone tuning for the reserves" in answer.missing_information
     assert answer.mode == "extractive"
