@@ -85,7 +85,8 @@ def read_history(settings: Settings, conversation_id: str | None, n: int = HISTO
             continue
         if row.get("mode") == "greeting":
             continue
-        messages.append(("user", str(row.get("question", ""))))
+        # a rewritten follow-up is remembered in its standalone form: the next follow-up builds on it
+        messages.append(("user", str(row.get("standalone_question") or row.get("question", ""))))
         text = " ".join(p.get("text", "") for p in row.get("paragraphs", [])) or row.get("missing_information", "")
         messages.append(("assistant", str(text)))
     return messages[-n:] if n > 0 else []

@@ -164,6 +164,9 @@ def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
     assert follow.paragraphs and follow.sources[0].section == "Limites de Chain-Ladder"
     # only this turn's search is evidence: every source belongs to a parent retrieved now
     assert {s.parent_id for s in follow.sources} <= set(follow.parent_ids)
+    # a follow-up of a follow-up builds on the rewritten question
+    third = pipeline.ask("et ses hypothèses ?", settings, conversation_id="conv-1")
+    assert "Chain-Ladder" in third.standalone_question
     alone = pipeline.ask("et ses limites ?", settings, conversation_id="conv-2")
     assert alone.standalone_question == ""
 

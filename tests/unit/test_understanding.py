@@ -152,10 +152,11 @@ def test_history_is_the_last_three_messages_of_the_stored_conversation(settings:
     path.parent.mkdir(parents=True)
     turns = [Answer(question="Qu'est-ce que la PSAP ?", mode="extractive", paragraphs=[Paragraph(text="La PSAP...", source_ids=["s"])]),
              Answer(question="bonjour", mode="greeting", missing_information="Bonjour !"),
-             Answer(question="Et la PPNA ?", mode="refused", missing_information="Aucun document.")]
+             Answer(question="Et la PPNA ?", mode="refused", missing_information="Aucun document.",
+                    standalone_question="Et la PPNA (PSAP) ?")]
     path.write_text("".join(a.model_dump_json() + "\n" for a in turns), encoding="utf-8")
     assert followups.read_history(settings, "conv/../1") == [
-        ("assistant", "La PSAP..."), ("user", "Et la PPNA ?"), ("assistant", "Aucun document.")]
+        ("assistant", "La PSAP..."), ("user", "Et la PPNA (PSAP) ?"), ("assistant", "Aucun document.")]
     assert followups.read_history(settings, "unknown") == [] and followups.read_history(settings, None) == []
 
 
