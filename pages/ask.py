@@ -42,13 +42,26 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
+    if answer.standalone_question:
+        st.caption(escape_md(t("ask.rewritten", q=answer.standalone_question)))
+    if answer.budget:
+        st.caption(escape_md(t("ask.budget", n=answer.budget, kind=t(f"ask.kind.{answer.budget_kind}"),
+                               reason=answer.budget_reason)))
+    for sub in answer.sub_questions:
+        if not sub.found:
+            st.warning(escape_md(t("ask.no_source", q=sub.question)
+                                 + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")))
     if answer.mode == "refused":
         st.info(t("ask.refused"))
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         citation_cards(closest, key=f"closest-{m}")
         return
     numbers_summary(answer)
+    heading = ""
     for p_index, paragraph in enumerate(answer.paragraphs):
+        if paragraph.sub_question and paragraph.sub_question != heading:
+            heading = paragraph.sub_question
+            st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
         st.markdown(marked_text(paragraph))
         if paragraph.status == "partially_supported":
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")

@@ -33,6 +33,20 @@ with st.form("search_form"):
                                  format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
     submitted = st.form_submit_button(t("search.run"), type="primary")
 
+with st.expander(t("search.thesaurus")):
+    ok, info = call(pipeline.thesaurus_info, settings)
+    if ok:
+        st.caption(t("search.thesaurus_in_use", name=info["name"], n=info["concepts"]) if info else t("search.thesaurus_off"))
+    upload = st.file_uploader(t("search.thesaurus_upload"), type=["json"], key="search_thesaurus")
+    if upload is not None and st.session_state.get("search_thesaurus_done") != upload.file_id:
+        ok, n = call(pipeline.upload_thesaurus, upload.getvalue(), settings)
+        if ok:
+            st.session_state["search_thesaurus_done"] = upload.file_id
+            st.success(t("search.thesaurus_saved", n=n))
+_, backends = call(pipeline.backends, settings)
+if backends and backends.get("reranker"):
+    st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
+
 if submitted and query.strip():
     ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
                       doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k)

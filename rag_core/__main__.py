@@ -106,6 +106,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(result.model_dump_json(indent=1))
         return 0
+    if result.expanded_terms:
+        print(f"added terms: {', '.join(result.expanded_terms)}")
     for hit in result.parents:
         lex = f"L#{hit.lexical.rank}" if hit.lexical else "L –"
         den = f"D#{hit.dense.rank}" if hit.dense else "D –"
@@ -126,9 +128,17 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0
     by_id = {s.id: s for s in answer.sources}
     print(f"[{answer.mode}{' · ' + answer.model if answer.model else ''}]")
+    if answer.standalone_question:
+        print(f"understood as: {answer.standalone_question}")
+    if answer.budget:
+        print(f"context: {answer.budget} parents ({answer.budget_reason})")
     for warning in answer.warnings:
         print(f"! {warning}")
+    heading = ""
     for para in answer.paragraphs:
+        if para.sub_question and para.sub_question != heading:
+            heading = para.sub_question
+            print(f"\n## {heading}")
         mark = "" if para.status == "supported" else "  [partially supported: " + para.note + "]"
         print(f"\n{para.text}{mark}")
         for sid in para.source_ids:

@@ -58,12 +58,39 @@ class RetrievalSettings(_Section):
     )
     ann_min_rows: int = Field(50_000, description="Build an ANN vector index past this many children.")
     min_lexical_score: float = Field(0.0, description="Lexical scores at or below this are not matches.")
+    dense_weight: float = Field(
+        # benchmarks/understanding_dev.py, e5-small, page level, paired vs equal weights: 0.25 gave dev
+        # hit@3 0.835 vs 0.800 (+0.035 [-0.024, +0.094]), nDCG@10 0.739 vs 0.716 (+0.023 [-0.003, +0.051]);
+        # hard hit@3 0.250 vs 0.225, nDCG@10 0.261 vs 0.233 (+0.028 [-0.026, +0.085]). 0.5 had the same
+        # hit@3 and slightly lower nDCG. The weak dense channel is a tie-breaker, not an equal voter
+        # (METHOD.md §6: "measure before fusing"). Measure again with bge-m3.
+        0.25, description="Weight of the dense channel in RRF (the lexical channel weighs 1.0)."
+    )
 
 
 class RerankerSettings(_Section):
     enabled: Literal["auto", "on", "off"] = Field("auto", description="Use bge-reranker-v2-m3 when its weights are on disk.")
+    backend: str = Field("bge-reranker-v2-m3", description="Registered reranker name (rag_core.reranking).")
     path: str | None = Field(None, description="Local directory of BAAI/bge-reranker-v2-m3.")
     min_score: float = Field(0.0, description="Reranker score below which a passage is rejected.")
+    candidates: int = Field(30, description="Candidate parents whose best child is reread (METHOD.md §3: 20-50).")
+    keep: int = Field(8, description="Most parents kept after reranking (METHOD.md §3: 5-10).")
+
+
+class UnderstandingSettings(_Section):
+    followups: bool = Field(True, description="Rewrite a follow-up into a standalone question from the last three messages.")
+    context_budget: bool = Field(
+        True, description="Give 3, 5 or 7 parents for a definition, an explanation or a comparison (router)."
+    )
+    budgets: dict[str, int] = Field(
+        default_factory=lambda: {"definition": 3, "explanation": 5, "comparison": 7},
+        description="Parents given as context for each kind of request (METHOD.md §3).",
+    )
+    sub_questions: bool = Field(True, description="Split a comparison into 1-3 sub-questions searched separately.")
+    thesaurus: bool = Field(True, description="Expand the lexical query with the thesaurus' labels.")
+    thesaurus_path: Path | None = Field(
+        None, description="JSON thesaurus (SKOS-like concepts); default: an uploaded one, else assets/thesaurus.json."
+    )
 
 
 class LLMSettings(_Section):
@@ -105,6 +132,9 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense embeddings.")
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings, description="Hybrid retrieval.")
     reranker: RerankerSettings = Field(default_factory=RerankerSettings, description="Optional reranker.")
+    understanding: UnderstandingSettings = Field(
+        default_factory=UnderstandingSettings, description="Follow-ups, context budget, sub-questions, thesaurus."
+    )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="Chat endpoint for answers.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
     openai_api_key: SecretStr | None = Field(

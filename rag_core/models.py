@@ -126,6 +126,8 @@ class RetrievedParent(Frozen):
     fused_score: float
     lexical: ChannelHit | None
     dense: ChannelHit | None
+    rerank_score: float | None = None
+
 
 
 class SearchResult(Frozen):
@@ -205,6 +207,17 @@ class Paragraph(Frozen):
     note: str = ""
     computations: list[Computation] = Field(default_factory=list)
     numbers: list[NumberTrace] = Field(default_factory=list)
+    sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
+
+
+class SubQuestion(Frozen):
+    """One searched part of a split question, with its share of the context budget."""
+
+    question: str
+    parents: int = Field(description="Its share of the context budget")
+    parent_ids: list[str] = Field(default_factory=list)
+    found: bool = Field(True, description="False: no source answers it (reported as such)")
+    reformulated: str = Field("", description="The reformulation tried when the reranker rejected everything")
 
 
 class Answer(Frozen):
@@ -224,6 +237,12 @@ class Answer(Frozen):
     completion_tokens: int = 0
     unsupported_numbers: int = Field(0, description="Numbers of the answer that no source or checked computation supports")
     mismatched_numbers: int = Field(0, description="Declared computations whose result the code could not reproduce")
+    standalone_question: str = Field("", description="The follow-up rewritten as a standalone question, if it was")
+    budget: int = Field(0, description="Parents given as context (0: not routed)")
+    budget_kind: str = Field("", description="definition, explanation or comparison")
+    budget_reason: str = ""
+    sub_questions: list[SubQuestion] = Field(default_factory=list)
+    expanded_terms: list[str] = Field(default_factory=list)
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from rag_core import answering, parsing
+from rag_core import answering, parsing, reranking, understanding
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import InputError, NotFoundError, RagError
@@ -335,10 +335,15 @@ def search(
     doc_ids: Sequence[str] | None = None,
     k: int | None = None,
     candidate_k: int | None = None,
+    thesaurus: bool | None = None,
 ) -> SearchResult:
+    """Ranked parents; the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms."""
     store = open_store(settings)
     scope = store.document_ids(collections, doc_ids)
-    return retrieval.search(query, store, select_embedder(settings), settings, scope, k=k, candidate_k=candidate_k)
+    use = settings.understanding.thesaurus if thesaurus is None else thesaurus
+    terms = understanding.expansion_terms(query, settings) if use else ()
+    return retrieval.search(query, store, select_embedder(settings), settings, scope, k=k, candidate_k=candidate_k,
+                            extra_terms=terms)
 
 
 def ask(
@@ -355,16 +360,16 @@ def ask(
                         mode="greeting", missing_information=reply,
                         elapsed_s=time.perf_counter() - started)
     else:
-        result = search(question, settings, collections, doc_ids)
-        answer = answering.answer(question, result, settings)
+        history = understanding.read_history(settings, conversation_id)
+        answer = understanding.answer_question(
+            question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history)
     if conversation_id:
         _store_answer(settings, conversation_id, answer)
     return answer
 
 
 def _store_answer(settings: Settings, conversation_id: str, answer: Answer) -> None:
-    safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
-    path = settings.data_dir / "conversations" / f"{safe}.jsonl"
+    path = understanding.conversation_path(settings, conversation_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(answer.model_dump_json() + "\n")
@@ -378,9 +383,23 @@ def backends(settings: Settings) -> dict[str, str]:
     return {
         "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
-        "reranker": "none (set RAG_RERANKER__PATH for bge-reranker-v2-m3)",
+        "reranker": reranking.reranker_status(settings),
         "answers": f"LLM {settings.llm.model}" if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
+
+
+def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
+    """The thesaurus in use (name, path, concepts), or None when expansion is off."""
+    thesaurus = understanding.load_thesaurus(settings)
+    if thesaurus is None:
+        return None
+    return {"name": thesaurus.name, "path": str(understanding.thesaurus_path(settings)),
+            "concepts": len(thesaurus.concepts)}
+
+
+def upload_thesaurus(data: bytes, settings: Settings) -> int:
+    """Check and store the user's thesaurus (it replaces the bundled one); returns its number of concepts."""
+    return len(understanding.save_uploaded_thesaurus(data, settings).concepts)
 
 
 def temp_upload(data: bytes, suffix: str) -> Path:

@@ -26,12 +26,15 @@ from rag_core.text import detect_language
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="channel")
 
 
-def fuse_rankings(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Reciprocal Rank Fusion: score(x) = Σ 1/(k + rank(x)), ranks from 1; ties broken by id."""
+def fuse_rankings(
+    rankings: Iterable[Sequence[str]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[str, float]]:
+    """Reciprocal Rank Fusion: score(x) = Σ w/(k + rank(x)), ranks from 1 (w = 1 unless given); ties by id."""
     scores: dict[str, float] = {}
-    for ranking in rankings:
+    for i, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[i]
         for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -53,11 +56,12 @@ class Channels:
 
 
 def run_channels(
-    query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None
+    query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None,
+    extra_terms: Sequence[tuple[str, float]] = (),
 ) -> Channels:
     lang = language or detect_language(query)
     # The two channels are independent and LanceDB releases the GIL: run them side by side.
-    lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k)
+    lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k, extra_terms)
     dense = store.dense(vector, scope, candidate_k)
     return Channels(lexical.result(), dense)
 
@@ -77,8 +81,13 @@ def search(
     k: int | None = None,
     candidate_k: int | None = None,
     fusion: str | None = None,
+    extra_terms: Sequence[tuple[str, float]] = (),
 ) -> SearchResult:
-    """Ranked parents for `query` within the ready documents `scope` (doc ids)."""
+    """Ranked parents for `query` within the ready documents `scope` (doc ids).
+
+    `extra_terms` (thesaurus expansion) are weighted lexical terms; the dense channel sees the
+    question only. The dense ranking weighs `settings.retrieval.dense_weight` in the fusion.
+    """
     started = time.perf_counter()
     k = k or max(settings.retrieval.context_k, 10)
     candidate_k = candidate_k or settings.retrieval.candidate_k
@@ -88,7 +97,7 @@ def search(
     store.check_embedder(embedder.name, embedder.dim)
     language = detect_language(query)
     vector = embedder.embed_query(query)  # once per question
-    channels = run_channels(query, vector, store, scope, candidate_k, language)
+    channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms)
     lex_best = best_child_per_parent(channels.lexical)
     den_best = best_child_per_parent(channels.dense)
     if fusion == "children":
@@ -96,7 +105,8 @@ def search(
         ranking = [(h.parent_id, h.score) for h in fused_children]
         best = {h.parent_id: h.child_id for h in fused_children}
     else:
-        ranking = fuse_rankings([[h.parent_id for h in lex_best], [h.parent_id for h in den_best]])
+        ranking = fuse_rankings([[h.parent_id for h in lex_best], [h.parent_id for h in den_best]],
+                                weights=[1.0, settings.retrieval.dense_weight])
         best = {h.parent_id: h.child_id for h in reversed(den_best)}
         best.update({h.parent_id: h.child_id for h in reversed(lex_best)})
     ranking = ranking[:k]
@@ -121,4 +131,5 @@ def search(
                 lexical=lex_info.get(pid), dense=den_info.get(pid),
             )
         )
-    return SearchResult(query=query, parents=out, elapsed_s=time.perf_counter() - started)
+    return SearchResult(query=query, parents=out, expanded_terms=[t for t, _ in extra_terms],
+                        elapsed_s=time.perf_counter() - started)

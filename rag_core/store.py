@@ -25,7 +25,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS
-from lancedb.query import MatchQuery
+from lancedb.query import BooleanQuery, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.errors import IndexMismatchError
@@ -312,15 +312,27 @@ class Store:
             self._docs_cache = (version, frozenset(ids))
         return None if self._docs_cache[1] <= set(scope) else id_filter("doc_id", scope)
 
-    def lexical(self, query: str, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
-        """BM25 over the folded contextualised children, analysed in the question's language."""
+    def lexical(
+        self, query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]] = (),
+    ) -> list[ChildHit]:
+        """BM25 over the folded contextualised children, analysed in the question's language.
+
+        `extra_terms` (text, weight) are OR-ed with the query, each with its BM25 boost
+        (thesaurus expansion: the question itself weighs 1.0).
+        """
         table = self._open("children")
         text = lexical_query(query)
         if table is None or not text or not scope:
             return []
         column = FTS_COLUMNS.get(language, "fts_en")
+        match = MatchQuery(text, column)
+        extra = [(lexical_query(term), weight) for term, weight in extra_terms]
+        if any(term for term, _ in extra):
+            match = BooleanQuery([(Occur.SHOULD, match)] + [
+                (Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term])
         rows = (
-            _scoped(table.search(MatchQuery(text, column), query_type="fts"), self._scope_filter(table, scope))
+            _scoped(table.search(match, query_type="fts"), self._scope_filter(table, scope))
             .select(["id", "parent_id", "doc_id", "_score"])
             .limit(k)
             .to_list()

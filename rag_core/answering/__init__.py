@@ -27,7 +27,7 @@ from rag_core.errors import LLMError
 from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
 from rag_core.text import detect_language
 
-__all__ = ["answer", "greeting_reply"]
+__all__ = ["answer", "evidence_threshold", "greeting_reply"]
 
 NOTHING_FOUND = {
     "en": "Nothing in the accessible documents answers this question.",
@@ -37,6 +37,13 @@ ALL_DROPPED = {
     "en": "No paragraph of the model's answer cited a retrieved source; showing an extractive answer.",
     "fr": "Aucun paragraphe de la réponse du modèle ne citait une source retrouvée ; voici une réponse extractive.",
 }
+
+
+def evidence_threshold(settings: Settings) -> float:
+    """`answer.min_evidence_score` on the fused scale: a parent found by one channel at rank 1 scores
+    1/61 with equal weights, but only dense_weight/61 when the dense channel is down-weighted; the
+    threshold scales with it so that a weighted fusion refuses exactly what an equal one refused."""
+    return settings.answer.min_evidence_score * min(1.0, settings.retrieval.dense_weight)
 
 
 def _refusal(question: str, language: str, context: Sequence[RetrievedParent], sources: list[Source], started: float) -> Answer:
@@ -97,7 +104,7 @@ def answer(
     language = detect_language(question)
     context = list(result.parents[: max(settings.retrieval.context_k, 0)])
     sources = build_sources(result, settings.retrieval.context_k)
-    if not context or max(hit.fused_score for hit in result.parents) < settings.answer.min_evidence_score:
+    if not context or max(hit.fused_score for hit in result.parents) < evidence_threshold(settings):
         return _refusal(question, language, context, sources, started)
     if not llm_configured(settings):
         return _extractive(question, language, context, sources, started)

@@ -187,8 +187,14 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
     return msgs["other"].format(**fmt)
 
 
-def call_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> LLMReply:
-    """One structured call, no retry. Raises `LLMError` with a user message on any failure."""
+def call_structured(
+    messages: list[dict[str, Any]], schema: type[BaseModel], settings: Settings, language: str = "en"
+) -> tuple[Any, dict[str, Any]]:
+    """One strict JSON-schema call returning (`schema` instance, usage metadata), no retry.
+
+    Raises `LLMError` with a user message on any failure. Used for answers and, by
+    `rag_core.understanding`, for the router and the follow-up rewrite.
+    """
     try:
         from langchain_openai import ChatOpenAI
 
@@ -200,20 +206,25 @@ def call_model(messages: list[dict[str, Any]], settings: Settings, language: str
             timeout=settings.llm.timeout_s,
             max_retries=0,
         )
-        runnable = model.with_structured_output(AnswerOut, method="json_schema", include_raw=True)
+        runnable = model.with_structured_output(schema, method="json_schema", include_raw=True)
         result = runnable.invoke(messages)
         if result.get("parsing_error") is not None:
             raise result["parsing_error"]
         parsed = result.get("parsed")
         if isinstance(parsed, dict):
-            parsed = AnswerOut.model_validate(parsed)
-        if not isinstance(parsed, AnswerOut):
+            parsed = schema.model_validate(parsed)
+        if not isinstance(parsed, schema):
             raise ValueError("structured output missing")
     except Exception as exc:  # noqa: BLE001 - every failure becomes a user message
         message = describe_failure(exc, settings, language)
         log.warning("LLM call failed: %s: %s", type(exc).__name__, redact(str(exc), settings)[:500])
         raise LLMError(message) from None
-    usage = getattr(result.get("raw"), "usage_metadata", None) or {}
+    return parsed, getattr(result.get("raw"), "usage_metadata", None) or {}
+
+
+def call_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> LLMReply:
+    """One structured answer call, no retry. Raises `LLMError` with a user message on any failure."""
+    parsed, usage = call_structured(messages, AnswerOut, settings, language)
     return LLMReply(
         output=parsed,
         prompt_tokens=int(usage.get("input_tokens", 0) or 0),

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rag_core import pipeline
+from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
 from rag_core.versions import package_versions
 from rag_core.embedding import select_embedder
@@ -122,7 +123,7 @@ def run_evaluation(
         out_rows.append(_question_row(q, corpus, wanted))
     if progress:
         progress("questions", len(questions), len(questions))
-    threshold = settings.answer.min_evidence_score
+    threshold = evidence_threshold(settings)  # on the fused scale, as the product applies it
     summary = {e: report.summarise_engine(out_rows, e, threshold) for e in wanted}
     signals: dict[str, list[float | None]] = {}
     for e in wanted:

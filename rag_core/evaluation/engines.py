@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core import pipeline, retrieval
+from rag_core import pipeline, retrieval, understanding
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
@@ -148,12 +148,14 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
         elif engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
             if fusion == "parents":
-                pages = metrics.fuse_rankings([lex_pages, den_pages])
+                pages = metrics.fuse_rankings([lex_pages, den_pages], weights=[1.0, settings.retrieval.dense_weight])
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
             result = retrieval.search(question.question, corpus.store, embedder, settings,  # type: ignore[arg-type]
-                                      corpus.scope, fusion=fusion)
+                                      corpus.scope, fusion=fusion,
+                                      extra_terms=understanding.expansion_terms(question.question, settings)
+                                      if settings.understanding.thesaurus else ())
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "bm25s-pages":
             out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)

@@ -137,7 +137,7 @@ def test_hybrid_reports_both_channels(library) -> None:
     assert top.parent.heading_path == ["Guidelines"]
     assert top.lexical is not None and top.lexical.rank == 1
     assert top.dense is not None
-    expected = 1 / (60 + top.lexical.rank) + 1 / (60 + top.dense.rank)
+    expected = 1 / (60 + top.lexical.rank) + settings.retrieval.dense_weight / (60 + top.dense.rank)
     assert top.fused_score == pytest.approx(expected)
     assert [p.fused_rank for p in result.parents] == list(range(1, len(result.parents) + 1))
 

@@ -274,3 +274,34 @@ def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
     frame = at.dataframe[0].value
     assert frame["rang dense"][0] == "absent" and frame["rang lexical"][0] == "1"
     assert fake_pipeline["search"] == [{"k": 3, "candidate_k": 20}]
+
+
+def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag_core.models import SubQuestion
+
+    answer = Answer(
+        question="et ses limites ?", mode="extractive", sources=[SOURCE],
+        standalone_question="et ses limites (franchise) ?", budget=7, budget_kind="comparison",
+        budget_reason="comparaison : la question contient « compare »",
+        paragraphs=[Paragraph(text="Deductibles reduce payments.", source_ids=[SOURCE.id], sub_question="franchise")],
+        sub_questions=[SubQuestion(question="franchise", parents=4, parent_ids=["p1"]),
+                       SubQuestion(question="xylophone", parents=3, found=False, reformulated="xylophone seul")],
+    )
+    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
+    at = _app("pages/ask.py")
+    at.chat_input(key="ask_input").set_value("et ses limites ?").run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
+    assert "Question comprise comme : et ses limites (franchise) ?" in captions
+    assert "Contexte : 7 parents (comparaison)" in captions and "contient « compare »" in captions
+    assert any("Sous-question : franchise" in m.value.replace("\\", "") for m in at.markdown)
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)
+
+
+def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "backends", lambda s: {"reranker": "none: search runs without a reranker"})
+    at = _app("pages/search.py")
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Thésaurus utilisé : thesaurus (" in captions and "concepts" in captions
+    assert "Reranker : none: search runs without a reranker" in captions

@@ -1,0 +1,150 @@
+"""From a user's question to a verified answer: rewrite, route, split, search, rerank, answer.
+
+1. A follow-up is rewritten into a standalone question (`followups`).
+2. The router gives the context budget (3/5/7 parents) and, for a comparison, 1-3
+   sub-questions (`budget`, `subquestions`); each sub-question gets its share of the budget.
+3. Sub-questions are searched in parallel (`search` is the pipeline's, thesaurus included).
+4. With a reranker, the candidates' best children are reread and a minimum score applies;
+   when nothing passes, one reformulation is searched, then the sub-question has "no source".
+5. Each sub-question is answered from its own parents (`answering.answer`); the answer gives
+   its paragraphs per sub-question and names the sub-questions that found nothing.
+Only this turn's sources are evidence. This module does not store conversations.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from rag_core import answering
+from rag_core.answering.llm import llm_configured
+from rag_core.config import Settings
+from rag_core.models import Answer, SearchResult, SubQuestion
+from rag_core.reranking import Reranker, rerank, select_reranker
+from rag_core.text import detect_language
+from rag_core.understanding.budget import Plan, plan_question
+from rag_core.understanding.followups import Message, key_terms, rewrite_followup
+from rag_core.understanding.subquestions import share_budget
+from rag_core.understanding.thesaurus import load_thesaurus
+
+Search = Callable[[str, int], SearchResult]  # (query, parents wanted) -> ranked parents
+_POOL = ThreadPoolExecutor(max_workers=3, thread_name_prefix="subquestion")
+
+NO_SOURCE = {
+    "en": "No source was found for the sub-question “{q}”.",
+    "fr": "Aucune source n'a été trouvée pour la sous-question « {q} ».",
+}
+
+
+def reformulate(question: str, settings: Settings) -> str:
+    """The one reformulation tried when the reranker rejects every passage: the question's key
+    terms plus the preferred labels of the concepts it names."""
+    terms = key_terms(question)
+    thesaurus = load_thesaurus(settings)
+    if thesaurus is not None:
+        for concept in thesaurus.recognise(question):
+            terms.extend(label for label in concept.pref_labels if label not in terms)
+    return " ".join(terms)
+
+
+def _found(result: SearchResult, settings: Settings, reranked: bool) -> bool:
+    if not result.parents:
+        return False
+    return reranked or max(h.fused_score for h in result.parents) >= answering.evidence_threshold(settings)
+
+
+def retrieve(question: str, share: int, settings: Settings, search: Search,
+             reranker: Reranker | None) -> tuple[SearchResult, SubQuestion]:
+    """Search one (sub-)question; rerank with one reformulation when a reranker is configured."""
+    if reranker is None:
+        result = search(question, max(share, 10))
+        return result, SubQuestion(question=question, parents=share, found=_found(result, settings, False),
+                                   parent_ids=[h.parent.id for h in result.parents[:share]])
+    candidates = max(settings.reranker.candidates, share)
+    keep = max(settings.reranker.keep, share)
+    result = rerank(question, search(question, candidates), reranker, keep, settings.reranker.min_score)
+    tried = ""
+    if not result.parents:
+        tried = reformulate(question, settings)
+        if tried and tried != question:
+            result = rerank(question, search(tried, candidates), reranker, keep, settings.reranker.min_score)
+    return result, SubQuestion(question=question, parents=share, found=_found(result, settings, True),
+                               parent_ids=[h.parent.id for h in result.parents[:share]], reformulated=tried)
+
+
+def _pairs(history: Sequence[Message]) -> list[tuple[str, str]]:
+    out = []
+    for (role, text), (next_role, reply) in zip(history, history[1:]):
+        if role == "user" and next_role == "assistant":
+            out.append((text, reply))
+    return out
+
+
+def _with_budget(settings: Settings, parents: int) -> Settings:
+    return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"context_k": parents})})
+
+
+def answer_question(question: str, settings: Settings, search: Search, history: Sequence[Message] = ()) -> Answer:
+    """The full question path for a non-greeting question (see the module docstring)."""
+    started = time.perf_counter()
+    use_llm = llm_configured(settings)
+    rewrite = rewrite_followup(question, list(history), settings, use_llm)
+    standalone = rewrite.standalone
+    plan: Plan = plan_question(standalone, settings, use_llm)
+    subs = plan.sub_questions or [standalone]
+    shares = share_budget(plan.parents, len(subs))
+    reranker = select_reranker(settings)
+    retrieved = list(_POOL.map(lambda qs: retrieve(qs[0], qs[1], settings, search, reranker), zip(subs, shares)))
+    pairs = _pairs(history)
+
+    def answer_one(i: int) -> Answer:
+        result, sub = retrieved[i]
+        return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None)
+
+    answers = list(_POOL.map(answer_one, range(len(subs))))
+    expanded = list(dict.fromkeys(t for result, _ in retrieved for t in result.expanded_terms))
+    extra = {
+        "question": question, "standalone_question": standalone if rewrite.changed else "",
+        "budget": plan.parents, "budget_kind": plan.kind, "budget_reason": plan.reason,
+        "expanded_terms": expanded, "elapsed_s": time.perf_counter() - started,
+    }
+    if len(subs) == 1:
+        return answers[0].model_copy(update={**extra, "sub_questions": [retrieved[0][1]] if reranker else []})
+    return _merge(question, answers, [sub for _, sub in retrieved], extra)
+
+
+def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict) -> Answer:
+    """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named."""
+    language = detect_language(question)
+    paragraphs, sources, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], [], []
+    marked = []
+    for ans, sub in zip(answers, subs, strict=True):
+        found = sub.found and ans.mode != "refused" and bool(ans.paragraphs)
+        marked.append(sub.model_copy(update={"found": found}))
+        if not found:
+            missing.append(NO_SOURCE.get(language, NO_SOURCE["en"]).format(q=sub.question))
+            continue
+        paragraphs += [p.model_copy(update={"sub_question": sub.question}) for p in ans.paragraphs]
+        sources += [s for s in ans.sources if s.id not in {x.id for x in sources}]
+        uncited += ans.uncited
+        dropped += ans.dropped
+        warnings += [w for w in ans.warnings if w not in warnings]
+        if ans.missing_information:
+            missing.append(ans.missing_information)
+        parent_ids += [p for p in ans.parent_ids if p not in parent_ids]
+    cited = {s.id for s in sources}
+    uncited = list({s.id: s for s in uncited if s.id not in cited}.values())
+    modes = {a.mode for a, s in zip(answers, marked) if s.found}
+    mode = "llm" if "llm" in modes else "extractive" if modes else "refused"
+    return Answer(
+        language=language,  # type: ignore[arg-type]
+        mode=mode,  # type: ignore[arg-type]
+        model=next((a.model for a in answers if a.model), ""),
+        paragraphs=paragraphs, missing_information="\n".join(missing), sources=sources, uncited=uncited,
+        dropped=dropped, warnings=warnings, parent_ids=parent_ids, sub_questions=marked,
+        prompt_tokens=sum(a.prompt_tokens for a in answers), completion_tokens=sum(a.completion_tokens for a in answers),
+        unsupported_numbers=sum(a.unsupported_numbers for a, s in zip(answers, marked) if s.found),
+        mismatched_numbers=sum(a.mismatched_numbers for a, s in zip(answers, marked) if s.found),
+        **extra,
+    )

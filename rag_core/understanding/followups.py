@@ -1,0 +1,159 @@
+"""Follow-up questions (METHOD.md §4): "et ses limites ?" becomes a standalone question.
+
+The last three messages of the conversation (user questions and assistant answers, oldest
+first) are the context. With a chat model, one structured call rewrites the question; without
+one (or when the call fails), a rule carries the previous question's key terms into a question
+that looks like a follow-up (short, opening with "et"/"and", or leaning on a pronoun).
+Only the rewritten question is searched: earlier turns' sources are never evidence.
+This module does not search and does not store conversations.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rag_core.config import Settings
+from rag_core.errors import LLMError
+from rag_core.text import detect_language, fold
+
+log = logging.getLogger(__name__)
+HISTORY_MESSAGES = 3  # METHOD.md §4
+Message = tuple[Literal["user", "assistant"], str]
+
+_STOP = frozenset(
+    "le la les l des du de d un une et est sont dans pour par sur au aux avec que qu qui quoi quel quelle quels "
+    "quelles ce cet cette ces ses son sa leur leurs il elle ils elles on se en ne pas plus comment pourquoi "
+    "est-ce quelle-est a y t il-y donner donne dire expliquer decrire faut peut-on peut "
+    "the a an of and to in is are was were for on with as by be this that these those it its their they them "
+    "what which who how why when where does do did can could should would about tell me explain describe give "
+    "please also then there here".split()
+)
+_OPENERS = re.compile(r"^(et|and|also|aussi|what about|and what about|et pour|et si|et en|and for|and in|and if|"
+                      r"same|meme chose|idem)\b")
+_ANAPHORA = frozenset("ses son sa leur leurs ce cette cet ces cela ca celui celle ceux celles il elle ils elles "
+                      "its it their they them this that these those".split())
+_INTERROGATIVE = re.compile(r"\b(qu\W*est\W*ce\W*qu\w*|est\W*ce\W*qu\w*|qu\W*est\W*ce)\b")  # "ce" there is no pronoun
+_WORD = re.compile(r"[0-9a-zà-ÿ][0-9a-zà-ÿ'\-]*", re.I)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    question: str
+    standalone: str
+    by: Literal["none", "rules", "llm"]
+
+    @property
+    def changed(self) -> bool:
+        return self.standalone != self.question
+
+
+class RewriteOut(BaseModel):
+    standalone_question: str = Field(
+        description="The user's last question rewritten so that it can be understood without the conversation, "
+                    "in the same language; unchanged if it already stands alone."
+    )
+
+
+_PROMPT = {
+    "en": ("Rewrite the user's last question as a standalone question for a document search engine, using the "
+           "conversation only to resolve what it refers to. Keep its language. Do not answer it."),
+    "fr": ("Réécrivez la dernière question de l'utilisateur en une question autonome pour un moteur de recherche "
+           "documentaire, en n'utilisant la conversation que pour résoudre ce à quoi elle renvoie. Gardez sa langue. "
+           "N'y répondez pas."),
+}
+
+
+def read_history(settings: Settings, conversation_id: str | None, n: int = HISTORY_MESSAGES) -> list[Message]:
+    """The last `n` messages of a stored conversation (oldest first); [] when there is none."""
+    if not conversation_id:
+        return []
+    path = conversation_path(settings, conversation_id)
+    if not path.is_file():
+        return []
+    messages: list[Message] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if row.get("mode") == "greeting":
+            continue
+        # a rewritten follow-up is remembered in its standalone form: the next follow-up builds on it
+        messages.append(("user", str(row.get("standalone_question") or row.get("question", ""))))
+        text = " ".join(p.get("text", "") for p in row.get("paragraphs", [])) or row.get("missing_information", "")
+        messages.append(("assistant", str(text)))
+    return messages[-n:] if n > 0 else []
+
+
+def conversation_path(settings: Settings, conversation_id: str) -> Path:
+    safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
+    return settings.data_dir / "conversations" / f"{safe}.jsonl"
+
+
+def key_terms(text: str) -> list[str]:
+    """Content words of a question, in order, without stop words or question words."""
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        folded = fold(word).strip("'-")
+        parts = [p for p in re.split(r"['\-]", folded) if p]
+        if not parts or all(p in _STOP or len(p) < 2 for p in parts):
+            continue
+        if word not in out:
+            out.append(word.strip("'-"))
+    return out
+
+
+def looks_like_followup(question: str) -> bool:
+    folded = _INTERROGATIVE.sub(" ", fold(question)).strip()
+    words = re.findall(r"[0-9a-z]+", folded)
+    if not words:
+        return False
+    if _OPENERS.match(folded):
+        return True
+    content = [w for w in words if w not in _STOP and w not in _ANAPHORA]
+    return len(words) <= 8 and any(w in _ANAPHORA for w in words) and len(content) <= 2
+
+
+def rule_rewrite(question: str, history: list[Message]) -> Rewrite:
+    """Carry the previous question's key terms into a follow-up; leave other questions alone."""
+    previous = next((text for role, text in reversed(history) if role == "user" and text.strip()), "")
+    if not previous or not looks_like_followup(question):
+        return Rewrite(question, question, "none")
+    asked = {fold(w) for w in key_terms(question)}
+    carried = [w for w in key_terms(previous) if fold(w) not in asked]
+    if not carried:
+        return Rewrite(question, question, "none")
+    return Rewrite(question, f"{question.strip().rstrip('?').strip()} ({' '.join(carried)}) ?", "rules")
+
+
+def llm_rewrite(question: str, history: list[Message], settings: Settings) -> Rewrite:
+    from rag_core.answering.llm import call_structured
+
+    language = detect_language(question)
+    lines = [f"{'User' if role == 'user' else 'Assistant'}: {text[:1500]}" for role, text in history]
+    messages = [
+        {"role": "system", "content": _PROMPT.get(language, _PROMPT["en"])},
+        {"role": "user", "content": "Conversation:\n" + "\n".join(lines) + f"\n\nLast question: {question}"},
+    ]
+    out, _ = call_structured(messages, RewriteOut, settings, language)
+    standalone = out.standalone_question.strip() or question
+    return Rewrite(question, standalone, "llm")
+
+
+def rewrite_followup(question: str, history: list[Message], settings: Settings, use_llm: bool) -> Rewrite:
+    """The standalone form of `question` given the last messages (unchanged with no history)."""
+    if not history or not settings.understanding.followups:
+        return Rewrite(question, question, "none")
+    if use_llm:
+        try:
+            return llm_rewrite(question, history[-HISTORY_MESSAGES:], settings)
+        except LLMError as err:
+            log.warning("follow-up rewrite fell back to rules: %s", err)
+    return rule_rewrite(question, history[-HISTORY_MESSAGES:])
