@@ -51,7 +51,7 @@ def main() -> int:
     if not pdfs:
         parser.error("no PDF selected")
 
-    # imported here, not at the top: spawned parse workers re-import this script as __mp_main__
+    # imported after parsing the arguments: --help answers at once
     from rag_core.config import Settings
 
     settings = Settings(data_dir=data_dir)

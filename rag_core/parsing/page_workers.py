@@ -9,7 +9,8 @@ same as the one a single process builds (tests/unit/test_parsing_workers.py chec
 corpus PDFs).
 
 Helpers are started with the **spawn** method only (a process forked after lancedb was
-loaded hangs, NOTES.md), once per process, and kept for later documents: starting one costs
+loaded hangs, NOTES.md) without re-running a `__main__` script (a Streamlit page), once per
+process, and kept for later documents: starting one costs
 about 3.5 s of CPU (imports and the layout models), so a short document does not start them
 (`MIN_PAGES_TO_START`) but uses them when they already run. A helper that dies or fails
 hands its batch back to the calling process, which then finishes the document alone.
@@ -22,9 +23,12 @@ import logging
 import multiprocessing
 import os
 import queue
+import sys
 import threading
+import types
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -69,7 +73,31 @@ def helper_pool(helpers: int, start: bool, initializer: Callable[[], Any] | None
         _pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"),
                                     initializer=initializer)
         _pool_helpers = helpers
+        with _main_script_not_rerun():
+            for _ in range(helpers):  # each submit starts one process now, under the context
+                _pool.submit(os.getpid)
         return _pool
+
+
+@contextmanager
+def _main_script_not_rerun() -> Iterator[None]:
+    """While helpers start, hide a `__main__` that is a script file.
+
+    A spawned process re-runs the parent's `__main__` file when it is a script without a
+    module spec (multiprocessing's `_fixup_main_from_path`). Under Streamlit, `__main__` is
+    the page being run: each helper would run the page. The functions the helpers run live
+    in importable modules, so they do not need it. Module `__main__`s (`python -m rag_core`,
+    pytest) are left as they are. The swap lasts for the process launches only.
+    """
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None or not getattr(main, "__file__", None):
+        yield
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
@@ -125,7 +153,7 @@ def run_in_order(
                 index = pending.pop()  # from the back: the calling process works from the front
             try:
                 result = pool.submit(remote, tasks[index]).result()
-            except Exception as err:  # a dead helper or a failing task: the calling process redoes it
+            except BaseException as err:  # a dead helper, a failing task, a replaced pool: redone here
                 log.warning("page batch %d failed in a helper process (%s); redone in this process", index, err)
                 if isinstance(err, BrokenProcessPool):
                     _discard(pool)

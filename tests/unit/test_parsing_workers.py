@@ -12,6 +12,8 @@ import logging
 import math
 import multiprocessing
 import os
+import sys
+import types
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -138,3 +140,22 @@ def test_default_workers_is_at_most_two() -> None:
     assert Settings(parsing={"workers": 3}).parsing.workers == 3
     with pytest.raises(ValueError):
         Settings(parsing={"workers": 0})
+
+
+def test_helpers_do_not_rerun_a_main_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Streamlit runs each page as a `__main__` module with a __file__ and no spec; a spawned
+    # process would run that file again. Here the "page" leaves a mark when it runs.
+    mark = tmp_path / "page-ran"
+    page = tmp_path / "page.py"
+    page.write_text(f"from pathlib import Path\nPath({str(mark)!r}).write_text('ran')\n")
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(page)
+    page_workers.shutdown()
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+    try:
+        pool = page_workers.helper_pool(1, start=True)
+        assert pool is not None and sys.modules["__main__"] is fake_main
+        assert pool.submit(abs, -3).result() == 3
+    finally:
+        page_workers.shutdown()
+    assert not mark.exists()
