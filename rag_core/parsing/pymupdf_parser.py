@@ -2,8 +2,10 @@
 
 Pages are analysed in small batches (`pymupdf4llm.helpers.document_layout.parse_document`
 with `pages=`), turned at once into light `Block`s, and the PyMuPDF objects are dropped:
-memory stays bounded on long PDFs. Heading levels need the whole document, so the
-DoclingDocument is built at the end (`document_builder.build_document`).
+memory stays bounded on long PDFs. The batches are shared between this process and
+`settings.parsing.workers - 1` spawned helpers (`page_workers`; same result, in page order).
+Heading levels need the whole document, so the DoclingDocument is built at the end
+(`document_builder.build_document`).
 
 OCR (RapidOCR through pymupdf4llm) runs only on pages that have no text layer, when
 `settings.parsing.ocr` is on. Picture crops are saved as PNG into `artifacts_dir`; see
