@@ -151,8 +151,9 @@ def build_chunks(
 
 
 def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings,
-            tables: dict[str, _TableText]) -> list[_Piece]:
+            tables: dict[str, _TableText] | None = None) -> list[_Piece]:
     max_tokens = settings.chunking.max_tokens
+    tables = _table_markdowns(doc) if tables is None else tables
     headers = {ref: table.header for ref, table in tables.items()}
     seen_tables: set[str] = set()
     pieces: list[_Piece] = []
