@@ -20,7 +20,7 @@ from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
 from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
 from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
-from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownTableSerializer
+from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams, MarkdownTableSerializer
 from docling_core.types.doc import (
     ContentLayer,
     DocItem,
@@ -37,6 +37,7 @@ from docling_core.types.doc import (
 from rag_core.chunk_boxes import assign_boxes as _assign_boxes
 from rag_core.chunk_boxes import clamp as _clamp
 from rag_core.chunk_boxes import prov_boxes as _prov_boxes
+from rag_core.chunk_splitter import SplitterReusingChunker
 from rag_core.citations import to_top_left
 from rag_core.config import Settings
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
@@ -65,7 +66,7 @@ class _MarkdownTablesProvider(ChunkingSerializerProvider):
 @lru_cache(maxsize=4)
 def _chunker(path: Path, max_tokens: int) -> HybridChunker:
     tokenizer = HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens)
-    return HybridChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider())
+    return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider())
 
 
 @dataclass
@@ -89,10 +90,11 @@ def build_chunks(
     """Children (≤ max_tokens, contextualised), section parents and their items for one document."""
     max_tokens = settings.chunking.max_tokens
     chunker = _chunker(tokenizer_path(settings), max_tokens)
-    pieces = _pieces(doc, chunker, settings)
+    tables = _table_markdowns(doc)
+    pieces = _pieces(doc, chunker, settings, tables)
     _assign_boxes(doc, pieces)
     groups = _group(pieces)
-    items = _items(doc, pieces, groups)
+    items = _items(doc, pieces, groups, tables)
 
     prefix = doc_id[:16]
     parents: list[Parent] = []
@@ -148,9 +150,11 @@ def build_chunks(
 # --- children -----------------------------------------------------------------------------
 
 
-def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings) -> list[_Piece]:
+def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings,
+            tables: dict[str, _TableText] | None = None) -> list[_Piece]:
     max_tokens = settings.chunking.max_tokens
-    headers = {t.self_ref: _table_header(t, doc) for t in doc.tables}
+    tables = _table_markdowns(doc) if tables is None else tables
+    headers = {ref: table.header for ref, table in tables.items()}
     seen_tables: set[str] = set()
     pieces: list[_Piece] = []
     for chunk in chunker.chunk(dl_doc=doc):
@@ -192,16 +196,30 @@ def _resolve(doc: DoclingDocument, ref: str) -> DocItem:
     return item
 
 
-def _table_header(table: TableItem, doc: DoclingDocument) -> str | None:
-    header, _ = MarkdownTableSerializer().get_header_and_body_lines(table_text=table.export_to_markdown(doc=doc))
-    return "".join(header) if header else None
+@dataclass(frozen=True)
+class _TableText:
+    header: str | None  # the Markdown header rows
+    markdown: str  # header and body rows, without the caption
 
 
-def _table_markdown(table: TableItem, doc: DoclingDocument) -> str:
-    """The table as a Markdown pipe table, without its caption (kept in `Item.caption`)."""
-    markdown = table.export_to_markdown(doc=doc)
-    header, body = MarkdownTableSerializer().get_header_and_body_lines(table_text=markdown)
-    return "".join(header + body).strip() if header else markdown.strip()
+def _table_markdowns(doc: DoclingDocument) -> dict[str, _TableText]:
+    """Each table as Markdown, serialised once.
+
+    `TableItem.export_to_markdown(doc)` builds (and validates) a serializer over the whole
+    document on every call; one serializer for all the tables gives the same text.
+    """
+    if not doc.tables:
+        return {}
+    serializer = MarkdownDocSerializer(doc=doc)
+    out: dict[str, _TableText] = {}
+    for table in doc.tables:
+        markdown = serializer.serialize(item=table).text
+        header, body = MarkdownTableSerializer().get_header_and_body_lines(table_text=markdown)
+        out[table.self_ref] = _TableText(
+            header="".join(header) if header else None,
+            markdown="".join(header + body).strip() if header else markdown.strip(),
+        )
+    return out
 
 
 def _fit(chunk: DocChunk, chunker: HybridChunker, settings: Settings) -> list[DocChunk]:
@@ -268,7 +286,8 @@ def _heading_path(pieces: Sequence[_Piece], members: list[int]) -> list[str]:
     return next((pieces[i].headings for i in members if pieces[i].headings), [])
 
 
-def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int]]) -> dict[int, list[Item]]:
+def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int]],
+           tables: dict[str, _TableText]) -> dict[int, list[Item]]:
     """Tables, pictures and formulas per parent index, in reading order."""
     if not groups:
         return {}
@@ -289,7 +308,7 @@ def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int
         group = group_of_ref.get(it.self_ref)
         if group is None:
             group = _nearest_group(order, pos, group_of_ref)
-        out.setdefault(group, []).append(_item(doc, it))
+        out.setdefault(group, []).append(_item(doc, it, tables))
     return out
 
 
@@ -313,7 +332,7 @@ def _nearest_group(order: list[DocItem], pos: int, group_of_ref: dict[str, int])
     return prev
 
 
-def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem) -> Item:
+def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem, tables: dict[str, _TableText]) -> Item:
     boxes = _prov_boxes(doc, it.prov)
     page = it.prov[0].page_no if it.prov else 0
     if isinstance(it, TableItem):
@@ -335,7 +354,7 @@ def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem) -> It
             caption=it.caption_text(doc),
             page=page,
             boxes=boxes,
-            text=_table_markdown(it, doc),
+            text=tables[it.self_ref].markdown,
             cells=cells,
             n_rows=it.data.num_rows,
             n_cols=it.data.num_cols,

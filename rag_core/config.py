@@ -31,6 +31,10 @@ class ParsingSettings(_Section):
     ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
     max_file_mb: float = Field(200.0, description="Largest file accepted, in MB.")
     max_pages: int = Field(3000, description="Largest number of pages accepted per document.")
+    workers: int | None = Field(
+        None, ge=1, description="Processes that analyse the pages of a PDF (pymupdf backend), this one included; "
+        "default min(2, CPU cores); 1 = no helper process. Does not change the result.",
+    )
 
 
 class ChunkingSettings(_Section):

@@ -2,8 +2,10 @@
 
 Pages are analysed in small batches (`pymupdf4llm.helpers.document_layout.parse_document`
 with `pages=`), turned at once into light `Block`s, and the PyMuPDF objects are dropped:
-memory stays bounded on long PDFs. Heading levels need the whole document, so the
-DoclingDocument is built at the end (`document_builder.build_document`).
+memory stays bounded on long PDFs. The batches are shared between this process and
+`settings.parsing.workers - 1` spawned helpers (`page_workers`; same result, in page order).
+Heading levels need the whole document, so the DoclingDocument is built at the end
+(`document_builder.build_document`).
 
 OCR (RapidOCR through pymupdf4llm) runs only on pages that have no text layer, when
 `settings.parsing.ocr` is on. Picture crops are saved as PNG into `artifacts_dir`; see
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pymupdf
@@ -22,6 +26,7 @@ from pymupdf4llm.helpers import document_layout
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
+from rag_core.parsing import page_workers
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, CellBox, PageSize, build_document
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
@@ -63,12 +68,12 @@ class PyMuPDFParser:
         except Exception:
             raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.") from None
         try:
-            return _parse_open(doc, Path(file_name or path.name), settings, Path(artifacts_dir), progress)
+            return _parse_open(doc, Path(path), Path(file_name or path.name), settings, Path(artifacts_dir), progress)
         finally:
             doc.close()
 
 
-def _parse_open(doc: pymupdf.Document, name: Path, settings: Settings, artifacts_dir: Path,
+def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Settings, artifacts_dir: Path,
                 progress: Progress | None) -> ParsedDocument:
     if doc.needs_pass:
         raise InputError("This PDF is password-protected; remove the password and upload it again.")
@@ -90,38 +95,91 @@ def _parse_open(doc: pymupdf.Document, name: Path, settings: Settings, artifacts
             no_text.add(pno)
         if scan:
             scanned.add(pno)
+    tasks = [_Batch(pages, needs_ocr, ocr, frozenset(no_text.intersection(pages)), str(artifacts_dir))
+             for pages, needs_ocr in _batches(total, scanned if ocr else set())]
+    workers = settings.parsing.workers or page_workers.default_workers()
+    pool = page_workers.helper_pool(workers - 1, start=total >= page_workers.MIN_PAGES_TO_START,
+                                    initializer=_start_helper) if len(tasks) > 1 else None
+    done = 0
+
+    def report(index: int) -> None:
+        nonlocal done
+        for _ in tasks[index].pages:
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
+    results = page_workers.run_in_order(tasks, partial(_analyse_batch, doc), partial(_analyse_batch_in_helper, path),
+                                        pool, workers - 1, report)
     blocks: list[Block] = []
     sizes: dict[int, PageSize] = {}
-    ocr_seconds = 0.0
-    done = 0
-    for batch, needs_ocr in _batches(total, scanned if ocr else set()):
-        started = time.perf_counter()
-        pages = _analyse(doc, batch, needs_ocr, warnings)
-        if needs_ocr:
-            ocr_seconds += time.perf_counter() - started
-        for page_layout in pages:
-            pno = page_layout.page_number - 1
-            page = doc.load_page(pno)
-            width, height = float(page_layout.width), float(page_layout.height)
-            sizes[pno + 1] = PageSize(width, height)
-            page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir)
-            if pno in no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
-                warnings.append(f"Page {pno + 1} has no text layer; OCR found no text." if ocr else
-                                f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
-                                "its content cannot be searched.")
-            blocks.extend(page_blocks)
-        done += len(batch)
-        if progress is not None:
-            for page_done in range(done - len(batch) + 1, done + 1):
-                progress(page_done, total)
-    for pno in range(total):  # pages whose analysis failed still exist in the document
-        sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
+    for result in results:
+        blocks.extend(result.blocks)
+        sizes.update(result.sizes)
+        warnings.extend(result.warnings)
+    ocr_seconds = sum(r.ocr_seconds for r in results)
     if ocr and scanned:
         log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
     document, heading_title = build_document(name.stem, blocks, sizes, doc.get_toc(simple=True), artifacts_dir.name)
     title = heading_title or clean_metadata_title(doc.metadata.get("title") if doc.metadata else "") or name.stem
     return ParsedDocument(document=document, parser=NAME, options=options(settings), versions=library_versions(),
                           pages=total, warnings=warnings, title=title)
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Consecutive pages analysed by one `parse_document` call (0-based page numbers)."""
+
+    pages: list[int]
+    needs_ocr: bool
+    ocr: bool  # settings.parsing.ocr (for the message about a page without text)
+    no_text: frozenset[int]  # pages of this batch without a text layer
+    artifacts_dir: str
+
+
+@dataclass
+class _BatchResult:
+    blocks: list[Block]
+    sizes: dict[int, PageSize]
+    warnings: list[str]
+    ocr_seconds: float
+
+
+def _analyse_batch(doc: pymupdf.Document, batch: _Batch) -> _BatchResult:
+    """Layout analysis of one batch and its conversion into `Block`s (in any process)."""
+    artifacts_dir = Path(batch.artifacts_dir)
+    warnings: list[str] = []
+    started = time.perf_counter()
+    pages = _analyse(doc, batch.pages, batch.needs_ocr, warnings)
+    ocr_seconds = time.perf_counter() - started if batch.needs_ocr else 0.0
+    blocks: list[Block] = []
+    sizes: dict[int, PageSize] = {}
+    for page_layout in pages:
+        pno = page_layout.page_number - 1
+        page = doc.load_page(pno)
+        width, height = float(page_layout.width), float(page_layout.height)
+        sizes[pno + 1] = PageSize(width, height)
+        page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir)
+        if pno in batch.no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
+            warnings.append(f"Page {pno + 1} has no text layer; OCR found no text." if batch.ocr else
+                            f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
+                            "its content cannot be searched.")
+        blocks.extend(page_blocks)
+    for pno in batch.pages:  # pages whose analysis failed still exist in the document
+        sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
+    return _BatchResult(blocks, sizes, warnings, ocr_seconds)
+
+
+def _analyse_batch_in_helper(path: Path, batch: _Batch) -> _BatchResult:
+    """`_analyse_batch` in a helper process, on its own copy of the PDF (page_workers)."""
+    use_single_thread_sessions()
+    with pymupdf.open(path, filetype="pdf") as doc:
+        return _analyse_batch(doc, batch)
+
+
+def _start_helper() -> None:
+    """Load the layout models when a helper starts, not on its first batch."""
+    use_single_thread_sessions()
 
 
 def _text_survey(page: pymupdf.Page) -> tuple[int, bool]:

@@ -1,0 +1,46 @@
+"""docling-core's HybridChunker with its plain-text splitter built once per token budget.
+
+Only the construction of the splitter changes, not what it does: `chunking` uses this class
+in place of `HybridChunker`. This module neither serialises nor measures anything else.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import semchunk
+from docling_core.transforms.chunker.doc_chunk import DocChunk
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
+from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
+from docling_core.types.doc import TableItem
+
+
+class SplitterReusingChunker(HybridChunker):
+    """HybridChunker whose plain-text splitter is built once per token budget, not per split.
+
+    docling-core calls `semchunk.chunkerify(tokenizer, chunk_size)` for every oversized
+    paragraph; each call reads the 250,002-entry vocabulary to find the longest token (about
+    0.3 s) and registers a new memoised counter. The splitter built here gets the same
+    `max_token_chars` semchunk would compute, so it splits exactly as docling-core's does
+    (tests/unit/test_chunking_splitter.py compares the two on the Docling fixtures). Tables keep
+    docling-core's own path.
+    """
+
+    def segment(self, doc_chunk: DocChunk, available_length: int, doc_serializer) -> list[str]:
+        items = doc_chunk.meta.doc_items
+        if self.repeat_table_header and isinstance(doc_serializer, ChunkingDocSerializer) \
+                and len(items) == 1 and isinstance(items[0], TableItem):
+            return super().segment(doc_chunk, available_length, doc_serializer)
+        return list(text_splitter(self.tokenizer.get_tokenizer(), available_length)(doc_chunk.text))
+
+
+@lru_cache(maxsize=64)
+def text_splitter(tokenizer, chunk_size: int):
+    """semchunk's splitter for `chunk_size` tokens, as docling-core builds it, made once."""
+    return semchunk.chunkerify(tokenizer, chunk_size=chunk_size, max_token_chars=longest_token_chars(tokenizer))
+
+
+@lru_cache(maxsize=4)
+def longest_token_chars(tokenizer) -> int:
+    """What semchunk.chunkerify computes from `get_vocab()` when not given it."""
+    return max(len(token) for token in tokenizer.get_vocab())
