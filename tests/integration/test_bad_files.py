@@ -2,6 +2,10 @@
 
 The files are generated here. Outcomes: ingested (possibly with a warning) or refused with a
 message that says why and what to do.
+
+The 2,000-page PDF is not a test here: layout analysis costs ~0.35 s of CPU per page, so it
+would run for more than ten minutes. benchmarks/memory_2000_pages.py measures its time and peak
+memory; the page limit itself is tested with a small `max_pages` setting.
 """
 
 from __future__ import annotations
