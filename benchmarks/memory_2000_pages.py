@@ -6,7 +6,7 @@ Generates a PDF of small pages (A6) with a heading every ten pages and a short p
 each, then ingests it with `pipeline.ingest` into a temporary data dir, in a child process
 (spawned with `subprocess`, so the figure is the ingestion's own, not this script's). While
 the child runs, its resident memory (RSS) is sampled every 0.2 s with psutil and logged at
-each quarter of each stage, so a peak that grows with the pages shows as a rising column.
+each tenth of each stage, so a peak that grows with the pages shows as a rising column.
 At the end: wall time, seconds per stage, the sampled peak RSS and the kernel's peak
 (`getrusage(RUSAGE_CHILDREN).ru_maxrss`). Timings depend on the machine's load.
 """
@@ -103,7 +103,7 @@ def main() -> int:
     for line in child.stdout:
         if line.startswith("EVENT "):
             _, stage, done, total = line.split()
-            quarter = int(done) * 4 // max(int(total), 1)
+            quarter = int(done) * 10 // max(int(total), 1)  # a tenth of the stage
             if (stage, quarter) not in marks:
                 marks.add((stage, quarter))
                 now = rss_mb(handle)
