@@ -42,6 +42,7 @@ collection = st.text_input(t("library.new_name"), key="library_new_name").strip(
 files = st.file_uploader(
     t("library.upload"), type=UPLOAD_TYPES, accept_multiple_files=True, key=f"uploader-{state.upload_nonce()}"
 )
+st.caption(t("library.limits", mb=f"{settings.parsing.max_file_mb:g}", pages=settings.parsing.max_pages))
 
 
 def _ingest(uploaded: list, collection: str) -> None:
@@ -78,8 +79,10 @@ def _ingest(uploaded: list, collection: str) -> None:
             bar.progress(1.0, text=name)  # type: ignore[attr-defined]
         status.update(label=t("library.ingest_done" if ok else "library.ingest_failed"),
                       state="complete" if ok else "error", expanded=not ok)
-    st.session_state[state.INGEST_RESULTS] = [r.model_dump(mode="json", include={"file_name", "status", "message"})
-                                              for r in (results or [])]
+    st.session_state[state.INGEST_RESULTS] = [
+        {"file_name": r.file_name, "status": r.status, "message": r.message,
+         "warnings": list(r.record.warnings) if r.record else []} for r in (results or [])
+    ]
 
 
 if st.button(t("library.ingest"), type="primary", disabled=not files, key="library_ingest"):
@@ -91,6 +94,8 @@ if st.button(t("library.ingest"), type="primary", disabled=not files, key="libra
 for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
     show(escape_md(f"{result['file_name']} — {t('library.result.' + result['status'])} : {result['message']}"))
+    for warning in result.get("warnings", []):  # per-page problems of an ingested file (repaired, no text...)
+        st.warning(escape_md(f"{result['file_name']} — {warning}"))
 
 st.header(t("library.documents"))
 ok, documents = call(pipeline.list_documents, settings)

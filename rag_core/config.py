@@ -29,8 +29,16 @@ class ParsingSettings(_Section):
         None, description="Directory holding Docling's layout/TableFormer model artefacts (offline use)."
     )
     ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
-    max_file_mb: float = Field(200.0, description="Largest file accepted, in MB.")
-    max_pages: int = Field(3000, description="Largest number of pages accepted per document.")
+    max_file_mb: float = Field(
+        200.0, gt=0,
+        description="Largest file accepted, in MB; larger files are refused before parsing. The app's upload "
+        "widget has its own cap (server.maxUploadSize in .streamlit/config.toml, also 200).",
+    )
+    max_pages: int = Field(
+        3000, gt=0,
+        description="Largest number of pages accepted per PDF; longer ones are refused before parsing. "
+        "Memory stays bounded up to it (benchmarks/memory_2000_pages.py).",
+    )
     workers: int | None = Field(
         None, ge=1, description="Processes that analyse the pages of a PDF (pymupdf backend), this one included; "
         "default min(2, CPU cores); 1 = no helper process. Does not change the result.",

@@ -31,7 +31,10 @@ LIGHT_COLOR = "#7fb3d5"
 CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22")
 VIEWER_HEIGHT_PX = 820
 
-_MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}])")
+# `&` too: an entity in a document ("&amp;", "&lt;script&gt;") must show as written, not decoded.
+# Bare http(s) URLs still become links (Streamlit autolinks them whatever the escaping);
+# a `javascript:` URL never does.
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}&])")
 _MD_LINE_START = re.compile(r"^(\s*)([-+>=]|\d+(?=[.)]))", re.MULTILINE)
 
 

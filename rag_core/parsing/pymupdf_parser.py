@@ -39,6 +39,10 @@ BATCH_PAGES = 4  # pages per parse_document call: bounded memory, smooth progres
 SCAN_MAX_CHARS = 50
 SCAN_MIN_IMAGE_SHARE = 0.25
 MIN_PICTURE_PT = 8.0  # smaller boxes are rules or specks, not figures
+# A crop is for reading on screen: cap its size so that a huge page or a poster-sized figure
+# cannot cost gigabytes (a 2,000 x 2,000 pt picture at 110 dpi would be 9 Mpx). The source
+# image's own size does not matter: MuPDF scales it down while drawing the crop.
+MAX_PICTURE_PIXELS = 4_000_000
 
 _KINDS = {
     "title": "title", "section-header": "heading", "text": "text", "list-item": "list",
@@ -266,13 +270,19 @@ def _picture(page: pymupdf.Page, page_no: int, bbox, artifacts_dir: Path, index:
         return None
     file_name = f"page{page_no:04d}-picture{index:02d}.png"
     try:
-        pix = page.get_pixmap(clip=rect, dpi=PICTURE_DPI)
+        pix = page.get_pixmap(clip=rect, dpi=_picture_dpi(rect))
         pix.save(artifacts_dir / file_name)
         size = (pix.width, pix.height)
     except Exception:  # a broken image stream must not lose the rest of the page
         log.warning("could not render picture on page %d", page_no, exc_info=True)
         return Block("picture", page_no, bbox)
     return Block("picture", page_no, bbox, image_file=file_name, image_px=size)
+
+
+def _picture_dpi(rect: pymupdf.Rect) -> int:
+    """PICTURE_DPI, lowered so that the crop stays under MAX_PICTURE_PIXELS."""
+    area_in2 = (rect.width / 72) * (rect.height / 72)
+    return max(1, min(PICTURE_DPI, int((MAX_PICTURE_PIXELS / area_in2) ** 0.5)))
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:

@@ -40,8 +40,8 @@ def validate_file(path: Path, settings: Settings, file_name: str | None = None) 
     limit_mb = settings.parsing.max_file_mb
     if size > limit_mb * 1024 * 1024:
         raise InputError(
-            f"The file {name} is {size / 1024 / 1024:.0f} MB; files above {limit_mb:.0f} MB are refused "
-            "(setting RAG_PARSING__MAX_FILE_MB)."
+            f"The file {name} is {_mb(size / 1024 / 1024)}; files above {_mb(limit_mb)} are refused "
+            "(setting RAG_PARSING__MAX_FILE_MB). Compress or split it, or ask the administrator to raise the limit."
         )
     with path.open("rb") as fh:
         head = fh.read(4096)
@@ -49,6 +49,11 @@ def validate_file(path: Path, settings: Settings, file_name: str | None = None) 
     if kind == "pdf":
         check_pdf(path, settings, name)
     return kind
+
+
+def _mb(value: float) -> str:
+    """Megabytes as a person reads them: '250 MB', '1.5 MB', '0.001 MB' (never '0 MB')."""
+    return f"{value:.0f} MB" if value >= 10 else f"{value:.3g} MB"
 
 
 def detect_kind(head: bytes, suffix: str, path: Path) -> Kind:
@@ -115,7 +120,8 @@ def check_pdf(path: Path, settings: Settings, name: str = "") -> int:
         if pages > settings.parsing.max_pages:
             raise InputError(
                 f"This PDF has {pages} pages; documents above {settings.parsing.max_pages} pages are refused "
-                "(setting RAG_PARSING__MAX_PAGES). Split it and upload the parts."
+                "(setting RAG_PARSING__MAX_PAGES). Split it and upload the parts, or ask the administrator "
+                "to raise the limit."
             )
         if doc.is_repaired and not _pages_readable(doc):
             raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.")

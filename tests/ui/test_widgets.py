@@ -12,6 +12,7 @@ def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:
     assert escaped.startswith("\\# Title\n\\- item\n1\\. first")
     for done in (r"\*bold\*", r"\_it\_", r"\`code\`", r"\[link\]", r"\<b\>", r"\$x^2\$", r"\:red\[c\]"):
         assert done in escaped
+    assert escape_md("&amp; &lt;b&gt;") == r"\&amp; \&lt;b\&gt;"  # entities are shown as written
 
 
 def test_annotations_map_pages_and_put_cited_boxes_first() -> None:
