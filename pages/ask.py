@@ -15,6 +15,7 @@ from ui.resources import get_settings
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
+VIEWER_FRAGMENT = "ask-viewer"  # a citation click reruns only this fragment, not the chat history
 
 st.title(t("ask.title"))
 settings = get_settings()
@@ -44,7 +45,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if answer.mode == "refused":
         st.info(t("ask.refused"))
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
-        citation_cards(closest, key=f"closest-{m}")
+        citation_cards(closest, key=f"closest-{m}", fragment=VIEWER_FRAGMENT)
         return
     for p_index, paragraph in enumerate(answer.paragraphs):
         st.markdown(escape_md(paragraph.text))
@@ -52,14 +53,15 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
             if paragraph.note:
                 st.caption(escape_md(paragraph.note))
-        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}")
+        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
+                       quote=paragraph.quote, fragment=VIEWER_FRAGMENT)
     if answer.missing_information:
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":
         return
     if answer.uncited:
         with st.expander(t("ask.uncited")):
-            citation_cards(answer.uncited, key=f"uncited-{m}")
+            citation_cards(answer.uncited, key=f"uncited-{m}", fragment=VIEWER_FRAGMENT)
     cited = [s for s in answer.sources if any(s.id in p.source_ids for p in answer.paragraphs)] or answer.sources
     if cited:
         with st.expander(t("ask.report")):
@@ -106,10 +108,17 @@ with chat_col:
         st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
                            key="ask_export", icon=":material/download:")
 
-with viewer_col:
+
+@st.fragment(key=VIEWER_FRAGMENT)
+def viewer_panel() -> None:
+    """The highlighted PDF; rerun alone on a citation click or on "close"."""
     target = state.viewer_target()
     if target is None:
         st.caption(t("ask.viewer_empty"))
-    else:
-        st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-        show_target(target, settings, key="ask-viewer")
+        return
+    st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
+    show_target(target, settings, key="ask-viewer")
+
+
+with viewer_col:
+    viewer_panel()
