@@ -140,3 +140,9 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     assert any(x0 - tol <= cx <= x1 + tol and y0 - tol <= cy <= y1 + tol for x0, y0, x1, y1 in drawn_pt), (
         f"quote centre ({cx:.1f}, {cy:.1f}) pt is under none of the highlights {drawn_pt}"
     )
+    # The paragraph quotes that sentence: the strong highlight is its line only, and the rest of
+    # the cited child is drawn apart, less strongly ("passage-" annotations).
+    assert all(y0 - tol <= cy <= y1 + tol for x0, y0, x1, y1 in drawn_pt), (
+        f"a strong highlight lies off the quoted line (centre y {cy:.1f} pt): {drawn_pt}"
+    )
+    assert frame.locator('[id^="annotation-passage-"]').count() >= 1, "the rest of the cited child is not drawn"
