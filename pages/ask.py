@@ -15,7 +15,6 @@ from ui.resources import get_settings
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
-VIEWER_FRAGMENT = "ask-viewer"  # a citation click reruns only this fragment, not the chat history
 
 st.title(t("ask.title"))
 settings = get_settings()
@@ -45,7 +44,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if answer.mode == "refused":
         st.info(t("ask.refused"))
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
-        citation_cards(closest, key=f"closest-{m}", fragment=VIEWER_FRAGMENT)
+        citation_cards(closest, key=f"closest-{m}")
         return
     for p_index, paragraph in enumerate(answer.paragraphs):
         st.markdown(escape_md(paragraph.text))
@@ -54,14 +53,14 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             if paragraph.note:
                 st.caption(escape_md(paragraph.note))
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
-                       quote=paragraph.quote, fragment=VIEWER_FRAGMENT)
+                       quote=paragraph.quote)
     if answer.missing_information:
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":
         return
     if answer.uncited:
         with st.expander(t("ask.uncited")):
-            citation_cards(answer.uncited, key=f"uncited-{m}", fragment=VIEWER_FRAGMENT)
+            citation_cards(answer.uncited, key=f"uncited-{m}")
     cited = [s for s in answer.sources if any(s.id in p.source_ids for p in answer.paragraphs)] or answer.sources
     if cited:
         with st.expander(t("ask.report")):
@@ -79,46 +78,50 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                         st.success(t("ask.reported"))
 
 
-chat_col, viewer_col = st.columns([6, 5], gap="medium")
-prompt = st.chat_input(t("ask.input"), key="ask_input")
-
-with chat_col:
-    history = state.messages()
-    question = ""
-    for m, message in enumerate(history):
-        with st.chat_message(message["role"]):
-            if message["role"] == "user":
-                question = message["text"]
-                st.text(question)
-            else:
-                render_answer(message["answer"], question, m)
-    if prompt:
-        history.append({"role": "user", "text": prompt})
-        with st.chat_message("user"):
-            st.text(prompt)
-        with st.chat_message("assistant"):
-            with st.spinner(t("ask.thinking")):
-                ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
-            if ok and answer is not None:
-                history.append({"role": "assistant", "answer": answer})
-                render_answer(answer, prompt, len(history) - 1)
-    reports = read_reports(settings.data_dir)
-    if reports:
-        st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
-                           key="ask_export", icon=":material/download:")
+PENDING = "ask_pending"  # the submitted question, answered once by the next run of the conversation
 
 
-@st.fragment(key=VIEWER_FRAGMENT)
-def viewer_panel() -> None:
-    """The highlighted PDF; rerun alone on a citation click or on "close"."""
-    target = state.viewer_target()
-    if target is None:
-        st.caption(t("ask.viewer_empty"))
-        return
-    st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-    show_target(target, settings, key="ask-viewer")
+@st.fragment
+def conversation() -> None:
+    """Chat history and viewer: a citation click or "close" reruns only this fragment, not the
+    page (no sidebar queries, no navigation); a new question reruns the page."""
+    chat_col, viewer_col = st.columns([6, 5], gap="medium")
+    with chat_col:
+        history = state.messages()
+        question = ""
+        for m, message in enumerate(history):
+            with st.chat_message(message["role"]):
+                if message["role"] == "user":
+                    question = message["text"]
+                    st.text(question)
+                else:
+                    render_answer(message["answer"], question, m)
+        prompt = st.session_state.pop(PENDING, None)
+        if prompt:
+            history.append({"role": "user", "text": prompt})
+            with st.chat_message("user"):
+                st.text(prompt)
+            with st.chat_message("assistant"):
+                with st.spinner(t("ask.thinking")):
+                    ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
+                                      collections=chosen_collections or None, doc_ids=chosen_docs or None)
+                if ok and answer is not None:
+                    history.append({"role": "assistant", "answer": answer})
+                    render_answer(answer, prompt, len(history) - 1)
+        reports = read_reports(settings.data_dir)
+        if reports:
+            st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
+                               key="ask_export", icon=":material/download:")
+    with viewer_col:
+        target = state.viewer_target()
+        if target is None:
+            st.caption(t("ask.viewer_empty"))
+        else:
+            st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
+            show_target(target, settings, key="ask-viewer")
 
 
-with viewer_col:
-    viewer_panel()
+submitted = st.chat_input(t("ask.input"), key="ask_input")
+if submitted:
+    st.session_state[PENDING] = submitted
+conversation()

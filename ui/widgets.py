@@ -193,20 +193,14 @@ def source_label(source: Source) -> str:
     return source.label
 
 
-def open_source(source: Source, quote: str = "", fragment: str | None = None) -> None:
-    """Card callback: show `source` in the viewer (the target is built here, on click, not on
-    every run); with `fragment`, rerun only that (viewer) fragment."""
+def open_source(source: Source, quote: str = "") -> None:
+    """Card callback: show `source` in the viewer. The target is built here, on click, not for
+    every card on every run."""
     state.open_viewer(source_target(source, quote))
-    if fragment:
-        st.rerun(fragment)
 
 
-def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", fragment: str | None = None) -> None:
-    """One button per cited source; a click opens the viewer on it (the quote's lines highlighted).
-
-    `fragment`: the key of the `st.fragment` that draws the viewer; a click then reruns only it,
-    not the whole page (the chat history is not redrawn).
-    """
+def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> None:
+    """One button per cited source; a click opens the viewer on it (the quote's lines highlighted)."""
     if not sources:
         return
     cols = st.columns(min(len(sources), 3))
@@ -214,7 +208,7 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", frag
         with cols[i % len(cols)]:
             st.button(
                 escape_md(source_label(source)), key=f"{key}-{i}", icon=":material/picture_as_pdf:",
-                on_click=open_source, args=(source, quote, fragment), width="stretch",
+                on_click=open_source, args=(source, quote), width="stretch",
             )
 
 

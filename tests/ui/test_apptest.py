@@ -69,7 +69,7 @@ CHUNKED = Chunked(
 
 @pytest.fixture
 def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
-    calls: dict = {"ask": [], "page_pdf": [], "list_documents": 0}
+    calls: dict = {"ask": [], "page_pdf": []}
     pdf = (corpus_dir / PDF_NAME).read_bytes()
 
     def page_pdf(doc_id, pages, settings):
@@ -93,11 +93,7 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
                           lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    def list_documents(settings, collection=None):
-        calls["list_documents"] += 1
-        return [RECORD]
-
-    monkeypatch.setattr(pipeline, "list_documents", list_documents, raising=False)
+    monkeypatch.setattr(pipeline, "list_documents", lambda settings, collection=None: [RECORD], raising=False)
     monkeypatch.setattr(pipeline, "list_collections", lambda settings: ["vignettes"], raising=False)
     monkeypatch.setattr(pipeline, "load_chunks", lambda doc_id, settings: CHUNKED, raising=False)
     monkeypatch.setattr(pipeline, "page_pdf", page_pdf, raising=False)
@@ -195,10 +191,8 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
     assert not at.get("component_instance")  # no viewer before a click
 
     card = next(b for b in at.button if b.label == SOURCE.label)
-    page_runs = fake_pipeline["list_documents"]
     card.click().run()
     assert not at.exception
-    assert fake_pipeline["list_documents"] == page_runs  # the click reran only the viewer fragment
     args = _viewer_args(at)
     assert fake_pipeline["page_pdf"][-1] == (DOC_ID, [3])  # only the cited page is sent
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
@@ -209,10 +203,7 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
     assert args["annotations"][0]["id"] == "cite-0" and args["scroll_to_annotation"] == 1
     assert args["scroll_to_page"] is None and args["pages_to_render"] == []
 
-    # the conversation id stays the same for the session (AppTest's tree after a fragment rerun
-    # holds only the fragment: run the page once more, as the browser still shows it)
-    at.run()
-    assert _viewer_args(at)["annotations"] == args["annotations"]  # the viewer stays open
+    # the conversation id stays the same for the session
     at.chat_input(key="ask_input").set_value("And with a limit?").run()
     assert fake_pipeline["ask"][1]["conversation_id"] == call["conversation_id"]
 
