@@ -78,50 +78,39 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                         st.success(t("ask.reported"))
 
 
-PENDING = "ask_pending"  # the submitted question, answered once by the next run of the conversation
+chat_col, viewer_col = st.columns([6, 5], gap="medium")
+prompt = st.chat_input(t("ask.input"), key="ask_input")
 
+with chat_col:
+    history = state.messages()
+    question = ""
+    for m, message in enumerate(history):
+        with st.chat_message(message["role"]):
+            if message["role"] == "user":
+                question = message["text"]
+                st.text(question)
+            else:
+                render_answer(message["answer"], question, m)
+    if prompt:
+        history.append({"role": "user", "text": prompt})
+        with st.chat_message("user"):
+            st.text(prompt)
+        with st.chat_message("assistant"):
+            with st.spinner(t("ask.thinking")):
+                ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+            if ok and answer is not None:
+                history.append({"role": "assistant", "answer": answer})
+                render_answer(answer, prompt, len(history) - 1)
+    reports = read_reports(settings.data_dir)
+    if reports:
+        st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
+                           key="ask_export", icon=":material/download:")
 
-@st.fragment
-def conversation() -> None:
-    """Chat history and viewer: a citation click or "close" reruns only this fragment, not the
-    page (no sidebar queries, no navigation); a new question reruns the page."""
-    chat_col, viewer_col = st.columns([6, 5], gap="medium")
-    with chat_col:
-        history = state.messages()
-        question = ""
-        for m, message in enumerate(history):
-            with st.chat_message(message["role"]):
-                if message["role"] == "user":
-                    question = message["text"]
-                    st.text(question)
-                else:
-                    render_answer(message["answer"], question, m)
-        prompt = st.session_state.pop(PENDING, None)
-        if prompt:
-            history.append({"role": "user", "text": prompt})
-            with st.chat_message("user"):
-                st.text(prompt)
-            with st.chat_message("assistant"):
-                with st.spinner(t("ask.thinking")):
-                    ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                      collections=chosen_collections or None, doc_ids=chosen_docs or None)
-                if ok and answer is not None:
-                    history.append({"role": "assistant", "answer": answer})
-                    render_answer(answer, prompt, len(history) - 1)
-        reports = read_reports(settings.data_dir)
-        if reports:
-            st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
-                               key="ask_export", icon=":material/download:")
-    with viewer_col:
-        target = state.viewer_target()
-        if target is None:
-            st.caption(t("ask.viewer_empty"))
-        else:
-            st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-            show_target(target, settings, key="ask-viewer")
-
-
-submitted = st.chat_input(t("ask.input"), key="ask_input")
-if submitted:
-    st.session_state[PENDING] = submitted
-conversation()
+with viewer_col:
+    target = state.viewer_target()
+    if target is None:
+        st.caption(t("ask.viewer_empty"))
+    else:
+        st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
+        show_target(target, settings, key="ask-viewer")

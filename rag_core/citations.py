@@ -4,8 +4,9 @@ Docling provenance boxes are in PDF points, usually with a bottom-left origin; b
 viewers draw from the top-left. The conversion happens here and nowhere else.
 
 The source registry (`build_sources`) turns the context parents of a search into the
-citable `Source` objects, with labels written from the document's own metadata. This
-module does not check citations (see `rag_core.answering.verification`) and does not
+citable `Source` objects, with labels written from the document's own metadata.
+`quote_highlight` maps a paragraph's quote to the line boxes it covers (boxes keep the span of
+their text). This module does not check citations (see `rag_core.answering.verification`) and does not
 render anything.
 """
 

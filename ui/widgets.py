@@ -156,7 +156,7 @@ def render_pdf(
         pdf_bytes, width="100%", height=height, key=key, annotations=annotations,
         pages_to_render=list(pages_to_render), annotation_outline_size=2,
         scroll_to_annotation=scroll_to_annotation, scroll_to_page=None if scroll_to_annotation else scroll_to_page,
-        scroll_behavior="instant", resolution_boost=1,  # pdf.js already scales by devicePixelRatio
+        scroll_behavior="instant", resolution_boost=2,
     )
 
 
