@@ -67,7 +67,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
             if paragraph.note:
                 st.caption(escape_md(paragraph.note))
-        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}")
+        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
+                       quote=paragraph.quote)
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information:
         st.caption(t("ask.missing") + escape_md(answer.missing_information))

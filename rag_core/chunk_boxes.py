@@ -3,13 +3,17 @@
 A child's boxes are the line-level provenance boxes (selected by charspan) of the part of each
 text item it holds, the union of the cell boxes of the grid rows it holds when a table is split
 across children, and the whole item's boxes otherwise. Boxes are converted to a top-left origin
-by `citations.to_top_left` and kept inside their page. Used by `chunking` only.
+by `citations.to_top_left` and kept inside their page. A line box also keeps the `[start, end)`
+span of its text inside the child's text, so that a quote can be mapped to the lines it covers
+(`citations.quote_highlight`); table, picture and fallback boxes have no span. Used by
+`chunking` only.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -40,7 +44,7 @@ def assign_boxes(doc: DoclingDocument, pieces: Sequence[Piece]) -> None:
     cursors: dict[str, int] = {}  # text item -> squeezed chars already placed in earlier children
     table_rows = _table_row_ranges(doc, pieces)
     for n, piece in enumerate(pieces):
-        squeezed, _ = _squeeze(piece.text)
+        squeezed, child_index = _squeeze(piece.text)
         pos = 0
         boxes: list[HighlightBox] = []
         fallback: list[HighlightBox] = []
@@ -51,7 +55,7 @@ def assign_boxes(doc: DoclingDocument, pieces: Sequence[Piece]) -> None:
             elif isinstance(item, PictureItem):
                 fallback += prov_boxes(doc, item.prov)
             elif isinstance(item, TextItem):
-                found, pos = _text_boxes(doc, item, squeezed, pos, cursors)
+                found, pos = _text_boxes(doc, item, (squeezed, child_index), pos, cursors)
                 if found is None:
                     fallback += prov_boxes(doc, item.prov)
                 else:
@@ -62,13 +66,16 @@ def assign_boxes(doc: DoclingDocument, pieces: Sequence[Piece]) -> None:
 
 
 def _text_boxes(
-    doc: DoclingDocument, item: TextItem, child: str, pos: int, cursors: dict[str, int]
+    doc: DoclingDocument, item: TextItem, squeezed_child: tuple[str, list[int]], pos: int, cursors: dict[str, int]
 ) -> tuple[list[HighlightBox] | None, int]:
-    """Boxes of the part of `item` this child holds (line provs selected by charspan).
+    """Boxes of the part of `item` this child holds (line provs selected by charspan), each with
+    the span of its line's text in the child's raw text.
 
-    Returns (None, pos) when the item's text cannot be located in the child; ([], pos) when
-    the item contributes no text here (a table caption listed with a later table piece).
+    `squeezed_child` is `_squeeze(child text)`. Returns (None, pos) when the item's text cannot
+    be located in the child; ([], pos) when the item contributes no text here (a table caption
+    listed with a later table piece).
     """
+    child, child_index = squeezed_child
     squeezed, index = _squeeze(item.text)
     if not squeezed or not item.prov:
         return [], pos
@@ -85,11 +92,31 @@ def _text_boxes(
         cursors[item.self_ref] = len(squeezed)
         return None, at + length
     cursors[item.self_ref] = cursor + length
+
+    def child_span(k0: int, k1: int) -> tuple[int, int]:
+        """Squeezed item chars [k0, k1) (within this child's part) -> raw child span."""
+        return child_index[at + k0 - cursor], child_index[at + k1 - 1 - cursor] + 1
+
     if len(item.prov) == 1:
-        return prov_boxes(doc, item.prov), at + length
+        return _with_span(prov_boxes(doc, item.prov), child_span(cursor, cursor + length)), at + length
     lo, hi = index[cursor], index[cursor + length - 1] + 1
     lines = [p for p in item.prov if p.charspan[0] < hi and p.charspan[1] > lo]
-    return prov_boxes(doc, lines or item.prov), at + length
+    if not lines:
+        return prov_boxes(doc, item.prov), at + length
+    boxes: list[HighlightBox] = []
+    for line in lines:
+        # squeezed item chars of this line that lie in this child's part of the item
+        k0 = max(bisect_left(index, line.charspan[0]), cursor)
+        k1 = min(bisect_left(index, line.charspan[1]), cursor + length)
+        span = child_span(k0, k1) if k0 < k1 else None
+        boxes += _with_span(prov_boxes(doc, [line]), span)
+    return boxes, at + length
+
+
+def _with_span(boxes: list[HighlightBox], span: tuple[int, int] | None) -> list[HighlightBox]:
+    if span is None:
+        return boxes
+    return [b.model_copy(update={"start": span[0], "end": span[1]}) for b in boxes]
 
 
 def prov_boxes(doc: DoclingDocument, provs: Sequence) -> list[HighlightBox]:
@@ -114,7 +141,7 @@ def clamp(box: HighlightBox, width: float, height: float) -> HighlightBox:
     if y1 - y0 < 0.5:
         y0 = max(0.0, min(y0, height - 0.5))
         y1 = min(height, y0 + 0.5)
-    return HighlightBox(page=box.page, x0=x0, y0=y0, x1=x1, y1=y1)
+    return HighlightBox(page=box.page, x0=x0, y0=y0, x1=x1, y1=y1, start=box.start, end=box.end)
 
 
 def _table_row_ranges(doc: DoclingDocument, pieces: Sequence[Piece]) -> dict[tuple[int, str], tuple[int, int]]:
@@ -173,7 +200,13 @@ def _row_boxes(doc: DoclingDocument, table: TableItem, rows: tuple[int, int]) ->
 
 
 def _unique_boxes(boxes: list[HighlightBox]) -> list[HighlightBox]:
+    """One box per rectangle; a rectangle listed twice keeps the union of its known text spans."""
     seen: dict[tuple, HighlightBox] = {}
     for b in boxes:
-        seen.setdefault((b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)), b)
+        key = (b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2))
+        kept = seen.setdefault(key, b)
+        if kept is not b and b.start is not None and b.end is not None:
+            start = b.start if kept.start is None else min(kept.start, b.start)
+            end = b.end if kept.end is None else max(kept.end, b.end)
+            seen[key] = kept.model_copy(update={"start": start, "end": end})
     return list(seen.values())

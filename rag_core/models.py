@@ -29,6 +29,9 @@ class HighlightBox(Frozen):
     x1: float
     y1: float
     origin: Literal["TOPLEFT"] = "TOPLEFT"
+    start: int | None = Field(None, description="Start of the text this box holds, in its owner's text "
+                              "(the child's for `Child.boxes`, the parent's for a parent `Source`); None if unknown")
+    end: int | None = Field(None, description="End (exclusive) of that text; None if unknown")
 
 
 class TableCell(Frozen):
@@ -156,6 +159,8 @@ class Source(Frozen):
     parent_id: str
     boxes: list[HighlightBox] = Field(default_factory=list)
     parent_boxes: list[HighlightBox] = Field(default_factory=list)
+    child_spans: list[tuple[int, int]] = Field(
+        default_factory=list, description="[start, end) of each child of a parent source in `text`, in order")
 
 
 SupportStatus = Literal["supported", "partially_supported"]

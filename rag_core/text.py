@@ -50,6 +50,42 @@ def contains_quote(haystack: str, quote: str) -> bool:
     return squeeze(quote) in squeeze(haystack)
 
 
+def _letters(text: str) -> tuple[str, list[int]]:
+    """Folded letters and digits of `text` (NFKC, lower case, no accents), each with its index in `text`."""
+    out: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            if ch.isalnum():
+                out.append(ch.lower())
+                index.append(i)
+            continue
+        for c in fold(unicodedata.normalize("NFKC", ch)):
+            if c.isalnum():
+                out.append(c)
+                index.append(i)
+    return "".join(out), index
+
+
+def find_quote(haystack: str, quote: str, near: int = 0) -> tuple[int, int] | None:
+    """`[start, end)` of `quote` in `haystack`, comparing folded letters and digits only (what
+    `contains_quote` accepts, and also text that lost its hyphenation or punctuation); the
+    occurrence closest to `near` when there are several; None when absent."""
+    q, _ = _letters(quote)
+    if not q:
+        return None
+    h, index = _letters(haystack)
+    hits: list[int] = []
+    at = h.find(q)
+    while at >= 0:
+        hits.append(at)
+        at = h.find(q, at + 1)
+    if not hits:
+        return None
+    best = min(hits, key=lambda k: abs(index[k] - near))
+    return index[best], index[best + len(q) - 1] + 1
+
+
 def detect_language(text: str) -> str:
     """'fr' or 'en' by counting frequent function words; ties and empty text give 'en'."""
     words = re.findall(r"[a-zà-ÿ]+", text.lower())

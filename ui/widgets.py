@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
+from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 STRONG_COLOR = "#d62728"
+PASSAGE_COLOR = "#f0a0a0"  # the rest of the child when a quote is highlighted: the same red, paler
 LIGHT_COLOR = "#7fb3d5"
 CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22")
 VIEWER_HEIGHT_PX = 820
@@ -83,30 +85,44 @@ def box_dict(box: HighlightBox) -> dict[str, Any]:
 def viewer_target(
     *, doc_id: str, file_name: str, label: str, pages: Sequence[int], boxes: Iterable[HighlightBox],
     parent_boxes: Iterable[HighlightBox] = (), text: str = "", source_id: str = "",
+    quoted: Iterable[HighlightBox] = (),
 ) -> dict[str, Any]:
-    """What the viewer must show, as plain data (it lives in session state)."""
+    """What the viewer must show, as plain data (it lives in session state).
+
+    `quoted`: the lines of the paragraph's quote (strongest); `boxes`: the cited child (strong,
+    or less strong when there are quoted lines); `parent_boxes`: the rest of the section (light).
+    """
+    quoted_ = [box_dict(b) for b in quoted]
     strong = [box_dict(b) for b in boxes]
     light = [box_dict(b) for b in parent_boxes]
-    shown = sorted({b["page"] for b in strong}) or sorted({int(p) for p in pages})
+    shown = sorted({b["page"] for b in quoted_ + strong}) or sorted({int(p) for p in pages})
     return {
-        "doc_id": doc_id, "file_name": file_name, "label": label, "pages": shown,
+        "doc_id": doc_id, "file_name": file_name, "label": label, "pages": shown, "quoted": quoted_,
         "boxes": strong, "parent_boxes": light, "text": text, "source_id": source_id,
     }
 
 
-def source_target(source: Source) -> dict[str, Any]:
+def source_target(source: Source, quote: str = "") -> dict[str, Any]:
+    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart."""
+    tiers = quote_highlight(source, quote) if quote else None
+    quoted, boxes, parent_boxes = tiers if tiers else ([], source.boxes, source.parent_boxes)
     return viewer_target(
         doc_id=source.doc_id, file_name=source.file_name, label=source_label(source), pages=source.pages,
-        boxes=source.boxes, parent_boxes=source.parent_boxes, text=source.text, source_id=source.id,
+        boxes=boxes, parent_boxes=parent_boxes, text=source.text, source_id=source.id, quoted=quoted,
     )
 
 
 def annotations_for(
-    strong: Sequence[dict[str, Any]], light: Sequence[dict[str, Any]], page_map: dict[int, int]
+    strong: Sequence[dict[str, Any]], light: Sequence[dict[str, Any]], page_map: dict[int, int],
+    quoted: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
-    """streamlit-pdf-viewer annotations: strong (cited) boxes first, so `scroll_to_annotation=1` targets them."""
+    """streamlit-pdf-viewer annotations, the cited ("cite-") boxes first so `scroll_to_annotation=1`
+    targets them: the quoted lines when there are, then the rest of the child ("passage-"), else
+    the child; then the section ("ctx-", light)."""
     anns: list[dict[str, Any]] = []
-    for prefix, boxes, color, border in (("cite", strong, STRONG_COLOR, "solid"), ("ctx", light, LIGHT_COLOR, "dashed")):
+    tiers = (("cite", quoted, STRONG_COLOR, "solid"), ("passage", strong, PASSAGE_COLOR, "solid")) if quoted else (
+        ("cite", strong, STRONG_COLOR, "solid"),)
+    for prefix, boxes, color, border in (*tiers, ("ctx", light, LIGHT_COLOR, "dashed")):
         for i, b in enumerate(boxes):
             page = page_map.get(int(b["page"]))
             if page is None:
@@ -159,7 +175,7 @@ def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewe
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got
-    anns = annotations_for(target["boxes"], target["parent_boxes"], page_map)
+    anns = annotations_for(target["boxes"], target["parent_boxes"], page_map, target.get("quoted", ()))
     strong = sum(1 for a in anns if a["id"].startswith("cite-"))
     st.caption(t("viewer.pages", pages=", ".join(str(p) for p in pages)))
     digest = hashlib.sha1(repr((target["doc_id"], pages, target.get("source_id"), len(anns))).encode()).hexdigest()[:10]
@@ -180,8 +196,14 @@ def source_label(source: Source) -> str:
     return source.label
 
 
-def citation_cards(sources: Sequence[Source], *, key: str) -> None:
-    """One button per cited source; a click opens the viewer on it."""
+def open_source(source: Source, quote: str = "") -> None:
+    """Card callback: show `source` in the viewer. The target is built here, on click, not for
+    every card on every run."""
+    state.open_viewer(source_target(source, quote))
+
+
+def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> None:
+    """One button per cited source; a click opens the viewer on it (the quote's lines highlighted)."""
     if not sources:
         return
     cols = st.columns(min(len(sources), 3))
@@ -189,7 +211,7 @@ def citation_cards(sources: Sequence[Source], *, key: str) -> None:
         with cols[i % len(cols)]:
             st.button(
                 escape_md(source_label(source)), key=f"{key}-{i}", icon=":material/picture_as_pdf:",
-                on_click=state.open_viewer, args=(source_target(source),), width="stretch",
+                on_click=open_source, args=(source, quote), width="stretch",
             )
 
 

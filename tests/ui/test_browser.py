@@ -130,13 +130,27 @@ def _journey(app_url: str, page, pdf: Path) -> None:
 
     canvas_width_px = frame.locator("canvas").first.evaluate("c => parseFloat(c.style.width)")
     scale = canvas_width_px / page_width_pt(pdf, QUOTE_PAGE)
-    boxes_px = strong.evaluate_all(
-        "els => els.map(e => [e.style.left, e.style.top, e.style.width, e.style.height].map(parseFloat))"
-    )
-    drawn_pt = [(x / scale, y / scale, (x + w) / scale, (y + h) / scale) for x, y, w, h in boxes_px]
-    qx0, qy0, qx1, qy1 = quote_box_pt(pdf, QUOTE_PAGE, QUOTE)
-    cx, cy = (qx0 + qx1) / 2, (qy0 + qy1) / 2
-    tol = 3.0
-    assert any(x0 - tol <= cx <= x1 + tol and y0 - tol <= cy <= y1 + tol for x0, y0, x1, y1 in drawn_pt), (
-        f"quote centre ({cx:.1f}, {cy:.1f}) pt is under none of the highlights {drawn_pt}"
-    )
+
+    def drawn(selector: str) -> list[tuple[float, float, float, float]]:
+        boxes_px = frame.locator(selector).evaluate_all(
+            "els => els.map(e => [e.style.left, e.style.top, e.style.width, e.style.height].map(parseFloat))"
+        )
+        return [(x / scale, y / scale, (x + w) / scale, (y + h) / scale) for x, y, w, h in boxes_px]
+
+    def under(rect: tuple[float, float, float, float], boxes: list, tol: float = 3.0) -> bool:
+        cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+        return any(x0 - tol <= cx <= x1 + tol and y0 - tol <= cy <= y1 + tol for x0, y0, x1, y1 in boxes)
+
+    # The paragraph's quote (its first sentence, for an extractive answer) is highlighted strongly:
+    # the start of the paragraph lies under a strong box, on the cited page.
+    paragraph = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').filter(
+        has_not_text="extractif").first  # the paragraph, not the "extractive" badge above it
+    opening = " ".join(paragraph.inner_text().split()[:5])
+    strong_pt = drawn('[id^="annotation-cite-"]')
+    assert under(quote_box_pt(pdf, QUOTE_PAGE, opening), strong_pt), (opening, strong_pt)
+    # The expected answer lies in the cited child: under its strong (quoted lines) or less strong
+    # ("passage-": the rest of the child) highlight, and the child is drawn apart from its quote.
+    child_pt = strong_pt + drawn('[id^="annotation-passage-"]')
+    qbox = quote_box_pt(pdf, QUOTE_PAGE, QUOTE)
+    assert under(qbox, child_pt), f"quote {qbox} pt is under none of the child's highlights {child_pt}"
+    assert len(child_pt) > len(strong_pt), "the rest of the cited child is not drawn"
