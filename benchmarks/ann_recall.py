@@ -69,12 +69,16 @@ def corpus_passages() -> list[tuple[str, str]]:
     return out
 
 
+def _cache_file(texts: list[str], cache: Path) -> Path:
+    key = hashlib.sha256(("\n".join(texts) + select_embedder(Settings()).name).encode()).hexdigest()[:16]
+    return cache / f"vectors-{key}.npy"
+
+
 def embed_cached(texts: list[str], cache: Path) -> np.ndarray:
     """Passage vectors, saved every few batches so an interrupted run resumes."""
     embedder = select_embedder(Settings())
     cache.mkdir(parents=True, exist_ok=True)
-    key = hashlib.sha256(("\n".join(texts) + embedder.name).encode()).hexdigest()[:16]
-    path = cache / f"vectors-{key}.npy"
+    path = _cache_file(texts, cache)
     done = np.load(path) if path.exists() else np.zeros((0, embedder.dim), np.float32)
     started, start_n = time.perf_counter(), len(done)
     parts = [done]
@@ -87,6 +91,14 @@ def embed_cached(texts: list[str], cache: Path) -> np.ndarray:
             rate = (n - start_n) / (time.perf_counter() - started)
             print(f"  embedded {n:,}/{len(texts):,} ({rate:.1f} passages/s)", flush=True)
     return np.vstack(parts)
+
+
+def cached_prefix(texts: list[str], cache: Path) -> np.ndarray:
+    """The vectors an interrupted `embed_cached` run saved for the first passages of `texts`."""
+    path = _cache_file(texts, cache)
+    if not path.exists():
+        raise SystemExit(f"no cached vectors for these passages in {cache}")
+    return np.load(path)
 
 
 def build(store: Store, rows: list[tuple[str, str]], vectors: np.ndarray) -> dict[str, str]:
@@ -139,6 +151,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--passages", type=int, default=50_000)
     parser.add_argument("--cache", default="/tmp/ann_cache")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="embed nothing: measure on the passages an interrupted run already embedded")
     args = parser.parse_args()
     rows = corpus_passages()
     need = args.passages + HELD_OUT
@@ -146,8 +160,16 @@ def main() -> int:
         print(f"the corpus gives only {len(rows):,} distinct passages; asked for {need:,}")
         return 1
     rows = rows[:need]
-    print(f"{len(rows):,} real passages from the corpus (1-6 line windows); embedding (cached in {args.cache})")
-    vectors = embed_cached([t for _, t in rows], Path(args.cache))
+    if args.cached_only:
+        vectors = cached_prefix([t for _, t in rows], Path(args.cache))
+        rows = rows[:len(vectors)]
+        args.passages = len(rows) - HELD_OUT
+        print(f"--cached-only: {args.passages:,} embedded passages indexed (+{HELD_OUT} held out), "
+              f"not the {need - HELD_OUT:,} asked for")
+    else:
+        print(f"{len(rows):,} real passages from the corpus (1-6 line windows); embedding (cached in {args.cache})")
+        vectors = embed_cached([t for _, t in rows], Path(args.cache))
+    # Held-out queries come from the end of the shuffled list, so they are never indexed.
     indexed, held = rows[:args.passages], vectors[args.passages:]
     embedder = select_embedder(Settings())
     questions = dev_questions()
@@ -158,7 +180,7 @@ def main() -> int:
     ids = build(store, indexed, vectors[:args.passages])
     built = time.perf_counter() - t0
     t0 = time.perf_counter()
-    store.optimize(ann_min_rows=50_000)
+    store.optimize(ann_min_rows=0 if args.cached_only else 50_000)  # below 50k the product would not build it
     indexed_s = time.perf_counter() - t0
     names = {idx.name for idx in store.db.open_table("children").list_indices()}
     print(f"{store.count_children():,} children in {len(ids)} documents: written in {built:.0f} s, "

@@ -166,6 +166,8 @@ def extract_numbers(text: str, language: str = "en") -> list[Number]:
         if _glued_to_code(masked, start):
             continue  # TH00-02, ISO-9001: a code, not a figure
         after = masked[end : end + 1]
+        if after in ".," and masked[end + 1 : end + 2].isdigit() and "." in m.group("body"):
+            continue  # 127.0.0.1, 2.14.1, section 3.2.1: a dotted code or address, not a figure
         if after.isalpha() and not m.group("unit"):
             continue  # 1er, 3e, 2nd, 12h
         if _PAGE_REF.search(masked[max(0, start - 8) : start]):

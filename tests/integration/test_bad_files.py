@@ -22,21 +22,9 @@ import pytest
 from rag_core import pipeline
 from rag_core.config import Settings
 from tests import bad_files
-from tests.integration.test_robustness import make_pdf
+from tests.bad_files import encrypted, make_pdf, truncated
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _encrypted(path: Path) -> None:
-    doc = pymupdf.open()
-    doc.new_page().insert_text((72, 72), "secret reserves")
-    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="u")
-
-
-def _truncated(path: Path) -> None:
-    src = make_pdf(path.with_suffix(".full.pdf"), "truncated")
-    data = src.read_bytes()
-    path.write_bytes(data[: len(data) // 3])
 
 
 def _hostile_text(path: Path) -> None:
@@ -52,10 +40,10 @@ def _hostile_text(path: Path) -> None:
 
 CASES = {
     "zero.pdf": (lambda p: p.write_bytes(b""), "refused", "empty"),
-    "truncated.pdf": (_truncated, "ingested", "Ingested"),  # MuPDF repairs it: a warning says so
+    "truncated.pdf": (truncated, "ingested", "Ingested"),  # MuPDF repairs it: a warning says so
     "random.pdf": (lambda p: p.write_bytes(bytes(range(256)) * 40), "refused", "not a PDF"),
     "page.pdf": (lambda p: p.write_text("<!DOCTYPE html><html><body>Login</body></html>"), "refused", "web page"),
-    "locked.pdf": (_encrypted, "refused", "password"),
+    "locked.pdf": (encrypted, "refused", "password"),
     "nopage.pdf": (lambda p: p.write_bytes(b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
                                            b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"),
                    "refused", "page"),

@@ -11,9 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-import pymupdf
 import pytest
 
+from tests.bad_files import make_pdf
 from rag_core import pipeline
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, sha256_file
@@ -31,19 +31,6 @@ def show(event):
 result = pipeline.ingest([Path(sys.argv[1])], Settings(), progress=show)[0]
 print("RESULT", result.status, result.message, flush=True)
 """
-
-
-def make_pdf(path: Path, topic: str, pages: int = 3) -> Path:
-    doc = pymupdf.open()
-    for n in range(1, pages + 1):
-        page = doc.new_page()
-        page.insert_text((72, 80), f"{n} {topic} section {n}", fontsize=16)
-        body = (f"The {topic} method estimates outstanding claims reserves for accident year {2000 + n}. "
-                f"Development factors for {topic} are computed from cumulative paid triangles. ") * 4
-        page.insert_textbox(pymupdf.Rect(72, 110, 520, 700), body, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
 
 
 def _run_and_kill(pdf: Path, data_dir: Path, stage: str) -> list[str]:

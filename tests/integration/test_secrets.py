@@ -62,6 +62,9 @@ def server() -> Iterator[ChatServer]:
         yield s
 
 
+PLAN = {"kind": "explanation", "reason": "How the factors are derived.", "sub_questions": []}
+
+
 def good_answer() -> dict:
     return {"paragraphs": [{"text": "Development factors come from cumulative paid triangles.",
                             "source_ids": ["S1"], "quote": QUOTE}], "missing_information": ""}
@@ -84,13 +87,18 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     pdf_dir.mkdir()
     pdf = bad_files.make_pdf(pdf_dir / "bf.pdf", "Bornhuetter")
     assert pipeline.ingest([pdf], settings)[0].status == "ingested"
+    # Each question makes two model calls: the router (budget) then the answer. Separate
+    # conversations, so no follow-up rewrite call; each error is served to both calls.
+    server.answer(PLAN)
     server.answer(good_answer())
-    server.queue(Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}.",
-                                                   "code": "invalid_api_key"}}),
-                 Reply(status=500, body=f"internal error for key {KEY}"),
-                 Reply(content=f"not json, key {KEY}"))
-    answers = [pipeline.ask(QUESTION, settings, conversation_id="leak-check") for _ in range(4)]
+    for failure in (Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}.",
+                                                      "code": "invalid_api_key"}}),
+                    Reply(status=500, body=f"internal error for key {KEY}"),
+                    Reply(content=f"not json, key {KEY}")):
+        server.queue(failure, failure)
+    answers = [pipeline.ask(QUESTION, settings, conversation_id=f"leak-check-{i}") for i in range(4)]
     assert [a.mode for a in answers] == ["llm", "extractive", "extractive", "extractive"], [a.warnings for a in answers]
+    assert answers[0].budget_reason == PLAN["reason"], "the router's reply was used"
     assert all(h["authorization"] == f"Bearer {KEY}" for h in server.headers)  # the key was really used
 
     # exports: a reported citation, the reports download, an evaluation's results.json
@@ -106,7 +114,8 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     (exports / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
 
     # the command line, with the key in its environment, at DEBUG through a 401 that echoes it
-    server.queue(Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}}))
+    cli_401 = Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}})
+    server.queue(cli_401, cli_401)  # router, answer
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     cli = subprocess.run([sys.executable, "-c", "import logging, sys; from rag_core.__main__ import main; "
                           "logging.basicConfig(level=logging.DEBUG); sys.exit(main(sys.argv[1:]))",
@@ -115,8 +124,11 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     assert cli.returncode == 0, cli.stderr[-2000:]
 
     # the pages: Home (backends in use) and Ask with a model answer and a model failure echoing the key
+    # first question: router, answer; the second is a follow-up: rewrite, router, answer (all refused)
+    server.answer(PLAN)
     server.answer(good_answer())
-    server.queue(Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}}))
+    page_401 = Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}})
+    server.queue(page_401, page_401, page_401)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
     home = proto_text(at)
     at.switch_page("pages/ask.py").run()
@@ -131,7 +143,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     assert files_containing(exports, QUESTION) and files_containing(data / "lancedb", "Bornhuetter")
     assert "refused the API key (401)" in page and QUESTION in page and "test-model" in home
     assert "[redacted]" in caplog.text and QUESTION in cli.stdout
-    assert len(server.requests) == 7
+    assert len(server.requests) == 8 + 2 + 5  # every scripted reply was asked for, nothing else
     # ... and the key is nowhere
     assert files_containing(data, KEY) == []
     assert files_containing(exports, KEY) == []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, open_home, start_app, stop_app, wait_idle
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
@@ -29,17 +29,6 @@ def app_url(tmp_path: Path) -> Iterator[str]:
     proc, url = start_app(tmp_path / "data", ARTIFACTS / "streamlit.log")
     yield url
     stop_app(proc)
-
-
-@pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        context = browser.new_context(viewport={"width": 1500, "height": 1000})
-        yield context.new_page()
-        browser.close()
 
 
 def shot(page, name: str) -> None:
@@ -144,7 +133,7 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     # The paragraph's quote (its first sentence, for an extractive answer) is highlighted strongly:
     # the start of the paragraph lies under a strong box, on the cited page.
     paragraph = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').filter(
-        has_not_text="extractif").first  # the paragraph, not the "extractive" badge above it
+        has_not_text="extractif").filter(has_not_text="Contexte :").first  # not the badge nor the budget caption
     opening = " ".join(paragraph.inner_text().split()[:5])
     strong_pt = drawn('[id^="annotation-cite-"]')
     assert under(quote_box_pt(pdf, QUOTE_PAGE, opening), strong_pt), (opening, strong_pt)

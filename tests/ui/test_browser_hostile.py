@@ -17,7 +17,7 @@ import pytest
 
 from tests import bad_files
 from tests.openai_server import ChatServer
-from tests.ui.browser_support import CHROMIUM, REPO, launch, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, open_home, start_app, stop_app, wait_idle
 
 ARTIFACTS = REPO / "test-artifacts" / "browser-hostile"
 FILE_NAME = "<img src=x onerror=window.__pwned=9> **report**.pdf"
@@ -51,17 +51,6 @@ def app(tmp_path: Path, chat_server: ChatServer, monkeypatch: pytest.MonkeyPatch
     stop_app(proc)
 
 
-@pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        context = browser.new_context(viewport={"width": 1500, "height": 1000})
-        yield context.new_page()
-        browser.close()
-
-
 def assert_nothing_ran(page, where: str) -> None:
     assert page.evaluate("() => typeof window.__pwned") == "undefined", f"{where}: a document script ran"
     for selector, what in INJECTED.items():
@@ -79,6 +68,9 @@ def test_hostile_text_is_shown_as_text_everywhere(app, page, chat_server: ChatSe
     url, log = app
     source = tmp_path / FILE_NAME
     bad_files.hostile_text(source)
+    # The router's reply comes first (the budget and its reason, shown on the Ask page), then the answer.
+    chat_server.answer({"kind": "definition", "reason": '<img src=x onerror="window.__pwned=5"> a ratio is asked',
+                        "sub_questions": []})
     chat_server.answer({"paragraphs": [{"text": "Quoted: " + " ".join(bad_files.HOSTILE_LINES), "source_ids": ["S1"],
                                         "quote": "The loss ratio of the motor portfolio is 72 percent."}],
                         "missing_information": "<script>window.__pwned=4</script>"})
@@ -87,7 +79,7 @@ def test_hostile_text_is_shown_as_text_everywhere(app, page, chat_server: ChatSe
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "99_failure.png"), full_page=True)
         raise
-    assert len(chat_server.requests) == 1 and chat_server.headers[0]["authorization"] == f"Bearer {KEY}"
+    assert len(chat_server.requests) == 2 and all(h["authorization"] == f"Bearer {KEY}" for h in chat_server.headers)
     output = log.read_text(encoding="utf-8", errors="replace")
     assert "You can now view" in output or "URL" in output, output[:500]  # the server output was captured
     assert KEY not in output
@@ -134,6 +126,7 @@ def _journey(url: str, page, source: Path) -> None:
     for line in bad_files.HOSTILE_LINES:
         assert line in text, f"ask does not show {line!r} literally"
     assert "<script>window.__pwned=4</script>" in text
+    assert '<img src=x onerror="window.__pwned=5"> a ratio is asked' in text  # the router's reason, as text
     assert_nothing_ran(page, "ask")
 
     # Search: the ranked passages; the file name and sections are shown as text.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, open_home, start_app, stop_app, wait_idle
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 QUESTION = "What were the amounts for motor liability?"
@@ -64,17 +64,6 @@ def app_url(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     proc, url = start_app(data, ARTIFACTS / "streamlit_numbers.log")
     yield url, pdf
     stop_app(proc)
-
-
-@pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        context = browser.new_context(viewport={"width": 1500, "height": 1000})
-        yield context.new_page()
-        browser.close()
 
 
 def printed_box_pt(pdf: Path, text: str, row_label: str) -> tuple[float, float, float, float]:

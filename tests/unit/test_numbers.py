@@ -258,3 +258,8 @@ def test_evidence_prefers_cells_and_keeps_sentences() -> None:
     kinds = [e.location.kind for e in evidence[section]]
     assert kinds[: len(evidence[table])] == ["cell"] * len(evidence[table]) and "sentence" in kinds
     assert all(e.location.kind == "cell" for e in evidence[table])
+
+
+def test_dotted_codes_and_addresses_are_not_figures() -> None:
+    text = "see http://127.0.0.1/ask, torch 2.14.1, section 3.2.1; the ratio is 3.5 and 1,234.56 EUR"
+    assert [n.text for n in extract_numbers(text, "en")] == ["3.5", "1,234.56 EUR"]
