@@ -45,10 +45,11 @@ def _record(doc_id: str, lang: str, collection: str, n: int, embedder: str) -> D
                           embedder=embedder, ingested_at="2026-11-29T00:00:00+00:00", elapsed_s=0.1)
 
 
-def _build(settings: Settings) -> tuple[Store, Settings]:
+def _build(settings: Settings, docs: dict | None = None) -> tuple[Store, Settings]:
+    """A library of `docs` (default: DOCS) in the settings' store, indexed."""
     store = Store(settings.db_uri)
     embedder = select_embedder(settings)
-    for doc_id, (lang, coll, sections) in DOCS.items():
+    for doc_id, (lang, coll, sections) in (DOCS if docs is None else docs).items():
         parents, children = _chunked(doc_id, sections)
         vectors = embedder.embed_passages([c.context_text for c in children])
         store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,

@@ -20,7 +20,7 @@ from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup
 from tests import fake_reranker
 from tests.integration.test_llm import llm_settings
-from tests.integration.test_store import _chunked, _record
+from tests.integration.test_store import _build
 from tests.openai_server import ChatServer, Reply
 
 DOCS = {
@@ -40,15 +40,7 @@ DOCS = {
 
 @pytest.fixture
 def library(settings: Settings) -> Iterator[tuple[Store, Settings]]:
-    store = Store(settings.db_uri)
-    embedder = select_embedder(settings)
-    for doc_id, (lang, coll, sections) in DOCS.items():
-        parents, children = _chunked(doc_id, sections)
-        vectors = embedder.embed_passages([c.context_text for c in children])
-        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
-                             vectors, embedder.name)
-    store.optimize()
-    yield store, settings
+    yield _build(settings, DOCS)
     pipeline._store.cache_clear()
 
 
