@@ -5,8 +5,9 @@
 
 Runs `rag_core.evaluation.run_evaluation` on both development sets with one shared library
 (all PDFs of the corpus are the search space), writes `results_<set>.json`, then re-fuses
-the saved per-question page rankings offline: weighted RRF (lexical vs dense), other RRF k,
-and fusions that include the bm25s page ranking. Nothing here changes the product's defaults.
+the saved per-question page rankings offline: weighted RRF (lexical vs dense, and the page
+channel's weight), other RRF k, and fusions that include the bm25s page ranking; and the
+paired difference the page channel makes. Nothing here changes the product's defaults.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
         for k in (10, 30, 100):
             add(f"RRF k={k} lexical + dense", lambda r, k=k: metrics.fuse_rankings(
                 [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], k=k))
+    if {"lexical", "dense", "pages"} <= set(eng):
+        for dw, pw in ((0.25, 0.5), (0.25, 1.0), (0.25, 1.5), (0.5, 1.0), (1.0, 1.0)):
+            add(f"RRF lexical + {dw} x dense + {pw} x pages", lambda r, dw=dw, pw=pw: metrics.fuse_rankings(
+                [_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")], weights=[1.0, dw, pw]))
     if {"bm25s-pages", "dense"} <= set(eng):
         for w in (0.5, 1.0):
             add(f"RRF bm25s-pages + {w} x dense", lambda r, w=w: metrics.fuse_rankings(
@@ -62,6 +67,30 @@ def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
         add("RRF bm25s-pages + lexical + dense", lambda r: metrics.fuse_rankings(
             [_pages(r["engines"][e]) for e in ("bm25s-pages", "lexical", "dense")]))
     return out
+
+
+def paired_page_channel(results: dict) -> list[str]:
+    """Paired differences (95 % bootstrap) of the default (with the page channel) against the same
+    fusion without it, on the same questions: what the page channel adds."""
+    rows = [r for r in results["questions"] if r["answerable"]]
+    if not {"lexical", "dense", "pages"} <= set(results["engines"]):
+        return []
+    weights = results["versions"]["retrieval"]
+    dw, pw = weights.get("dense_weight", 0.25), weights.get("page_weight", 1.0)
+    lines = []
+    for label, subset in (("all answerable", rows), ("single-document", [r for r in rows if len(r["pdfs"]) == 1])):
+        def scores(page_w: float) -> list[dict[str, float]]:
+            return [metrics.rank_metrics(
+                metrics.fuse_rankings([_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")],
+                                      weights=[1.0, dw, page_w]),
+                {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]}) for r in subset]
+        with_pages, without = scores(pw), scores(0.0)
+        cells = []
+        for c in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10"):
+            d = metrics.paired_difference([s[c] for s in with_pages], [s[c] for s in without])
+            cells.append(f"{c} {d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]")
+        lines.append(f"page channel (weight {pw}) vs none, {label} ({len(subset)}): " + ", ".join(cells))
+    return lines
 
 
 def print_analysis(name: str, variants: list[tuple[str, dict[str, float]]]) -> None:
@@ -100,6 +129,7 @@ def main() -> int:
         results = json.loads(path.read_text(encoding="utf-8"))
         print(summary_text(results))
         print_analysis(name, analyse(results))
+        print("\n".join(paired_page_channel(results)))
     return 0
 
 

@@ -68,6 +68,7 @@ if result is not None:
             t("scol.lex_score"): round(r.lexical.score, 4) if r.lexical else absent,
             t("scol.dense_rank"): r.dense.rank if r.dense else absent,
             t("scol.dense_score"): round(r.dense.score, 4) if r.dense else absent,
+            t("scol.page_rank"): t("scol.page_hit", rank=r.page.rank, page=r.page.page) if r.page else absent,
             t("scol.document"): r.document.file_name, t("scol.section"): r.parent.section,
             t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],
         } for r in result.parents]

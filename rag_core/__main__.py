@@ -111,7 +111,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     for hit in result.parents:
         lex = f"L#{hit.lexical.rank}" if hit.lexical else "L –"
         den = f"D#{hit.dense.rank}" if hit.dense else "D –"
-        print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {lex:>5} {den:>5}  {hit.document.file_name} · "
+        page = f"P#{hit.page.rank}" if hit.page else "P –"
+        print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {lex:>5} {den:>5} {page:>5}  {hit.document.file_name} · "
               f"{hit.parent.section} · p. {_pages(hit.parent.pages)}")
     if not result.parents:
         print("No passage found.")

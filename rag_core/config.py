@@ -78,6 +78,14 @@ class RetrievalSettings(_Section):
         # (METHOD.md §6: "measure before fusing"). Measure again with bge-m3.
         0.25, description="Weight of the dense channel in RRF (the lexical channel weighs 1.0)."
     )
+    page_weight: float = Field(
+        # benchmarks/eval_dev.py, page level, paired against the same fusion without pages: dev (77
+        # single-document) hit@1 0.558 -> 0.636 (+0.078 [-0.026, +0.169]), MRR +0.045 [-0.011, +0.098],
+        # nDCG@10 0.773 -> 0.807 (+0.034 [-0.008, +0.073]); hard hit@5 0.300 -> 0.375 (+0.075 [0, +0.175]),
+        # nDCG@10 0.261 -> 0.289. Weight 0.5 was about the same. Pages rebuilt from the children's text
+        # instead of the text layer were worse than no page channel (dev hit@1 0.481).
+        1.0, ge=0.0, description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off."
+    )
 
 
 class RerankerSettings(_Section):

@@ -120,6 +120,12 @@ class ChannelHit(Frozen):
     child_id: str
 
 
+class PageChannelHit(Frozen):
+    rank: int = Field(description="Rank of the parent's best page in the page channel (ties share it)")
+    score: float
+    page: int
+
+
 class RetrievedParent(Frozen):
     parent: Parent
     document: DocumentRecord
@@ -129,6 +135,7 @@ class RetrievedParent(Frozen):
     fused_score: float
     lexical: ChannelHit | None
     dense: ChannelHit | None
+    page: PageChannelHit | None = None
     rerank_score: float | None = None
 
 

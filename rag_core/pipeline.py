@@ -31,6 +31,7 @@ from rag_core.models import (
     Answer, Chunked, DocumentRecord, IngestResult, ProgressEvent, SearchResult, Stage,
 )
 from rag_core.parsing.files import load_document, page_excerpt, save_document
+from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core import retrieval
 from rag_core.store import Store
 from rag_core.text import detect_language
@@ -201,7 +202,8 @@ def _run_stages(
         parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
         elapsed_s=round(time.perf_counter() - started, 2), warnings=info.get("warnings", []),
     )
-    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name)
+    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name,
+                         searchable_page_texts(source, kind, chunked.children))
     folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
     emit("write", 1, 1)
     seconds["write"] = time.perf_counter() - t0

@@ -2,7 +2,9 @@
 
 Tables: `documents` (one row per ready document), `parents`, `children` (vector column and
 two native full-text indexes over an accent-folded copy of the contextualised text, one
-French and one English analyser) and `meta` (the embedder that built the index).
+French and one English analyser), `pages` (the same two indexes over each page's whole text,
+with the ids of the parents on that page: the page channel) and `meta` (the embedder that
+built the index).
 
 A document is visible only once its `documents` row exists: parents and children are written
 first, each in a single `add` (one LanceDB commit), and every search is pre-filtered on the
@@ -40,6 +42,9 @@ _MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
 _TOKEN = re.compile(r"[0-9a-z]+")
 _PARENTS = pa.schema([("id", pa.string()), ("doc_id", pa.string()), ("collection", pa.string()),
                       ("idx", pa.int32()), ("data", pa.string())])
+_PAGES = pa.schema([("id", pa.string()), ("doc_id", pa.string()), ("collection", pa.string()),
+                    ("page", pa.int32()), ("parent_ids", pa.list_(pa.string())),
+                    ("fts_fr", pa.string()), ("fts_en", pa.string())])
 _DOCUMENTS = pa.schema([("doc_id", pa.string()), ("collection", pa.string()), ("data", pa.string())])
 ANN_NPROBES = 20
 ANN_REFINE = 5
@@ -53,6 +58,14 @@ class ChildHit:
     score: float  # BM25 score (lexical), cosine similarity (dense) or RRF score (hybrid)
     lexical_score: float | None = None
     dense_score: float | None = None
+
+
+@dataclass(frozen=True)
+class PageHit:
+    doc_id: str
+    page: int  # 1-based
+    parent_ids: tuple[str, ...]  # the parents that hold text of this page, in document order
+    score: float  # BM25 score
 
 
 def _quote(value: str) -> str:
@@ -78,7 +91,8 @@ class Store:
     def __init__(self, uri: str) -> None:
         self.uri = uri
         self.db = lancedb.connect(uri)
-        self._docs_cache: tuple[int, frozenset[str]] | None = None
+        # table name -> (version, doc ids with rows, index names): read once per table version
+        self._table_cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = {}
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
@@ -147,8 +161,13 @@ class Store:
         children: Sequence[Child],
         vectors: np.ndarray,
         embedder: str,
+        page_texts: Sequence[str] = (),
     ) -> None:
-        """Write one document; it becomes searchable when its `documents` row lands (last)."""
+        """Write one document; it becomes searchable when its `documents` row lands (last).
+
+        `page_texts[i]` is the whole text of page i + 1 (the page channel's unit); pages
+        without text get no row.
+        """
         dim = int(vectors.shape[1])
         self.check_embedder(embedder, dim)
         self._ensure_meta(embedder, dim)
@@ -169,8 +188,19 @@ class Store:
             ],
             schema=self._children_schema(dim),
         )
+        on_page: dict[int, list[str]] = {}
+        for p in sorted(parents, key=lambda p: p.index):
+            for number in p.pages:
+                on_page.setdefault(number, []).append(p.id)
+        page_rows = [
+            {"id": f"{record.doc_id}:{number}", "doc_id": record.doc_id, "collection": record.collection,
+             "page": number, "parent_ids": on_page[number], "fts_fr": f, "fts_en": f}
+            for number, text in enumerate(page_texts, start=1)
+            if on_page.get(number) and (f := fold(text)).strip()
+        ]
         self._add("parents", pa.Table.from_pylist(parent_rows, schema=_PARENTS))
         self._add("children", child_table)
+        self._add("pages", pa.Table.from_pylist(page_rows, schema=_PAGES))
         self._add("documents", pa.Table.from_pylist(
             [{"doc_id": record.doc_id, "collection": record.collection, "data": record.model_dump_json()}],
             schema=_DOCUMENTS,
@@ -186,7 +216,7 @@ class Store:
 
     def delete_document(self, doc_id: str) -> None:
         """Remove the document row first (it disappears from search at once), then its rows."""
-        for name in ("documents", "children", "parents"):
+        for name in ("documents", "children", "parents", "pages"):
             table = self._open(name)
             if table is not None:
                 table.delete(f"doc_id = {_quote(doc_id)}")
@@ -195,7 +225,7 @@ class Store:
         """Delete parents/children whose document never became ready (interrupted ingestion)."""
         ready = set(self.document_ids())
         removed = 0
-        for name in ("children", "parents"):
+        for name in ("children", "parents", "pages"):
             table = self._open(name)
             if table is None:
                 continue
@@ -227,6 +257,22 @@ class Store:
         table = self._open("children")
         if table is None:
             return
+        existing = self._create_fts_indexes(table)
+        if table.count_rows() >= ann_min_rows and "vector_idx" not in existing:
+            self.build_ann_index()
+        table.optimize()
+        pages = self._open("pages")
+        if pages is not None:
+            self._create_fts_indexes(pages)
+            pages.optimize()
+        for name in ("parents", "documents"):
+            other = self._open(name)
+            if other is not None:
+                other.optimize()
+
+    @staticmethod
+    def _create_fts_indexes(table) -> set[str]:  # type: ignore[no-untyped-def]
+        """The French and English full-text indexes of `table`; returns the index names it had."""
         existing = {idx.name for idx in table.list_indices()}
         for lang, column in FTS_COLUMNS.items():
             name = f"{column}_idx"
@@ -234,13 +280,7 @@ class Store:
                 table.create_index(column, config=FTS(
                     language=_LANGUAGE_NAMES[lang], stem=True, remove_stop_words=True, ascii_folding=True,
                 ), name=name, replace=True)
-        if table.count_rows() >= ann_min_rows and "vector_idx" not in existing:
-            self.build_ann_index()
-        table.optimize()
-        for name in ("parents", "documents"):
-            other = self._open(name)
-            if other is not None:
-                other.optimize()
+        return existing
 
     def build_ann_index(self) -> None:
         """IVF_HNSW_SQ on the children's vectors (flat search is exact but grows linearly)."""
@@ -306,11 +346,17 @@ class Store:
     def _scope_filter(self, table, scope: Sequence[str]) -> str | None:  # type: ignore[no-untyped-def]
         """The prefilter for `scope`, or None when the scope holds every document the table has rows
         for (no other collection, no orphan rows): filtering then changes nothing but costs ~25 ms."""
+        return None if self._table_info(table)[0] <= set(scope) else id_filter("doc_id", scope)
+
+    def _table_info(self, table) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[no-untyped-def]
+        """(doc ids that have rows, index names) of `table`, cached per table version."""
         version = table.version
-        if self._docs_cache is None or self._docs_cache[0] != version:
+        cached = self._table_cache.get(table.name)
+        if cached is None or cached[0] != version:
             ids = table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].unique().to_pylist()
-            self._docs_cache = (version, frozenset(ids))
-        return None if self._docs_cache[1] <= set(scope) else id_filter("doc_id", scope)
+            cached = (version, frozenset(ids), frozenset(idx.name for idx in table.list_indices()))
+            self._table_cache[table.name] = cached
+        return cached[1], cached[2]
 
     def lexical(
         self, query: str, language: str, scope: Sequence[str], k: int,
@@ -321,11 +367,29 @@ class Store:
         `extra_terms` (text, weight) are OR-ed with the query, each with its BM25 boost
         (thesaurus expansion: the question itself weighs 1.0).
         """
-        table = self._open("children")
+        rows = self._fts("children", ["id", "parent_id", "doc_id"], query, language, scope, k, extra_terms)
+        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], float(r["_score"])) for r in rows]
+
+    def page_lexical(
+        self, query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]] = (),
+    ) -> list[PageHit]:
+        """BM25 over whole pages (the page channel), as `lexical`. A library written before
+        pages were indexed has no `pages` table: the channel is then empty."""
+        rows = self._fts("pages", ["doc_id", "page", "parent_ids"], query, language, scope, k, extra_terms)
+        return [PageHit(r["doc_id"], int(r["page"]), tuple(r["parent_ids"]), float(r["_score"])) for r in rows]
+
+    def _fts(
+        self, name: str, columns: list[str], query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]],
+    ) -> list[dict]:
+        table = self._open(name)
         text = lexical_query(query)
         if table is None or not text or not scope:
             return []
         column = FTS_COLUMNS.get(language, "fts_en")
+        if name != "children" and f"{column}_idx" not in self._table_info(table)[1]:
+            return []  # written, not yet indexed (the ingestion's optimize() creates it)
         match = MatchQuery(text, column)
         extra = [(lexical_query(term), weight) for term, weight in extra_terms]
         if any(term for term, _ in extra):
@@ -333,12 +397,12 @@ class Store:
                 (Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term])
         rows = (
             _scoped(table.search(match, query_type="fts"), self._scope_filter(table, scope))
-            .select(["id", "parent_id", "doc_id", "_score"])
+            .select([*columns, "_score"])
             .limit(k)
             .to_list()
         )
         # A zero BM25 score is not a match (METHOD.md §3).
-        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], float(r["_score"])) for r in rows if r["_score"] > 0]
+        return [r for r in rows if r["_score"] > 0]
 
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
         """Cosine similarity of normalised vectors; exact below the ANN threshold or when asked."""

@@ -213,6 +213,8 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "scol.lex_score": {"fr": "score lexical", "en": "lexical score"},
     "scol.dense_rank": {"fr": "rang dense", "en": "dense rank"},
     "scol.dense_score": {"fr": "score dense", "en": "dense score"},
+    "scol.page_rank": {"fr": "rang page (BM25 page entière)", "en": "page rank (BM25 whole page)"},
+    "scol.page_hit": {"fr": "{rank} (p. {page})", "en": "{rank} (p. {page})"},
     "scol.document": {"fr": "document", "en": "document"},
     "scol.section": {"fr": "section", "en": "section"},
     "scol.pages": {"fr": "pages", "en": "pages"},

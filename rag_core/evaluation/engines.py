@@ -1,9 +1,10 @@
 """Engines under evaluation: what each returns for one question, at page and parent level.
 
 Page level (METHOD.md §5): a page takes the rank of its best child; channels are searched
-with `PAGE_CANDIDATE_K` children so that recall@100 means something. "hybrid-parents"
-fuses the two channels' *page* rankings by RRF (k=60); "hybrid-children" takes the pages
-of LanceDB's natively fused children. "bm25s-pages" is the §6 baseline (whole pages).
+with `PAGE_CANDIDATE_K` children so that recall@100 means something. "pages" is the page
+channel alone (BM25 over whole pages in LanceDB). "hybrid-parents" fuses the three channels'
+*page* rankings by weighted RRF (k=60); "hybrid-children" takes the pages of LanceDB's
+natively fused children. "bm25s-pages" is the §6 baseline (whole pages).
 Parent level (passages, context, refusal) uses the product's own settings and code path
 (`retrieval.search`), so what is measured is what the product does.
 This module does not aggregate or format results (`report.py`).
@@ -30,7 +31,7 @@ from rag_core.text import contains_quote, detect_language
 
 PAGE_CANDIDATE_K = 100  # children per channel for page rankings: enough for recall@100
 RANKED_PAGES_KEPT = 100
-ALL_ENGINES = ("lexical", "dense", "hybrid-parents", "hybrid-children", "bm25s-pages")
+ALL_ENGINES = ("lexical", "dense", "pages", "hybrid-parents", "hybrid-children", "bm25s-pages")
 OPTIONAL_ENGINES = ("reranker",)
 
 
@@ -139,6 +140,7 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     den_parents = retrieval.best_child_per_parent(channels.dense[:k])
     lex_pages = corpus.pages_of(channels.lexical)
     den_pages = corpus.pages_of(channels.dense)
+    page_pages = [(corpus.records[h.doc_id].file_name, h.page) for h in channels.pages if h.doc_id in corpus.records]
     out: dict[str, EngineRun] = {}
     for engine in engines:
         if engine == "lexical":
@@ -148,7 +150,9 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
         elif engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
             if fusion == "parents":
-                pages = metrics.fuse_rankings([lex_pages, den_pages], weights=[1.0, settings.retrieval.dense_weight])
+                pages = metrics.fuse_rankings([lex_pages, den_pages, page_pages],
+                                              weights=[1.0, settings.retrieval.dense_weight,
+                                                       settings.retrieval.page_weight])
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
@@ -157,6 +161,8 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
                                       extra_terms=understanding.expansion_terms(question.question, settings)
                                       if settings.understanding.thesaurus else ())
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
+        elif engine == "pages":
+            out[engine] = EngineRun(page_pages, [], has_parents=False)
         elif engine == "bm25s-pages":
             out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)
     signals = {

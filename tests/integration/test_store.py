@@ -185,3 +185,4 @@ def test_opening_the_index_with_another_model_is_refused(fresh_library) -> None:
                              np.ones((1, 1024), dtype=np.float32), "other-model")
     with pytest.raises(IndexMismatchError, match="reindex"):
         store.check_embedder("BAAI/bge-m3", 1024)
+
