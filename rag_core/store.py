@@ -93,6 +93,8 @@ class Store:
         self.db = lancedb.connect(uri)
         # table name -> (version, doc ids with rows, index names): read once per table version
         self._table_cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = {}
+        # children table version -> its unit vectors and ids, for exact search without an ANN index
+        self._vectors: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
@@ -405,15 +407,23 @@ class Store:
         return [r for r in rows if r["_score"] > 0]
 
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
-        """Cosine similarity of normalised vectors; exact below the ANN threshold or when asked."""
+        """Cosine similarity of normalised vectors: the ANN index once built; exact below it.
+
+        Without an ANN index (below `ann_min_rows`) the exact search runs on the table's vectors
+        held in memory per table version (at most ann_min_rows x dim floats): LanceDB's flat scan
+        re-reads the whole vector column on every question (~20 ms at 10k children on 2 cores,
+        benchmarks/query_latency.py). `exact=True` asks LanceDB's own flat scan (the reference).
+        """
         table = self._open("children")
         if table is None or not scope:
             return []
+        if not exact and "vector_idx" not in self._table_info(table)[1]:
+            return self._dense_in_memory(table, vector, scope, k)
         query = table.search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
         if exact:
             query = query.bypass_vector_index()
         else:
-            # Measured in benchmarks/query_latency.py: recall@20 >= 0.95 against exact search.
+            # Measured in benchmarks/ann_recall.py: recall@20 >= 0.95 against exact search.
             query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
         rows = (
             _scoped(query, self._scope_filter(table, scope))
@@ -422,6 +432,33 @@ class Store:
             .to_list()
         )
         return [ChildHit(r["id"], r["parent_id"], r["doc_id"], 1.0 - float(r["_distance"])) for r in rows]
+
+    def _dense_in_memory(self, table, vector: np.ndarray, scope: Sequence[str], k: int) -> list[ChildHit]:  # type: ignore[no-untyped-def]
+        version = table.version
+        cached = self._vectors
+        if cached is None or cached[0] != version:
+            data = table.search().select(["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow()
+            column = data["vector"].combine_chunks()
+            matrix = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
+            matrix = matrix.reshape(len(data), column.type.list_size) if len(data) else matrix.reshape(0, 0)
+            norms = np.linalg.norm(matrix, axis=1)
+            cached = (version, matrix / np.where(norms > 0, norms, 1.0)[:, None],
+                      np.asarray(data["id"].to_pylist(), dtype=object),
+                      np.asarray(data["parent_id"].to_pylist(), dtype=object),
+                      np.asarray(data["doc_id"].to_pylist(), dtype=object))
+            self._vectors = cached
+        _, matrix, ids, parent_ids, doc_ids = cached
+        if not len(ids):
+            return []
+        query = vector.astype(np.float32)
+        # einsum, not `@`: OpenBLAS's threads spin after a BLAS call and slow the next question's
+        # embedding (torch) from 17 to 40 ms on 2 cores; this loop takes ~1 ms at 10k children.
+        sims = np.einsum("ij,j->i", matrix, query / (np.linalg.norm(query) or 1.0))
+        if self._scope_filter(table, scope) is not None:
+            sims = np.where(np.isin(doc_ids, list(scope)), sims, -np.inf)
+        top = np.argpartition(-sims, min(k, len(sims)) - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [ChildHit(ids[i], parent_ids[i], doc_ids[i], float(sims[i])) for i in top if sims[i] > -np.inf]
 
     def hybrid(self, query: str, vector: np.ndarray, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
         """LanceDB's native hybrid query: both channels pre-filtered, fused by RRF (k=60) on children."""

@@ -186,3 +186,25 @@ def test_opening_the_index_with_another_model_is_refused(fresh_library) -> None:
     with pytest.raises(IndexMismatchError, match="reindex"):
         store.check_embedder("BAAI/bge-m3", 1024)
 
+
+def test_exact_search_in_memory_equals_lancedb_flat_scan(fresh_library) -> None:
+    store, settings = fresh_library
+    embedder = select_embedder(settings)
+    scope_a = store.document_ids(collections=["coll-A"])
+    for question in ("mortalité des rentiers", "expert judgement for reserves", "capital requis"):
+        vector = embedder.embed_query(question)
+        for scope in (list(DOCS), scope_a):
+            ours, reference = store.dense(vector, scope, 4), store.dense(vector, scope, 4, exact=True)
+            assert [h.child_id for h in ours] == [h.child_id for h in reference]
+            assert [h.score for h in ours] == pytest.approx([h.score for h in reference], abs=1e-5)
+            assert {h.doc_id for h in ours} <= set(scope)
+    # a write makes a new table version: the vectors held in memory follow it
+    doc_a = "a" * 64
+    store.delete_document(doc_a)
+    vector = embedder.embed_query("mortalité")
+    assert all(h.doc_id != doc_a for h in store.dense(vector, list(DOCS), 6))
+    lang, coll, sections = DOCS[doc_a]
+    parents, children = _chunked(doc_a, sections)
+    store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children,
+                         embedder.embed_passages([c.context_text for c in children]), embedder.name)
+    assert {h.doc_id for h in store.dense(vector, list(DOCS), 6)} == {doc_a, "b" * 64}
