@@ -1,4 +1,4 @@
-"""The LanceDB knowledge base: schema, atomic writes, deletes and the two search channels.
+"""The LanceDB knowledge base: atomic writes, deletes and the search channels (children, pages).
 
 Tables: `documents` (one row per ready document), `parents`, `children` (vector column and
 two native full-text indexes over an accent-folded copy of the contextualised text, one
@@ -6,12 +6,13 @@ French and one English analyser), `pages` (the same two indexes over each page's
 with the ids of the parents on that page: the page channel) and `meta` (the embedder that
 built the index).
 
-A document is visible only once its `documents` row exists: parents and children are written
-first, each in a single `add` (one LanceDB commit), and every search is pre-filtered on the
-ids of ready documents. Rows left by an interrupted ingestion are invisible and are removed
+A document is visible only once its `documents` row exists: parents, children and pages are
+written first, each in a single `add` (one LanceDB commit), and every search is pre-filtered
+on the ids of ready documents. Rows left by an interrupted ingestion are invisible and are removed
 when the same document is written again (`purge_orphans` also sweeps them).
 
-This is the only module that imports lancedb. It does not embed, fuse or rank parents.
+The tables' schemas and a document's rows are built in `store_rows`. This is the only
+module that imports lancedb. It does not embed, fuse or rank parents.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from lancedb.query import BooleanQuery, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.errors import IndexMismatchError
+from rag_core import store_rows
+from rag_core.exact_vectors import ExactVectors
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.text import fold
 
@@ -40,12 +43,6 @@ FTS_COLUMNS = {"fr": "fts_fr", "en": "fts_en"}
 _LANGUAGE_NAMES = {"fr": "French", "en": "English"}
 _MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
 _TOKEN = re.compile(r"[0-9a-z]+")
-_PARENTS = pa.schema([("id", pa.string()), ("doc_id", pa.string()), ("collection", pa.string()),
-                      ("idx", pa.int32()), ("data", pa.string())])
-_PAGES = pa.schema([("id", pa.string()), ("doc_id", pa.string()), ("collection", pa.string()),
-                    ("page", pa.int32()), ("parent_ids", pa.list_(pa.string())),
-                    ("fts_fr", pa.string()), ("fts_en", pa.string())])
-_DOCUMENTS = pa.schema([("doc_id", pa.string()), ("collection", pa.string()), ("data", pa.string())])
 ANN_NPROBES = 20
 ANN_REFINE = 5
 
@@ -66,6 +63,15 @@ class PageHit:
     page: int  # 1-based
     parent_ids: tuple[str, ...]  # the parents that hold text of this page, in document order
     score: float  # BM25 score
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the searches need to know of a table, read once per table version."""
+
+    version: int
+    doc_ids: frozenset[str]  # documents that have rows in it
+    indexes: frozenset[str]
 
 
 def _quote(value: str) -> str:
@@ -91,10 +97,12 @@ class Store:
     def __init__(self, uri: str) -> None:
         self.uri = uri
         self.db = lancedb.connect(uri)
-        # table name -> (version, doc ids with rows, index names): read once per table version
-        self._table_cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = {}
-        # children table version -> its unit vectors and ids, for exact search without an ANN index
-        self._vectors: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._clear_caches()
+
+    def _clear_caches(self) -> None:
+        """Caches keyed by table version; a dropped and re-created table restarts its versions."""
+        self._table_cache: dict[str, TableInfo] = {}
+        self._vectors: ExactVectors | None = None  # children, for exact search without an ANN index
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
@@ -105,24 +113,6 @@ class Store:
 
     def _open(self, name: str):  # type: ignore[no-untyped-def]
         return self.db.open_table(name) if name in self._names() else None
-
-    def _children_schema(self, dim: int) -> pa.Schema:
-        return pa.schema(
-            [
-                ("id", pa.string()),
-                ("doc_id", pa.string()),
-                ("parent_id", pa.string()),
-                ("collection", pa.string()),
-                ("language", pa.string()),
-                ("idx", pa.int32()),
-                ("text", pa.string()),
-                ("fts_fr", pa.string()),
-                ("fts_en", pa.string()),
-                ("pages", pa.list_(pa.int32())),
-                ("data", pa.string()),
-                ("vector", pa.list_(pa.float32(), dim)),
-            ]
-        )
 
     def embedder_info(self) -> tuple[str, int] | None:
         meta = self._open("meta")
@@ -151,9 +141,10 @@ class Store:
 
     def drop_all(self) -> None:
         """Drop every table (the index is derived from the document folders: `reindex`)."""
-        for name in ("documents", "children", "parents", "meta"):
+        for name in ("documents", "children", "parents", "pages", "meta"):
             if name in self._names():
                 self.db.drop_table(name)
+        self._clear_caches()
 
     # ----- writes -------------------------------------------------------------------------
     def write_document(
@@ -174,39 +165,10 @@ class Store:
         self.check_embedder(embedder, dim)
         self._ensure_meta(embedder, dim)
         self.delete_document(record.doc_id)
-        parent_rows = [
-            {"id": p.id, "doc_id": p.doc_id, "collection": record.collection, "idx": p.index,
-             "data": p.model_dump_json()}
-            for p in parents
-        ]
-        folded = [fold(c.context_text) for c in children]
-        child_table = pa.Table.from_pylist(
-            [
-                {"id": c.id, "doc_id": c.doc_id, "parent_id": c.parent_id, "collection": record.collection,
-                 "language": record.language, "idx": c.index, "text": c.context_text,
-                 "fts_fr": f, "fts_en": f, "pages": c.pages, "data": c.model_dump_json(),
-                 "vector": vec.astype(np.float32).tolist()}
-                for c, f, vec in zip(children, folded, vectors, strict=True)
-            ],
-            schema=self._children_schema(dim),
-        )
-        on_page: dict[int, list[str]] = {}
-        for p in sorted(parents, key=lambda p: p.index):
-            for number in p.pages:
-                on_page.setdefault(number, []).append(p.id)
-        page_rows = [
-            {"id": f"{record.doc_id}:{number}", "doc_id": record.doc_id, "collection": record.collection,
-             "page": number, "parent_ids": on_page[number], "fts_fr": f, "fts_en": f}
-            for number, text in enumerate(page_texts, start=1)
-            if on_page.get(number) and (f := fold(text)).strip()
-        ]
-        self._add("parents", pa.Table.from_pylist(parent_rows, schema=_PARENTS))
-        self._add("children", child_table)
-        self._add("pages", pa.Table.from_pylist(page_rows, schema=_PAGES))
-        self._add("documents", pa.Table.from_pylist(
-            [{"doc_id": record.doc_id, "collection": record.collection, "data": record.model_dump_json()}],
-            schema=_DOCUMENTS,
-        ))
+        self._add("parents", store_rows.parent_rows(record, parents))
+        self._add("children", store_rows.child_rows(record, children, vectors))
+        self._add("pages", store_rows.page_rows(record, parents, page_texts))
+        self._add("documents", store_rows.document_row(record))
 
     def _add(self, name: str, rows: pa.Table) -> None:
         """Append in one commit. The table is created empty first: with two writers racing to
@@ -345,20 +307,20 @@ class Store:
         table = self._open("children")
         return 0 if table is None else table.count_rows()
 
-    def _scope_filter(self, table, scope: Sequence[str]) -> str | None:  # type: ignore[no-untyped-def]
+    @staticmethod
+    def _scope_filter(info: TableInfo, scope: Sequence[str]) -> str | None:
         """The prefilter for `scope`, or None when the scope holds every document the table has rows
         for (no other collection, no orphan rows): filtering then changes nothing but costs ~25 ms."""
-        return None if self._table_info(table)[0] <= set(scope) else id_filter("doc_id", scope)
+        return None if info.doc_ids <= set(scope) else id_filter("doc_id", scope)
 
-    def _table_info(self, table) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[no-untyped-def]
-        """(doc ids that have rows, index names) of `table`, cached per table version."""
+    def _table_info(self, table) -> TableInfo:  # type: ignore[no-untyped-def]
         version = table.version
         cached = self._table_cache.get(table.name)
-        if cached is None or cached[0] != version:
+        if cached is None or cached.version != version:
             ids = table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].unique().to_pylist()
-            cached = (version, frozenset(ids), frozenset(idx.name for idx in table.list_indices()))
+            cached = TableInfo(version, frozenset(ids), frozenset(idx.name for idx in table.list_indices()))
             self._table_cache[table.name] = cached
-        return cached[1], cached[2]
+        return cached
 
     def lexical(
         self, query: str, language: str, scope: Sequence[str], k: int,
@@ -390,7 +352,8 @@ class Store:
         if table is None or not text or not scope:
             return []
         column = FTS_COLUMNS.get(language, "fts_en")
-        if name != "children" and f"{column}_idx" not in self._table_info(table)[1]:
+        info = self._table_info(table)
+        if f"{column}_idx" not in info.indexes:
             return []  # written, not yet indexed (the ingestion's optimize() creates it)
         match = MatchQuery(text, column)
         extra = [(lexical_query(term), weight) for term, weight in extra_terms]
@@ -398,7 +361,7 @@ class Store:
             match = BooleanQuery([(Occur.SHOULD, match)] + [
                 (Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term])
         rows = (
-            _scoped(table.search(match, query_type="fts"), self._scope_filter(table, scope))
+            _scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
             .select([*columns, "_score"])
             .limit(k)
             .to_list()
@@ -409,16 +372,20 @@ class Store:
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
         """Cosine similarity of normalised vectors: the ANN index once built; exact below it.
 
-        Without an ANN index (below `ann_min_rows`) the exact search runs on the table's vectors
-        held in memory per table version (at most ann_min_rows x dim floats): LanceDB's flat scan
-        re-reads the whole vector column on every question (~20 ms at 10k children on 2 cores,
-        benchmarks/query_latency.py). `exact=True` asks LanceDB's own flat scan (the reference).
+        Without an ANN index (below `ann_min_rows`) the exact search runs in memory
+        (`exact_vectors`); `exact=True` asks LanceDB's own flat scan (the reference).
         """
         table = self._open("children")
         if table is None or not scope:
             return []
-        if not exact and "vector_idx" not in self._table_info(table)[1]:
-            return self._dense_in_memory(table, vector, scope, k)
+        info = self._table_info(table)
+        scope_filter = self._scope_filter(info, scope)
+        if not exact and "vector_idx" not in info.indexes:
+            if self._vectors is None or self._vectors.version != info.version:
+                self._vectors = ExactVectors(info.version, table.search().select(
+                    ["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow())
+            found = self._vectors.search(vector, None if scope_filter is None else scope, k)
+            return [ChildHit(cid, pid, did, score) for cid, pid, did, score in found]
         query = table.search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
         if exact:
             query = query.bypass_vector_index()
@@ -426,39 +393,12 @@ class Store:
             # Measured in benchmarks/ann_recall.py: recall@20 >= 0.95 against exact search.
             query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
         rows = (
-            _scoped(query, self._scope_filter(table, scope))
+            _scoped(query, scope_filter)
             .select(["id", "parent_id", "doc_id", "_distance"])
             .limit(k)
             .to_list()
         )
         return [ChildHit(r["id"], r["parent_id"], r["doc_id"], 1.0 - float(r["_distance"])) for r in rows]
-
-    def _dense_in_memory(self, table, vector: np.ndarray, scope: Sequence[str], k: int) -> list[ChildHit]:  # type: ignore[no-untyped-def]
-        version = table.version
-        cached = self._vectors
-        if cached is None or cached[0] != version:
-            data = table.search().select(["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow()
-            column = data["vector"].combine_chunks()
-            matrix = np.asarray(column.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
-            matrix = matrix.reshape(len(data), column.type.list_size) if len(data) else matrix.reshape(0, 0)
-            norms = np.linalg.norm(matrix, axis=1)
-            cached = (version, matrix / np.where(norms > 0, norms, 1.0)[:, None],
-                      np.asarray(data["id"].to_pylist(), dtype=object),
-                      np.asarray(data["parent_id"].to_pylist(), dtype=object),
-                      np.asarray(data["doc_id"].to_pylist(), dtype=object))
-            self._vectors = cached
-        _, matrix, ids, parent_ids, doc_ids = cached
-        if not len(ids):
-            return []
-        query = vector.astype(np.float32)
-        # einsum, not `@`: OpenBLAS's threads spin after a BLAS call and slow the next question's
-        # embedding (torch) from 17 to 40 ms on 2 cores; this loop takes ~1 ms at 10k children.
-        sims = np.einsum("ij,j->i", matrix, query / (np.linalg.norm(query) or 1.0))
-        if self._scope_filter(table, scope) is not None:
-            sims = np.where(np.isin(doc_ids, list(scope)), sims, -np.inf)
-        top = np.argpartition(-sims, min(k, len(sims)) - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [ChildHit(ids[i], parent_ids[i], doc_ids[i], float(sims[i])) for i in top if sims[i] > -np.inf]
 
     def hybrid(self, query: str, vector: np.ndarray, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
         """LanceDB's native hybrid query: both channels pre-filtered, fused by RRF (k=60) on children."""

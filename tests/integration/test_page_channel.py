@@ -147,3 +147,12 @@ def test_a_page_without_text_layer_takes_its_childrens_text(tmp_path: Path, corp
     texts = searchable_page_texts(blank, "pdf", [child])
     assert texts[0].startswith("Page one has a text layer") and texts[1] == "texte lu par OCR"
     assert searchable_page_texts(blank, "md", [child]) == ["", "texte lu par OCR"]
+
+
+def test_drop_all_drops_the_pages_too(library) -> None:
+    store, settings = library
+    assert store.page_lexical("glossary", "en", list(DOCS), 5)
+    store.drop_all()  # what `reindex` does before writing every document again
+    assert "pages" not in store._names()
+    assert store.page_lexical("glossary", "en", list(DOCS), 5) == []
+    assert store.dense(select_embedder(settings).embed_query("glossary"), list(DOCS), 5) == []
