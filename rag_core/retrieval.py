@@ -84,11 +84,30 @@ def run_channels(
     return Channels(lexical.result(), dense, page.result() if page else [])
 
 
+@dataclass(frozen=True)
+class ParentRankings:
+    """Each channel reduced to parents: best child per parent, and each parent's best page."""
+
+    lexical: list[ChildHit]
+    dense: list[ChildHit]
+    pages: dict[str, tuple[int, PageHit]]
+
+    @classmethod
+    def of(cls, channels: Channels) -> "ParentRankings":
+        return cls(best_child_per_parent(channels.lexical), best_child_per_parent(channels.dense),
+                   page_ranks(channels.pages))
+
+    def fuse(self, dense_weight: float, page_weight: float) -> list[tuple[str, float]]:
+        """Weighted RRF on parents (lexical 1.0)."""
+        return fuse_rankings(
+            [[h.parent_id for h in self.lexical], [h.parent_id for h in self.dense],
+             {pid: rank for pid, (rank, _) in self.pages.items()}],
+            weights=[1.0, dense_weight, page_weight],
+        )
+
+
 def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: float = 1.0) -> list[tuple[str, float]]:
-    lex = [h.parent_id for h in best_child_per_parent(channels.lexical)]
-    den = [h.parent_id for h in best_child_per_parent(channels.dense)]
-    pages = {pid: rank for pid, (rank, _) in page_ranks(channels.pages).items()}
-    return fuse_rankings([lex, den, pages], weights=[1.0, dense_weight, page_weight])
+    return ParentRankings.of(channels).fuse(dense_weight, page_weight)
 
 
 def search(
@@ -120,15 +139,14 @@ def search(
     page_weight = settings.retrieval.page_weight
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
                             pages=fusion == "parents" and page_weight > 0)
-    lex_best = best_child_per_parent(channels.lexical)
-    den_best = best_child_per_parent(channels.dense)
-    on_pages = page_ranks(channels.pages)
+    reduced = ParentRankings.of(channels)
+    lex_best, den_best, on_pages = reduced.lexical, reduced.dense, reduced.pages
     if fusion == "children":
         fused_children = best_child_per_parent(store.hybrid(query, vector, language, scope, 2 * candidate_k))
         ranking = [(h.parent_id, h.score) for h in fused_children]
         best = {h.parent_id: h.child_id for h in fused_children}
     else:
-        ranking = fuse_parents(channels, settings.retrieval.dense_weight, page_weight)
+        ranking = reduced.fuse(settings.retrieval.dense_weight, page_weight)
         best = {h.parent_id: h.child_id for h in reversed(den_best)}
         best.update({h.parent_id: h.child_id for h in reversed(lex_best)})
     ranking = ranking[:k]
