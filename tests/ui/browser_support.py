@@ -74,3 +74,18 @@ def open_home(page, url: str, heading: str = "Questions-réponses sur vos docume
     page.goto(url)
     page.get_by_role("heading", name=heading).wait_for(timeout=120_000)
     wait_idle(page)
+
+
+def upload_in_library(page, url: str, pdf: Path, result_text: str, timeout_ms: int):  # type: ignore[no-untyped-def]
+    """Upload `pdf` on the Library page and wait for its per-file result (an alert holding
+    `result_text`); returns that alert's locator."""
+    page.goto(f"{url}/library")
+    page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=60_000)
+    page.locator('input[type="file"]').set_input_files(str(pdf))
+    page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=30_000)
+    wait_idle(page)
+    page.get_by_role("button", name="Importer").click()
+    result = page.locator('[data-testid="stAlert"]').filter(has_text=result_text)
+    result.first.wait_for(timeout=timeout_ms)
+    wait_idle(page)
+    return result

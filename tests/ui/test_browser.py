@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import (
+    CHROMIUM, REPO, VIEWER_IFRAME, open_home, start_app, stop_app, upload_in_library, wait_idle,
+)
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
@@ -67,15 +69,7 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     open_home(page, app_url)
     shot(page, "00_home")
     # 1. Library: upload through the page and wait for the per-file result.
-    page.goto(f"{app_url}/library")
-    page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=60_000)
-    page.locator('input[type="file"]').set_input_files(str(pdf))
-    page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=30_000)
-    wait_idle(page)
-    page.get_by_role("button", name="Importer").click()
-    result = page.locator('[data-testid="stAlert"]').filter(has_text=PDF_NAME)
-    result.first.wait_for(timeout=150_000)
-    wait_idle(page)
+    result = upload_in_library(page, app_url, pdf, PDF_NAME, 150_000)
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
     shot(page, "01_library_ingested")
     assert "importé" in result.first.inner_text(), result.first.inner_text()

@@ -17,7 +17,7 @@ import pytest
 
 from tests import bad_files
 from tests.openai_server import ChatServer
-from tests.ui.browser_support import CHROMIUM, REPO, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, open_home, start_app, stop_app, upload_in_library, wait_idle
 
 ARTIFACTS = REPO / "test-artifacts" / "browser-hostile"
 FILE_NAME = "<img src=x onerror=window.__pwned=9> **report**.pdf"
@@ -90,15 +90,7 @@ def _journey(url: str, page, source: Path) -> None:
     assert_nothing_ran(page, "home")
 
     # Library: upload under an HTML file name; the result names it literally.
-    page.goto(f"{url}/library")
-    page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=60_000)
-    page.locator('input[type="file"]').set_input_files(str(source))
-    page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=30_000)
-    wait_idle(page)
-    page.get_by_role("button", name="Importer").click()
-    result = page.locator('[data-testid="stAlert"]').filter(has_text="importé")
-    result.first.wait_for(timeout=300_000)
-    wait_idle(page)
+    result = upload_in_library(page, url, source, "importé", 300_000)
     page.screenshot(path=str(ARTIFACTS / "01_library.png"), full_page=True)
     assert FILE_NAME in result.first.inner_text()
     assert_nothing_ran(page, "library")
