@@ -89,6 +89,49 @@ def test_fake_reranker_reorders_and_applies_the_minimum_score(library) -> None:
     assert len(everything.parents) == len(result.parents)  # nothing lost below the threshold 0
 
 
+class ScriptedReranker:
+    """Scores chosen by the test for each candidate position, against the search order."""
+
+    name = "scripted"
+
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+        self.read: list[list[str]] = []
+
+    def score(self, question: str, passages) -> list[float]:  # type: ignore[no-untyped-def]
+        self.read.append(list(passages))
+        return self.scores[: len(passages)]
+
+
+def test_the_reranker_order_replaces_the_search_order_and_its_minimum_drops_candidates(library) -> None:
+    store, settings = library
+    question = "méthode Chain-Ladder, modèle de Mack et bootstrap des réserves"
+    result = searcher(store, settings)(question, 10)
+    ids = [p.parent.id for p in result.parents]
+    n = len(ids)
+    assert n >= 5
+    # the reranker reads each candidate's best child, in the search order
+    backwards = ScriptedReranker([(i + 1) / n for i in range(n)])  # the last candidate scores best
+    reranked = reranking.rerank(question, result, backwards, keep=50, min_score=0.0)
+    assert backwards.read == [[p.best_child.context_text for p in result.parents]]
+    assert [p.parent.id for p in reranked.parents] == ids[::-1]
+    assert [p.rerank_score for p in reranked.parents] == [(i + 1) / n for i in reversed(range(n))]
+    # a shuffle: candidate i gets score 10 - order.index(i), so the new order is `order`
+    order = [2, 0, 4, 1, 3] + list(range(5, n))
+    shuffled = reranking.rerank(question, result, ScriptedReranker([10.0 - order.index(i) for i in range(n)]),
+                                keep=50, min_score=0.0)
+    assert [p.parent.id for p in shuffled.parents] == [ids[i] for i in order]
+    # equal scores keep the search order
+    tied = reranking.rerank(question, result, ScriptedReranker([0.5] * n), keep=50, min_score=0.0)
+    assert [p.parent.id for p in tied.parents] == ids
+    # the minimum drops what scores under it, then `keep` trims the best ones
+    above = reranking.rerank(question, result, backwards, keep=50, min_score=(n - 2) / n)
+    assert [p.parent.id for p in above.parents] == [ids[-1], ids[-2], ids[-3]]
+    assert [p.parent.id for p in reranking.rerank(question, result, backwards, keep=2, min_score=0.0).parents] \
+        == [ids[-1], ids[-2]]
+    assert reranking.rerank(question, result, backwards, keep=50, min_score=2.0).parents == []
+
+
 def test_registered_reranker_is_selected_by_name(library) -> None:
     _, settings = library
     fake = fake_reranker.install()
