@@ -44,7 +44,7 @@ def test_ingest_makes_documents_searchable_with_provenance(ingested) -> None:
     assert set(manifest["stages"]) == {"parse", "chunk", "embed", "write"}
     assert manifest["stages"]["parse"]["parser"] == "pymupdf"
     assert manifest["stages"]["parse"]["versions"]
-    result = pipeline.search("payment per payment with an ordinary deductible", settings)
+    result = pipeline.search("cdf of the payment per loss with a franchise deductible", settings)
     assert result.parents and result.parents[0].document.doc_id == en.doc_id
     assert result.parents[0].best_child.boxes
 
@@ -124,8 +124,8 @@ def test_cli_ingest_documents_inspect_search_ask(tmp_path: Path, corpus_dir: Pat
     assert [d["file_name"] for d in docs] == [SMALL_EN]
     view = json.loads(_cli("inspect", docs[0]["doc_id"][:10], "--json", data_dir=data).stdout)
     assert view["parents"] and view["children"]
-    found = _cli("search", "franchise deductible", "--collection", "vignettes", data_dir=data)
+    found = _cli("search", "Klugman Panjer Willmot Loss Models", "--collection", "vignettes", data_dir=data)
     assert found.returncode == 0 and SMALL_EN in found.stdout
-    answer = json.loads(_cli("ask", "What is a franchise deductible?", "--json", data_dir=data).stdout)
+    answer = json.loads(_cli("ask", "Which book does the coverage vignette cite?", "--json", data_dir=data).stdout)
     assert answer["mode"] == "extractive" and answer["paragraphs"]
     assert _cli("inspect", "nope", data_dir=data).returncode == 1
