@@ -112,9 +112,16 @@ def test_full_text_search_in_french_and_english(library, query: str, lang: str, 
 def test_hostile_queries_never_break_search(library, query: str) -> None:
     store, settings = library
     result = search(query, store, select_embedder(settings), settings, list(DOCS))
-    assert isinstance(result.parents, list)
     assert store.count_children() == 6  # nothing was dropped
     assert len(lexical_query(query).split()) <= 64
+    # whatever comes back is whole parents of the scope, ranked 1..n
+    assert [p.fused_rank for p in result.parents] == list(range(1, len(result.parents) + 1))
+    assert all(p.document.doc_id in DOCS and p.best_child.parent_id == p.parent.id for p in result.parents)
+    if not query.strip():
+        assert result.parents == []
+    if query.startswith("mortalité"):  # cut to 64 terms, the word still finds its section by its words
+        assert result.parents[0].parent.heading_path == ["Provisions techniques"]
+        assert result.parents[0].lexical is not None and result.parents[0].lexical.rank == 1
 
 
 def test_prefilter_never_leaks_another_collection(library) -> None:

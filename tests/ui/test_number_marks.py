@@ -9,6 +9,7 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.models import Answer, HighlightBox, NumberLocation, NumberTrace, Paragraph
+from tests.fakes import replace
 from tests.ui.test_apptest import DOC_ID, SOURCE, _app, _viewer_args, fake_pipeline  # noqa: F401 (fixture)
 
 CELL_BOX = HighlightBox(page=3, x0=250, y0=300, x1=320, y1=318)
@@ -35,7 +36,7 @@ def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # n
         return Answer(question=question, mode="llm", sources=[SOURCE], unsupported_numbers=1, mismatched_numbers=1,
                       paragraphs=[Paragraph(text=TEXT, source_ids=[SOURCE.id], numbers=numbers)])
 
-    monkeypatch.setattr(pipeline, "ask", ask, raising=False)
+    replace(monkeypatch, pipeline, "ask", ask)
     return fake_pipeline
 
 
