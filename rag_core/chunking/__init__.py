@@ -37,7 +37,7 @@ from docling_core.types.doc import (
 from rag_core.chunking.boxes import assign_boxes as _assign_boxes
 from rag_core.chunking.boxes import clamp as _clamp
 from rag_core.chunking.boxes import prov_boxes as _prov_boxes
-from rag_core.chunk_splitter import SplitterReusingChunker
+from rag_core.chunking.splitter import SplitterReusingChunker
 from rag_core.citations import to_top_left
 from rag_core.config import Settings
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
