@@ -41,7 +41,7 @@ from rag_core.chunking.splitter import SplitterReusingChunker
 from rag_core.citations import to_top_left
 from rag_core.config import Settings
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
-from rag_core.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
 
 __all__ = ["build_chunks", "chunking_versions", "count_tokens"]
 
