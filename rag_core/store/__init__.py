@@ -32,7 +32,7 @@ from lancedb.query import BooleanQuery, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.errors import IndexMismatchError
-from rag_core import store_rows
+from rag_core.store import rows as store_rows
 from rag_core.exact_vectors import ExactVectors
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.text import fold
