@@ -33,7 +33,7 @@ from lancedb.rerankers import RRFReranker
 
 from rag_core.errors import IndexMismatchError
 from rag_core.store import rows as store_rows
-from rag_core.exact_vectors import ExactVectors
+from rag_core.store.exact_vectors import ExactVectors
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.text import fold
 
