@@ -22,6 +22,7 @@ import numpy as np
 
 from rag_core import answering, parsing, reranking, understanding
 from rag_core.config import Settings
+from rag_core.pipeline.asking import answer_question
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import InputError, NotFoundError, RagError
 from rag_core.library import (
@@ -363,7 +364,7 @@ def ask(
                         elapsed_s=time.perf_counter() - started)
     else:
         history = understanding.read_history(settings, conversation_id)
-        answer = understanding.answer_question(
+        answer = answer_question(
             question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history)
     if conversation_id:
         _store_answer(settings, conversation_id, answer)
