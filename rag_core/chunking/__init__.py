@@ -5,7 +5,8 @@ child is contextualised (heading path and captions in front) for indexing and ke
 text for display. Parents group consecutive children of one section; the children's
 `[start, end)` offsets partition the parent text exactly. Tables, pictures and formulas
 become `Item`s of the parent that holds them. Boxes are converted to a top-left origin by
-`geometry.to_top_left` only. This module neither parses, embeds nor stores anything.
+`geometry.to_top_left` only (`boxes.py`); `splitter.py` reuses the text splitter and
+`tokenizer.py` loads the offline XLM-R tokenizer. This package neither parses, embeds nor stores.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`
 and the question flow in `pipeline.asking`. A bad file never raises out of `ingest`: its
 result says `refused` with a message for the user, and nothing already stored is touched.
+The façade never renders anything and holds no state beyond one store connection per library.
 """
 
 from __future__ import annotations
