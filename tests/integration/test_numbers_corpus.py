@@ -94,18 +94,20 @@ def cas(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pat
 
 
 def test_french_percentages_link_to_their_own_cells(iard: tuple[Path, SearchResult]) -> None:
+    # The only French table of percentages in the corpus; the claim is not the development set's
+    # (which compares two lines of business at n+1): one line, two other years.
     pdf, result = iard
     table = table_source(result, "Resp. civile")
-    numbers = trace(result, "En responsabilité civile, 25 % est réglé à n+1, contre 90 % en habitation (multirisque).",
-                    [table], "fr")
-    assert set(numbers) == {"25 %", "90 %"}
-    for text, row_label, printed in (("25 %", "Resp. civile", "25%"), ("90 %", "Habitation", "90%")):
+    numbers = trace(result, "En automobile (corporel), 38 % est réglé à n+1 et 65 % à n+3.", [table], "fr")
+    assert set(numbers) == {"38 %", "65 %"}
+    for text, printed in (("38 %", "38%"), ("65 %", "65%")):
         n = numbers[text]
         assert n.status == "quoted" and n.location is not None and n.location.kind == "cell", n
         assert n.location.text.replace(" ", "") == printed and len(n.location.boxes) == 1
-        assert_over(n.location.boxes[0], printed_at(pdf, 2, printed, row_label), page=2)
-    # the same value elsewhere in the table (Automobile (corporel) 38% vs n+1 ...) is not confused: same column n+1
-    assert numbers["25 %"].location.col == numbers["90 %"].location.col
+        assert_over(n.location.boxes[0], printed_at(pdf, 2, printed, "Automobile (corporel)"), page=2)
+    # one row, two columns: n+1 and n+3
+    assert numbers["38 %"].location.row == numbers["65 %"].location.row
+    assert numbers["65 %"].location.col == numbers["38 %"].location.col + 2
 
 
 def test_english_development_factors_and_leading_dot_decimals(cas: tuple[Path, SearchResult]) -> None:
