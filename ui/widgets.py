@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
@@ -135,18 +136,35 @@ def annotations_for(
     return anns
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _pdf_pages(doc_id: str, pages: tuple[int, ...], data_key: str, _settings: Settings) -> tuple[bytes, dict[int, int], bool]:
-    """(pdf bytes, original page -> displayed page, is_excerpt). `data_key` keys the cache per data dir.
+PDF_CACHE = "viewer_pdf_bytes"  # session key: {(user key, doc id, pages): (bytes, page map, is_excerpt)}
 
-    Only the needed pages are sent to the browser (rag_core cuts them out with PyMuPDF), so a
+
+def _pdf_pages(doc_id: str, pages: tuple[int, ...], settings: Settings, principal: Principal
+               ) -> tuple[bytes, dict[int, int], bool]:
+    """(pdf bytes, original page -> displayed page, is_excerpt) for `principal`, or a RagError.
+
+    The bytes come from `rag_core` (which checks the document against the principal's scope and
+    records the opening) and are kept in this session only, so a rerun does not cut the pages
+    again; each rerun still asks `rag_core` whether the principal can read the document, so a
+    revoked grant closes an open viewer. Only the needed pages are sent to the browser, so a
     300-page PDF opens as fast as a 3-page one.
     """
+    from ui.auth import principal_key
+
+    cache: dict = st.session_state.setdefault(PDF_CACHE, {})
+    key = (principal_key(principal), doc_id, pages)
+    if key in cache:
+        pipeline.get_document(doc_id, settings, principal=principal)  # NotFoundError once out of scope
+        return cache[key]
     if pages:
-        data, mapping = pipeline.page_pdf(doc_id, list(pages), _settings)
-        return data, {int(k): int(v) for k, v in mapping.items()}, True
-    data = pipeline.source_path(doc_id, _settings).read_bytes()
-    return data, {}, False
+        data, mapping = pipeline.page_pdf(doc_id, list(pages), settings, principal=principal)
+        got = (data, {int(k): int(v) for k, v in mapping.items()}, True)
+    else:
+        got = (pipeline.source_path(doc_id, settings, principal=principal).read_bytes(), {}, False)
+    while len(cache) >= 8:
+        cache.pop(next(iter(cache)))
+    cache[key] = got
+    return got
 
 
 def render_pdf(
@@ -163,7 +181,7 @@ def render_pdf(
     )
 
 
-def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewer") -> None:
+def show_target(target: dict[str, Any], settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
     """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted."""
     st.markdown(f"**{escape_md(target['label'])}**")
     pages = tuple(target["pages"])
@@ -171,7 +189,7 @@ def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewe
         st.caption(t("viewer.no_boxes"))
         st.text(target.get("text", ""))
         return
-    ok, got = call(_pdf_pages, target["doc_id"], pages, str(settings.data_dir), settings)
+    ok, got = call(_pdf_pages, target["doc_id"], pages, settings, principal)
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got
@@ -227,6 +245,29 @@ def table_frame(item: Item) -> pd.DataFrame:
     return pd.DataFrame(grid, columns=[str(i + 1) for i in range(n_cols)])
 
 
+def _export_bytes(item_ref: str, fmt: str, doc_id: str, settings: Settings, principal: Principal) -> bytes:
+    """A table's CSV or Excel bytes, made only when the user clicks the download button: the document
+    is read again through `rag_core`'s scope check, the export recorded, then the bytes built."""
+    chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
+    item = next(i for p in chunked.parents for i in p.items if i.ref == item_ref)
+    frame = table_frame(item)
+    pipeline.record_event(settings, "export", principal=principal, doc_id=doc_id, item=item_ref, format=fmt,
+                          page=item.page)
+    return frame.to_csv(index=False).encode("utf-8") if fmt == "csv" else excel_bytes(frame)
+
+
+def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
+    """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, after the check)."""
+    st.dataframe(table_frame(item), hide_index=True, width="stretch")
+    c1, c2 = st.columns(2)
+    stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
+    c1.download_button(t("inspect.csv"), lambda: _export_bytes(item.ref, "csv", doc_id, settings, principal),
+                       f"{stem}.csv", "text/csv", key=f"csv-{n}")
+    c2.download_button(t("inspect.xlsx"), lambda: _export_bytes(item.ref, "xlsx", doc_id, settings, principal),
+                       f"{stem}.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                       key=f"xlsx-{n}")
+
+
 def excel_bytes(frame: pd.DataFrame, sheet: str = "table") -> bytes:
     buffer = io.BytesIO()
     frame.to_excel(buffer, index=False, sheet_name=sheet[:31], engine="openpyxl")
@@ -257,9 +298,10 @@ def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[
     return anns
 
 
-def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, *, key: str) -> None:
+def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, principal: Principal,
+              *, key: str) -> None:
     """One page of a document with `annotations` given for page 1 of a one-page view."""
-    ok, got = call(_pdf_pages, doc_id, (page,), str(settings.data_dir), settings)
+    ok, got = call(_pdf_pages, doc_id, (page,), settings, principal)
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got

@@ -9,25 +9,23 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
+from ui.auth import page_context
 from ui.i18n import lang, t
 from rag_core.reports import read_reports, report_citation
-from ui.resources import get_settings
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
 
+settings, principal = page_context()
 st.title(t("ask.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
 # ---- scope
 with st.sidebar:
-    _, collections = call(pipeline.list_collections, settings)
+    _, collections = call(pipeline.list_collections, settings, principal=principal)
     chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
                                         placeholder=t("ask.scope_help"))
-    _, documents = call(pipeline.list_documents, settings)
+    _, documents = call(pipeline.list_documents, settings, principal=principal)
     documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
     chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
@@ -114,11 +112,12 @@ with chat_col:
         with st.chat_message("assistant"):
             with st.spinner(t("ask.thinking")):
                 ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None,
+                                  principal=principal)
             if ok and answer is not None:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
-    reports = read_reports(settings.data_dir)
+    reports = read_reports(settings.data_dir) if principal.is_admin else ""  # everyone's reports: admins only
     if reports:
         st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
                            key="ask_export", icon=":material/download:")
@@ -129,4 +128,4 @@ with viewer_col:
         st.caption(t("ask.viewer_empty"))
     else:
         st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-        show_target(target, settings, key="ask-viewer")
+        show_target(target, settings, principal, key="ask-viewer")
