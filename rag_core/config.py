@@ -136,19 +136,6 @@ class AnswerSettings(_Section):
     )
 
 
-class AuthSettings(_Section):
-    """TEMPORARY STAND-IN (issue-16core)."""
-
-    mode: Literal["local", "oidc", "header"] = Field("local", description="Who signs in: local operator, OIDC, proxy headers.")
-    user_claim: str = Field("email", description="OIDC claim holding the user id.")
-    groups_claim: str = Field("groups", description="OIDC claim holding the groups.")
-    admin_users: list[str] = Field(default_factory=list, description="Administrators by user id.")
-    admin_groups: list[str] = Field(default_factory=list, description="Administrators by group.")
-    trust_proxy_headers: bool = Field(False, description="Read identity headers set by an authenticating proxy.")
-    user_header: str = Field("X-Forwarded-Email", description="Header holding the user id.")
-    groups_header: str = Field("X-Forwarded-Groups", description="Header holding comma-separated groups.")
-
-
 class Settings(BaseSettings):
     """All settings of the product. Pass an instance explicitly; never use a global."""
 
@@ -170,7 +157,6 @@ class Settings(BaseSettings):
     )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="Chat endpoint for answers.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
-    auth: AuthSettings = Field(default_factory=AuthSettings, description="TEMPORARY STAND-IN (issue-16core).")
     openai_api_key: SecretStr | None = Field(
         None,
         validation_alias=AliasChoices("OPENAI_API_KEY", "RAG_OPENAI_API_KEY"),

@@ -32,7 +32,3 @@ class NotFoundError(RagError):
 
 class LLMError(RagError):
     """The chat endpoint failed (timeout, HTTP error, invalid output)."""
-
-
-class AccessDenied(RagError):
-    """TEMPORARY STAND-IN (issue-16core): the principal may not do this."""
