@@ -131,7 +131,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     server.queue(page_401, page_401, page_401)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
     home = proto_text(at)
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("views/ask.py").run()
     at.chat_input(key="ask_input").set_value(QUESTION).run()
     at.chat_input(key="ask_input").set_value(QUESTION + " Again?").run()
     assert not at.exception, at.exception
