@@ -60,9 +60,9 @@ with st.sidebar:
 settings = get_settings()
 principal, _reason = auth.resolve(settings) if settings is not None else (None, "")
 if settings is None or principal is None:
-    # Nobody signed in: the only page is the sign-in screen, whatever the address asked for.
-    st.navigation([st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path="sign_in",
-                           default=True)], position="hidden").run()
+    # Nobody signed in: every address (the home page's and each page's) shows the sign-in screen.
+    st.navigation([st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)
+                   for path in ["", *(name for name, _ in VIEWS), "access"]], position="hidden").run()
     st.stop()
 
 with st.sidebar:
