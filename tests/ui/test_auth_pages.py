@@ -90,3 +90,56 @@ def _inert(node: ast.stmt) -> bool:
         calls = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)]
         return all(ast.unparse(c.func) == "logging.getLogger" for c in calls)
     return False
+
+
+def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    from rag_core.access import Grant
+
+    calls: dict = {"grant": [], "revoke": [], "audit": []}
+    grants = [Grant(collection="solvency", subject_kind="user", subject="bob@example.com", role="manage",
+                    granted_by="local", granted_at="2026-12-01T10:00:00")]
+    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: ["reserving", "solvency"],
+                        raising=False)
+    monkeypatch.setattr(pipeline, "list_grants", lambda s, *, principal: grants, raising=False)
+    monkeypatch.setattr(pipeline, "grant", lambda s, c, *, principal, role, **who: calls["grant"].append((c, role, who)),
+                        raising=False)
+    monkeypatch.setattr(pipeline, "revoke", lambda s, c, *, principal, **who: calls["revoke"].append((c, who)),
+                        raising=False)
+
+    def audit_events(s, *, principal, user=None, since=None, document=None):
+        calls["audit"].append((user, since, document))
+        return [{"time": "2026-12-01T10:00:00", "user": "bob@example.com", "event": "sign_in"}]
+
+    monkeypatch.setattr(pipeline, "audit_events", audit_events, raising=False)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("views/access.py").run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Accès"
+    at.selectbox(key="access_collection").set_value("solvency").run()
+    assert list(at.dataframe[0].value["bénéficiaire"]) == ["bob@example.com"]
+    at.radio(key="access_kind").set_value("group")
+    at.text_input(key="access_subject").input("reserving")
+    at.selectbox(key="access_role").set_value("read")
+    at.button[0].click().run()  # the form's submit button
+    assert calls["grant"] == [("solvency", "read", {"group": "reserving"})]
+    at.button(key="access_revoke").click().run()
+    assert calls["revoke"] == [("solvency", {"user": "bob@example.com"})]
+    at.text_input(key="audit_user").input("bob@example.com").run()
+    assert calls["audit"][-1] == ("bob@example.com", None, None)
+    assert at.get("download_button")
+
+
+def test_access_page_refuses_who_manages_nothing(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    monkeypatch.setenv("RAG_AUTH__MODE", "header")
+    monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
+    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: [], raising=False)
+    monkeypatch.setattr(pipeline, "list_grants", lambda *a, **k: pytest.fail("grants read"), raising=False)
+    from ui import auth
+
+    monkeypatch.setattr(auth, "resolve", lambda settings: (Principal("carol@example.com", frozenset({"x"})), ""))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    with pytest.raises(ValueError, match="Could not find a navigation page"):  # not in the navigation
+        at.switch_page("views/access.py")
+    page = AppTest.from_file(str(REPO / "views" / "access.py"), default_timeout=60).run()  # and refuses by itself
+    assert "réservée aux administrateurs" in _texts(page)
