@@ -114,6 +114,10 @@ def identity_sidebar(settings: Settings, principal: Principal) -> None:
                + (f" · {t('auth.admin')}" if principal.is_admin else ""))
     if mode == "oidc":
         if st.button(t("auth.sign_out"), key="auth_sign_out", icon=":material/logout:"):
+            try:
+                pipeline.record_event(settings, "sign_out", principal=principal)
+            except Exception:
+                log.exception("could not record the sign-out of %s", principal.user)
             st.session_state.clear()  # nothing of this user's session survives the sign-out
             st.logout()
 

@@ -6,7 +6,6 @@ Document text is never given to markdown unescaped nor to `unsafe_allow_html`.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -245,33 +244,19 @@ def table_frame(item: Item) -> pd.DataFrame:
     return pd.DataFrame(grid, columns=[str(i + 1) for i in range(n_cols)])
 
 
-def _export_bytes(item_ref: str, fmt: str, doc_id: str, settings: Settings, principal: Principal) -> bytes:
-    """A table's CSV or Excel bytes, made only when the user clicks the download button: the document
-    is read again through `rag_core`'s scope check, the export recorded, then the bytes built."""
-    chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
-    item = next(i for p in chunked.parents for i in p.items if i.ref == item_ref)
-    frame = table_frame(item)
-    pipeline.record_event(settings, "export", principal=principal, doc_id=doc_id, item=item_ref, format=fmt,
-                          page=item.page)
-    return frame.to_csv(index=False).encode("utf-8") if fmt == "csv" else excel_bytes(frame)
-
-
 def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
     """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, after the check)."""
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
-    c1.download_button(t("inspect.csv"), lambda: _export_bytes(item.ref, "csv", doc_id, settings, principal),
+    # Deferred: rag_core checks the scope, records the export and makes the bytes on click only.
+    c1.download_button(t("inspect.csv"), lambda: pipeline.export_table(doc_id, item.ref, settings, "csv",
+                                                                       principal=principal),
                        f"{stem}.csv", "text/csv", key=f"csv-{n}")
-    c2.download_button(t("inspect.xlsx"), lambda: _export_bytes(item.ref, "xlsx", doc_id, settings, principal),
+    c2.download_button(t("inspect.xlsx"), lambda: pipeline.export_table(doc_id, item.ref, settings, "xlsx",
+                                                                        principal=principal),
                        f"{stem}.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                        key=f"xlsx-{n}")
-
-
-def excel_bytes(frame: pd.DataFrame, sheet: str = "table") -> bytes:
-    buffer = io.BytesIO()
-    frame.to_excel(buffer, index=False, sheet_name=sheet[:31], engine="openpyxl")
-    return buffer.getvalue()
 
 
 def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[Any]) -> list[dict[str, Any]]:

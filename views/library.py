@@ -93,8 +93,12 @@ def _ingest(uploaded: list, collection: str) -> None:
 if st.button(t("library.ingest"), type="primary", disabled=not files, key="library_ingest"):
     if not collection:
         st.error(t("library.no_name"))
-    elif collection in writable or call(pipeline.create_collection, settings, collection, principal=principal)[0]:
+    elif collection in writable:
         _ingest(list(files or []), collection)
+    else:  # a new collection: its creator manages it
+        ok, created = call(pipeline.create_collection, settings, collection, principal=principal)
+        if ok and created:
+            _ingest(list(files or []), created)
 
 for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
