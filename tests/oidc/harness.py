@@ -6,11 +6,9 @@ import json
 import secrets
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
-from tests.ui.browser_support import REPO, free_port
+from tests.ui.browser_support import REPO, free_port, wait_until_up
 
 CLIENT_ID = "rag-actuariat-tests"
 
@@ -28,18 +26,8 @@ def start_provider(users: dict[str, dict], workdir: Path, timeout_s: float = 30)
         cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
     )
     issuer = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the test OIDC provider exited with {proc.returncode}: see {workdir / 'provider.log'}")
-        try:
-            with urllib.request.urlopen(f"{issuer}/.well-known/openid-configuration", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc, issuer, client_secret
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the test OIDC provider did not start")
+    wait_until_up(proc, f"{issuer}/.well-known/openid-configuration", workdir / "provider.log", timeout_s)
+    return proc, issuer, client_secret
 
 
 def write_secrets(path: Path, issuer: str, client_secret: str) -> Path:

@@ -41,18 +41,24 @@ def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[s
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    wait_until_up(proc, f"{url}/_stcore/health", log_path, timeout_s)
+    return proc, url
+
+
+def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeout_s: float) -> None:
+    """Until `probe_url` answers 200; stops the process and raises if it exits or never answers."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}: see {log_path}")
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}: see {log_path}")
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            with urllib.request.urlopen(probe_url, timeout=2) as resp:
                 if resp.status == 200:
-                    return proc, url
+                    return
         except OSError:
             time.sleep(0.3)
     stop_app(proc)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout_s} s: see {log_path}")
+    raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
 def stop_app(proc: subprocess.Popen) -> None:
