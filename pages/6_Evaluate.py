@@ -12,6 +12,7 @@ from pathlib import Path
 import altair as alt
 import streamlit as st
 
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.evaluation import ALL_ENGINES, read_question_lines, report, run_evaluation
@@ -60,7 +61,8 @@ if st.button("Run", type="primary", disabled=not lines or not engines, key="eval
 
     try:
         rows = read_question_lines(lines)
-        st.session_state[RESULTS_KEY] = run_evaluation(rows, Path(pdf_dir), settings, engines, set_name, progress)
+        st.session_state[RESULTS_KEY] = run_evaluation(rows, Path(pdf_dir), settings, engines, set_name, progress,
+                                                        principal=Principal.local_operator())
         bar.progress(1.0, text="Done")
     except RagError as err:
         st.error(str(err))

@@ -7,6 +7,7 @@ import logging
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.models import Answer
 from ui import state
 from ui.i18n import lang, t
@@ -24,10 +25,10 @@ if settings is None:
 
 # ---- scope
 with st.sidebar:
-    _, collections = call(pipeline.list_collections, settings)
+    _, collections = call(pipeline.list_collections, settings, principal=Principal.local_operator())
     chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
                                         placeholder=t("ask.scope_help"))
-    _, documents = call(pipeline.list_documents, settings)
+    _, documents = call(pipeline.list_documents, settings, principal=Principal.local_operator())
     documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
     chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
@@ -114,7 +115,8 @@ with chat_col:
         with st.chat_message("assistant"):
             with st.spinner(t("ask.thinking")):
                 ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None,
+                                  principal=Principal.local_operator())
             if ok and answer is not None:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from ui.i18n import t
 from ui.resources import get_settings
 from ui.widgets import call, escape_md, excel_bytes, show_page, structure_annotations, table_frame
@@ -14,7 +15,7 @@ settings = get_settings()
 if settings is None:
     st.stop()
 
-ok, documents = call(pipeline.list_documents, settings)
+ok, documents = call(pipeline.list_documents, settings, principal=Principal.local_operator())
 documents = list(documents or [])
 if not documents:
     if ok:
@@ -25,7 +26,7 @@ by_id = {d.doc_id: d for d in documents}
 doc_id = st.selectbox(t("inspect.pick"), list(by_id), key="inspect_doc",
                       format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})")
 record = by_id[doc_id]
-ok, chunked = call(pipeline.load_chunks, doc_id, settings)
+ok, chunked = call(pipeline.load_chunks, doc_id, settings, principal=Principal.local_operator())
 if not ok or chunked is None:
     st.stop()
 parents, children = chunked.parents, chunked.children
@@ -115,7 +116,7 @@ if not figures:
 for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
-        ok, path = call(pipeline.artifact_path, doc_id, item.image_path, settings)
+        ok, path = call(pipeline.artifact_path, doc_id, item.image_path, settings, principal=Principal.local_operator())
         if ok and path is not None:
             st.image(str(path), width=480)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.errors import RagError
 from rag_core.models import ProgressEvent
 from ui import state
@@ -30,7 +31,7 @@ if settings is None:
 for kind, text in state.pop_flash():
     (st.success if kind == "success" else st.error)(text)
 
-ok, collections = call(pipeline.list_collections, settings)
+ok, collections = call(pipeline.list_collections, settings, principal=Principal.local_operator())
 collections = list(collections or [])
 options = collections + [NEW] if collections else ["default", NEW]
 choice = st.selectbox(
@@ -73,7 +74,7 @@ def _ingest(uploaded: list, collection: str) -> None:
                 paths.append(path)
             ok, results = call(
                 pipeline.ingest, paths, settings, collection=collection, progress=on_progress,
-                file_names=[f.name for f in uploaded],
+                file_names=[f.name for f in uploaded], principal=Principal.local_operator(),
             )
         for name, bar in bars.items():
             bar.progress(1.0, text=name)  # type: ignore[attr-defined]
@@ -98,7 +99,7 @@ for result in st.session_state.get(state.INGEST_RESULTS, []):
         st.warning(escape_md(f"{result['file_name']} — {warning}"))
 
 st.header(t("library.documents"))
-ok, documents = call(pipeline.list_documents, settings)
+ok, documents = call(pipeline.list_documents, settings, principal=Principal.local_operator())
 documents = list(documents or [])
 if ok and not documents:
     st.caption(t("library.empty"))
@@ -111,7 +112,7 @@ if documents:
 
     def _delete(doc_id: str, name: str) -> None:
         try:
-            pipeline.delete(doc_id, settings)
+            pipeline.delete(doc_id, settings, principal=Principal.local_operator())
             state.flash("success", escape_md(t("library.deleted", name=name)))
         except RagError as err:
             state.flash("error", escape_md(str(err)))

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.models import SearchResult
 from ui import state
 from ui.i18n import t
@@ -17,8 +18,8 @@ settings = get_settings()
 if settings is None:
     st.stop()
 
-_, collections = call(pipeline.list_collections, settings)
-_, documents = call(pipeline.list_documents, settings)
+_, collections = call(pipeline.list_collections, settings, principal=Principal.local_operator())
+_, documents = call(pipeline.list_documents, settings, principal=Principal.local_operator())
 names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in (documents or [])}
 
 with st.form("search_form"):
@@ -49,7 +50,8 @@ if backends and backends.get("reranker"):
 
 if submitted and query.strip():
     ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
-                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k)
+                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k,
+                      principal=Principal.local_operator())
     st.session_state[state.SEARCH_RESULT] = result if ok else None
     state.close_viewer()
 

@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
@@ -143,9 +144,9 @@ def _pdf_pages(doc_id: str, pages: tuple[int, ...], data_key: str, _settings: Se
     300-page PDF opens as fast as a 3-page one.
     """
     if pages:
-        data, mapping = pipeline.page_pdf(doc_id, list(pages), _settings)
+        data, mapping = pipeline.page_pdf(doc_id, list(pages), _settings, principal=Principal.local_operator())
         return data, {int(k): int(v) for k, v in mapping.items()}, True
-    data = pipeline.source_path(doc_id, _settings).read_bytes()
+    data = pipeline.source_path(doc_id, _settings, principal=Principal.local_operator()).read_bytes()
     return data, {}, False
 
 

@@ -72,11 +72,11 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     calls: dict = {"ask": [], "page_pdf": []}
     pdf = (corpus_dir / PDF_NAME).read_bytes()
 
-    def page_pdf(doc_id, pages, settings):
+    def page_pdf(doc_id, pages, settings, principal):
         calls["page_pdf"].append((doc_id, list(pages)))
         return pdf, {p: i + 1 for i, p in enumerate(sorted(pages))}
 
-    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None):
+    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
         calls["ask"].append({"question": question, "conversation_id": conversation_id,
                              "collections": collections, "doc_ids": doc_ids})
         return Answer(
@@ -93,12 +93,13 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
                           lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    monkeypatch.setattr(pipeline, "list_documents", lambda settings, collection=None: [RECORD], raising=False)
-    monkeypatch.setattr(pipeline, "list_collections", lambda settings: ["vignettes"], raising=False)
-    monkeypatch.setattr(pipeline, "load_chunks", lambda doc_id, settings: CHUNKED, raising=False)
+    monkeypatch.setattr(pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD],
+                        raising=False)
+    monkeypatch.setattr(pipeline, "list_collections", lambda settings, principal: ["vignettes"], raising=False)
+    monkeypatch.setattr(pipeline, "load_chunks", lambda doc_id, settings, principal: CHUNKED, raising=False)
     monkeypatch.setattr(pipeline, "page_pdf", page_pdf, raising=False)
     monkeypatch.setattr(pipeline, "ask", ask, raising=False)
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None):
+    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
         return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
 
@@ -155,7 +156,7 @@ def test_rag_error_is_shown_without_traceback(monkeypatch: pytest.MonkeyPatch) -
         raise NotFoundError(message)
 
     monkeypatch.setattr(pipeline, "list_documents", refuse)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
+    monkeypatch.setattr(pipeline, "list_collections", lambda s, principal: [])
     at = _app("pages/library.py")
     assert [e.value for e in at.error] == [message]
     assert not at.exception
@@ -167,7 +168,7 @@ def test_unexpected_error_shows_a_generic_message(monkeypatch: pytest.MonkeyPatc
         raise KeyError("internal detail /secret/path")
 
     monkeypatch.setattr(pipeline, "list_documents", crash)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
+    monkeypatch.setattr(pipeline, "list_collections", lambda s, principal: [])
     at = _app("pages/inspect.py")
     assert len(at.error) == 1
     assert "secret" not in at.error[0].value and "Traceback" not in at.error[0].value

@@ -31,7 +31,7 @@ def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # n
         _trace("4 567", "unsupported", "absent des sources citées et d'aucun calcul déclaré"),
     ]
 
-    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None):
+    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
         return Answer(question=question, mode="llm", sources=[SOURCE], unsupported_numbers=1, mismatched_numbers=1,
                       paragraphs=[Paragraph(text=TEXT, source_ids=[SOURCE.id], numbers=numbers)])
 
