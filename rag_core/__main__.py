@@ -1,7 +1,9 @@
-"""Command line: `python -m rag_core {ingest,documents,inspect,search,ask,delete,reindex,evaluate}`.
+"""Command line: `python -m rag_core {ingest,documents,inspect,search,ask,delete,reindex,evaluate,access,audit}`.
 
+The CLI acts as the local operator (administrator) unless `--as-user EMAIL [--groups G1,G2]`
+says whom to act as; it then behaves exactly as the app would for that person.
 Errors meant for the user (`RagError`) are printed without a traceback and give exit code 1;
-a refused file in `ingest` gives exit code 2.
+a refused file in `ingest`, and any refusal of access (`AccessDenied`), give exit code 2.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ import logging
 import sys
 from pathlib import Path
 
+from rag_core.access import Principal
+from rag_core.cli_access import add_access_commands, principal_of
+from rag_core.cli_access import settings_of as _settings
 from rag_core.config import Settings
-from rag_core.errors import RagError
+from rag_core.errors import AccessDenied, RagError
 from rag_core.models import ProgressEvent
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    return Settings(data_dir=Path(args.data_dir)) if getattr(args, "data_dir", None) else Settings()
 
 
 def _progress(event: ProgressEvent) -> None:
@@ -31,9 +32,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings = _settings(args)
+    principal = principal_of(args, settings)
     worst = 0
     for path in args.files:
-        for result in pipeline.ingest([Path(path)], settings, collection=args.collection, progress=_progress):
+        for result in pipeline.ingest([Path(path)], settings, collection=args.collection, progress=_progress,
+                                      principal=principal):
             print(f"{result.status:>16}  {result.file_name}: {result.message}", flush=True)
             if result.record and result.record.warnings:
                 for warning in result.record.warnings:
@@ -46,7 +49,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_documents(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
-    records = pipeline.list_documents(_settings(args), args.collection)
+    settings = _settings(args)
+    records = pipeline.list_documents(settings, args.collection, principal=principal_of(args, settings))
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in records], ensure_ascii=False, indent=1))
         return 0
@@ -58,10 +62,10 @@ def cmd_documents(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resolve_doc(prefix: str, settings: Settings) -> str:
+def _resolve_doc(prefix: str, settings: Settings, principal: Principal) -> str:
     from rag_core import pipeline
 
-    matches = [r.doc_id for r in pipeline.list_documents(settings) if r.doc_id.startswith(prefix)
+    matches = [r.doc_id for r in pipeline.list_documents(settings, principal=principal) if r.doc_id.startswith(prefix)
                or r.file_name == prefix]
     if len(matches) != 1:
         raise RagError(f"No single document matches '{prefix}'; see `python -m rag_core documents`.")
@@ -72,7 +76,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings = _settings(args)
-    view = pipeline.inspect(_resolve_doc(args.doc, settings), settings)
+    principal = principal_of(args, settings)
+    view = pipeline.inspect(_resolve_doc(args.doc, settings, principal), settings, principal=principal)
     if args.json:
         print(json.dumps(view, ensure_ascii=False, indent=1))
         return 0
@@ -101,8 +106,9 @@ def _pages(pages: list[int]) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
-    result = pipeline.search(args.question, _settings(args), collections=args.collection,
-                             doc_ids=args.documents, k=args.k)
+    settings = _settings(args)
+    result = pipeline.search(args.question, settings, collections=args.collection, doc_ids=args.documents, k=args.k,
+                             principal=principal_of(args, settings))
     if args.json:
         print(result.model_dump_json(indent=1))
         return 0
@@ -122,8 +128,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_ask(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
-    answer = pipeline.ask(args.question, _settings(args), conversation_id=args.conversation,
-                          collections=args.collection)
+    settings = _settings(args)
+    answer = pipeline.ask(args.question, settings, conversation_id=args.conversation, collections=args.collection,
+                          principal=principal_of(args, settings))
     if args.json:
         print(answer.model_dump_json(indent=1))
         return 0
@@ -160,8 +167,9 @@ def cmd_delete(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings = _settings(args)
-    doc_id = _resolve_doc(args.doc, settings)
-    pipeline.delete(doc_id, settings)
+    principal = principal_of(args, settings)
+    doc_id = _resolve_doc(args.doc, settings, principal)
+    pipeline.delete(doc_id, settings, principal=principal)
     print(f"Deleted {doc_id[:12]}.")
     return 0
 
@@ -169,7 +177,8 @@ def cmd_delete(args: argparse.Namespace) -> int:
 def cmd_reindex(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
-    for result in pipeline.reindex(_settings(args), progress=_progress):
+    settings = _settings(args)
+    for result in pipeline.reindex(settings, progress=_progress, principal=principal_of(args, settings)):
         print(f"{result.status:>16}  {result.file_name}: {result.message}")
     return 0
 
@@ -177,16 +186,20 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from rag_core import evaluation
 
-    return evaluation.run_cli(args, _settings(args))
+    settings = _settings(args)
+    return evaluation.run_cli(args, settings, principal_of(args, settings))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rag_core", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, func, help_: str) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
-        p = sub.add_parser(name, help=help_)
+    def add(name: str, func, help_: str, parent=None) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
+        p = (parent or sub).add_parser(name, help=help_)
         p.add_argument("--data-dir", help="library directory (default: RAG_DATA_DIR or ./data)")
+        p.add_argument("--as-user", metavar="EMAIL", help="act as this user, as the app would (default: the local "
+                       "operator, administrator)")
+        p.add_argument("--groups", metavar="G1,G2", help="the groups of --as-user, comma-separated")
         p.set_defaults(func=func)
         return p
 
@@ -218,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pdf-dir", required=True)
     p.add_argument("--out")
     p.add_argument("--engines", help="comma-separated engines (default: all)")
+    add_access_commands(sub, add)
     return parser
 
 
@@ -226,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except AccessDenied as err:
+        print(f"refused: {err}", file=sys.stderr)
+        return 2
     except RagError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

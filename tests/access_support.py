@@ -74,7 +74,8 @@ def build_template(root: Path) -> Library:
         (result,) = pipeline.ingest([pdf], settings, collection=name, principal=ADMIN)
         assert result.status == "ingested", result.message
         doc_ids[name] = result.doc_id
-    (settings.data_dir / "access" / "grants.json").unlink()  # as if written before grants existed
+    # as if written before grants existed (an administrator's uploads register nothing anyway)
+    assert not (settings.data_dir / "access" / "grants.json").exists()
     shutil.rmtree(settings.data_dir / "audit")
     return Library(settings, pdfs, doc_ids)
 
