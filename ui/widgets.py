@@ -135,35 +135,44 @@ def annotations_for(
     return anns
 
 
-PDF_CACHE = "viewer_pdf_bytes"  # session key: {(user key, doc id, pages): (bytes, page map, is_excerpt)}
+SCOPED_CACHE = "scoped_bytes"  # session key: {(user key, what, doc id, detail): value made by rag_core}
+
+
+def checked_once(what: str, doc_id: str, detail: Any, settings: Settings, principal: Principal,
+                 produce: Callable[[], T]) -> T:
+    """`produce()` (a rag_core call that checks the scope, records the opening and makes the value)
+    once per session and principal; each later rerun still asks rag_core whether the principal can
+    read the document (NotFoundError once out of scope), so a revoked grant closes what is open
+    without recording the same opening at every rerun. Never shared between sessions."""
+    from ui.auth import principal_key
+
+    cache: dict = st.session_state.setdefault(SCOPED_CACHE, {})
+    key = (principal_key(principal), what, doc_id, detail)
+    if key in cache:
+        pipeline.get_document(doc_id, settings, principal=principal)
+        return cache[key]
+    value = produce()
+    while len(cache) >= 16:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+    return value
 
 
 def _pdf_pages(doc_id: str, pages: tuple[int, ...], settings: Settings, principal: Principal
                ) -> tuple[bytes, dict[int, int], bool]:
     """(pdf bytes, original page -> displayed page, is_excerpt) for `principal`, or a RagError.
 
-    The bytes come from `rag_core` (which checks the document against the principal's scope and
-    records the opening) and are kept in this session only, so a rerun does not cut the pages
-    again; each rerun still asks `rag_core` whether the principal can read the document, so a
-    revoked grant closes an open viewer. Only the needed pages are sent to the browser, so a
-    300-page PDF opens as fast as a 3-page one.
+    Only the needed pages are sent to the browser (rag_core cuts them out with PyMuPDF), so a
+    300-page PDF opens as fast as a 3-page one; they reach the viewer through the session's
+    websocket, not Streamlit's /media route.
     """
-    from ui.auth import principal_key
+    def produce() -> tuple[bytes, dict[int, int], bool]:
+        if pages:
+            data, mapping = pipeline.page_pdf(doc_id, list(pages), settings, principal=principal)
+            return data, {int(k): int(v) for k, v in mapping.items()}, True
+        return pipeline.source_path(doc_id, settings, principal=principal).read_bytes(), {}, False
 
-    cache: dict = st.session_state.setdefault(PDF_CACHE, {})
-    key = (principal_key(principal), doc_id, pages)
-    if key in cache:
-        pipeline.get_document(doc_id, settings, principal=principal)  # NotFoundError once out of scope
-        return cache[key]
-    if pages:
-        data, mapping = pipeline.page_pdf(doc_id, list(pages), settings, principal=principal)
-        got = (data, {int(k): int(v) for k, v in mapping.items()}, True)
-    else:
-        got = (pipeline.source_path(doc_id, settings, principal=principal).read_bytes(), {}, False)
-    while len(cache) >= 8:
-        cache.pop(next(iter(cache)))
-    cache[key] = got
-    return got
+    return checked_once("pdf", doc_id, pages, settings, principal, produce)
 
 
 def render_pdf(

@@ -7,7 +7,7 @@ import streamlit as st
 from rag_core import pipeline
 from ui.auth import page_context
 from ui.i18n import t
-from ui.widgets import call, escape_md, show_page, table_exports, structure_annotations
+from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
 
 settings, principal = page_context()
 st.title(t("inspect.title"))
@@ -108,7 +108,8 @@ for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
         # Checked by rag_core first; st.image then serves the crop from /media/<id> for this session.
-        ok, path = call(pipeline.artifact_path, doc_id, item.image_path, settings, principal=principal)
+        ok, path = call(checked_once, "figure", doc_id, item.image_path, settings, principal,
+                        lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal))
         if ok and path is not None:
             st.image(str(path), width=480)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))
