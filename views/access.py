@@ -82,12 +82,12 @@ else:
     with right:
         if mine:
             st.markdown(f"**{t('access.revoke')}**")
-            labels = {i: f"{t(f'access.kind.{g.subject_kind}')} {g.subject} ({t(f'access.role.{g.role}')})"
-                      for i, g in enumerate(mine)}
-            pick = st.selectbox(t("access.revoke_pick"), list(labels), format_func=labels.__getitem__,
-                                key="access_revoke_pick")
+            by_key = {f"{g.subject_kind}:{g.subject}": g for g in mine}
+            pick = st.selectbox(t("access.revoke_pick"), list(by_key), key="access_revoke_pick",
+                                format_func=lambda k: f"{t(f'access.kind.{by_key[k].subject_kind}')} "
+                                f"{by_key[k].subject} ({t(f'access.role.{by_key[k].role}')})")
             st.button(t("access.revoke_button"), key="access_revoke", on_click=_revoke,
-                      args=(collection, mine[pick].subject_kind, mine[pick].subject))
+                      args=(collection, by_key[pick].subject_kind, by_key[pick].subject))
 
 # ---- who can read what
 st.subheader(t("access.map"))

@@ -22,7 +22,7 @@ def start_provider(users: dict[str, dict], workdir: Path, timeout_s: float = 30)
     log = (workdir / "provider.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.oidc.provider", "--port", str(port), "--users", str(users_file),
-         "--client-id", CLIENT_ID, "--client-secret", client_secret],
+         f"--client-id={CLIENT_ID}", f"--client-secret={client_secret}"],
         cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
     )
     issuer = f"http://127.0.0.1:{port}"

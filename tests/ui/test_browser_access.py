@@ -123,10 +123,11 @@ def nav_text(page) -> str:
 
 
 def selectbox_options(page, label: str) -> list[str]:
-    page.get_by_label(label).first.click()
+    wait_idle(page)
+    page.get_by_role("combobox", name=label, exact=True).click()
     options = page.locator('[role="option"]')
     options.first.wait_for(timeout=10_000)
-    found = [o.inner_text().strip() for o in options.all()]
+    found = [text.strip() for text in options.all_inner_texts()]
     page.keyboard.press("Escape")
     return found
 
@@ -139,16 +140,20 @@ def ask(page, question: str) -> list[str]:
     chat.press("Enter")
     answer = page.locator('[data-testid="stChatMessage"]').nth(before + 1)
     answer.wait_for(timeout=120_000)
+    # the answer is done when it shows its citation cards, or says that nothing answers
+    answer.locator("button").or_(answer.get_by_text("Aucun passage des documents")).first.wait_for(timeout=120_000)
     wait_idle(page)
     return [b.inner_text() for b in answer.locator("button").all()]
 
 
-def sign_in(page, url: str, user: str) -> None:
+def sign_in(page, url: str, user: str, screenshot: str = "") -> None:
     goto(page, url, "Connexion")
     page.get_by_role("button", name="Se connecter").click()
     page.locator("#username").wait_for(timeout=30_000)
     page.fill("#username", user)
     page.fill("#password", USERS[user]["password"])
+    if screenshot:
+        shot(page, screenshot)
     page.click("#submit")
     page.get_by_text(f"Connecté : {user}").wait_for(timeout=120_000)
     wait_idle(page)
@@ -174,22 +179,39 @@ def oidc_app(library: Path, tmp_path: Path) -> Iterator[str]:
 
 
 def test_oidc_users_see_only_their_collections_and_grants_change_that(oidc_app: str, new_page) -> None:
-    url = oidc_app
+    pages: list = []
+
+    def opened(headers: dict[str, str] | None = None):
+        pages.append(new_page(headers))
+        return pages[-1]
+
+    try:
+        _oidc_journey(oidc_app, opened)
+    except Exception:
+        for n, page in enumerate(pages):
+            shot(page, f"99_failure_{n}")
+        raise
+
+
+def _oidc_journey(url: str, new_page) -> None:
     anonymous = new_page()
     # A fresh server, every address first: nothing but the sign-in screen, no navigation, no data.
     for path in PAGES:
         goto(anonymous, f"{url}/{path}", "Connexion")
+        anonymous.get_by_role("button", name="Se connecter").wait_for(timeout=30_000)
         text = main_text(anonymous)
         assert "Se connecter" in text and not nav_text(anonymous), path
         assert "reserving_note" not in text and "solvency_note" not in text, path
     shot(anonymous, "00_sign_in")
 
     alice = new_page()
-    sign_in(alice, url, "alice@example.com")
+    sign_in(alice, url, "alice@example.com", "00_provider_form")
     assert all(name in nav_text(alice) for name in NAV_FR) and "Accès" not in nav_text(alice)
 
     # Library: her document only; no upload into nor delete from a collection she only reads.
     goto(alice, f"{url}/library", "Bibliothèque")
+    alice.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+    alice.wait_for_timeout(1000)  # the grid draws its cells after it is attached
     shot(alice, "01_alice_library")
     assert selectbox_options(alice, "Collection") == ["Nouvelle collection…"]
     assert "Vous ne gérez aucune de ces collections" in main_text(alice)
@@ -229,6 +251,7 @@ def test_oidc_users_see_only_their_collections_and_grants_change_that(oidc_app: 
     bob.get_by_role("button", name="Accorder").click()
     bob.get_by_text("accordé à reserving sur solvency").wait_for(timeout=30_000)
     wait_idle(bob)
+    bob.wait_for_timeout(1000)
     shot(bob, "02_bob_access")
 
     goto(alice, f"{url}/ask", "Poser une question")
@@ -236,6 +259,9 @@ def test_oidc_users_see_only_their_collections_and_grants_change_that(oidc_app: 
     assert any("Solvency capital note" in c for c in cards), cards
 
     goto(bob, f"{url}/access", "Accès")
+    bob.get_by_role("combobox", name="Droit à retirer", exact=True).click()
+    bob.get_by_role("option", name="groupe reserving (lecture)").click()
+    wait_idle(bob)
     bob.get_by_role("button", name="Retirer").click()
     bob.get_by_text("retiré").wait_for(timeout=30_000)
     wait_idle(bob)
