@@ -35,7 +35,8 @@ for kind, text in state.pop_flash():
 
 _, writable = call(pipeline.writable_collections, settings, principal=principal)
 writable = list(writable or [])
-options = writable + [NEW]
+# An empty library offers its administrator (the local operator) the usual "default" collection.
+options = (writable or (["default"] if principal.is_admin else [])) + [NEW]
 choice = st.selectbox(
     t("library.collection"), options, key="library_collection",
     format_func=lambda c: t("library.new_collection") if c == NEW else c,
