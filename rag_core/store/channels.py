@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from lancedb.query import BooleanQuery, MatchQuery, Occur
@@ -27,6 +27,11 @@ _MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
 _TOKEN = re.compile(r"[0-9a-z]+")
 ANN_NPROBES = 20
 ANN_REFINE = 5
+# A scope of at most this many children is searched exactly (LanceDB's prefiltered flat scan)
+# even when the ANN index exists: with a selective prefilter the probed partitions hold too few
+# of the scope's children, and the index loses recall and returns fewer results than exist
+# (benchmarks/filtered_recall.py gives the figures behind this value).
+ANN_EXACT_SCOPE_ROWS = 10_000
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,10 @@ class TableInfo:
     version: int
     doc_ids: frozenset[str]  # documents that have rows in it
     indexes: frozenset[str]
+    rows_per_doc: dict[str, int] = field(default_factory=dict)
+
+    def rows_in(self, scope: Sequence[str]) -> int:
+        return sum(self.rows_per_doc.get(doc_id, 0) for doc_id in set(scope))
 
 
 def _quote(value: str) -> str:
@@ -92,8 +101,9 @@ class SearchChannels:
         version = table.version
         cached = self._table_cache.get(table.name)
         if cached is None or cached.version != version:
-            ids = table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].unique().to_pylist()
-            cached = TableInfo(version, frozenset(ids), frozenset(idx.name for idx in table.list_indices()))
+            counts = table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].value_counts().to_pylist()
+            rows = {c["values"]: c["counts"] for c in counts}
+            cached = TableInfo(version, frozenset(rows), frozenset(idx.name for idx in table.list_indices()), rows)
             self._table_cache[table.name] = cached
         return cached
 
@@ -148,7 +158,9 @@ class SearchChannels:
         """Cosine similarity of normalised vectors: the ANN index once built; exact below it.
 
         Without an ANN index (below `ann_min_rows`) the exact search runs in memory
-        (`exact_vectors`); `exact=True` asks LanceDB's own flat scan (the reference).
+        (`exact_vectors`); `exact=True` asks LanceDB's own flat scan (the reference). With the
+        index, a scope of at most `ANN_EXACT_SCOPE_ROWS` children is searched by that flat scan
+        too: a selective prefilter would cost the index its recall.
         """
         table = self._open("children")
         if table is None or not scope:
@@ -162,7 +174,7 @@ class SearchChannels:
             found = self._vectors.search(vector, None if scope_filter is None else scope, k)
             return [ChildHit(cid, pid, did, score) for cid, pid, did, score in found]
         query = table.search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
-        if exact:
+        if exact or (scope_filter is not None and info.rows_in(scope) <= ANN_EXACT_SCOPE_ROWS):
             query = query.bypass_vector_index()
         else:
             # Measured in benchmarks/ann_recall.py: recall@20 >= 0.95 against exact search.
@@ -184,12 +196,18 @@ class SearchChannels:
         if not text:
             return self.dense(vector, scope, k)
         column = FTS_COLUMNS.get(language, "fts_en")
-        rows = (
+        query = (
             table.search(query_type="hybrid", fts_columns=column)
             .vector(vector.astype(np.float32))
             .text(text)
             .distance_type("cosine")
             .where(id_filter("doc_id", scope), prefilter=True)  # no shortcut: fusion sees both legs
+        )
+        info = self._table_info(table)
+        if self._scope_filter(info, scope) is not None and info.rows_in(scope) <= ANN_EXACT_SCOPE_ROWS:
+            query = query.bypass_vector_index()  # as in `dense`: a selective prefilter costs the index its recall
+        rows = (
+            query
             .rerank(RRFReranker(K=RRF_K, return_score="all"))
             .select(["id", "parent_id", "doc_id"])
             .limit(k)
