@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import statistics
@@ -82,7 +83,7 @@ class Space:
 
 
 def doc_id_of(d: int) -> str:
-    return f"{d:064x}"
+    return hashlib.sha256(str(d).encode()).hexdigest()  # child ids start with its first 16 characters
 
 
 def write_library(settings: Settings, docs: int, space: Space, words: list[str]) -> Store:
