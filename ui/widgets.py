@@ -21,6 +21,7 @@ from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
+from rag_core.tables import table_grid
 from ui import state
 from ui.i18n import t
 
@@ -242,15 +243,9 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> N
 
 
 def table_frame(item: Item) -> pd.DataFrame:
-    """A table item as a grid; its first row becomes the header when it is a usable one."""
-    n_rows = max([item.n_rows] + [c.row + 1 for c in item.cells])
-    n_cols = max([item.n_cols] + [c.col + 1 for c in item.cells])
-    grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
-    for cell in item.cells:
-        grid[cell.row][cell.col] = cell.text
-    if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
-        return pd.DataFrame(grid[1:], columns=grid[0])
-    return pd.DataFrame(grid, columns=[str(i + 1) for i in range(n_cols)])
+    """A table item as a grid; its first row becomes the header when it is a usable one (`table_grid`)."""
+    header, *rows = table_grid(item)
+    return pd.DataFrame(rows, columns=header)
 
 
 def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:

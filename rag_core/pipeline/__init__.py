@@ -25,7 +25,7 @@ from rag_core import answering, parsing, reranking, understanding
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
     record_event, record_sign_in, revoke, writable_collections,

@@ -21,6 +21,8 @@ or rank parents.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -53,6 +55,8 @@ class Store(SearchChannels, Maintenance):
         """Caches keyed by table version; a dropped and re-created table restarts its versions."""
         self._table_cache: dict[str, TableInfo] = {}
         self._vectors: ExactVectors | None = None  # children, for exact search without an ANN index
+        self._scope_vectors: OrderedDict[tuple[int, frozenset[str]], ExactVectors] = OrderedDict()  # small scopes
+        self._scope_lock = threading.Lock()
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------

@@ -88,3 +88,13 @@ def test_scrub_drops_secret_fields_and_token_shaped_values() -> None:
                      "note": "key sk-abcdefghijklmnopqrstuv and value K3Y"}, secrets=["K3Y"])
     assert cleaned == {"question": "why? [redacted]", "nested": {},
                        "note": "key [redacted] and value [redacted]"}
+
+
+def test_reported_citations_belong_to_their_user(tmp_path: Path) -> None:
+    from rag_core.evaluation.citation_reports import read_reports, report_citation
+
+    for user, question in (("alice@example.org", "q alice"), ("bob@example.org", "q bob"), (None, "q before users")):
+        report_citation(tmp_path, question=question, language="en", source_id="s", pdf="a.pdf", pages=[1], user=user)
+    mine = [json.loads(line)["question"] for line in read_reports(tmp_path, user="Alice@example.org").splitlines()]
+    assert mine == ["q alice"]
+    assert len(read_reports(tmp_path).splitlines()) == 3  # the evaluation reads them all
