@@ -87,7 +87,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
                     ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
                                  source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
-                                 comment=comment)
+                                 comment=comment, user=principal.user)
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -117,7 +117,8 @@ with chat_col:
             if ok and answer is not None:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
-    reports = read_reports(settings.data_dir) if principal.is_admin else ""  # everyone's reports: admins only
+    # one's own reports; an administrator's download holds everyone's
+    reports = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
     if reports:
         st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
                            key="ask_export", icon=":material/download:")

@@ -251,7 +251,7 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
     assert {k: record[k] for k in ("pdf", "question", "type", "pages", "answer", "quote", "comment")} == {
         "pdf": PDF_NAME, "question": "Do the variables differ?", "type": "reported", "pages": [3], "answer": "",
         "quote": "all four random variables are equivalent", "comment": "wrong page"}
-    assert record["id"].startswith("reported-") and record["language"] == "fr"
+    assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == "local"
     assert at.get("download_button")
 
 
