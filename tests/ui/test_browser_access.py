@@ -312,13 +312,15 @@ def test_local_mode_every_page_by_its_address_on_a_fresh_server(library: Path, n
         headings = {"": "Questions-réponses sur vos documents", "library": "Bibliothèque",
                     "inspect": "Inspection d'un document", "ask": "Poser une question",
                     "search": "Test de la recherche", "evaluate": "Évaluation de la recherche", "access": "Accès"}
-        for path in ["evaluate", *PAGES]:  # never "/" first
+        for path in [*PAGES[1:], ""]:  # "/" last: each page is opened by its own address first
             goto(page, f"{url}/{path}", headings[path])
             nav = nav_text(page)
             assert all(name in nav for name in NAV_FR + ["Accès"]), (path, nav)
             assert "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
         page.get_by_text("English").click()
-        page.get_by_role("heading", name="Access").wait_for(timeout=30_000)
+        page.get_by_role("heading", name="Question answering on your documents").wait_for(timeout=30_000)
         assert "Evaluate" in nav_text(page) and "Library" in nav_text(page)
+        page.locator('[data-testid="stSidebarNav"]').get_by_text("Evaluate").click()  # same session: still English
+        page.get_by_role("heading", name="Evaluate retrieval").wait_for(timeout=60_000)
     finally:
         stop_app(proc)
