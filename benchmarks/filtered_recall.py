@@ -228,6 +228,7 @@ def scope_cost(n_children: int, repeats: int) -> None:
 
     run(lambda: all_ids)  # warm-up
     cases = [("scope given (query_latency.py)", lambda: all_ids),
+             ("store.document_ids() (the façade before issue 16)", lambda: store.document_ids()),
              ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
              ("user granted every collection by group, resolved",
               lambda: pipeline.readable_document_ids(settings, principal=everyone)),
