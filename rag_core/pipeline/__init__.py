@@ -31,6 +31,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     record_event, record_sign_in, revoke, writable_collections,
 )
 from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.pipeline.views import answer_sources, document_view, search_sources
 from rag_core.embedding import resolve_backend, select_embedder
@@ -39,7 +40,6 @@ from rag_core.library import clean_file_name, sha256_file
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
-from rag_core.tables import TableFormat, table_bytes
 from rag_core.text import detect_language
 
 log = logging.getLogger(__name__)
