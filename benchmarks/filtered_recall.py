@@ -6,22 +6,26 @@
    100 collections of 10 documents) is written through the store's own row builders and
    indexed exactly as the product indexes it (`Store.optimize`: FTS, then IVF_HNSW_SQ past
    `ann_min_rows`). Users are granted read on 1, 5 or 10 collections (1 %, 5 %, 10 % of the
-   documents), the scope is resolved by the pipeline (`readable_document_ids`) and every
-   query runs the product's dense channel (`Store.dense`) against LanceDB's exact prefiltered
-   flat scan (`exact=True`). Reported: recall@20, the share of queries under 0.95, the number
-   of results returned against the number that exist in scope (never fewer is the target),
-   any result out of scope (must be 0), and p50 latencies.
+   documents; `--shares`), the scope is resolved by the pipeline (`readable_document_ids`) and
+   every query runs the dense channel (`Store.dense`) against LanceDB's exact prefiltered flat
+   scan (`exact=True`), twice: "index alone" (the ANN index with the prefilter, as before issue
+   16) and "product" (a scope of at most `channels.ANN_EXACT_SCOPE_ROWS` children is searched
+   exactly in memory on its own vectors). Reported: recall@20, the share of queries under
+   0.95, the number of results returned against the number in scope (never fewer is the
+   target), any result out of scope (must be 0), p50 latencies.
    Vectors are SYNTHETIC (no embedding: 50,000 real passages take ~40 min on 2 cores, see
    benchmarks/ann_recall.py): clustered like real ones, each child = a shared direction + its
    topic's (200 topics) + its document's + its own noise, normalised, 384-d. Queries are new
    children drawn the same way from documents of the whole library (mostly outside the
    user's scope, as a question usually is), plus uniformly random unit vectors (the hard case).
-2. Scope cost. At `--latency-children` (10k: 50 documents in 10 collections), the p50 of the
+2. Scope cost. At `--latency-children` (10k: 200 documents in 20 collections), the p50 of the
    benchmark of benchmarks/query_latency.py (three channels + RRF on parents, vector
-   precomputed) with the scope given, against the same with the scope resolved from the
-   principal on every query (grants file read, collections -> document ids), for the local
-   operator and for a user granted every collection through a group (same prefilter), and
-   for information a user who reads half the collections (the prefilter then works).
+   precomputed) with the scope given, against the same with the scope resolved on every
+   query: as the façade did before issue 16 (`store.document_ids()`), and from the principal
+   (grants file, collections -> document ids) for the local operator, for a user granted every
+   collection through a group (same prefilter) and for a user who reads half the collections
+   (the prefilter then works). The cases take turns on each query. Last, the cost of the audit
+   record each question writes (append + fsync).
 """
 
 from __future__ import annotations
