@@ -6,22 +6,26 @@
    100 collections of 10 documents) is written through the store's own row builders and
    indexed exactly as the product indexes it (`Store.optimize`: FTS, then IVF_HNSW_SQ past
    `ann_min_rows`). Users are granted read on 1, 5 or 10 collections (1 %, 5 %, 10 % of the
-   documents), the scope is resolved by the pipeline (`readable_document_ids`) and every
-   query runs the product's dense channel (`Store.dense`) against LanceDB's exact prefiltered
-   flat scan (`exact=True`). Reported: recall@20, the share of queries under 0.95, the number
-   of results returned against the number that exist in scope (never fewer is the target),
-   any result out of scope (must be 0), and p50 latencies.
+   documents; `--shares`), the scope is resolved by the pipeline (`readable_document_ids`) and
+   every query runs the dense channel (`Store.dense`) against LanceDB's exact prefiltered flat
+   scan (`exact=True`), twice: "index alone" (the ANN index with the prefilter, as before issue
+   16) and "product" (a scope of at most `channels.ANN_EXACT_SCOPE_ROWS` children is searched
+   exactly in memory on its own vectors). Reported: recall@20, the share of queries under
+   0.95, the number of results returned against the number in scope (never fewer is the
+   target), any result out of scope (must be 0), p50 latencies.
    Vectors are SYNTHETIC (no embedding: 50,000 real passages take ~40 min on 2 cores, see
    benchmarks/ann_recall.py): clustered like real ones, each child = a shared direction + its
    topic's (200 topics) + its document's + its own noise, normalised, 384-d. Queries are new
    children drawn the same way from documents of the whole library (mostly outside the
    user's scope, as a question usually is), plus uniformly random unit vectors (the hard case).
-2. Scope cost. At `--latency-children` (10k: 50 documents in 10 collections), the p50 of the
+2. Scope cost. At `--latency-children` (10k: 200 documents in 20 collections), the p50 of the
    benchmark of benchmarks/query_latency.py (three channels + RRF on parents, vector
-   precomputed) with the scope given, against the same with the scope resolved from the
-   principal on every query (grants file read, collections -> document ids), for the local
-   operator and for a user granted every collection through a group (same prefilter), and
-   for information a user who reads half the collections (the prefilter then works).
+   precomputed) with the scope given, against the same with the scope resolved on every
+   query: as the façade did before issue 16 (`store.document_ids()`), and from the principal
+   (grants file, collections -> document ids) for the local operator, for a user granted every
+   collection through a group (same prefilter) and for a user who reads half the collections
+   (the prefilter then works). The cases take turns on each query. Last, the cost of the audit
+   record each question writes (append + fsync).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ sys.path.insert(0, str(REPO))
 import pyarrow as pa  # noqa: E402
 
 from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
+from rag_core.access import AuditLog, Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
 from rag_core.retrieval import fuse_parents, run_channels  # noqa: E402
@@ -214,33 +218,41 @@ def scope_cost(n_children: int, repeats: int) -> None:
     vectors = [space.children(rng.randrange(docs), 1)[0] for _ in texts]
     all_ids = store.document_ids()
 
-    def run(scope_of) -> tuple[float, float]:  # type: ignore[no-untyped-def]
-        resolve, total = [], []
-        for _ in range(repeats):
-            for text, vector in zip(texts, vectors, strict=True):
-                t = time.perf_counter()
-                scope = scope_of()
-                t1 = time.perf_counter()
-                fuse_parents(run_channels(text, vector, store, scope, 20, "en"))
-                total.append(time.perf_counter() - t)
-                resolve.append(t1 - t)
-        return p50_ms(resolve), p50_ms(total)
-
-    run(lambda: all_ids)  # warm-up
     cases = [("scope given (query_latency.py)", lambda: all_ids),
+             ("store.document_ids() (the façade before issue 16)", lambda: store.document_ids()),
              ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
              ("user granted every collection by group, resolved",
               lambda: pipeline.readable_document_ids(settings, principal=everyone)),
              ("user reading half the collections, resolved",
               lambda: pipeline.readable_document_ids(settings, principal=half))]
+    resolve: dict[str, list[float]] = {label: [] for label, _ in cases}
+    total: dict[str, list[float]] = {label: [] for label, _ in cases}
+    for repeat in range(repeats + 1):  # the first round warms up and is not counted
+        for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+            # the cases take turns on each query, so that the load of a shared machine falls on all alike
+            for j in range(len(cases)):
+                label, scope_of = cases[(i + j) % len(cases)]
+                t = time.perf_counter()
+                scope = scope_of()
+                t1 = time.perf_counter()
+                fuse_parents(run_channels(text, vector, store, scope, 20, "en"))
+                if repeat:
+                    resolve[label].append(t1 - t)
+                    total[label].append(time.perf_counter() - t)
     print(f"\nScope resolution at {store.count_children():,} children ({docs} documents, {len(collections)} "
-          f"collections), hybrid p50 over {repeats} x {len(texts)} queries (vector precomputed):", flush=True)
-    base = None
-    for label, scope_of in cases:
-        resolve, total = run(scope_of)
-        base = total if base is None else base
-        print(f"  {label:52s} resolve p50 {resolve:5.2f} ms   hybrid+resolve p50 {total:6.1f} ms "
-              f"({total - base:+.1f} ms)", flush=True)
+          f"collections), hybrid p50 over {repeats} x {len(texts)} queries (vector precomputed, cases interleaved):",
+          flush=True)
+    base = p50_ms(total[cases[0][0]])
+    for label, _ in cases:
+        print(f"  {label:52s} resolve p50 {p50_ms(resolve[label]):5.2f} ms   hybrid+resolve p50 "
+              f"{p50_ms(total[label]):6.1f} ms ({p50_ms(total[label]) - base:+.1f} ms)", flush=True)
+    audit = AuditLog(settings.data_dir)
+    samples = []
+    for _ in range(50):
+        t = time.perf_counter()
+        audit.append("search", everyone, {"query": texts[0], "scope": collections})
+        samples.append(time.perf_counter() - t)
+    print(f"  audit record of a question (append + fsync), p50 {p50_ms(samples):.2f} ms", flush=True)
 
 
 def main() -> int:

@@ -21,7 +21,6 @@ from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
-from rag_core.tables import table_grid
 from ui import state
 from ui.i18n import t
 
@@ -243,8 +242,8 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> N
 
 
 def table_frame(item: Item) -> pd.DataFrame:
-    """A table item as a grid; its first row becomes the header when it is a usable one (`table_grid`)."""
-    header, *rows = table_grid(item)
+    """A table item as a grid; its first row becomes the header when it is a usable one (`Item.grid`)."""
+    header, *rows = item.grid()
     return pd.DataFrame(rows, columns=header)
 
 

@@ -31,6 +31,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     record_event, record_sign_in, revoke, writable_collections,
 )
 from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.pipeline.views import answer_sources, document_view, search_sources
 from rag_core.embedding import resolve_backend, select_embedder
@@ -39,7 +40,6 @@ from rag_core.library import clean_file_name, sha256_file
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
-from rag_core.tables import TableFormat, table_bytes
 from rag_core.text import detect_language
 
 log = logging.getLogger(__name__)
@@ -226,12 +226,20 @@ def _search(query: str, settings: Settings, scope: Sequence[str], k: int | None 
                             candidate_k=candidate_k, extra_terms=terms)
 
 
-def _scope_fields(settings: Settings, scope: Sequence[str], text_key: str, text: str,
+def _resolve(settings: Settings, principal: Principal, collections: Sequence[str] | None,
+             doc_ids: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """The search scope (document ids) and the collections they lie in, from one read of the table."""
+    records = open_store(settings).documents()
+    scope = perm.readable_scope(settings, principal).document_ids(records, collections, doc_ids)
+    in_scope = set(scope)
+    return scope, sorted({r.collection for r in records if r.doc_id in in_scope})
+
+
+def _scope_fields(settings: Settings, searched: list[str], text_key: str, text: str,
                   collections: Sequence[str] | None, doc_ids: Sequence[str] | None) -> dict[str, Any]:
     """What the audit records of a question's scope: the collections searched, and the filters asked for."""
-    in_scope = set(scope)
     fields: dict[str, Any] = {
-        "scope": sorted({r.collection for r in open_store(settings).documents() if r.doc_id in in_scope}),
+        "scope": searched,
         "collections": list(collections) if collections is not None else None,
         "documents": [{"doc_id": d} for d in doc_ids] if doc_ids is not None else None,
     }
@@ -255,10 +263,10 @@ def search(
 ) -> SearchResult:
     """Ranked parents of the readable documents (within `collections` / `doc_ids` when given);
     the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms."""
-    scope = readable_document_ids(settings, collections, doc_ids, principal=principal)
+    scope, searched = _resolve(settings, principal, collections, doc_ids)
     result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus)
     perm.audit(settings, "search", principal, results=search_sources(result),
-               **_scope_fields(settings, scope, "query", query, collections, doc_ids))
+               **_scope_fields(settings, searched, "query", query, collections, doc_ids))
     return result
 
 
@@ -274,13 +282,13 @@ def ask(
     """Answer from the readable documents; the conversation is the principal's own."""
     started = time.perf_counter()
     reply = answering.greeting_reply(question)
-    scope: list[str] = []
+    searched: list[str] = []
     if reply is not None:
         answer = Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
                         mode="greeting", missing_information=reply,
                         elapsed_s=time.perf_counter() - started)
     else:
-        scope = readable_document_ids(settings, collections, doc_ids, principal=principal)
+        scope, searched = _resolve(settings, principal, collections, doc_ids)
         history = understanding.read_history(settings, conversation_id, user=principal.user)
         answer = answer_question(question, settings, lambda q, k: _search(q, settings, scope, k=k), history)
     if conversation_id:
@@ -288,7 +296,7 @@ def ask(
     context, cited = answer_sources(answer)
     perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
                context=context, cited=cited,
-               **_scope_fields(settings, scope, "question", question, collections, doc_ids))
+               **_scope_fields(settings, searched, "question", question, collections, doc_ids))
     return answer
 
 

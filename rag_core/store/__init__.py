@@ -66,7 +66,14 @@ class Store(SearchChannels, Maintenance):
         return set(names)
 
     def _open(self, name: str):  # type: ignore[no-untyped-def]
-        return self.db.open_table(name) if name in self._names() else None
+        """The table, or None when it does not exist yet: one LanceDB call, not a listing and an
+        open (every question opens several tables; each call is a hop to LanceDB's own thread)."""
+        try:
+            return self.db.open_table(name)
+        except ValueError as err:
+            if "not found" in str(err):
+                return None
+            raise
 
     def embedder_info(self) -> tuple[str, int] | None:
         meta = self._open("meta")
