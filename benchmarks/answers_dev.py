@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.text import contains_quote  # noqa: E402
 
@@ -46,7 +47,7 @@ def main() -> int:
         mode = ""
         failures = []
         for q in questions:
-            answer = pipeline.ask(q["question"], settings)
+            answer = pipeline.ask(q["question"], settings, principal=Principal.local_operator())
             mode = mode or answer.mode
             refused = answer.mode == "refused"
             if q["type"] == "unanswerable":

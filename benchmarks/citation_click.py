@@ -42,12 +42,13 @@ TARGET_S = 1.5
 
 def ingest(data_dir: Path) -> None:
     from rag_core import pipeline
+    from rag_core.access import Principal
     from rag_core.config import Settings
 
     settings = Settings(data_dir=data_dir)
     for _, name, _ in CASES:
         started = time.perf_counter()
-        result = pipeline.ingest([CORPUS / name], settings, collection="bench")[0]
+        result = pipeline.ingest([CORPUS / name], settings, collection="bench", principal=Principal.local_operator())[0]
         print(f"ingest {name}: {result.status} in {time.perf_counter() - started:.1f} s", flush=True)
         if result.status == "refused":
             raise SystemExit(f"cannot benchmark: {result.message}")

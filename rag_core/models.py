@@ -55,6 +55,18 @@ class Item(Frozen):
     n_cols: int = 0
     image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
 
+    def grid(self) -> list[list[str]]:
+        """A table's cell texts, header row first: its own first row when every cell of it is filled
+        and distinct, else the column numbers ("1", "2", ...) above all its rows."""
+        n_rows = max([self.n_rows] + [c.row + 1 for c in self.cells])
+        n_cols = max([self.n_cols] + [c.col + 1 for c in self.cells])
+        grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
+        for cell in self.cells:
+            grid[cell.row][cell.col] = cell.text
+        if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
+            return grid
+        return [[str(i + 1) for i in range(n_cols)], *grid]
+
 
 class Child(Frozen):
     """The indexed unit: a piece of a parent, at most `max_tokens` tokens."""

@@ -153,7 +153,8 @@ def search(
     parent_ids = [pid for pid, _ in ranking]
     parents = store.parents(parent_ids)
     children = store.children_of_parents(parent_ids)
-    records = {r.doc_id: r for r in store.documents()}
+    in_scope = set(scope)  # the channels prefiltered on it; this only guards against a bug below them
+    records = {r.doc_id: r for r in store.documents() if r.doc_id in in_scope}
     lex_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(lex_best, 1)}
     den_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(den_best, 1)}
     out: list[RetrievedParent] = []

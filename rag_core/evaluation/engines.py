@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from rag_core import pipeline, retrieval, understanding
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
@@ -60,13 +61,15 @@ class Corpus:
         return self._embedder
 
     @classmethod
-    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None) -> "Corpus":
+    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *,
+             principal: Principal) -> "Corpus":
+        """The readable documents named `file_names`; their ids are the scope every engine prefilters on."""
         store = pipeline.open_store(settings)
         wanted = set(file_names)
-        records = {r.doc_id: r for r in store.documents() if r.file_name in wanted}
+        records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal) if r.file_name in wanted}
         corpus = cls(settings=settings, store=store, records=records, scope=sorted(records), pdf_dir=pdf_dir)
         for doc_id, record in records.items():
-            chunked = pipeline.load_chunks(doc_id, settings)
+            chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
             for child in chunked.children:
                 corpus.child_pages[child.id] = [(record.file_name, p) for p in child.pages]
             for parent in chunked.parents:

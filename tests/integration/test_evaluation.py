@@ -84,6 +84,7 @@ def test_metrics_lie_in_unit_interval(evaluated: tuple[dict, str, Path]) -> None
 
 
 def test_second_run_reuses_the_library(evaluated: tuple[dict, str, Path], corpus_dir: Path, tmp_path: Path) -> None:
+    from rag_core.access import Principal
     from rag_core.config import Settings
     from rag_core.evaluation import ensure_ingested
 
@@ -91,7 +92,7 @@ def test_second_run_reuses_the_library(evaluated: tuple[dict, str, Path], corpus
     pdf_dir = tmp_path / "pdfs"
     pdf_dir.mkdir()
     shutil.copyfile(corpus_dir / PDFS[0], pdf_dir / PDFS[0])
-    info = ensure_ingested(pdf_dir, Settings(data_dir=data_dir))
+    info = ensure_ingested(pdf_dir, Settings(data_dir=data_dir), principal=Principal.local_operator())
     assert info["ingested_now"] == []
 
 

@@ -215,3 +215,28 @@ def test_exact_search_in_memory_equals_lancedb_flat_scan(fresh_library) -> None:
     store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children,
                          embedder.embed_passages([c.context_text for c in children]), embedder.name)
     assert {h.doc_id for h in store.dense(vector, list(DOCS), 6)} == {doc_a, "b" * 64}
+
+
+def test_a_small_scope_is_searched_exactly_when_the_ann_index_exists(settings: Settings) -> None:
+    # 30 documents of 40 random children: the ANN index is built, then one document (40 children)
+    # is the scope. It gets exactly what the exact prefiltered scan gets, all 40 when k is larger.
+    store = Store(settings.db_uri)
+    rng = np.random.default_rng(7)
+    doc_ids = [f"{d:02d}" + "e" * 62 for d in range(30)]
+    for doc_id in doc_ids:
+        sections = [(f"S{i}", f"text {i} of {doc_id[:2]}") for i in range(40)]
+        parents, children = _chunked(doc_id, sections)
+        vectors = rng.standard_normal((40, 384)).astype(np.float32)
+        store.write_document(_record(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"), parents, children,
+                             vectors / np.linalg.norm(vectors, axis=1, keepdims=True), "synthetic")
+    store.build_ann_index()
+    scope = doc_ids[3:4]
+    for _ in range(5):
+        query = rng.standard_normal(384).astype(np.float32)
+        ours, reference = store.dense(query, scope, 20), store.dense(query, scope, 20, exact=True)
+        assert [h.child_id for h in ours] == [h.child_id for h in reference]
+        assert len(store.dense(query, scope, 60)) == 40 and {h.doc_id for h in ours} == set(scope)
+    assert [key[1] for key in store._scope_vectors] == [frozenset(scope)]  # read once, searched in memory
+    assert len(store.dense(query, doc_ids, 20)) == 20  # no prefilter: through the index
+    store.delete_document(scope[0])  # a new table version: the scope's vectors are read again
+    assert store.dense(query, scope, 20) == []

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from rag_core import pipeline, reranking, retrieval
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
@@ -24,6 +25,7 @@ from tests.integration.test_llm import llm_settings
 from tests.integration.test_store import _build
 from tests.openai_server import ChatServer, Reply
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
     "c" * 64: ("fr", "provisionnement", [
         ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
@@ -192,18 +194,19 @@ def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> Non
 
 def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
     _, settings = library
-    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1")
+    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1",
+                         principal=LOCAL)
     assert first.standalone_question == ""
-    follow = pipeline.ask("et ses limites ?", settings, conversation_id="conv-1")
+    follow = pipeline.ask("et ses limites ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert follow.question == "et ses limites ?"
     assert follow.standalone_question == "et ses limites (méthode Chain-Ladder) ?"
     assert follow.paragraphs and follow.sources[0].section == "Limites de Chain-Ladder"
     # only this turn's search is evidence: every source belongs to a parent retrieved now
     assert {s.parent_id for s in follow.sources} <= set(follow.parent_ids)
     # a follow-up of a follow-up builds on the rewritten question
-    third = pipeline.ask("et ses hypothèses ?", settings, conversation_id="conv-1")
+    third = pipeline.ask("et ses hypothèses ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert "Chain-Ladder" in third.standalone_question
-    alone = pipeline.ask("et ses limites ?", settings, conversation_id="conv-2")
+    alone = pipeline.ask("et ses limites ?", settings, conversation_id="conv-2", principal=LOCAL)
     assert alone.standalone_question == ""
 
 

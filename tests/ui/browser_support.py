@@ -26,31 +26,41 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free port with its own data dir; returns once /_stcore/health answers."""
+def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[str, str] | None = None,
+              args: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """`streamlit run app.py` on a free port with its own data dir; returns once /_stcore/health answers.
+
+    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds command-line options (e.g. --secrets.files)."""
     port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           **(env or {})}
     streamlit = Path(sys.executable).with_name("streamlit")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     proc = subprocess.Popen(
         [str(streamlit), "run", "app.py", "--server.address", "127.0.0.1", "--server.port", str(port),
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+         "--server.headless", "true", "--browser.gatherUsageStats", "false", *(args or [])],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    wait_until_up(proc, f"{url}/_stcore/health", log_path, timeout_s)
+    return proc, url
+
+
+def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeout_s: float) -> None:
+    """Until `probe_url` answers 200; stops the process and raises if it exits or never answers."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}: see {log_path}")
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}: see {log_path}")
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            with urllib.request.urlopen(probe_url, timeout=2) as resp:
                 if resp.status == 200:
-                    return proc, url
+                    return
         except OSError:
             time.sleep(0.3)
     stop_app(proc)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout_s} s: see {log_path}")
+    raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
 def stop_app(proc: subprocess.Popen) -> None:

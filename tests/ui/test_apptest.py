@@ -71,18 +71,32 @@ CHUNKED = Chunked(
 )
 
 
+@pytest.fixture(autouse=True)
+def fake_access(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The façade's access functions as the local operator (administrator) sees them: these tests
+    are about the pages; the scoping itself is tested below the UI and in test_browser_access.py."""
+    seen: dict = {"sign_in": []}
+    monkeypatch.setattr(pipeline, "record_sign_in", lambda s, *, principal: seen["sign_in"].append(principal),
+                        raising=False)
+    monkeypatch.setattr(pipeline, "record_event", lambda s, event, *, principal, **fields: None, raising=False)
+    monkeypatch.setattr(pipeline, "writable_collections", lambda s, *, principal: ["vignettes"], raising=False)
+    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: ["vignettes"], raising=False)
+    monkeypatch.setattr(pipeline, "get_document", lambda doc_id, s, *, principal: RECORD, raising=False)
+    return seen
+
+
 @pytest.fixture
 def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     calls: dict = {"ask": [], "page_pdf": []}
     pdf = (corpus_dir / PDF_NAME).read_bytes()
 
-    def page_pdf(doc_id, pages, settings):
+    def page_pdf(doc_id, pages, settings, *, principal):
         calls["page_pdf"].append((doc_id, list(pages)))
         return pdf, {p: i + 1 for i, p in enumerate(sorted(pages))}
 
-    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None):
+    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
         calls["ask"].append({"question": question, "conversation_id": conversation_id,
-                             "collections": collections, "doc_ids": doc_ids})
+                             "collections": collections, "doc_ids": doc_ids, "principal": principal})
         return Answer(
             question=question, mode="extractive",
             paragraphs=[
@@ -97,13 +111,13 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
                           lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None):
+    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
         return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
 
-    replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None: [RECORD])
-    replace(monkeypatch, pipeline, "list_collections", lambda settings: ["vignettes"])
-    replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings: CHUNKED)
+    replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD])
+    replace(monkeypatch, pipeline, "list_collections", lambda settings, *, principal: ["vignettes"])
+    replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: CHUNKED)
     replace(monkeypatch, pipeline, "page_pdf", page_pdf)
     replace(monkeypatch, pipeline, "ask", ask)
     replace(monkeypatch, pipeline, "search", search)
@@ -136,12 +150,12 @@ def test_home_is_french_by_default_and_switches_to_english(fake_pipeline: dict) 
     assert "pymupdf" in " ".join(frame.iloc[:, 1])
     at.radio(key="lang").set_value("en").run()
     assert at.title[0].value == "Question answering on your documents"
-    at.switch_page("pages/library.py").run()
+    at.switch_page("views/library.py").run()
     assert at.title[0].value == "Library"
 
 
 def test_library_widgets_and_document_list(fake_pipeline: dict) -> None:
-    at = _app("pages/library.py")
+    at = _app("views/library.py")
     assert at.selectbox(key="library_collection").options == ["vignettes", "Nouvelle collection…"]
     assert at.button(key="library_ingest").disabled  # nothing uploaded yet
     frame = at.dataframe[0].value
@@ -159,8 +173,8 @@ def test_rag_error_is_shown_without_traceback(monkeypatch: pytest.MonkeyPatch) -
         raise NotFoundError(message)
 
     monkeypatch.setattr(pipeline, "list_documents", refuse)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
-    at = _app("pages/library.py")
+    monkeypatch.setattr(pipeline, "list_collections", lambda s, *, principal: [])
+    at = _app("views/library.py")
     assert [e.value for e in at.error] == [message]
     assert not at.exception
     assert "Traceback" not in str(at.main)
@@ -171,15 +185,15 @@ def test_unexpected_error_shows_a_generic_message(monkeypatch: pytest.MonkeyPatc
         raise KeyError("internal detail /secret/path")
 
     monkeypatch.setattr(pipeline, "list_documents", crash)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s: [])
-    at = _app("pages/inspect.py")
+    monkeypatch.setattr(pipeline, "list_collections", lambda s, *, principal: [])
+    at = _app("views/inspect.py")
     assert len(at.error) == 1
     assert "secret" not in at.error[0].value and "Traceback" not in at.error[0].value
     assert not at.exception
 
 
 def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> None:
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Which variables does the vignette define?").run()
     assert not at.exception
     call = fake_pipeline["ask"][0]
@@ -211,7 +225,7 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
 
 
 def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.multiselect(key="ask_collections").set_value(["vignettes"]).run()
     at.multiselect(key="ask_docs").set_value([DOC_ID]).run()
     at.chat_input(key="ask_input").set_value("question").run()
@@ -221,14 +235,14 @@ def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
 
 def test_refused_answer_shows_closest_passages(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(question=q, mode="refused", uncited=[SOURCE]))
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("What is the capital of Peru?").run()
     assert any("Aucun passage" in i.value for i in at.info)
     assert any(b.label == SOURCE.label for b in at.button)
 
 
 def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Do the variables differ?").run()
     at.text_area[0].input("wrong page")
     next(b for b in at.button if "Enregistrer" in b.label).click().run()
@@ -238,7 +252,7 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
     assert {k: record[k] for k in ("pdf", "question", "type", "pages", "answer", "quote", "comment")} == {
         "pdf": PDF_NAME, "question": "Do the variables differ?", "type": "reported", "pages": [3], "answer": "",
         "quote": QUOTE, "comment": "wrong page"}
-    assert record["id"].startswith("reported-") and record["language"] == "fr"
+    assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == "local"
     assert at.get("download_button")
 
 
@@ -251,7 +265,7 @@ def test_report_file_format(tmp_path: Path) -> None:
 
 
 def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
-    at = _app("pages/inspect.py")
+    at = _app("views/inspect.py")
     tree = "\n".join(m.value for m in at.markdown)
     assert "- Coverage" in tree and "  - Deductibles" in tree and "  - Limits" in tree
     assert at.number_input(key="inspect_page").value == 1
@@ -269,7 +283,7 @@ def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
 
 
 def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
-    at = _app("pages/search.py")
+    at = _app("views/search.py")
     at.text_input(key="search_query").input("deductible")
     at.button[0].click().run()
     assert not at.exception
@@ -290,7 +304,7 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
                        SubQuestion(question="xylophone", parents=3, found=False, reformulated="xylophone seul")],
     )
     monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("et ses limites ?").run()
     assert not at.exception
     captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
@@ -303,13 +317,13 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
 
 def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "backends", REAL_BACKENDS)  # the page reads the real status from the settings
-    at = _app("pages/search.py")
+    at = _app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Thésaurus utilisé : thesaurus (" in captions and "concepts" in captions
     assert "Reranker : none: search runs without a reranker (set RAG_RERANKER__PATH" in captions
     fake_reranker.install()
     monkeypatch.setenv("RAG_RERANKER__BACKEND", fake_reranker.NAME)
     monkeypatch.setenv("RAG_RERANKER__MIN_SCORE", "0.42")
-    at = _app("pages/search.py")
+    at = _app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert f"Reranker : {fake_reranker.NAME} (min score 0.42)" in captions

@@ -76,8 +76,8 @@ def test_upload_inspect_ask_and_open_the_highlighted_citation(app_url: str, page
 
 
 def _journey(app_url: str, page, pdf: Path) -> None:
-    # 0. Home first: the first run of app.py registers the navigation (a cold server that is
-    #    first asked for /library would serve it as a plain pages/ file). It also pays the imports.
+    # 0. Home first: it pays the imports (a page opened first by its address works too since the
+    #    pages moved to views/: see test_browser_access.py).
     open_home(page, app_url)
     shot(page, "00_home")
     # 1. Library: upload through the page and wait for the per-file result.

@@ -56,12 +56,13 @@ def make_pdf(path: Path) -> Path:
 @pytest.fixture
 def app_url(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     from rag_core import pipeline
+    from rag_core.access import Principal
     from rag_core.config import Settings
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pdf = make_pdf(tmp_path / "payments.pdf")
     data = tmp_path / "data"
-    (result,) = pipeline.ingest([pdf], Settings(data_dir=data))
+    (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
     assert result.status == "ingested", result.message
     proc, url = start_app(data, ARTIFACTS / "streamlit_numbers.log")
     yield url, pdf

@@ -8,17 +8,15 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import SearchResult
 from ui import state
+from ui.auth import page_context
 from ui.i18n import t
-from ui.resources import get_settings
 from ui.widgets import call, escape_md, show_target, viewer_target
 
+settings, principal = page_context()
 st.title(t("search.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
-_, collections = call(pipeline.list_collections, settings)
-_, documents = call(pipeline.list_documents, settings)
+_, collections = call(pipeline.list_collections, settings, principal=principal)
+_, documents = call(pipeline.list_documents, settings, principal=principal)
 names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in (documents or [])}
 
 with st.form("search_form"):
@@ -37,7 +35,9 @@ with st.expander(t("search.thesaurus")):
     ok, info = call(pipeline.thesaurus_info, settings)
     if ok:
         st.caption(t("search.thesaurus_in_use", name=info["name"], n=info["concepts"]) if info else t("search.thesaurus_off"))
-    upload = st.file_uploader(t("search.thesaurus_upload"), type=["json"], key="search_thesaurus")
+    # The thesaurus is shared by everyone: only an administrator may replace it.
+    upload = st.file_uploader(t("search.thesaurus_upload"), type=["json"], key="search_thesaurus") \
+        if principal.is_admin else None
     if upload is not None and st.session_state.get("search_thesaurus_done") != upload.file_id:
         ok, n = call(pipeline.upload_thesaurus, upload.getvalue(), settings)
         if ok:
@@ -49,7 +49,7 @@ if backends and backends.get("reranker"):
 
 if submitted and query.strip():
     ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
-                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k)
+                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k, principal=principal)
     st.session_state[state.SEARCH_RESULT] = result if ok else None
     state.close_viewer()
 
@@ -89,4 +89,4 @@ if result is not None:
 
 target = state.viewer_target()
 if target is not None:
-    show_target(target, settings, key="search-viewer")
+    show_target(target, settings, principal, key="search-viewer")

@@ -9,25 +9,23 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
+from ui.auth import page_context
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
-from ui.resources import get_settings
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
 
+settings, principal = page_context()
 st.title(t("ask.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
 # ---- scope
 with st.sidebar:
-    _, collections = call(pipeline.list_collections, settings)
+    _, collections = call(pipeline.list_collections, settings, principal=principal)
     chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
                                         placeholder=t("ask.scope_help"))
-    _, documents = call(pipeline.list_documents, settings)
+    _, documents = call(pipeline.list_documents, settings, principal=principal)
     documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
     chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
@@ -89,7 +87,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
                     ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
                                  source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
-                                 comment=comment)
+                                 comment=comment, user=principal.user)
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -114,11 +112,13 @@ with chat_col:
         with st.chat_message("assistant"):
             with st.spinner(t("ask.thinking")):
                 ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None,
+                                  principal=principal)
             if ok and answer is not None:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
-    reports = read_reports(settings.data_dir)
+    # one's own reports; an administrator's download holds everyone's
+    reports = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
     if reports:
         st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
                            key="ask_export", icon=":material/download:")
@@ -129,4 +129,4 @@ with viewer_col:
         st.caption(t("ask.viewer_empty"))
     else:
         st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-        show_target(target, settings, key="ask-viewer")
+        show_target(target, settings, principal, key="ask-viewer")
