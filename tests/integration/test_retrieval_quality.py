@@ -21,8 +21,11 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import RetrievedParent, SearchResult
+
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
 COVERAGE = "en_actuar_coverage_modifications.pdf"
 USP = "en_EIOPA_guidelines_undertaking_specific_parameters.pdf"
@@ -83,7 +86,7 @@ def _ids(question: Question) -> str:
 @pytest.fixture(scope="module")
 def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("quality"))
-    results = pipeline.ingest([corpus_dir / name for name in PDFS], settings)
+    results = pipeline.ingest([corpus_dir / name for name in PDFS], settings, principal=LOCAL)
     assert [r.status for r in results] == ["ingested"] * len(PDFS), [r.message for r in results]
     yield settings
     pipeline._store.cache_clear()
@@ -93,7 +96,7 @@ def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def searched(library: Settings) -> dict[str, SearchResult]:
     """Question -> its search result (every candidate parent kept, with its channel ranks)."""
     asked = [q for _, _, q in QUESTIONS] + [without_accents(q) for _, _, q in TWINNED]
-    return {q: pipeline.search(q, library, k=100) for q in asked}
+    return {q: pipeline.search(q, library, k=100, principal=LOCAL) for q in asked}
 
 
 def _on_page(hit: RetrievedParent, pdf: str, page: int, child_id: str | None) -> bool:
