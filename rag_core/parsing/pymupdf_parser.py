@@ -28,9 +28,10 @@ from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.parsing import page_workers
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
-from rag_core.parsing.document_builder import PICTURE_DPI, Block, CellBox, PageSize, build_document
+from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.pdf_tables import table_block
 
 log = logging.getLogger(__name__)
 
@@ -286,19 +287,12 @@ def _picture_dpi(rect: pymupdf.Rect) -> int:
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:
-    cells, extract = table.get("cells"), table.get("extract")
-    rows, cols = table.get("row_count") or 0, table.get("col_count") or 0
-    if not cells or not extract or not rows or not cols:
+    block = table_block(page, page_no, bbox, table, width, height)
+    if block is None or not block.has_text():
         # no grid: keep its text as a paragraph rather than lose it
         lines = _lines_in_rect(page, bbox, width, height)
         return Block("text", page_no, bbox, lines=lines) if lines else None
-    grid: list[CellBox] = []
-    for r, (cell_row, text_row) in enumerate(zip(cells, extract)):
-        for c, (cell, text) in enumerate(zip(cell_row, text_row)):
-            if cell is None:  # slot covered by a spanning cell
-                continue
-            grid.append(CellBox(r, c, " ".join((text or "").split()), clamp_bbox(cell, width, height)))
-    return Block("table", page_no, bbox, cells=grid, n_rows=rows, n_cols=cols)
+    return block
 
 
 def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
