@@ -34,6 +34,8 @@ BBox = tuple[float, float, float, float]
 MAX_HEADER_ROWS = 3
 MAX_BAND_LINES = 3  # more lines between two rules are separate rows (a section of a table)
 RULE_TOLERANCE_PT = 2.0
+_PAGE_NUMBER = re.compile(r"^\.?(\d{1,4}|[ivxlc]{1,7})$", re.I)
+_LEADER = re.compile(r"^\.+$")
 _NUMBER = re.compile(r"^[-−–+(]?[\d\s.,' ]*\d[\d\s.,' ]*%?\)?$|^[-−–]$")
 
 
@@ -79,8 +81,11 @@ def looks_numeric(text: str) -> bool:
 def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float],
                 rules: Sequence[Rule] = (), bbox: BBox | None = None) -> Table:
     """Cells of one table from its words, the grid's edges (n+1 values each) and its rules."""
-    n_cols = len(col_edges) - 1
     words = [w for w in words if w.text.strip()]
+    col_edges = _index_columns(words, col_edges, row_edges)
+    if len(col_edges) == 3:
+        words = [w for w in words if not _LEADER.match(w.text)]
+    n_cols = len(col_edges) - 1
     x0, x1 = col_edges[0], col_edges[-1]
     width = max(x1 - x0, 1.0)
     full = sorted(r.y for r in rules if r.x1 - r.x0 >= 0.9 * width)
@@ -122,6 +127,20 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
     return Table(n_rows, n_cols, cells)
 
 
+def _index_columns(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float]) -> list[float]:
+    """A one-column table of contents ("Notices . . . . vii") gets a column for its page numbers."""
+    if len(col_edges) != 2 or len(row_edges) < 4:
+        return list(col_edges)
+    lasts = [line[-1] for line in text_lines(words) if len(line) >= 2]
+    numbers = [w for w in lasts if _PAGE_NUMBER.match(w.text)]
+    if len(numbers) < 0.6 * (len(row_edges) - 1):
+        return list(col_edges)
+    split = min(w.bbox[0] for w in numbers) - 1.0
+    if split <= col_edges[0]:
+        return list(col_edges)
+    return [col_edges[0], split, col_edges[1]]
+
+
 def _index(edges: Sequence[float], value: float) -> int:
     for i in range(1, len(edges) - 1):
         if value < edges[i]:
@@ -129,7 +148,7 @@ def _index(edges: Sequence[float], value: float) -> int:
     return len(edges) - 2
 
 
-def _lines(words: Sequence[Word]) -> list[list[Word]]:
+def text_lines(words: Sequence[Word]) -> list[list[Word]]:
     """Words grouped into visual lines (vertical overlap), top to bottom, each left to right."""
     lines: list[list[Word]] = []
     for word in sorted(words, key=lambda w: ((w.bbox[1] + w.bbox[3]) / 2, w.bbox[0])):
@@ -147,7 +166,7 @@ def _lines(words: Sequence[Word]) -> list[list[Word]]:
 def _phrases(words: Sequence[Word]) -> list[list[Word]]:
     """Words of each line grouped into phrases: a gap wider than the line's usual space splits them."""
     phrases: list[list[Word]] = []
-    for line in _lines(words):
+    for line in text_lines(words):
         gaps = [b.bbox[0] - a.bbox[2] for a, b in zip(line, line[1:])]
         height = statistics.median(w.bbox[3] - w.bbox[1] for w in line)
         spaces = [g for g in gaps if g < 0.5 * height]
@@ -164,7 +183,7 @@ def _phrases(words: Sequence[Word]) -> list[list[Word]]:
 
 def _join(words: Sequence[Word]) -> str:
     parts: list[str] = []
-    for line in _lines(words):
+    for line in text_lines(words):
         for word in line:
             if parts and parts[-1].endswith("-") and len(parts[-1]) > 2 and parts[-1][-2].isalpha() \
                     and word.text[:1].islower() and word is line[0]:
@@ -183,7 +202,7 @@ def _union(boxes: Sequence[BBox]) -> BBox | None:
 def _small_bands(words: Sequence[Word], row_edges: Sequence[float], rules: Sequence[float]) -> bool:
     """Rules that group a few lines (at most MAX_BAND_LINES each, some with more than one)."""
     edges = [row_edges[0], *rules, row_edges[-1]]
-    counts = [len(_lines([w for w in words if lo <= (w.bbox[1] + w.bbox[3]) / 2 < hi]))
+    counts = [len(text_lines([w for w in words if lo <= (w.bbox[1] + w.bbox[3]) / 2 < hi]))
               for lo, hi in zip(edges, edges[1:])]
     return max(counts) <= MAX_BAND_LINES and any(n > 1 for n in counts[1:])
 
