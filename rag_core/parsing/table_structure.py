@@ -36,6 +36,7 @@ MAX_BAND_LINES = 3  # more lines between two rules are separate rows (a section 
 RULE_TOLERANCE_PT = 2.0
 _PAGE_NUMBER = re.compile(r"^\.?(\d{1,4}|[ivxlc]{1,7})$", re.I)
 _LEADER = re.compile(r"^\.+$")
+_BULLETS = "•◦▪●○■□➢➤►▶✓✔·-–"
 _NUMBER = re.compile(r"^[-−–+(]?[\d\s.,' ]*\d[\d\s.,' ]*%?\)?$|^[-−–]$")
 
 
@@ -81,7 +82,7 @@ def looks_numeric(text: str) -> bool:
 def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float],
                 rules: Sequence[Rule] = (), bbox: BBox | None = None) -> Table:
     """Cells of one table from its words, the grid's edges (n+1 values each) and its rules."""
-    words = [w for w in words if w.text.strip()]
+    words = _bullets_on_their_text([w for w in words if w.text.strip()])
     col_edges = _index_columns(words, col_edges, row_edges)
     if len(col_edges) == 3:
         words = [w for w in words if not _LEADER.match(w.text)]
@@ -127,6 +128,21 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
     return Table(n_rows, n_cols, cells)
 
 
+def _bullets_on_their_text(words: list[Word]) -> list[Word]:
+    """A bullet glyph goes with the text just right of it, even across a column edge."""
+    out: list[Word] = []
+    for word in words:
+        if len(word.text) == 1 and word.text in _BULLETS:
+            x0, y0, x1, y1 = word.bbox
+            right = [w for w in words if w is not word and 0 <= w.bbox[0] - x1 <= 2 * (y1 - y0)
+                     and min(y1, w.bbox[3]) - max(y0, w.bbox[1]) > 0.5 * (y1 - y0)]
+            if right:
+                nxt = min(right, key=lambda w: w.bbox[0])
+                word = Word(word.text, (nxt.bbox[0] - 0.5, y0, nxt.bbox[0], y1))
+        out.append(word)
+    return out
+
+
 def _index_columns(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float]) -> list[float]:
     """A one-column table of contents ("Notices . . . . vii") gets a column for its page numbers."""
     if len(col_edges) != 2 or len(row_edges) < 4:
@@ -165,7 +181,8 @@ def text_lines(words: Sequence[Word]) -> list[list[Word]]:
 
 def _phrases(words: Sequence[Word]) -> list[list[Word]]:
     """Words of each line grouped into phrases: a gap wider than the line's usual space splits them."""
-    phrases: list[list[Word]] = []
+    phrases: list[list[Word]] = [[w] for w in words if _vertical(w)]  # rotated header text: word by word
+    words = [w for w in words if not _vertical(w)]
     for line in text_lines(words):
         gaps = [b.bbox[0] - a.bbox[2] for a, b in zip(line, line[1:])]
         height = statistics.median(w.bbox[3] - w.bbox[1] for w in line)
@@ -179,6 +196,11 @@ def _phrases(words: Sequence[Word]) -> list[list[Word]]:
             current.append(word)
         phrases.append(current)
     return phrases
+
+
+def _vertical(word: Word) -> bool:
+    width, height = word.bbox[2] - word.bbox[0], word.bbox[3] - word.bbox[1]
+    return len(word.text) > 1 and height > 2 * width
 
 
 def _join(words: Sequence[Word]) -> str:
