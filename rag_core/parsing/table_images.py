@@ -34,12 +34,14 @@ log = logging.getLogger(__name__)
 SOURCE_OCR = "OCR of a picture"
 OCR_DPI = 150  # digits of 8-9 pt tables are read without error from ~120 dpi on
 FILTER_DPI = 60
+DETECT_DPI = 90  # text boxes of 8-9 pt digits are still found; 3x fewer pixels than OCR_DPI
 MIN_TEXT_BANDS = 2
 MIN_COLUMN_BANDS = 2
 MIN_OCR_SCORE = 0.5
 MIN_ROWS, MIN_COLS = 2, 2
 MIN_FILL = 0.5  # share of grid slots holding text (a chart's tick labels fill a cross, not a grid)
 MIN_NUMERIC = 0.4  # share of filled slots that are numbers or NA
+MAX_BOX_RATIO = 5.0  # '6 359 225,8' is ~5 heights wide; a line of prose or code is far wider
 
 # a number: sign, digits with thousands groups of exactly three after a space, decimals, percent
 _NUMBER_RUN = re.compile(r"[-−(]?\d+(?: \d{3}(?!\d))*(?:[.,]\d+)?%?\)?")
@@ -56,8 +58,17 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
         if not looks_like_table(_grey(page, rect, FILTER_DPI)):
             return None
         started = time.perf_counter()
+        # text detection alone, on a small rendering, must already draw a grid of short boxes: a
+        # screenshot of prose or code (one long box per line) is not recognised at all
+        small = _rgb(page.get_pixmap(clip=rect, dpi=DETECT_DPI))
+        found = _get_engine()(small, use_det=True, use_cls=False, use_rec=False)
+        boxes_px = [_box(b) for b in (found.boxes if found.boxes is not None else [])]
+        if not _short_boxes(boxes_px) or \
+                table_from_words([Word("0", b) for b in boxes_px], (0, 0, small.shape[1], small.shape[0])) is None:
+            log.info("picture on page %d: not a table (%.1f s)", picture.page_no, time.perf_counter() - started)
+            return None
         pix = page.get_pixmap(clip=rect, dpi=OCR_DPI)
-        boxes = _ocr(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3])
+        boxes = _ocr(_rgb(pix))
     except Exception:  # OCR must never lose the page: the picture stays a picture
         log.warning("could not read the picture on page %d as a table", picture.page_no, exc_info=True)
         return None
@@ -168,15 +179,29 @@ def _grey(page: pymupdf.Page, rect: pymupdf.Rect, dpi: int) -> np.ndarray:
 
 def _ocr(image: np.ndarray) -> list[tuple[tuple[float, float, float, float], str]]:
     """(box in pixels, text) of every text line RapidOCR reads with a score of at least MIN_OCR_SCORE."""
-    result = _get_engine()(np.ascontiguousarray(image), use_cls=False)
+    result = _get_engine()(image, use_det=True, use_cls=False, use_rec=True)
     if result.boxes is None or result.txts is None:
         return []
     found = []
     for box, text, score in zip(result.boxes, result.txts, result.scores):
-        xs, ys = [float(p[0]) for p in box], [float(p[1]) for p in box]
         if text.strip() and float(score) >= MIN_OCR_SCORE:
-            found.append(((min(xs), min(ys), max(xs), max(ys)), text.strip()))
+            found.append((_box(box), text.strip()))
     return found
+
+
+def _rgb(pix: pymupdf.Pixmap) -> np.ndarray:
+    return np.ascontiguousarray(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3])
+
+
+def _short_boxes(boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Numbers and short labels, not lines of prose or code (median width under MAX_BOX_RATIO heights)."""
+    ratios = [(b[2] - b[0]) / max(b[3] - b[1], 1.0) for b in boxes]
+    return bool(ratios) and statistics.median(ratios) <= MAX_BOX_RATIO
+
+
+def _box(points) -> tuple[float, float, float, float]:
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _get_engine():
