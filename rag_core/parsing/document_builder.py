@@ -38,6 +38,7 @@ from docling_core.types.doc import (
 
 from rag_core.parsing.headings import HeadingInfo, assign_levels
 from rag_core.parsing.layout_text import BBox, Joined, Line, join_lines, split_bullet
+from rag_core.parsing.table_structure import Cell as CellBox
 
 PICTURE_DPI = 110  # enough to read a chart on screen, ~50-150 KB per figure
 TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (docling-core allows extras)
@@ -47,18 +48,6 @@ TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (
 class PageSize:
     width: float
     height: float
-
-
-@dataclass(frozen=True)
-class CellBox:
-    row: int
-    col: int
-    text: str
-    bbox: BBox
-    row_span: int = 1
-    col_span: int = 1
-    column_header: bool = False
-    row_header: bool = False
 
 
 @dataclass

@@ -9,10 +9,11 @@ read from pictures are `table_images`' job.
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 
 import pymupdf
 
-from rag_core.parsing.document_builder import Block, CellBox
+from rag_core.parsing.document_builder import Block
 from rag_core.parsing.layout_text import BBox, clamp_bbox
 from rag_core.parsing.table_structure import Rule, Table, Word, build_table
 
@@ -35,9 +36,7 @@ def table_block(page: pymupdf.Page, page_no: int, bbox: BBox, table: dict, width
 
 
 def table_from_structure(built: Table, page_no: int, bbox: BBox, width: float, height: float, source: str) -> Block:
-    grid = [CellBox(c.row, c.col, c.text, clamp_bbox(c.bbox, width, height), row_span=c.row_span,
-                    col_span=c.col_span, column_header=c.column_header, row_header=c.row_header)
-            for c in built.cells]
+    grid = [replace(c, bbox=clamp_bbox(c.bbox, width, height)) for c in built.cells]
     return Block("table", page_no, bbox, cells=grid, n_rows=built.n_rows, n_cols=built.n_cols, table_source=source)
 
 
