@@ -42,6 +42,7 @@ from rag_core.parsing.table_structure import Cell as CellBox
 
 PICTURE_DPI = 110  # enough to read a chart on screen, ~50-150 KB per figure
 TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (docling-core allows extras)
+PICTURE_META = "rag__picture"  # a table read from a picture: that PictureItem's self_ref
 
 
 @dataclass(frozen=True)
@@ -163,19 +164,22 @@ def _add_table(doc: DoclingDocument, block: Block, parent: NodeItem | None, arti
     """A TableItem with its cells (spans, header flags) and where it was read (TABLE_SOURCE_META).
 
     A table read from a picture keeps that picture: the PictureItem (crop, box) comes first,
-    the table is its child, and the captions belong to the table.
+    the table right after it, as its sibling (the chunker does not look inside pictures, and the
+    table's cells must be indexed), with the picture's reference in its meta (PICTURE_META);
+    the captions belong to the table.
     """
     data = TableData(num_rows=block.n_rows, num_cols=block.n_cols, table_cells=[
         TableCell(text=c.text, bbox=_bbox(c.bbox), start_row_offset_idx=c.row, end_row_offset_idx=c.row + c.row_span,
                   start_col_offset_idx=c.col, end_col_offset_idx=c.col + c.col_span, row_span=c.row_span,
                   col_span=c.col_span, column_header=c.column_header, row_header=c.row_header)
         for c in block.cells])
+    meta = {TABLE_SOURCE_META: block.table_source or "text layer"}
     if block.picture is not None:
         picture = doc.add_picture(image=_image(block.picture, artifacts_dir_name), prov=_box_prov(block.picture),
                                   parent=parent)
-        parent = picture
+        meta[PICTURE_META] = picture.self_ref
     item = doc.add_table(data=data, prov=_box_prov(block), parent=parent)
-    item.meta = FloatingMeta(**{TABLE_SOURCE_META: block.table_source or "text layer"})
+    item.meta = FloatingMeta(**meta)
     _add_captions(doc, item, block)
 
 

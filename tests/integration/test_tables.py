@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from docling_core.types.doc import PictureItem, SectionHeaderItem, TableItem
+from docling_core.types.doc import PictureItem, RefItem, SectionHeaderItem, TableItem
+
+from rag_core.chunking import build_chunks
 
 from rag_core.config import Settings
 from rag_core.parsing import parse
@@ -81,8 +83,8 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     openings, payments = doc.tables
     for table in doc.tables:
         assert table_source(table) == "OCR of a picture"
-        picture = table.parent.resolve(doc)
-        assert isinstance(picture, PictureItem) and picture.image is not None  # linked to its picture
+        picture = RefItem(cref=table.meta.rag__picture).resolve(doc)  # linked to its picture
+        assert isinstance(picture, PictureItem) and picture.image is not None
         box = picture.prov[0].bbox
         for cell in table.data.table_cells:
             if cell.text:
@@ -98,6 +100,12 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     assert grid[4][1] == "1 316 441.5"
     assert grid[7][2:5] == ["10 146 801.5", "12 415 451.1", "12 882 217.8"]
     assert grid[10][:3] == ["2014", "2 045 750.8", "NA"]
+    # the numbers are indexed: a child holds them, and the table is a citable item of its parent
+    chunked = build_chunks(doc, "d" * 64, settings)
+    assert any("12 882 217.8" in child.context_text for child in chunked.children)
+    items = [item for parent in chunked.parents for item in parent.items if item.kind == "table"]
+    assert [item.source for item in items] == ["OCR of a picture"] * 2
+    assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
 
 
 def test_pictures_that_are_not_tables_stay_pictures(docling_fixtures_dir: Path, tmp_path: Path,
