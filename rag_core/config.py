@@ -29,6 +29,10 @@ class ParsingSettings(_Section):
         None, description="Directory holding Docling's layout/TableFormer model artefacts (offline use)."
     )
     ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
+    table_images: bool = Field(
+        True, description="Read pictures that hold a table (a spreadsheet or console pasted as an image) by OCR "
+        "(RapidOCR) and keep them as tables with cells; about 5-10 s of CPU per such picture (pymupdf backend).",
+    )
     max_file_mb: float = Field(
         200.0, gt=0,
         description="Largest file accepted, in MB; larger files are refused before parsing. The app's upload "

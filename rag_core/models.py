@@ -54,6 +54,7 @@ class Item(Frozen):
     n_rows: int = 0
     n_cols: int = 0
     image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
+    source: str = Field("", description="Tables: where the cells were read, 'text layer' or 'OCR of a picture'")
 
     def grid(self) -> list[list[str]]:
         """A table's cell texts, header row first: its own first row when every cell of it is filled

@@ -99,6 +99,8 @@ if not tables:
 for n, item in enumerate(tables, start=1):
     st.markdown(f"**{escape_md(t('inspect.table_caption', n=n, page=item.page))}**"
                 + (f" — {escape_md(item.caption)}" if item.caption else ""))
+    if item.source:
+        st.caption(t("inspect.table_ocr") if item.source == "OCR of a picture" else t("inspect.table_text_layer"))
     table_exports(item, n, doc_id, record.file_name, settings, principal)
 
 st.subheader(t("inspect.figures"))
