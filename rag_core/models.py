@@ -209,6 +209,18 @@ class NumberTrace(Frozen):
     status: NumberStatus
     reason: str = ""
     location: NumberLocation | None = None
+    stated: bool = Field(True, description="False when the number comes from quoted code or console output: "
+                         "traced, but not offered as a fact")
+
+
+class TableExcerpt(Frozen):
+    """Rows of a cited table that the question names, as the answer shows them (cells keep their boxes)."""
+
+    source_id: str = Field(description="The table's source id")
+    caption: str = ""
+    header: list[TableCell] = Field(default_factory=list)
+    rows: list[list[TableCell]] = Field(default_factory=list)
+    matched: list[tuple[int, int]] = Field(default_factory=list, description="(row, col) of the cells the question named")
 
 
 class Paragraph(Frozen):
@@ -220,6 +232,7 @@ class Paragraph(Frozen):
     computations: list[Computation] = Field(default_factory=list)
     numbers: list[NumberTrace] = Field(default_factory=list)
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
+    table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
 
 
 class SubQuestion(Frozen):
@@ -255,6 +268,12 @@ class Answer(Frozen):
     budget_reason: str = ""
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     expanded_terms: list[str] = Field(default_factory=list)
+    missing_terms: list[str] = Field(
+        default_factory=list, description="Terms of the question that no accessible document mentions (refusal)")
+    terms_not_in_passages: list[str] = Field(
+        default_factory=list, description="Terms the library mentions but the passages used do not")
+    retried_terms: list[str] = Field(
+        default_factory=list, description="Terms the search was retried with, required in the passages")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

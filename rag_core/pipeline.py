@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from rag_core import answering, parsing, reranking, understanding
+from rag_core.answering.coverage import Library
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import InputError, NotFoundError, RagError
@@ -364,10 +365,21 @@ def ask(
     else:
         history = understanding.read_history(settings, conversation_id)
         answer = understanding.answer_question(
-            question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history)
+            question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history,
+            library=accessible_library(settings, collections, doc_ids))
     if conversation_id:
         _store_answer(settings, conversation_id, answer)
     return answer
+
+
+def accessible_library(settings: Settings, collections: Sequence[str] | None = None,
+                       doc_ids: Sequence[str] | None = None) -> Library:
+    """What the question's term check may look up: the same scope as the search."""
+    store = open_store(settings)
+    scope = store.document_ids(collections, doc_ids)
+    languages = frozenset(r.language for r in store.documents() if r.doc_id in set(scope))
+    thesaurus = understanding.load_thesaurus(settings)
+    return Library(lambda words, limit: store.passages_with(words, scope, limit), languages, thesaurus)
 
 
 def _store_answer(settings: Settings, conversation_id: str, answer: Answer) -> None:

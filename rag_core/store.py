@@ -28,7 +28,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS
-from lancedb.query import BooleanQuery, MatchQuery, Occur
+from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.errors import IndexMismatchError
@@ -368,6 +368,24 @@ class Store:
         )
         # A zero BM25 score is not a match (METHOD.md §3).
         return [r for r in rows if r["_score"] > 0]
+
+    def passages_with(self, words: Sequence[str], scope: Sequence[str], limit: int) -> list[str]:
+        """Folded texts of up to `limit` children in `scope` that contain every one of `words` (after
+        either analyser's stemming): "does any passage mention it?" without reading the library."""
+        table = self._open("children")
+        text = lexical_query(" ".join(words))
+        if table is None or not text or not scope:
+            return []
+        info = self._table_info(table)
+        found: dict[str, str] = {}
+        for column in FTS_COLUMNS.values():
+            if f"{column}_idx" not in info.indexes:
+                continue
+            match = MatchQuery(text, column, operator=FullTextOperator.AND)
+            rows = (_scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
+                    .select(["id", "fts_en"]).limit(limit).to_list())
+            found.update((r["id"], r["fts_en"]) for r in rows if r["_score"] > 0)
+        return list(found.values())[:limit]
 
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
         """Cosine similarity of normalised vectors: the ANN index once built; exact below it.

@@ -42,8 +42,12 @@ Règles :
 }
 
 _LABELS = {
-    "en": {"question": "Question", "history": "Earlier conversation (context only, not a source)", "image": "Image of source"},
-    "fr": {"question": "Question", "history": "Échanges précédents (contexte seulement, pas une source)", "image": "Image de la source"},
+    "en": {"question": "Question", "history": "Earlier conversation (context only, not a source)", "image": "Image of source",
+           "absent": "Checked by the code: no source mentions {terms}. Say so in `missing_information`; "
+                     "do not answer about them from memory."},
+    "fr": {"question": "Question", "history": "Échanges précédents (contexte seulement, pas une source)", "image": "Image de la source",
+           "absent": "Vérifié par le code : aucune source ne mentionne {terms}. Dites-le dans `missing_information` ; "
+                     "ne répondez pas à leur sujet de mémoire."},
 }
 
 # Anything that could open or close one of our blocks: <source, </sources>, <conversation ...
@@ -92,8 +96,10 @@ def user_prompt(
     sources: Sequence[PromptSource],
     language: str,
     history: Sequence[tuple[str, str]] | None = None,
+    absent_terms: Sequence[str] = (),
 ) -> str:
-    """The user message: earlier turns (if any), the sources block, then the question."""
+    """The user message: earlier turns (if any), the sources block, the terms of the question that no
+    source mentions (`answering.coverage`), then the question."""
     labels = _LABELS.get(language, _LABELS["en"])
     parts: list[str] = []
     if history:
@@ -103,6 +109,8 @@ def user_prompt(
         parts.append(f"{labels['history']}:\n<conversation>\n" + "\n\n".join(turns) + "\n</conversation>")
     block = "\n".join(render_source(ps) for ps in sources)
     parts.append(f"<sources>\n{block}\n</sources>")
+    if absent_terms:
+        parts.append(labels["absent"].format(terms=", ".join(f'"{escape_data(t)}"' for t in absent_terms)))
     parts.append(f"{labels['question']}: {escape_data(question)}")
     return "\n\n".join(parts)
 
