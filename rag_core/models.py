@@ -161,6 +161,7 @@ class Source(Frozen):
     section: str
     pages: list[int]
     label: str = Field(description="Readable card text: document · section · p. N")
+    collection: str = ""
     text: str
     caption: str = ""
     parent_id: str
@@ -233,6 +234,11 @@ class Paragraph(Frozen):
     numbers: list[NumberTrace] = Field(default_factory=list)
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
     table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
+    judged: Literal["supported", "partly", "not_supported"] | None = Field(
+        None, description="The optional second pass's verdict on this paragraph (None: not judged)")
+    judged_reason: str = ""
+    collections: list[str] = Field(
+        default_factory=list, description="Collections of the cited sources, when they are more than one")
 
 
 class SubQuestion(Frozen):
@@ -274,6 +280,9 @@ class Answer(Frozen):
         default_factory=list, description="Terms the library mentions but the passages used do not")
     retried_terms: list[str] = Field(
         default_factory=list, description="Terms the search was retried with, required in the passages")
+    check_prompt_tokens: int = Field(0, description="Tokens of the support check's prompt (second pass)")
+    check_completion_tokens: int = 0
+    check_elapsed_s: float = Field(0.0, description="Seconds the support check took")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

@@ -366,7 +366,7 @@ def ask(
         history = understanding.read_history(settings, conversation_id)
         answer = understanding.answer_question(
             question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history,
-            library=accessible_library(settings, collections, doc_ids))
+            library=accessible_library(settings, collections, doc_ids) if settings.answer.check_terms else None)
     if conversation_id:
         _store_answer(settings, conversation_id, answer)
     return answer
@@ -377,9 +377,10 @@ def accessible_library(settings: Settings, collections: Sequence[str] | None = N
     """What the question's term check may look up: the same scope as the search."""
     store = open_store(settings)
     scope = store.document_ids(collections, doc_ids)
-    languages = frozenset(r.language for r in store.documents() if r.doc_id in set(scope))
+    records = [r for r in store.documents() if r.doc_id in set(scope)]
     thesaurus = understanding.load_thesaurus(settings)
-    return Library(lambda words, limit: store.passages_with(words, scope, limit), languages, thesaurus)
+    return Library(lambda words, limit: store.passages_with(words, scope, limit),
+                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records))
 
 
 def _store_answer(settings: Settings, conversation_id: str, answer: Answer) -> None:

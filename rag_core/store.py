@@ -383,7 +383,7 @@ class Store:
                 continue
             match = MatchQuery(text, column, operator=FullTextOperator.AND)
             rows = (_scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
-                    .select(["id", "fts_en"]).limit(limit).to_list())
+                    .select(["id", "fts_en", "_score"]).limit(limit).to_list())
             found.update((r["id"], r["fts_en"]) for r in rows if r["_score"] > 0)
         return list(found.values())[:limit]
 

@@ -22,6 +22,7 @@ from rag_core.answering.greetings import greeting_reply
 from rag_core.answering.llm import call_model, build_messages, llm_configured
 from rag_core.answering.number_trace import count, trace_numbers
 from rag_core.answering.prompts import number_sources
+from rag_core.answering.support_check import judge_support, mark_collections
 from rag_core.answering.verification import verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
@@ -152,16 +153,22 @@ def answer(
         warning = ALL_DROPPED.get(language, ALL_DROPPED["en"])
         return extractive([warning], checked.dropped, tokens)
     traced = mark_stated(trace_numbers(checked.paragraphs, sources, context, language, aliases, reading=language))
+    traced = mark_collections(traced, checked.sources)
+    judged = judge_support(traced, checked.sources, settings, language) if settings.answer.support_check else None
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
         mode="llm",
         model=settings.llm.model,
-        paragraphs=traced,
+        paragraphs=judged.paragraphs if judged else traced,
         unsupported_numbers=count(traced, "unsupported"),
         mismatched_numbers=count(traced, "mismatch"),
         missing_information=" ".join([*notes, reply.output.missing_information.strip()]).strip(),
         **marks,
+        warnings=judged.warnings if judged else [],
+        check_prompt_tokens=judged.prompt_tokens if judged else 0,
+        check_completion_tokens=judged.completion_tokens if judged else 0,
+        check_elapsed_s=judged.elapsed_s if judged else 0.0,
         sources=checked.sources,
         uncited=checked.uncited,
         dropped=checked.dropped,

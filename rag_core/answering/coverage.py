@@ -216,14 +216,18 @@ def library_passages(term: Term, lookup: Lookup) -> int:
     return best
 
 
-def counts_when_absent(term: Term, question_language: str, scope_languages: Iterable[str]) -> bool:
-    """Identifiers and names always carry the question; a plain word only in its own language's scope."""
+MIN_WORD_CHARS = 5
+# Below this many passages in scope, a plain word's absence says little (a 5-page library lacks most words).
+MIN_PASSAGES_FOR_WORDS = 300
+
+
+def counts_when_absent(term: Term, question_language: str, scope_languages: Iterable[str], passages: int) -> bool:
+    """Identifiers and names always carry the question; a plain word only in its own language's scope,
+    when it is long enough and the scope large enough for its absence to mean something."""
     if term.kind != "word":
         return True
-    return question_language in set(scope_languages) and all(len(w) >= MIN_WORD_CHARS for w in term.words)
-
-
-MIN_WORD_CHARS = 5
+    return (question_language in set(scope_languages) and passages >= MIN_PASSAGES_FOR_WORDS
+            and all(len(w) >= MIN_WORD_CHARS for w in term.words))
 
 
 def check_coverage(
@@ -233,8 +237,10 @@ def check_coverage(
     question_language: str,
     scope_languages: Iterable[str],
     thesaurus: Thesaurus | None = None,
+    scope_passages: int = 0,
 ) -> Coverage:
-    """Missing and not-retrieved terms of `question`; `passages` are the retrieved context texts."""
+    """Missing and not-retrieved terms of `question`; `passages` are the retrieved context texts,
+    `scope_passages` the number of passages in the accessible scope."""
     terms = question_terms(question, thesaurus)
     languages = set(scope_languages)
     folded = [fold(p) for p in passages]
@@ -245,13 +251,17 @@ def check_coverage(
         n = library_passages(term, lookup)
         counts[term.text] = n
         if n == 0:
-            if counts_when_absent(term, question_language, languages):
+            if counts_when_absent(term, question_language, languages, scope_passages):
                 missing.append(term.text)
             continue
-        carries = term.kind != "word" or n < RARE_PASSAGES
+        carries = term.kind != "word" or (n < RARE_PASSAGES and counts_when_absent(
+            term, question_language, languages, scope_passages))
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
-    return Coverage(tuple(terms), tuple(missing), tuple(not_retrieved), counts)
+    kinds = {t.text: t.kind for t in terms}
+    named = [m for m in missing if kinds[m] != "word"]
+    # A missing name or identifier says it all; the words are named only when they are the whole reason.
+    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
 
 
 # ----- the check within a question's path --------------------------------------------------------
@@ -262,16 +272,22 @@ class Library:
     lookup: Lookup
     languages: frozenset[str]
     thesaurus: Thesaurus | None = None
+    passages: int = 0  # children in scope
 
     def check(self, question: str, hits: Sequence[RetrievedParent]) -> Coverage:
-        return check_coverage(question, self.lookup, [h.parent.text for h in hits], detect_language(question),
-                              self.languages, self.thesaurus)
+        return check_coverage(question, self.lookup, [passage_text(h) for h in hits], detect_language(question),
+                              self.languages, self.thesaurus, self.passages)
+
+
+def passage_text(hit: RetrievedParent) -> str:
+    """What a retrieved parent says: its section headings, its text and its items' captions."""
+    return "\n".join([*hit.parent.heading_path, hit.parent.text, *(i.caption for i in hit.parent.items)])
 
 
 
 
 def _mentions_all(hit: RetrievedParent, terms: Sequence[Term]) -> bool:
-    text = [fold(hit.parent.text)]
+    text = [fold(passage_text(hit))]
     return all(any(mentions(form, text) for form in term.forms) for term in terms)
 
 

@@ -51,7 +51,7 @@ _LABELS = {
 }
 
 # Anything that could open or close one of our blocks: <source, </sources>, <conversation ...
-_TAG_LIKE = re.compile(r"<(\s*/?\s*)(sources?|conversation|question)\b", re.IGNORECASE)
+_TAG_LIKE = re.compile(r"<(\s*/?\s*)(sources?|conversation|question|collection)\b", re.IGNORECASE)
 
 
 def escape_data(text: str) -> str:
@@ -87,6 +87,29 @@ def render_source(ps: PromptSource) -> str:
     return f"<source {attrs}>\n{escape_data(s.text)}\n</source>"
 
 
+_COLLECTIONS = {
+    "en": ("The sources come from {n} collections, grouped below by collection. Do not blend facts from "
+           "different collections in one paragraph; when a paragraph compares them, name each collection."),
+    "fr": ("Les sources viennent de {n} collections, regroupées ci-dessous par collection. Ne mélangez pas dans "
+           "un paragraphe des faits de collections différentes ; quand un paragraphe les compare, nommez chaque "
+           "collection."),
+}
+
+
+def sources_block(sources: Sequence[PromptSource], language: str) -> str:
+    """The sources, grouped by collection (and said so) when they come from more than one."""
+    groups: dict[str, list[PromptSource]] = {}
+    for ps in sources:
+        groups.setdefault(ps.source.collection, []).append(ps)
+    if len(groups) < 2:
+        return "\n".join(render_source(ps) for ps in sources)
+    parts = [_COLLECTIONS.get(language, _COLLECTIONS["en"]).format(n=len(groups))]
+    for name, members in groups.items():
+        inner = "\n".join(render_source(ps) for ps in members)
+        parts.append(f'<collection name="{_attr(name)}">\n{inner}\n</collection>')
+    return "\n".join(parts)
+
+
 def system_prompt(language: str) -> str:
     return SYSTEM_PROMPT.get(language, SYSTEM_PROMPT["en"])
 
@@ -107,8 +130,7 @@ def user_prompt(
         for asked, answered in list(history)[-3:]:
             turns.append(f"Q: {escape_data(asked[:1000])}\nA: {escape_data(answered[:1500])}")
         parts.append(f"{labels['history']}:\n<conversation>\n" + "\n\n".join(turns) + "\n</conversation>")
-    block = "\n".join(render_source(ps) for ps in sources)
-    parts.append(f"<sources>\n{block}\n</sources>")
+    parts.append(f"<sources>\n{sources_block(sources, language)}\n</sources>")
     if absent_terms:
         parts.append(labels["absent"].format(terms=", ".join(f'"{escape_data(t)}"' for t in absent_terms)))
     parts.append(f"{labels['question']}: {escape_data(question)}")

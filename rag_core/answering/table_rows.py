@@ -84,17 +84,18 @@ def _reading(table: TableExcerpt) -> str:
 
 
 def table_paragraphs(hits: Sequence[RetrievedParent], question: str) -> list[Paragraph]:
-    """One paragraph per context table whose rows the question names (at most `MAX_TABLES`)."""
-    out: list[Paragraph] = []
+    """One paragraph per context table whose rows the question names (at most `MAX_TABLES`); the tables
+    whose caption (or, without one, section heading) shares the most words with the question first."""
+    stems = stem_set(question)
+    found: list[tuple[int, int, Paragraph]] = []
     for hit in hits:
         for item in hit.parent.items:
             sid = item_source_id(hit.parent, item)
             table = excerpt(item, sid, question)
             if table is None:
                 continue
-            row_cells = [c for row in table.rows for c in row]
-            quote = _quote(item, [c for c in row_cells if c.row == table.rows[0][0].row])
-            out.append(Paragraph(text=_reading(table), source_ids=[sid], quote=quote, table=table))
-            if len(out) >= MAX_TABLES:
-                return out
-    return out
+            quote = _quote(item, table.rows[0])
+            title = item.caption or (hit.parent.heading_path[-1] if hit.parent.heading_path else "")
+            found.append((-len(stem_set(title) & stems), len(found),
+                          Paragraph(text=_reading(table), source_ids=[sid], quote=quote, table=table)))
+    return [p for _, _, p in sorted(found, key=lambda f: f[:2])[:MAX_TABLES]]
