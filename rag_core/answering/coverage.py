@@ -24,14 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, detect_language, fold
-
-if TYPE_CHECKING:  # understanding imports this module: the thesaurus is only passed in
-    from rag_core.understanding.thesaurus import Thesaurus
+from rag_core.understanding.thesaurus import Thesaurus
 
 Kind = Literal["identifier", "name", "word"]
 Lookup = Callable[[tuple[str, ...], int], list[str]]  # (folded words, limit) -> folded texts holding them all

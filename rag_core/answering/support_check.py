@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_core.answering.llm import call_structured
+from rag_core.llm import call_structured
 from rag_core.answering.prompts import escape_data
 from rag_core.config import Settings
 from rag_core.errors import LLMError
