@@ -35,6 +35,10 @@ def test_llm_libraries_live_in_the_model_client_only() -> None:
     assert _imports("langchain_openai") | _imports("openai") == {"llm.py"}
 
 
+def test_snowball_stemming_lives_in_one_module() -> None:
+    assert _imports("Stemmer") == {"stemming.py"}
+
+
 def test_a_misspelt_setting_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValidationError):
         Settings(retrieval={"candidat_k": 10})
