@@ -32,7 +32,8 @@ from rag_core.text import STOP_WORDS, detect_language, fold
 from rag_core.understanding.thesaurus import Thesaurus
 
 Kind = Literal["identifier", "name", "word"]
-Lookup = Callable[[tuple[str, ...], int], list[str]]  # (folded words, limit) -> folded texts holding them all
+# (folded words, limit) -> folded texts holding them all; None when the library cannot tell (no index yet)
+Lookup = Callable[[tuple[str, ...], int], list[str] | None]
 
 RARE_PASSAGES = 12  # a word in fewer passages than this carries the question (checked in the retrieved ones)
 PHRASE_CANDIDATES = 200  # passages read to find a phrase's words next to each other
@@ -200,14 +201,15 @@ def mentions(form: tuple[str, ...], texts: Iterable[str]) -> int:
     return sum(1 for t in texts if _has_phrase(_stem_sequence(t), form))
 
 
-def library_passages(term: Term, lookup: Lookup) -> int:
-    """Passages of the accessible library that mention the term or one of its variants (capped)."""
+def library_passages(term: Term, lookup: Lookup) -> int | None:
+    """Passages of the accessible library that mention the term or one of its variants (capped);
+    None when the library cannot tell."""
     best = 0
     for form in term.forms:
-        if len(form) == 1:
-            found = len(lookup(form, RARE_PASSAGES))
-        else:
-            found = mentions(form, lookup(form, PHRASE_CANDIDATES))
+        texts = lookup(form, RARE_PASSAGES if len(form) == 1 else PHRASE_CANDIDATES)
+        if texts is None:
+            return None
+        found = len(texts) if len(form) == 1 else mentions(form, texts)
         best = max(best, found)
         if best >= RARE_PASSAGES:
             break
@@ -247,6 +249,8 @@ def check_coverage(
     counts: dict[str, int] = {}
     for term in terms:
         n = library_passages(term, lookup)
+        if n is None:
+            break  # no full-text index to ask: nothing can be said, nothing is refused
         counts[term.text] = n
         if n == 0:
             if counts_when_absent(term, question_language, languages, scope_passages):

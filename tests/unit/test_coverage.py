@@ -73,3 +73,12 @@ def test_evidence_drops_what_is_below_the_floor_and_what_repeats_a_chosen_senten
         _c(2, 0, "mortality tables for life contracts", 0.1),  # under the floor
     ], limit=2)
     assert [c.text for c in chosen] == ["mack model gives the msep of reserves", "the msep is a variance of prediction"]
+
+
+def test_a_library_that_cannot_tell_refuses_nothing() -> None:
+    from rag_core.answering.coverage import check_coverage
+
+    unindexed = check_coverage("What is the TSCA rate?", lambda words, limit: None, [], "en", {"en"})
+    assert not unindexed.refuses and unindexed.not_retrieved == ()
+    empty = check_coverage("What is the TSCA rate?", lambda words, limit: [], [], "en", {"en"})
+    assert empty.missing == ("TSCA",)
