@@ -31,13 +31,18 @@ from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, detect_language, fold
 from rag_core.understanding.thesaurus import Thesaurus
 
-Kind = Literal["identifier", "name", "word"]
+Kind = Literal["identifier", "abbreviation", "name", "alias", "word"]
 # (folded words, limit) -> folded texts holding them all; None when the library cannot tell (no index yet)
 Lookup = Callable[[tuple[str, ...], int], list[str] | None]
 
 RARE_PASSAGES = 12  # a word in fewer passages than this carries the question (checked in the retrieved ones)
 PHRASE_CANDIDATES = 200  # passages read to find a phrase's words next to each other
 MAX_GAP = 2  # words allowed between two words of a phrase ("taxe sur les conventions")
+MIN_ACRONYM_CHARS = 4  # TSCA, IFRS, IBNER count when absent; USP, TP do not (see `_short`)
+MAX_ALIAS_WORDS = 2
+REFERENCE_WORDS = frozenset("article articles guideline guidelines section chapter chapitre table tableau figure "
+                            "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
+                            "orientation".split())
 _TOKEN = re.compile(r"\w+")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
@@ -108,6 +113,19 @@ def _acronym(raw: str) -> bool:
     return upper >= 2 and not _ROMAN.match(raw)
 
 
+def _short(raw: str) -> bool:
+    """USP, TP, DTAs: an abbreviation of three letters or fewer is often used without the documents
+    ever writing it (they spell it out); its absence proves little."""
+    return len(raw[:-1] if raw.endswith("s") and raw[:-1].isupper() else raw) < MIN_ACRONYM_CHARS
+
+
+def _alias_spans(question: str) -> list[tuple[int, int]]:
+    """Short parenthesised names, "the symmetric adjustment (equity dampener)": the question names its
+    subject there, so even plain words inside carry it."""
+    return [(m.start(1), m.end(1)) for m in re.finditer(r"\(([^()]{2,60})\)", question)
+            if 0 < len(_content(fold(w) for w in _TOKEN.findall(m.group(1)))) <= MAX_ALIAS_WORDS]
+
+
 def _content(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in STOP_WORDS and not w.isdigit() and len(w) > 1)
 
@@ -115,6 +133,7 @@ def _content(words: Iterable[str]) -> tuple[str, ...]:
 def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
     groups = _groups(question)
+    aliases = _alias_spans(question)
     terms: list[tuple[Term, list[int]]] = []
     for g, (group, opens) in enumerate(groups):
         raws = [t.raw for t in group]
@@ -134,15 +153,16 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Te
         if raw.isdigit() or len(raw) < 2:
             continue
         if _acronym(raw):
-            terms.append((Term(f"{text} {number}" if number else text, "identifier",
+            terms.append((Term(f"{text} {number}" if number else text, "abbreviation" if _short(raw) else "identifier",
                                (word, number) if number else (word,)), positions))
         elif raw[0].isupper() and not opens and word not in STOP_WORDS and len(word) > 2:
-            if number and len(number) <= 3:  # Guideline 37, Article 77; a year after a name is a citation
+            if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
                 terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
             else:
                 terms.append((Term(text, "name", (word,)), positions))
         elif word not in STOP_WORDS and len(word) > 2:
-            terms.append((Term(text, "word", (word,)), positions))
+            inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
+            terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
     if thesaurus is not None:
         terms = _with_variants(question, terms, thesaurus)
     unique: dict[tuple[str, ...], Term] = {}
@@ -222,10 +242,15 @@ MIN_PASSAGES_FOR_WORDS = 300
 
 
 def counts_when_absent(term: Term, question_language: str, scope_languages: Iterable[str], passages: int) -> bool:
-    """Identifiers and names always carry the question; a plain word only in its own language's scope,
-    when it is long enough and the scope large enough for its absence to mean something."""
-    if term.kind != "word":
+    """Identifiers and names carry the question; a plain word only inside a short parenthesised name,
+    in its own language's scope, long enough, and in a scope large enough for its absence to mean
+    something. Measured on the dev sets (benchmarks/answers_dev.py --terms-only): absent plain words
+    are everywhere in paraphrased questions (31 of 85 dev questions held one), and so are short
+    abbreviations the documents spell out (USP, TP, DTA)."""
+    if term.kind in ("identifier", "name"):
         return True
+    if term.kind != "alias":
+        return False
     return (question_language in set(scope_languages) and passages >= MIN_PASSAGES_FOR_WORDS
             and all(len(w) >= MIN_WORD_CHARS for w in term.words))
 
@@ -256,12 +281,12 @@ def check_coverage(
             if counts_when_absent(term, question_language, languages, scope_passages):
                 missing.append(term.text)
             continue
-        carries = term.kind != "word" or (n < RARE_PASSAGES and counts_when_absent(
+        carries = term.kind in ("identifier", "abbreviation", "name") or (n < RARE_PASSAGES and counts_when_absent(
             term, question_language, languages, scope_passages))
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
     kinds = {t.text: t.kind for t in terms}
-    named = [m for m in missing if kinds[m] != "word"]
+    named = [m for m in missing if kinds[m] in ("identifier", "name")]
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
     return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
 

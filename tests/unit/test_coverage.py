@@ -13,8 +13,9 @@ def kinds(question: str) -> dict[str, str]:
 
 
 def test_acronyms_names_and_identifiers_carry_the_question() -> None:
-    terms = kinds("Quel est le rôle du SCR dans la méthode de Mack-Schnieper selon l'Article 77 ?")
-    assert terms["SCR"] == "identifier"
+    terms = kinds("Quel est le rôle du SCR et de l'IBNER dans la méthode de Mack-Schnieper selon l'Article 77 ?")
+    assert terms["IBNER"] == "identifier"
+    assert terms["SCR"] == "abbreviation"  # three letters: the documents may spell it out instead
     assert terms["Mack-Schnieper"] == "name"
     assert terms["Article 77"] == "identifier"
     assert "Quel" not in terms and "le" not in terms  # the opening capital and function words are not terms
@@ -25,6 +26,8 @@ def test_roman_numerals_years_elisions_and_possessives_are_not_terms_of_their_ow
     assert terms["Solvency"] == "name" and "II" not in terms
     assert terms["Wüthrich"] == "name" and "Wüthrich 2008" not in terms  # a year after a name is a citation
     assert "s" not in terms and terms["reserves"] == "word"
+    assert "Poisson 10" not in kinds("With a Poisson 10 frequency, what is the VaR?")  # a parameter, not a reference
+    assert kinds("What is the symmetric adjustment (equity dampener)?")["dampener"] == "alias"
     assert "assurance" in {t.words[0] for t in question_terms("Le taux de l'assurance auto ?")}
 
 
