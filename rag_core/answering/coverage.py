@@ -155,7 +155,7 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Te
         if _acronym(raw):
             terms.append((Term(f"{text} {number}" if number else text, "abbreviation" if _short(raw) else "identifier",
                                (word, number) if number else (word,)), positions))
-        elif raw[0].isupper() and not opens and word not in STOP_WORDS and len(word) > 2:
+        elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
             if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
                 terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
             else:
