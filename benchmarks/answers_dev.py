@@ -34,8 +34,10 @@ from rag_core.text import contains_quote  # noqa: E402
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 EVAL = SHARED / "eval"
 # Code or console output, read independently of rag_core.answering.evidence: an R prompt or
-# assignment, a matrix index ([1,]), a call, or a run of six bare figures.
-CONSOLE = re.compile(r"(^|\s)>\s?[\w.]+\s*\(|<-|\[\d+,\]|\[,\d+\]|\b[\w.]+\([\w.]*\)|(-?\d[\d.,]*\s+){5}-?\d")
+# assignment, a matrix index ([1,]), an accessor (fit$Totals), a call with named arguments, or a
+# run of six bare figures (printed output or a table row flattened into a sentence).
+CONSOLE = re.compile(r"(^|\s)>\s?[\w.]+\s*\(|<-|\[\d+,\]|\[,\d+\]|\w\$\w|\b[\w.]+\([^()]*=[^()]*\)"
+                     r"|(-?\d[\d.,]*\s+){5}-?\d")
 
 
 def expected_pages(q: dict) -> set[tuple[str, int]]:
