@@ -62,8 +62,8 @@ def is_code_like(sentence: str) -> bool:
     tokens = text.split()
     words = [t for t in tokens if re.fullmatch(r"[^\W\d_]{2,}[.,;:!?)]?", t)]
     numbers = [t for t in tokens if re.fullmatch(r"[-+(]?[\d.,]+%?\)?", t)]
-    if len(tokens) >= 4 and len(numbers) >= max(3, 0.5 * len(tokens)):
-        return True  # a line of output or of a table
+    if len(tokens) >= 4 and (len(numbers) >= max(3, 0.5 * len(tokens)) or len(numbers) >= max(6, 0.4 * len(tokens))):
+        return True  # a line of output or of a table (a table's rows flattened into one "sentence")
     symbols = len(_MATH_CHARS.findall(text))
     if symbols >= 3 and symbols > 0.15 * len(text.replace(" ", "")):
         return True

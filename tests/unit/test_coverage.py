@@ -56,7 +56,7 @@ def test_messages_name_the_terms_in_the_question_language() -> None:
 def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None:
     for line in ["> data(hachemeister)", "R> fit <- MackChainLadder(RAA, est.sigma = \"Mack\")",
                  "[1,] 1738 1642 1794 2051 2079", "11343397 1.2 4.5 6.7 8.9", "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
-                 "summary(fit)$Totals", "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
+                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1", "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
         assert is_code_like(line), line
     for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
                  "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
