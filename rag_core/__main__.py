@@ -178,6 +178,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
                 print(f"   {n.text}: {n.status} ({n.reason})")
     if answer.missing_information:
         print(f"\n{answer.missing_information}")
+    if answer.mode == "refused" and answer.uncited:
+        print("\nclosest, not an answer:")
+        for src in answer.uncited:
+            print(f"   [{src.file_name} · {src.section} · p. {_pages(src.pages)}]")
     for reason in answer.dropped:
         print(f"(dropped: {reason})")
     return 0

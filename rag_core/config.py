@@ -138,6 +138,13 @@ class AnswerSettings(_Section):
         1 / 61,
         description="Fused RRF score of the best parent under which the answer is 'nothing answers this'.",
     )
+    check_terms: bool = Field(
+        True, description="Refuse by name when a term that carries the question appears in no accessible document, "
+        "and retry the search once when the passages found miss terms the library holds (issue 17).")
+    support_check: bool = Field(
+        False, description="LLM mode: a second model call judges, paragraph by paragraph, whether the cited "
+        "sources support it (supported / partly / not supported, with the reason). Costs one more call per answer; "
+        "meant for sensitive uses.")
 
 
 class AuthSettings(_Section):

@@ -174,6 +174,7 @@ class Source(Frozen):
     section: str
     pages: list[int]
     label: str = Field(description="Readable card text: document · section · p. N")
+    collection: str = ""
     text: str
     caption: str = ""
     parent_id: str
@@ -222,6 +223,18 @@ class NumberTrace(Frozen):
     status: NumberStatus
     reason: str = ""
     location: NumberLocation | None = None
+    stated: bool = Field(True, description="False when the number comes from quoted code or console output: "
+                         "traced, but not offered as a fact")
+
+
+class TableExcerpt(Frozen):
+    """Rows of a cited table that the question names, as the answer shows them (cells keep their boxes)."""
+
+    source_id: str = Field(description="The table's source id")
+    caption: str = ""
+    header: list[TableCell] = Field(default_factory=list)
+    rows: list[list[TableCell]] = Field(default_factory=list)
+    matched: list[tuple[int, int]] = Field(default_factory=list, description="(row, col) of the cells the question named")
 
 
 class Paragraph(Frozen):
@@ -233,6 +246,12 @@ class Paragraph(Frozen):
     computations: list[Computation] = Field(default_factory=list)
     numbers: list[NumberTrace] = Field(default_factory=list)
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
+    table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
+    judged: Literal["supported", "partly", "not_supported"] | None = Field(
+        None, description="The optional second pass's verdict on this paragraph (None: not judged)")
+    judged_reason: str = ""
+    collections: list[str] = Field(
+        default_factory=list, description="Collections of the cited sources, when they are more than one")
 
 
 class SubQuestion(Frozen):
@@ -268,6 +287,15 @@ class Answer(Frozen):
     budget_reason: str = ""
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     expanded_terms: list[str] = Field(default_factory=list)
+    missing_terms: list[str] = Field(
+        default_factory=list, description="Terms of the question that no accessible document mentions (refusal)")
+    terms_not_in_passages: list[str] = Field(
+        default_factory=list, description="Terms the library mentions but the passages used do not")
+    retried_terms: list[str] = Field(
+        default_factory=list, description="Terms the search was retried with, required in the passages")
+    check_prompt_tokens: int = Field(0, description="Tokens of the support check's prompt (second pass)")
+    check_completion_tokens: int = 0
+    check_elapsed_s: float = Field(0.0, description="Seconds the support check took")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

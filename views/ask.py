@@ -13,9 +13,12 @@ from ui.auth import page_context
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
+from ui.table_excerpt import table_excerpt
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
+JUDGED = {"supported": ("green", ":material/verified:"), "partly": ("orange", ":material/rule:"),
+          "not_supported": ("red", ":material/report:")}
 
 settings, principal = page_context()
 st.title(t("ask.title"))
@@ -50,25 +53,37 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.warning(escape_md(t("ask.no_source", q=sub.question)
                                  + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")))
     if answer.mode == "refused":
-        st.info(t("ask.refused"))
+        if answer.missing_terms:
+            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
+        st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         citation_cards(closest, key=f"closest-{m}")
         return
+    if answer.terms_not_in_passages or answer.retried_terms:
+        st.warning(escape_md(answer.missing_information), icon=":material/manage_search:")
     numbers_summary(answer)
     heading = ""
     for p_index, paragraph in enumerate(answer.paragraphs):
         if paragraph.sub_question and paragraph.sub_question != heading:
             heading = paragraph.sub_question
             st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
-        st.markdown(marked_text(paragraph))
+        if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
+            st.markdown(marked_text(paragraph))
         if paragraph.status == "partially_supported":
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
-            if paragraph.note:
-                st.caption(escape_md(paragraph.note))
+        if paragraph.judged:
+            color, icon = JUDGED[paragraph.judged]
+            st.badge(t(f"ask.judged.{paragraph.judged}"), color=color, icon=icon,
+                     help=escape_md(paragraph.judged_reason) or None)
+        if paragraph.collections:
+            st.badge(t("ask.collections", names=escape_md(", ".join(paragraph.collections))), color="violet",
+                     icon=":material/call_split:")
+        if paragraph.note and (paragraph.status == "partially_supported" or paragraph.judged == "not_supported"):
+            st.caption(escape_md(paragraph.note))
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
                        quote=paragraph.quote)
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
-    if answer.missing_information:
+    if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":
         return

@@ -23,6 +23,7 @@ from typing import Any
 
 from rag_core import answering, parsing, reranking, understanding
 from rag_core.access import Principal
+from rag_core.answering.coverage import Library
 from rag_core.config import Settings
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
@@ -290,7 +291,9 @@ def ask(
     else:
         scope, searched = _resolve(settings, principal, collections, doc_ids)
         history = understanding.read_history(settings, conversation_id, user=principal.user)
-        answer = answer_question(question, settings, lambda q, k: _search(q, settings, scope, k=k), history)
+        answer = answer_question(
+            question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
+            library=accessible_library(settings, scope) if settings.answer.check_terms else None)
     if conversation_id:
         _store_answer(settings, conversation_id, answer, principal)
     context, cited = answer_sources(answer)
@@ -298,6 +301,15 @@ def ask(
                context=context, cited=cited,
                **_scope_fields(settings, searched, "question", question, collections, doc_ids))
     return answer
+
+
+def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
+    """What the question's term check may look up: the same scope as the search (readable documents only)."""
+    store = open_store(settings)
+    records = [r for r in store.documents() if r.doc_id in set(scope)]
+    thesaurus = understanding.load_thesaurus(settings)
+    return Library(lambda words, limit: store.passages_with(words, scope, limit),
+                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records))
 
 
 def _store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:

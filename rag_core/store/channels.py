@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from lancedb.query import BooleanQuery, MatchQuery, Occur
+from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.store.exact_vectors import ExactVectors
@@ -160,6 +160,26 @@ class SearchChannels:
         )
         # A zero BM25 score is not a match (METHOD.md §3).
         return [r for r in rows if r["_score"] > 0]
+
+    def passages_with(self, words: Sequence[str], scope: Sequence[str], limit: int) -> list[str] | None:
+        """Folded texts of up to `limit` children in `scope` that contain every one of `words` (after
+        either analyser's stemming): "does any passage mention it?" without reading the library.
+        None when it cannot be told: no full-text index yet (rows written, not yet optimised)."""
+        table = self._open("children")
+        text = lexical_query(" ".join(words))
+        if table is None or not text or not scope:
+            return []
+        info = self._table_info(table)
+        columns = [c for c in FTS_COLUMNS.values() if f"{c}_idx" in info.indexes]
+        if not columns:
+            return None
+        found: dict[str, str] = {}
+        for column in columns:
+            match = MatchQuery(text, column, operator=FullTextOperator.AND)
+            rows = (_scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
+                    .select(["id", "fts_en", "_score"]).limit(limit).to_list())
+            found.update((r["id"], r["fts_en"]) for r in rows if r["_score"] > 0)
+        return list(found.values())[:limit]
 
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
         """Cosine similarity of normalised vectors: the ANN index once built; exact below it.

@@ -59,6 +59,10 @@ def _stage_imports(stage: str, other: str) -> set[str]:
     return {str(p.relative_to(CORE)) for p in (CORE / stage).rglob("*.py") if pattern.search(p.read_text())}
 
 
+def test_snowball_stemming_lives_in_one_module() -> None:
+    assert _imports("Stemmer") == {"stemming.py"}
+
+
 def test_a_misspelt_setting_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValidationError):
         Settings(retrieval={"candidat_k": 10})
