@@ -21,7 +21,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
-from rag_core.versions import package_versions
+from rag_core.library import package_versions
 from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
 from rag_core.evaluation import metrics, report

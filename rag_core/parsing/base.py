@@ -14,7 +14,7 @@ from typing import Protocol
 from docling_core.types.doc import DoclingDocument
 
 from rag_core.config import Settings
-from rag_core.versions import package_versions
+from rag_core.library import package_versions
 
 Progress = Callable[[int, int], None]
 
