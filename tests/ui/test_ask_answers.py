@@ -25,7 +25,7 @@ def test_a_refusal_names_the_missing_terms_and_lists_the_closest_passages(fake_p
     monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
         question=q, mode="refused", missing_terms=["TSCA"], uncited=[SOURCE],
         missing_information="Aucun des documents auxquels vous avez accès ne mentionne « TSCA »."))
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Quel est le taux de la TSCA ?").run()
     assert any("TSCA" in w.value for w in at.warning)
     assert any("ce n'est pas une réponse" in i.value for i in at.info)
@@ -37,7 +37,7 @@ def test_a_table_answer_shows_its_row_and_a_cell_click_opens_that_cell(fake_pipe
         question=q, mode="extractive", sources=[TABLE_SOURCE],
         paragraphs=[Paragraph(text="1997 — Paid: 57231", source_ids=[TABLE_SOURCE.id], quote="| 1997 | 57231 |",
                               table=EXCERPT)]))
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("What was paid for accident year 1997?").run()
     assert not at.exception
     assert not any("57231" in m.value for m in at.markdown)  # the row is a table, not a sentence
@@ -57,7 +57,7 @@ def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkey
                               judged_reason="The source says nothing of it.",
                               note="Jugé non appuyé par ses sources : The source says nothing of it.",
                               collections=["Réglementaire", "Cours"])]))
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("q").run()
     text = " ".join(m.value for m in at.markdown)
     assert "jugé appuyé" in text and "jugé NON appuyé" in text
