@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, start_app, stop_app, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, rerun, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts" / "access"
 USERS = {
@@ -105,6 +105,12 @@ def shot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def wait_idle(page, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyped-def]
+    """Until the app shows no script run in progress. Called after a wait on something the run
+    draws (so the run has started); around an action, `rerun` waits for the run itself."""
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
 
 
 def goto(page, url: str, heading: str) -> None:
@@ -233,8 +239,8 @@ def _oidc_journey(url: str, new_page) -> None:
     # Search and Evaluate: nothing of the other collection.
     goto(alice, f"{url}/search", "Test de la recherche")
     alice.get_by_label("Question").fill("solvency capital requirement value-at-risk")
-    alice.get_by_role("button", name="Rechercher").click()
-    wait_idle(alice)
+    with rerun(alice):
+        alice.get_by_role("button", name="Rechercher").click()
     assert "solvency_note" not in main_text(alice)
     goto(alice, f"{url}/evaluate", "Évaluation de la recherche")
     assert "solvency_note" not in main_text(alice)
@@ -260,8 +266,8 @@ def _oidc_journey(url: str, new_page) -> None:
 
     goto(bob, f"{url}/access", "Accès")
     bob.get_by_role("combobox", name="Droit à retirer", exact=True).click()
-    bob.get_by_role("option", name="groupe reserving (lecture)").click()
-    wait_idle(bob)
+    with rerun(bob):
+        bob.get_by_role("option", name="groupe reserving (lecture)").click()
     bob.get_by_role("button", name="Retirer").click()
     bob.get_by_text("retiré").wait_for(timeout=30_000)
     wait_idle(bob)
