@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui import browser_support
 from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, rerun, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts" / "access"
@@ -114,7 +115,7 @@ def wait_idle(page, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyp
 
 
 def goto(page, url: str, heading: str) -> None:
-    page.goto(url)
+    browser_support.goto(page, url)  # waits for the run of this page load (and starts following runs)
     page.get_by_role("heading", name=heading).first.wait_for(timeout=120_000)
     wait_idle(page)
 
@@ -134,6 +135,11 @@ def selectbox_options(page, label: str) -> list[str]:
     options = page.locator('[role="option"]')
     options.first.wait_for(timeout=10_000)
     found = [text.strip() for text in options.all_inner_texts()]
+    for _ in range(100):  # the list is drawn before its labels: wait for them, not for a fixed time
+        if all(found):
+            break
+        page.wait_for_timeout(100)
+        found = [text.strip() for text in options.all_inner_texts()]
     page.keyboard.press("Escape")
     return found
 
