@@ -97,7 +97,10 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     assert page.get_by_text("Aucun tableau détecté.").count() == 0
     page.get_by_text("Tableau 1 · p. 1").wait_for(timeout=10_000)
     grid = page.locator('[data-testid="stDataFrame"]').last  # the grid's cells are mirrored in an accessible table
-    grid.locator('[data-testid^="glide-cell-"]').filter(has_text=TABLE_CELLS[0]).first.wait_for(timeout=10_000)
+    grid.wait_for(timeout=10_000)  # the canvas grid is on the page...
+    # ...and its accessible mirror (a table the grid keeps out of sight for screen readers) holds the cells
+    grid.locator('[data-testid^="glide-cell-"]').filter(has_text=TABLE_CELLS[0]).first.wait_for(state="attached",
+                                                                                                 timeout=10_000)
     cells = [t.strip() for t in grid.locator('[data-testid^="glide-cell-"]').all_inner_texts()]
     assert all(cell in cells for cell in TABLE_CELLS), cells
 

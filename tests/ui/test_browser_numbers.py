@@ -8,6 +8,7 @@ size of its cell, not of the whole table. Screenshots go to test-artifacts/brows
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ QUESTION = "What were the amounts for motor liability?"
 ROWS = [["Line of business", "12 months", "24 months", "36 months"], ["Household", "1 200", "1 850", "2 105"],
         ["Motor liability", "1 310", "2 020", "2 290"], ["Marine cargo", "1 415", "2 240", ""]]
 CELL = (72.0, 90.0, 20.0)  # x of the first column, column width, row height (points)
-NUMBER, NUMBER_ROW, NUMBER_COL = "2 020", 2, 2
+NUMBER, NUMBER_ROW = "2 020", 2  # the number and its row in ROWS
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install chromium)")
 
@@ -97,10 +98,14 @@ def _journey(url: str, pdf: Path, page) -> None:
     chat.fill(QUESTION)
     with rerun(page, 180_000):
         chat.press("Enter")
-    chip = page.locator('[data-testid="stChatMessage"] button').filter(has_text=f"{NUMBER} · cellule L{NUMBER_ROW + 1} C{NUMBER_COL + 1}")
+    # A table answer (issue 17) shows the rows the question names, each cell its own button.
+    answer = page.locator('[data-testid="stChatMessage"]').nth(1)
+    cells = answer.locator("button")
+    chip = cells.filter(has_text=re.compile(rf"^{NUMBER}$"))
     chip.first.wait_for(timeout=10_000)
-    # the number is marked as quoted in the paragraph itself
-    assert page.locator('[data-testid="stChatMessage"]').get_by_text(f"{NUMBER} ✓").count() >= 1
+    shown = [t.strip() for t in cells.all_inner_texts()]
+    assert ROWS[NUMBER_ROW] == shown[:len(ROWS[NUMBER_ROW])], shown  # the motor row, in its order
+    assert all(answer.get_by_text(head, exact=True).count() == 1 for head in ROWS[0]), "the header is not shown"
     page.screenshot(path=str(ARTIFACTS / "numbers_01_answer.png"), full_page=True)
 
     with rerun(page):
