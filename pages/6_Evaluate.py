@@ -79,8 +79,15 @@ if results:
     for name, why in results["absent_engines"].items():
         st.caption(f"{name}: absent ({why})")
     metric = st.selectbox("Metric for the charts", ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
-                                                    "recall@100"], key="evaluate_metric")
-    for field in ("type", "language"):
+                                                    "recall@100", "doc@3"], key="evaluate_metric")
+    matches = report.language_match_lines(results)
+    if matches:
+        st.markdown("**Same language / cross-lingual** (question language vs the relevant PDFs' language; "
+                    "doc@3: a relevant PDF among the first three documents)")
+        for line in matches:
+            st.caption(line)
+    for field, title in (("type", "By type"), ("language", "By language"),
+                         ("language_match", "Same language / cross-lingual")):
         data = report.breakdown_rows(results, field, metric)
         if not data:
             continue
@@ -88,7 +95,7 @@ if results:
         bars = base.mark_bar().encode(y=alt.Y("mean:Q", title=metric, scale=alt.Scale(domain=[0, 1])),
                                       color="engine:N", tooltip=[f"{field}:N", "engine:N", "mean:Q", "n:Q"])
         errs = base.mark_errorbar().encode(y="low:Q", y2="high:Q")
-        st.markdown(f"**By {field}**")
+        st.markdown(f"**{title}**")
         st.altair_chart(alt.layer(bars, errs).facet(column=alt.Column(f"{field}:N", title=None)))
     engine = st.selectbox("Per question, engine", results["engines"],
                           index=results["engines"].index(results["default_engine"])

@@ -1,4 +1,4 @@
-"""Search (retrieval testing): ranked parents with fused, lexical and dense ranks; a row opens its passage."""
+"""Search (retrieval testing): ranked parents with their rank in every channel; a row opens its passage."""
 
 from __future__ import annotations
 
@@ -43,6 +43,16 @@ with st.expander(t("search.thesaurus")):
         if ok:
             st.session_state["search_thesaurus_done"] = upload.file_id
             st.success(t("search.thesaurus_saved", n=n))
+with st.expander(t("search.glossary")):
+    ok, info = call(pipeline.glossary_info, settings)
+    if ok:
+        st.caption(t("search.glossary_in_use", name=info["name"], n=info["entries"]) if info else t("search.glossary_off"))
+    upload = st.file_uploader(t("search.glossary_upload"), type=["json"], key="search_glossary")
+    if upload is not None and st.session_state.get("search_glossary_done") != upload.file_id:
+        ok, n = call(pipeline.upload_glossary, upload.getvalue(), settings)
+        if ok:
+            st.session_state["search_glossary_done"] = upload.file_id
+            st.success(t("search.glossary_saved", n=n))
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
@@ -58,6 +68,11 @@ if result is not None:
     st.caption(t("search.elapsed", n=len(result.parents), s=result.elapsed_s))
     if result.expanded_terms:
         st.caption(escape_md(t("search.expanded", terms=", ".join(result.expanded_terms))))
+    if result.translated is not None:
+        other = t(f"lang.{result.translated.language}")
+        searched = result.translated.terms + result.translated.kept
+        st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched)) if result.translated.terms
+                             else t("search.translated_none", language=other)))
     if not result.parents:
         st.info(t("search.none"))
     else:
@@ -69,7 +84,10 @@ if result is not None:
             t("scol.dense_rank"): r.dense.rank if r.dense else absent,
             t("scol.dense_score"): round(r.dense.score, 4) if r.dense else absent,
             t("scol.page_rank"): t("scol.page_hit", rank=r.page.rank, page=r.page.page) if r.page else absent,
-            t("scol.document"): r.document.file_name, t("scol.section"): r.parent.section,
+            t("scol.other_rank"): r.dense_other.rank if r.dense_other else absent,
+            t("scol.translated_rank"): r.translated.rank if r.translated else absent,
+            t("scol.document"): r.document.file_name, t("scol.language"): r.document.language,
+            t("scol.section"): r.parent.section,
             t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],
         } for r in result.parents]
         frame = pd.DataFrame(rows).astype(str)

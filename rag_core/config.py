@@ -86,6 +86,14 @@ class RetrievalSettings(_Section):
         # instead of the text layer were worse than no page channel (dev hit@1 0.481).
         1.0, ge=0.0, description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off."
     )
+    other_language_weight: float = Field(
+        0.5, ge=0.0, description="Weight in RRF of the dense channel run on its own over the documents written in "
+        "another language than the question; 0 turns it off.",
+    )
+    translated_weight: float = Field(
+        0.5, ge=0.0, description="Weight in RRF of BM25 over those documents with the question's terms translated "
+        "(glossary, thesaurus), children and pages alike; 0 turns it off. Below the question's own lexical 1.0.",
+    )
 
 
 class RerankerSettings(_Section):
@@ -110,6 +118,14 @@ class UnderstandingSettings(_Section):
     thesaurus: bool = Field(True, description="Expand the lexical query with the thesaurus' labels.")
     thesaurus_path: Path | None = Field(
         None, description="JSON thesaurus (SKOS-like concepts); default: an uploaded one, else assets/thesaurus.json."
+    )
+    translation: bool = Field(
+        True, description="Translate the question's terms (bilingual glossary, thesaurus) to search the documents "
+        "written in the other language.",
+    )
+    glossary_path: Path | None = Field(
+        None, description="JSON glossary ({\"entries\": [{\"fr\": ..., \"en\": ...}]}) that extends the bundled "
+        "assets/glossary.json; default: the uploaded one, if any.",
     )
 
 

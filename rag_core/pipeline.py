@@ -28,7 +28,7 @@ from rag_core.library import (
     CODE_VERSIONS, DocumentFolder, atomic_write_bytes, clean_file_name, sha256_file,
 )
 from rag_core.models import (
-    Answer, Chunked, DocumentRecord, IngestResult, ProgressEvent, SearchResult, Stage,
+    Answer, Chunked, DocumentRecord, IngestResult, Language, ProgressEvent, SearchResult, Stage,
 )
 from rag_core.parsing.files import load_document, page_excerpt, save_document
 from rag_core.parsing.pagetext import searchable_page_texts
@@ -338,14 +338,20 @@ def search(
     k: int | None = None,
     candidate_k: int | None = None,
     thesaurus: bool | None = None,
+    language: Language | None = None,
 ) -> SearchResult:
-    """Ranked parents; the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms."""
+    """Ranked parents; the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms.
+
+    `language` is the question's (detected when None); the glossary translates its terms for the
+    documents written in the other language."""
     store = open_store(settings)
     scope = store.document_ids(collections, doc_ids)
     use = settings.understanding.thesaurus if thesaurus is None else thesaurus
     terms = understanding.expansion_terms(query, settings) if use else ()
+    language = language or detect_language(query)  # type: ignore[assignment]
     return retrieval.search(query, store, select_embedder(settings), settings, scope, k=k, candidate_k=candidate_k,
-                            extra_terms=terms)
+                            extra_terms=terms, language=language,
+                            translation=understanding.translation(query, language, settings))
 
 
 def ask(
@@ -402,6 +408,20 @@ def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
 def upload_thesaurus(data: bytes, settings: Settings) -> int:
     """Check and store the user's thesaurus (it replaces the bundled one); returns its number of concepts."""
     return len(understanding.save_uploaded_thesaurus(data, settings).concepts)
+
+
+def glossary_info(settings: Settings) -> dict[str, Any] | None:
+    """The bilingual glossary in use (name, entries, the user's extension), or None when translation is off."""
+    glossary = understanding.load_glossary(settings)
+    if glossary is None:
+        return None
+    extension = understanding.glossary_extension_path(settings)
+    return {"name": glossary.name, "entries": len(glossary.entries), "extension": str(extension) if extension else None}
+
+
+def upload_glossary(data: bytes, settings: Settings) -> int:
+    """Check and store the user's glossary (it extends the bundled one); returns its number of entries."""
+    return len(understanding.save_uploaded_glossary(data, settings).entries)
 
 
 def temp_upload(data: bytes, suffix: str) -> Path:

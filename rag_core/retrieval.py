@@ -1,5 +1,11 @@
 """Hybrid retrieval: BM25 and dense channels over children, and BM25 over whole pages, fused by RRF.
 
+Documents written in another language than the question get two channels of their own (the
+embedding space pulls a question towards documents of its own language whatever their subject,
+and BM25 needs shared words): the dense channel restricted to those documents
+("dense-other-language"), and BM25 of the question's terms translated into their language
+("translated", `understanding.glossary`). Both weigh less than the question's own channels.
+
 Two fusion variants (METHOD.md §3), chosen by `settings.retrieval.fusion`:
 - "parents" (default): each channel's children are reduced to parents (best child per parent,
   ranks restart at 1); the page channel gives each parent the rank of its best page (the
@@ -21,9 +27,10 @@ import numpy as np
 
 from rag_core.config import Settings
 from rag_core.embedding import Embedder
-from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, SearchResult
+from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
 from rag_core.store import RRF_K, ChildHit, PageHit, Store
 from rag_core.text import detect_language
+from rag_core.understanding.glossary import Translation
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="channel")
 
@@ -69,19 +76,51 @@ class Channels:
     lexical: list[ChildHit]
     dense: list[ChildHit]
     pages: list[PageHit] = field(default_factory=list)
+    dense_other: list[ChildHit] = field(default_factory=list)
+    translated: list[ChildHit] = field(default_factory=list)
+    translated_pages: list[PageHit] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OtherLanguage:
+    """The documents in scope written in another language than the question, searched on their own."""
+
+    scope: list[str]
+    language: str
+    translation: Translation | None = None  # the question's terms in that language; None: dense only
+    dense: bool = True
+
+
+def other_language(store: Store, scope: Sequence[str], language: str, translation: Translation | None,
+                   dense: bool = True) -> OtherLanguage | None:
+    """The other-language documents of `scope` (None when there are none)."""
+    languages = {r.doc_id: r.language for r in store.documents()}
+    other = [d for d in scope if languages.get(d, language) != language]
+    if not other:
+        return None
+    target = translation.target if translation is not None else languages[other[0]]
+    usable = translation if translation is not None and translation.query else None
+    return OtherLanguage([d for d in other if languages[d] == target], target, usable, dense)
 
 
 def run_channels(
     query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None,
-    extra_terms: Sequence[tuple[str, float]] = (), pages: bool = True,
+    extra_terms: Sequence[tuple[str, float]] = (), pages: bool = True, other: OtherLanguage | None = None,
 ) -> Channels:
     """The channels' candidates: `candidate_k` children each, and as many pages when `pages`."""
     lang = language or detect_language(query)
     # The channels are independent and LanceDB releases the GIL: run them side by side.
     lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k, extra_terms)
     page = _POOL.submit(store.page_lexical, query, lang, scope, candidate_k, extra_terms) if pages else None
+    tr = other.translation if other is not None and other.scope else None
+    translated = _POOL.submit(store.lexical, tr.query, tr.target, other.scope, candidate_k,  # type: ignore[union-attr]
+                              tr.extra_terms) if tr else None
+    translated_pages = _POOL.submit(store.page_lexical, tr.query, tr.target, other.scope,  # type: ignore[union-attr]
+                                    candidate_k, tr.extra_terms) if tr and pages else None
     dense = store.dense(vector, scope, candidate_k)
-    return Channels(lexical.result(), dense, page.result() if page else [])
+    dense_other = store.dense(vector, other.scope, candidate_k) if other is not None and other.dense else []
+    return Channels(lexical.result(), dense, page.result() if page else [], dense_other,
+                    translated.result() if translated else [], translated_pages.result() if translated_pages else [])
 
 
 @dataclass(frozen=True)
@@ -91,23 +130,34 @@ class ParentRankings:
     lexical: list[ChildHit]
     dense: list[ChildHit]
     pages: dict[str, tuple[int, PageHit]]
+    dense_other: list[ChildHit] = field(default_factory=list)
+    translated: list[ChildHit] = field(default_factory=list)
+    translated_pages: dict[str, tuple[int, PageHit]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, channels: Channels) -> "ParentRankings":
         return cls(best_child_per_parent(channels.lexical), best_child_per_parent(channels.dense),
-                   page_ranks(channels.pages))
+                   page_ranks(channels.pages), best_child_per_parent(channels.dense_other),
+                   best_child_per_parent(channels.translated), page_ranks(channels.translated_pages))
 
-    def fuse(self, dense_weight: float, page_weight: float) -> list[tuple[str, float]]:
-        """Weighted RRF on parents (lexical 1.0)."""
+    def fuse(self, dense_weight: float, page_weight: float, other_weight: float = 0.0,
+             translated_weight: float = 0.0) -> list[tuple[str, float]]:
+        """Weighted RRF on parents (lexical 1.0); the translated channel's pages weigh as its children."""
         return fuse_rankings(
             [[h.parent_id for h in self.lexical], [h.parent_id for h in self.dense],
-             {pid: rank for pid, (rank, _) in self.pages.items()}],
-            weights=[1.0, dense_weight, page_weight],
+             {pid: rank for pid, (rank, _) in self.pages.items()}, [h.parent_id for h in self.dense_other],
+             [h.parent_id for h in self.translated], {pid: rank for pid, (rank, _) in self.translated_pages.items()}],
+            weights=[1.0, dense_weight, page_weight, other_weight, translated_weight, translated_weight],
         )
 
 
-def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: float = 1.0) -> list[tuple[str, float]]:
-    return ParentRankings.of(channels).fuse(dense_weight, page_weight)
+def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: float = 1.0,
+                 other_weight: float = 0.0, translated_weight: float = 0.0) -> list[tuple[str, float]]:
+    return ParentRankings.of(channels).fuse(dense_weight, page_weight, other_weight, translated_weight)
+
+
+def _channel_hits(hits: Sequence[ChildHit]) -> dict[str, ChannelHit]:
+    return {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(hits, 1)}
 
 
 def search(
@@ -120,42 +170,53 @@ def search(
     candidate_k: int | None = None,
     fusion: str | None = None,
     extra_terms: Sequence[tuple[str, float]] = (),
+    language: str | None = None,
+    translation: Translation | None = None,
 ) -> SearchResult:
     """Ranked parents for `query` within the ready documents `scope` (doc ids).
 
     `extra_terms` (thesaurus expansion) are weighted lexical terms of both BM25 channels; the
     dense channel sees the question only. The dense and page rankings weigh
-    `settings.retrieval.dense_weight` and `page_weight` in the fusion (lexical 1.0).
+    `settings.retrieval.dense_weight` and `page_weight` in the fusion (lexical 1.0). `language`
+    is the question's (detected when None); the documents in scope written in another language
+    get the dense channel on their own (`other_language_weight`) and, given the question's terms
+    in their language (`translation`), a lexical channel of those terms (`translated_weight`).
     """
     started = time.perf_counter()
     k = k or max(settings.retrieval.context_k, 10)
     candidate_k = candidate_k or settings.retrieval.candidate_k
     fusion = fusion or settings.retrieval.fusion
+    language = language or detect_language(query)
     if not query.strip() or not scope:
-        return SearchResult(query=query, parents=[], elapsed_s=time.perf_counter() - started)
+        return SearchResult(query=query, parents=[], language=language,  # type: ignore[arg-type]
+                            elapsed_s=time.perf_counter() - started)
     store.check_embedder(embedder.name, embedder.dim)
-    language = detect_language(query)
     vector = embedder.embed_query(query)  # once per question
-    page_weight = settings.retrieval.page_weight
+    weights = settings.retrieval
+    page_weight = weights.page_weight
+    parent_fusion = fusion == "parents"
+    other = other_language(store, scope, language, translation if weights.translated_weight > 0 else None,
+                           dense=weights.other_language_weight > 0) if parent_fusion else None
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
-                            pages=fusion == "parents" and page_weight > 0)
+                            pages=parent_fusion and page_weight > 0, other=other)
     reduced = ParentRankings.of(channels)
-    lex_best, den_best, on_pages = reduced.lexical, reduced.dense, reduced.pages
+    on_pages = {**reduced.translated_pages, **reduced.pages}
     if fusion == "children":
         fused_children = best_child_per_parent(store.hybrid(query, vector, language, scope, 2 * candidate_k))
         ranking = [(h.parent_id, h.score) for h in fused_children]
         best = {h.parent_id: h.child_id for h in fused_children}
     else:
-        ranking = reduced.fuse(settings.retrieval.dense_weight, page_weight)
-        best = {h.parent_id: h.child_id for h in reversed(den_best)}
-        best.update({h.parent_id: h.child_id for h in reversed(lex_best)})
+        ranking = reduced.fuse(weights.dense_weight, page_weight, weights.other_language_weight,
+                               weights.translated_weight)
+        best = {}  # each parent's passage: from its best channel, lexical first
+        for hits in (reduced.dense_other, reduced.translated, reduced.dense, reduced.lexical):
+            best.update({h.parent_id: h.child_id for h in reversed(hits)})
     ranking = ranking[:k]
     parent_ids = [pid for pid, _ in ranking]
     parents = store.parents(parent_ids)
     children = store.children_of_parents(parent_ids)
     records = {r.doc_id: r for r in store.documents()}
-    lex_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(lex_best, 1)}
-    den_info = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id) for i, h in enumerate(den_best, 1)}
+    info = {name: _channel_hits(getattr(reduced, name)) for name in ("lexical", "dense", "dense_other", "translated")}
     out: list[RetrievedParent] = []
     for pid, score in ranking:
         parent = parents.get(pid)
@@ -171,10 +232,17 @@ def search(
                 parent=parent, document=records[parent.doc_id], children=kids,
                 best_child=by_id.get(best.get(pid, ""), kids[0]),
                 fused_rank=len(out) + 1, fused_score=score,
-                lexical=lex_info.get(pid), dense=den_info.get(pid),
-                page=PageChannelHit(rank=on_pages[pid][0], score=on_pages[pid][1].score, page=on_pages[pid][1].page)
-                if pid in on_pages else None,
+                lexical=info["lexical"].get(pid), dense=info["dense"].get(pid),
+                page=PageChannelHit(rank=reduced.pages[pid][0], score=reduced.pages[pid][1].score,
+                                    page=reduced.pages[pid][1].page) if pid in reduced.pages else None,
+                dense_other=info["dense_other"].get(pid), translated=info["translated"].get(pid),
             )
         )
-    return SearchResult(query=query, parents=out, expanded_terms=[t for t, _ in extra_terms],
-                        elapsed_s=time.perf_counter() - started)
+    shown = other.translation if other is not None and other.translation is not None else None
+    return SearchResult(
+        query=query, parents=out, expanded_terms=[t for t, _ in extra_terms], language=language,  # type: ignore[arg-type]
+        translated=TranslatedTerms(language=shown.target, terms=shown.shown(), kept=list(shown.kept),  # type: ignore[arg-type]
+                                   forms=[f for _, forms in shown.pairs for f in forms])
+        if shown is not None else None,
+        elapsed_s=time.perf_counter() - started,
+    )

@@ -21,6 +21,17 @@ _EN_WORDS = frozenset(
     "was were these those their its can will we they if when than".split()
 )
 
+# Folded function words of both languages, with question words: what a content word is not.
+STOP_WORDS = frozenset(
+    """a au aux avec ce ces cet cette comme dans de des du elle en est et etre il ils je la le les leur leurs
+    lui mais me meme mes moi mon ne nos notre nous on ou par pas plus pour qu que quel quelle quelles quels
+    qui sa sans se ses si son sont sur ta te tes toi ton tu un une vos votre vous y d l j m n s t c
+    quoi comment pourquoi quand combien ete etait sont peut faut fait avoir quest est-ce
+    an and are as at be by can could do does for from has have how i if in into is it its of on or
+    should that the their them there these they this those to was were what when where which who why
+    will with would you your""".split()
+)
+
 
 def fold(text: str) -> str:
     """Lower-case, NFKD, strip combining marks: 'Mortalité' -> 'mortalite'. Same length mapping is not kept."""

@@ -219,6 +219,33 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "scol.section": {"fr": "section", "en": "section"},
     "scol.pages": {"fr": "pages", "en": "pages"},
     "scol.best_child": {"fr": "meilleur enfant", "en": "best child"},
+    "scol.other_rank": {"fr": "rang dense autre langue", "en": "dense rank, other language"},
+    "scol.translated_rank": {"fr": "rang lexical traduit", "en": "translated lexical rank"},
+    "scol.language": {"fr": "langue", "en": "language"},
+    "search.translated": {
+        "fr": "Termes cherchés dans les documents en {language} : {terms}",
+        "en": "Terms searched in the {language} documents: {terms}",
+    },
+    "search.translated_none": {
+        "fr": "Aucun terme du glossaire reconnu ; les documents en {language} sont cherchés par le canal dense seul.",
+        "en": "No glossary term recognised; the {language} documents are searched by the dense channel only.",
+    },
+    "search.glossary": {"fr": "Glossaire bilingue", "en": "Bilingual glossary"},
+    "search.glossary_in_use": {
+        "fr": "Glossaire utilisé : {name} ({n} entrées).", "en": "Glossary in use: {name} ({n} entries).",
+    },
+    "search.glossary_off": {
+        "fr": "La traduction des termes est désactivée (RAG_UNDERSTANDING__TRANSLATION).",
+        "en": "Term translation is off (RAG_UNDERSTANDING__TRANSLATION).",
+    },
+    "search.glossary_upload": {
+        "fr": 'Compléter avec votre glossaire (JSON : {"entries": [{"fr": "...", "en": "..."}]})',
+        "en": 'Extend with your own glossary (JSON: {"entries": [{"fr": "...", "en": "..."}]})',
+    },
+    "search.glossary_saved": {"fr": "Glossaire ajouté : {n} entrées.", "en": "Glossary added: {n} entries."},
+    "lang.fr": {"fr": "français", "en": "French"},
+    "lang.en": {"fr": "anglais", "en": "English"},
+    "ask.passage_language": {"fr": "Passage en {language}, tel qu'écrit :", "en": "Passage in {language}, as written:"},
 }
 
 

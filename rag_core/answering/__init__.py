@@ -67,8 +67,10 @@ def _extractive(
     warnings: Sequence[str] = (),
     dropped: Sequence[str] = (),
     tokens: tuple[int, int] = (0, 0),
+    translated_terms: Sequence[str] = (),
 ) -> Answer:
-    paragraphs = extractive_paragraphs(context, question, [parent_source_id(hit.parent) for hit in context])
+    paragraphs = extractive_paragraphs(context, question, [parent_source_id(hit.parent) for hit in context],
+                                       language, translated_terms)
     checked = verify_citations(paragraphs, sources, language)
     traced = trace_numbers(checked.paragraphs, sources, context, language)  # figures read as the document writes them
     return Answer(
@@ -101,13 +103,14 @@ def answer(
     the model as context only: only this turn's sources can be cited.
     """
     started = time.perf_counter()
-    language = detect_language(question)
+    language = result.language or detect_language(question)
+    forms = result.translated.forms if result.translated is not None else []
     context = list(result.parents[: max(settings.retrieval.context_k, 0)])
     sources = build_sources(result, settings.retrieval.context_k)
     if not context or max(hit.fused_score for hit in result.parents) < evidence_threshold(settings):
         return _refusal(question, language, context, sources, started)
     if not llm_configured(settings):
-        return _extractive(question, language, context, sources, started)
+        return _extractive(question, language, context, sources, started, translated_terms=forms)
 
     prompt_sources = number_sources(sources)
     aliases = {ps.alias: ps.source.id for ps in prompt_sources}
@@ -115,7 +118,8 @@ def answer(
     try:
         reply = call_model(messages, settings, language)
     except LLMError as err:
-        return _extractive(question, language, context, sources, started, warnings=[str(err)])
+        return _extractive(question, language, context, sources, started, warnings=[str(err)],
+                           translated_terms=forms)
 
     paragraphs = [
         Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote,
@@ -127,7 +131,8 @@ def answer(
     if paragraphs and not checked.paragraphs:
         # Everything the model wrote was unsourced: the documents' own sentences are better.
         warning = ALL_DROPPED.get(language, ALL_DROPPED["en"])
-        return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens)
+        return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens,
+                           forms)
     traced = trace_numbers(checked.paragraphs, sources, context, language, aliases, reading=language)
     return Answer(
         question=question,

@@ -14,20 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag_core.models import Child, Paragraph, RetrievedParent
-from rag_core.text import fold
+from rag_core.text import STOP_WORDS, fold
 
 MAX_SENTENCES = 3
 MAX_SENTENCE_CHARS = 700  # a whole table row or a run-on list item is not a readable sentence
 
-_STOP = frozenset(
-    """a au aux avec ce ces cet cette comme dans de des du elle en est et etre il ils je la le les leur leurs
-    lui mais me meme mes moi mon ne nos notre nous on ou par pas plus pour qu que quel quelle quelles quels
-    qui sa sans se ses si son sont sur ta te tes toi ton tu un une vos votre vous y d l j m n s t c
-    quoi comment pourquoi quand combien ete etait sont peut faut fait avoir quest est-ce
-    an and are as at be by can could do does for from has have how i if in into is it its of on or
-    should that the their them there these they this those to was were what when where which who why
-    will with would you your""".split()
-)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[A-ZÀ-ÖØ-Ý0-9«\"(\[$\\])")
 _TABLE_RULE = re.compile(r"^[\s|:\-+=]*$")
@@ -41,7 +32,7 @@ def stem(word: str) -> str:
 
 
 def content_stems(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(r"[a-z0-9]+", fold(text)) if w not in _STOP and len(w) > 1}
+    return {stem(w) for w in re.findall(r"[a-z0-9]+", fold(text)) if w not in STOP_WORDS and len(w) > 1}
 
 
 @dataclass(frozen=True)
@@ -97,11 +88,20 @@ def best_sentences(hit: RetrievedParent, question: str, limit: int = MAX_SENTENC
     return [s.text for s in sorted(chosen, key=lambda s: s.order)]
 
 
-def extractive_paragraphs(hits: Sequence[RetrievedParent], question: str, source_ids: Sequence[str]) -> list[Paragraph]:
-    """One paragraph per context parent; `source_ids[i]` is the registry id of `hits[i]`."""
+def extractive_paragraphs(
+    hits: Sequence[RetrievedParent], question: str, source_ids: Sequence[str], language: str | None = None,
+    translated_terms: Sequence[str] = (),
+) -> list[Paragraph]:
+    """One paragraph per context parent; `source_ids[i]` is the registry id of `hits[i]`.
+
+    A parent written in another language than the question (`language`) is matched with the
+    question's translated terms too, and its paragraph, verbatim, is labelled with its language.
+    """
     paragraphs: list[Paragraph] = []
     for hit, sid in zip(hits, source_ids, strict=True):
-        sentences = best_sentences(hit, question)
+        other = language is not None and hit.document.language != language
+        sentences = best_sentences(hit, " ".join([question, *translated_terms]) if other else question)
         if sentences:
-            paragraphs.append(Paragraph(text=" ".join(sentences), source_ids=[sid], quote=sentences[0]))
+            paragraphs.append(Paragraph(text=" ".join(sentences), source_ids=[sid], quote=sentences[0],
+                                        language=hit.document.language if other else None))
     return paragraphs

@@ -13,21 +13,19 @@ This module does not search.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.text import fold
+from rag_core.understanding.labels import LabelIndex, label_key as _key
 
 QUESTION_WEIGHT = 1.0  # METHOD.md §3
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"
 UPLOADED_NAME = "thesaurus.json"  # under <data_dir>/thesaurus/
-_TOKEN = re.compile(r"[0-9a-z]+")
 MAX_TERMS = 12  # a question naming many concepts must not turn into a long query
 
 
@@ -38,6 +36,11 @@ class Concept:
     alt_labels: tuple[str, ...]
     broader: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
+    by_language: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (language, labels: prefLabel first)
+
+    def labels_in(self, language: str) -> tuple[str, ...]:
+        """This concept's labels in `language` (prefLabel first); none when its labels name no language."""
+        return next((labels for lang, labels in self.by_language if lang == language), ())
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,6 @@ class Expansion:
         return tuple((term, weight / n) for term, weight in self.terms)
 
 
-def _key(text: str) -> tuple[str, ...]:
-    """Folded words, a final plural s/x dropped: 'Provisions techniques' -> ('provision', 'technique')."""
-    return tuple(w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in _TOKEN.findall(fold(text)))
-
-
 def _labels(value: object) -> list[str]:
     if value is None:
         return []
@@ -80,17 +78,22 @@ def _labels(value: object) -> list[str]:
     return []
 
 
+def _by_language(item: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Labels per language when prefLabel/altLabel are {language: label(s)} maps."""
+    out: dict[str, list[str]] = {}
+    for field in ("prefLabel", "altLabel"):
+        value = item.get(field)
+        if isinstance(value, dict):
+            for lang, labels in value.items():
+                out.setdefault(str(lang), []).extend(_labels(labels))
+    return tuple((lang, tuple(dict.fromkeys(labels))) for lang, labels in out.items() if labels)
+
+
 class Thesaurus:
     def __init__(self, concepts: list[Concept], name: str = "") -> None:
         self.concepts = concepts
         self.name = name
-        self._index: dict[tuple[str, ...], list[Concept]] = {}
-        for concept in concepts:
-            for label in (*concept.pref_labels, *concept.alt_labels):
-                key = _key(label)
-                if key:
-                    self._index.setdefault(key, []).append(concept)
-        self._longest = max((len(k) for k in self._index), default=0)
+        self._index = LabelIndex((label, c) for c in concepts for label in (*c.pref_labels, *c.alt_labels))
 
     @classmethod
     def from_json(cls, data: bytes | str, name: str = "") -> "Thesaurus":
@@ -112,23 +115,15 @@ class Thesaurus:
                 alt_labels=tuple(dict.fromkeys(_labels(item.get("altLabel")))),
                 broader=tuple(_labels(item.get("broader"))),
                 related=tuple(_labels(item.get("related"))),
+                by_language=_by_language(item),
             ))
         return cls(concepts, name or (raw.get("name", "") if isinstance(raw, dict) else ""))
 
     def recognise(self, question: str) -> list[Concept]:
         """Concepts named in the question, in order of appearance; longest label wins at a position."""
-        words = _key(question)
         found: list[Concept] = []
-        i = 0
-        while i < len(words):
-            step = 1
-            for n in range(min(self._longest, len(words) - i), 0, -1):
-                hits = self._index.get(words[i:i + n])
-                if hits:
-                    found.extend(c for c in hits if c not in found)
-                    step = n
-                    break
-            i += step
+        for match in self._index.find(_key(question)):
+            found.extend(c for c in match.items if c not in found)
         return found
 
     def expand(self, question: str) -> Expansion:
