@@ -10,7 +10,7 @@ from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
 from ui.i18n import lang, t
-from rag_core.reports import read_reports, report_citation
+from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.resources import get_settings
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.widgets import call, citation_cards, escape_md, show_target

@@ -1,11 +1,8 @@
-"""Coordinates, the source registry and readable labels for citations.
-
-Docling provenance boxes are in PDF points, usually with a bottom-left origin; browser
-viewers draw from the top-left. The conversion happens here and nowhere else.
+"""The source registry and readable labels for citations.
 
 The source registry (`build_sources`) turns the context parents of a search into the
 citable `Source` objects, with labels written from the document's own metadata.
-`quote_highlight` maps a paragraph's quote to the line boxes it covers (boxes keep the span of
+Boxes arrive already in top-left coordinates (`rag_core.geometry`). `quote_highlight` maps a paragraph's quote to the line boxes it covers (boxes keep the span of
 their text). This module does not check citations (see `rag_core.answering.verification`) and does not
 render anything.
 """
@@ -17,18 +14,6 @@ from typing import Any
 
 from rag_core.models import Child, DocumentRecord, HighlightBox, Item, Parent, RetrievedParent, SearchResult, Source
 from rag_core.text import find_quote
-
-
-def to_top_left(
-    page: int, left: float, top: float, right: float, bottom: float, origin: str, page_height: float
-) -> HighlightBox:
-    """Box in PDF points with a top-left origin. `origin` is Docling's `coord_origin` value."""
-    if str(origin).upper().endswith("BOTTOMLEFT"):
-        y0, y1 = page_height - top, page_height - bottom
-    else:
-        y0, y1 = top, bottom
-    y0, y1 = min(y0, y1), max(y0, y1)
-    return HighlightBox(page=page, x0=min(left, right), y0=y0, x1=max(left, right), y1=y1)
 
 
 # --- Source registry -------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Coordinates: a `HighlightBox` is always stored with a TOP-LEFT origin in PDF points
 (what browser viewers draw); the conversion from Docling's bottom-left boxes happens
-once, in `citations.to_top_left`.
+once, in `geometry.to_top_left`.
 """
 
 from __future__ import annotations

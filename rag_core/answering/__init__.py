@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.greetings import greeting_reply
-from rag_core.answering.llm import call_model, build_messages, llm_configured
+from rag_core.answering.model_answer import build_messages, call_model
+from rag_core.llm import llm_configured
 from rag_core.answering.number_trace import count, trace_numbers
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.verification import verify_citations

@@ -1,4 +1,8 @@
-"""Embedders: `select_embedder(settings)` returns the configured one (cached per process)."""
+"""Embedders: `select_embedder(settings)` returns the configured one (cached per process).
+
+A `base.Embedder` turns questions and passages into normalised vectors; one file per provider
+(the bundled multilingual-e5-small, BGE-M3). This package never stores, searches or chunks.
+"""
 
 from __future__ import annotations
 

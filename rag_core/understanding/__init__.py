@@ -1,14 +1,13 @@
 """Question understanding (METHOD.md §3-4): follow-ups, context budget, sub-questions, thesaurus, glossary.
 
-`answer_question` runs the whole path for one question (`asking.py`); `expansion_terms` gives
-the thesaurus' weighted lexical terms for a query; `translation` its terms in the other
-language (`glossary.py`). This package neither stores nor indexes.
+`expansion_terms` gives the thesaurus' weighted lexical terms for a query; `translation` its
+terms in the other language (`glossary.py`). This package only analyses questions: it never
+searches, answers, stores or indexes (the question flow that calls it is `rag_core.pipeline.asking`).
 """
 
 from __future__ import annotations
 
 from rag_core.config import Settings
-from rag_core.understanding.asking import answer_question
 from rag_core.understanding.followups import conversation_path, read_history
 from rag_core.understanding.glossary import (
     LANGUAGES, Glossary, Translation, glossary_extension_path, load_glossary, save_uploaded_glossary, translate,
@@ -30,6 +29,6 @@ def translation(query: str, language: str, settings: Settings) -> Translation | 
     return translate(query, language, others[0], glossary, load_thesaurus(settings))
 
 
-__all__ = ["Glossary", "Translation", "answer_question", "conversation_path", "expansion_terms",
-           "glossary_extension_path", "load_glossary", "load_thesaurus", "read_history", "save_uploaded_glossary",
-           "save_uploaded_thesaurus", "thesaurus_path", "translation"]
+__all__ = ["Glossary", "Translation", "conversation_path", "expansion_terms", "glossary_extension_path",
+           "load_glossary", "load_thesaurus", "read_history", "save_uploaded_glossary", "save_uploaded_thesaurus",
+           "thesaurus_path", "translation"]

@@ -101,7 +101,7 @@ def fixed_plan(question: str, settings: Settings) -> Plan:
 
 def llm_plan(question: str, settings: Settings) -> Plan:
     """One structured call; raises LLMError when the endpoint fails."""
-    from rag_core.answering.llm import call_structured
+    from rag_core.llm import call_structured
 
     language = detect_language(question)
     messages = [{"role": "system", "content": _ROUTER_PROMPT.get(language, _ROUTER_PROMPT["en"])},

@@ -134,7 +134,7 @@ def rule_rewrite(question: str, history: list[Message]) -> Rewrite:
 
 
 def llm_rewrite(question: str, history: list[Message], settings: Settings) -> Rewrite:
-    from rag_core.answering.llm import call_structured
+    from rag_core.llm import call_structured
 
     language = detect_language(question)
     lines = [f"{'User' if role == 'user' else 'Assistant'}: {text[:1500]}" for role, text in history]

@@ -25,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 from rag_core import pipeline
 from rag_core.config import Settings
 from rag_core.evaluation import run_evaluation
-from rag_core.reports import read_reports, report_citation
+from rag_core.evaluation.citation_reports import read_reports, report_citation
 from tests import bad_files
 from tests.openai_server import ChatServer, Reply
 

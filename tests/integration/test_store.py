@@ -166,7 +166,7 @@ def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_li
     parents, children = _chunked(doc_c, [("Orphan", "mortalité orpheline")])
     import pyarrow as pa
 
-    from rag_core.store_rows import PARENTS as _PARENTS
+    from rag_core.store.rows import PARENTS as _PARENTS
 
     store._add("parents", pa.Table.from_pylist([{"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0,
                                                  "data": p.model_dump_json()} for p in parents], schema=_PARENTS))

@@ -15,7 +15,8 @@ from rag_core.errors import BackendUnavailable
 from rag_core.models import SearchResult
 from rag_core.reranking.bge import BgeReranker
 from rag_core.store import Store
-from rag_core.understanding import answer_question, expansion_terms
+from rag_core.pipeline.asking import answer_question
+from rag_core.understanding import expansion_terms
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup
 from tests import fake_reranker

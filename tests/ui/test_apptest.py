@@ -19,7 +19,7 @@ from rag_core.models import (
     Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
     RetrievedParent, SearchResult, Source, TableCell,
 )
-from rag_core.reports import read_reports, report_citation
+from rag_core.evaluation.citation_reports import read_reports, report_citation
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

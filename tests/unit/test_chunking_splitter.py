@@ -9,8 +9,9 @@ from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTok
 from docling_core.transforms.serializer.markdown import MarkdownTableSerializer
 from docling_core.types.doc import DoclingDocument
 
-from rag_core import chunk_splitter, chunking
-from rag_core.tokenizer import load_tokenizer, tokenizer_path
+from rag_core import chunking
+from rag_core.chunking import splitter as chunk_splitter
+from rag_core.chunking.tokenizer import load_tokenizer, tokenizer_path
 from tests.unit.test_chunking import fixture_paths
 
 SMALL_BUDGET = 64  # tokens: most paragraphs overflow, so the plain-text splitter runs often

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag_core.citations import build_sources, page_range, to_top_left, viewer_annotations
+from rag_core.citations import build_sources, page_range, viewer_annotations
+from rag_core.geometry import to_top_left
 from rag_core.models import SearchResult
 from tests.unit.test_answering import DOC_FR, make_result, retrieved
 

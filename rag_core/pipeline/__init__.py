@@ -1,9 +1,9 @@
 """The façade the UI and the CLI call: ingest, search, ask, delete, and read-only views.
 
-Stages of an ingestion (ARCHITECTURE.md): parse -> chunk -> embed -> write. Each records
-its inputs in the document's manifest (`library.py`); an unchanged stage is reused. A bad
-file never raises out of `ingest`: its result says `refused` with a message for the user,
-and nothing already stored is touched.
+Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`
+and the question flow in `pipeline.asking`. A bad file never raises out of `ingest`: its
+result says `refused` with a message for the user, and nothing already stored is touched.
+The façade never renders anything and holds no state beyond one store connection per library.
 """
 
 from __future__ import annotations
@@ -12,32 +12,25 @@ import logging
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from rag_core import answering, parsing, reranking, understanding
 from rag_core.config import Settings
+from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.embedding import resolve_backend, select_embedder
-from rag_core.errors import InputError, NotFoundError, RagError
-from rag_core.library import (
-    CODE_VERSIONS, DocumentFolder, atomic_write_bytes, clean_file_name, sha256_file,
-)
-from rag_core.models import (
-    Answer, Chunked, DocumentRecord, IngestResult, Language, ProgressEvent, SearchResult, Stage,
-)
-from rag_core.parsing.files import load_document, page_excerpt, save_document
-from rag_core.parsing.pagetext import searchable_page_texts
+from rag_core.errors import NotFoundError, RagError
+from rag_core.library import clean_file_name, sha256_file
+from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
+from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
 from rag_core.store import Store
 from rag_core.text import detect_language
 
 log = logging.getLogger(__name__)
-Progress = Callable[[ProgressEvent], None]
 
 
 def open_store(settings: Settings) -> Store:
@@ -48,10 +41,6 @@ def open_store(settings: Settings) -> Store:
 @lru_cache(maxsize=8)
 def _store(uri: str) -> Store:
     return Store(uri)
-
-
-def _folder(settings: Settings, doc_id: str) -> DocumentFolder:
-    return DocumentFolder(settings.documents_dir, doc_id)
 
 
 # ----- ingestion ----------------------------------------------------------------------------
@@ -72,7 +61,7 @@ def ingest(
     for i, path in enumerate(paths):
         name = clean_file_name(file_names[i] if file_names else Path(path).name)
         try:
-            results.append(_ingest_one(Path(path), name, collection, settings, store, progress))
+            results.append(ingest_one(Path(path), name, collection, settings, store, progress))
         except RagError as err:
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
         except Exception:  # a bug, not the user's fault: log it, keep the batch going
@@ -91,130 +80,6 @@ def clean_collection(name: str) -> str:
     return cleaned or "default"
 
 
-def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
-    """What decides the parse output (parser, options, library and code versions; not limits)."""
-    return {"kind": kind, "options": parsing.parser_options(settings, kind),
-            "signature": parsing.parser_signature(settings, kind)}
-
-
-def _ingest_one(
-    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
-) -> IngestResult:
-    started = time.perf_counter()
-    kind = parsing.validate_file(path, settings, file_name=name)
-    doc_id = sha256_file(path)
-    folder = _folder(settings, doc_id)
-    with folder.locked():
-        folder.sweep_temporary_files()
-        return _run_stages(path, kind, doc_id, folder, name, collection, settings, store, progress, started)
-
-
-def _run_stages(
-    path: Path, kind: str, doc_id: str, folder: DocumentFolder, name: str, collection: str,
-    settings: Settings, store: Store, progress: Progress | None, started: float,
-) -> IngestResult:
-    from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
-
-    source = folder.root / f"source.{kind}"
-    if not source.is_file():
-        tmp = folder.root / f".source.{kind}.tmp"
-        shutil.copyfile(path, tmp)
-        tmp.replace(source)
-    seconds: dict[str, float] = {}
-
-    def emit(stage: Stage, done: int, total: int, message: str = "") -> None:
-        if progress:
-            progress(ProgressEvent(file_name=name, stage=stage, done=done, total=total, message=message))
-
-    # parse
-    parse_inputs = {"source_sha256": doc_id, "parser": _parser_options(kind, settings),
-                    "code": CODE_VERSIONS["parse"]}
-    t0 = time.perf_counter()
-    manifest = folder.manifest()
-    if folder.is_fresh("parse", parse_inputs):
-        doc = load_document(folder.document_json)
-        info = manifest["stages"]["parse"]
-        emit("parse", info["pages"], info["pages"], "reused")
-    else:
-        parsed = parsing.parse(source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t),
-                               file_name=name)
-        doc = parsed.document
-        save_document(doc, folder.document_json)
-        info = {"parser": parsed.parser, "options": parsed.options, "versions": parsed.versions,
-                "pages": parsed.pages, "warnings": parsed.warnings, "title": parsed.title}
-        folder.record_stage("parse", parse_inputs, time.perf_counter() - t0, info)
-    seconds["parse"] = time.perf_counter() - t0
-
-    # chunk
-    chunk_inputs = {"document_sha256": folder.manifest()["stages"]["parse"]["output_sha256"],
-                    "max_tokens": settings.chunking.max_tokens, "versions": chunking.chunking_versions(),
-                    "code": CODE_VERSIONS["chunk"]}
-    t0 = time.perf_counter()
-    if folder.is_fresh("chunk", chunk_inputs):
-        chunked = Chunked.model_validate_json(folder.chunks_json.read_text())
-        emit("chunk", len(chunked.children), len(chunked.children), "reused")
-    else:
-        chunked = chunking.build_chunks(doc, doc_id, settings, progress=lambda d, t: emit("chunk", d, t))
-        if not chunked.children:
-            raise InputError(
-                "No text could be read from this file (no text layer, and OCR found nothing). "
-                "If it is a scan, check that it is legible and upload it again."
-            )
-        atomic_write_bytes(folder.chunks_json, chunked.model_dump_json().encode())
-        folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
-                                                                               "children": len(chunked.children)})
-    seconds["chunk"] = time.perf_counter() - t0
-
-    # embed
-    embedder = select_embedder(settings)
-    store.check_embedder(embedder.name, embedder.dim)
-    embed_inputs = {"chunks_sha256": folder.manifest()["stages"]["chunk"]["output_sha256"],
-                    "embedder": embedder.name, "code": CODE_VERSIONS["embed"]}
-    t0 = time.perf_counter()
-    if folder.is_fresh("embed", embed_inputs):
-        vectors = np.load(folder.vectors)
-        emit("embed", len(vectors), len(vectors), "reused")
-    else:
-        texts = [c.context_text for c in chunked.children]
-        vectors = embedder.embed_passages(texts, progress=lambda d, t: emit("embed", d, t))
-        tmp = folder.root / ".vectors.tmp.npy"
-        np.save(tmp, vectors)
-        tmp.replace(folder.vectors)
-        folder.record_stage("embed", embed_inputs, time.perf_counter() - t0, {"model": embedder.name,
-                                                                              "dim": embedder.dim})
-    seconds["embed"] = time.perf_counter() - t0
-
-    # write
-    write_inputs = {"vectors_sha256": folder.manifest()["stages"]["embed"]["output_sha256"],
-                    "collection": collection, "file_name": name, "code": CODE_VERSIONS["write"]}
-    existing = {r.doc_id: r for r in store.documents()}.get(doc_id)
-    if existing is not None and folder.is_fresh("write", write_inputs):
-        return IngestResult(file_name=name, status="already_present", doc_id=doc_id, record=existing,
-                            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
-                            stage_seconds=seconds)
-    t0 = time.perf_counter()
-    emit("write", 0, 1)
-    record = DocumentRecord(
-        doc_id=doc_id, file_name=name, title=info.get("title") or Path(name).stem, collection=collection,
-        language=detect_language(" ".join(c.text for c in chunked.children[:200])),  # type: ignore[arg-type]
-        pages=info["pages"], parents=len(chunked.parents), children=len(chunked.children),
-        tables=sum(1 for p in chunked.parents for it in p.items if it.kind == "table"),
-        parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        elapsed_s=round(time.perf_counter() - started, 2), warnings=info.get("warnings", []),
-    )
-    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name,
-                         searchable_page_texts(source, kind, chunked.children))
-    folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
-    emit("write", 1, 1)
-    seconds["write"] = time.perf_counter() - t0
-    verb = "Updated" if existing is not None else "Ingested"
-    return IngestResult(
-        file_name=name, status="ingested", doc_id=doc_id, record=record, stage_seconds=seconds,
-        message=(f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
-                 f"{record.elapsed_s:.1f} s, parser {record.parser}."),
-    )
-
-
 def reindex(settings: Settings, progress: Progress | None = None) -> list[IngestResult]:
     """Rebuild the index with the configured embedder from the document folders on disk.
 
@@ -223,7 +88,7 @@ def reindex(settings: Settings, progress: Progress | None = None) -> list[Ingest
     """
     plan = []
     for manifest_path in sorted(settings.documents_dir.glob("*/manifest.json")):
-        folder = _folder(settings, manifest_path.parent.name)
+        folder = document_folder(settings, manifest_path.parent.name)
         write = folder.manifest().get("stages", {}).get("write")
         if write:
             plan.append((folder, write["inputs"]["collection"], write["inputs"]["file_name"]))
@@ -232,7 +97,7 @@ def reindex(settings: Settings, progress: Progress | None = None) -> list[Ingest
     results = []
     for folder, collection, name in plan:
         try:
-            results.append(_ingest_one(folder.source(), name, collection, settings, store, progress))
+            results.append(ingest_one(folder.source(), name, collection, settings, store, progress))
         except RagError as err:
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
     store.optimize(settings.retrieval.ann_min_rows)
@@ -258,7 +123,7 @@ def get_document(doc_id: str, settings: Settings) -> DocumentRecord:
 
 def delete(doc_id: str, settings: Settings) -> None:
     """Remove the document from search at once, then its rows and its folder."""
-    folder = _folder(settings, doc_id)
+    folder = document_folder(settings, doc_id)
     open_store(settings).delete_document(doc_id)
     if folder.root.is_dir():
         shutil.rmtree(folder.root, ignore_errors=True)
@@ -266,7 +131,7 @@ def delete(doc_id: str, settings: Settings) -> None:
 
 def load_chunks(doc_id: str, settings: Settings) -> Chunked:
     get_document(doc_id, settings)
-    folder = _folder(settings, doc_id)
+    folder = document_folder(settings, doc_id)
     stage = folder.manifest().get("stages", {}).get("chunk")
     if stage is None:
         raise NotFoundError("This document has no chunks yet; ingest it again.")
@@ -279,7 +144,7 @@ def load_chunks(doc_id: str, settings: Settings) -> Chunked:
 def source_path(doc_id: str, settings: Settings) -> Path:
     """Path of the stored original of a ready document; NotFoundError otherwise (forged ids included)."""
     get_document(doc_id, settings)
-    return _folder(settings, doc_id).source()
+    return document_folder(settings, doc_id).source()
 
 
 def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings) -> tuple[bytes, dict[int, int]]:
@@ -290,7 +155,7 @@ def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings) -> tuple[byt
 def artifact_path(doc_id: str, relative: str, settings: Settings) -> Path:
     """A figure crop of a ready document; refuses anything outside its artifacts folder."""
     get_document(doc_id, settings)
-    root = _folder(settings, doc_id).root.resolve()
+    root = document_folder(settings, doc_id).root.resolve()
     path = (root / relative).resolve()
     if root not in path.parents or not path.is_file():
         raise NotFoundError("This figure is not in the library.")
@@ -369,7 +234,7 @@ def ask(
                         elapsed_s=time.perf_counter() - started)
     else:
         history = understanding.read_history(settings, conversation_id)
-        answer = understanding.answer_question(
+        answer = answer_question(
             question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history)
     if conversation_id:
         _store_answer(settings, conversation_id, answer)

@@ -3,7 +3,7 @@
 A child's boxes are the line-level provenance boxes (selected by charspan) of the part of each
 text item it holds, the union of the cell boxes of the grid rows it holds when a table is split
 across children, and the whole item's boxes otherwise. Boxes are converted to a top-left origin
-by `citations.to_top_left` and kept inside their page. A line box also keeps the `[start, end)`
+by `geometry.to_top_left` and kept inside their page. A line box also keeps the `[start, end)`
 span of its text inside the child's text, so that a quote can be mapped to the lines it covers
 (`citations.quote_highlight`); table, picture and fallback boxes have no span. Used by
 `chunking` only.
@@ -19,7 +19,7 @@ from typing import Protocol
 
 from docling_core.types.doc import DocItem, DoclingDocument, PictureItem, TableItem, TextItem
 
-from rag_core.citations import to_top_left
+from rag_core.geometry import clamp, to_top_left
 from rag_core.models import HighlightBox
 
 _ANCHOR = 24  # letters and digits used to find an item's text inside a child
@@ -129,19 +129,6 @@ def prov_boxes(doc: DoclingDocument, provs: Sequence) -> list[HighlightBox]:
         box = to_top_left(prov.page_no, b.l, b.t, b.r, b.b, b.coord_origin.value, page.size.height)
         out.append(clamp(box, page.size.width, page.size.height))
     return out
-
-
-def clamp(box: HighlightBox, width: float, height: float) -> HighlightBox:
-    """Keep the box inside its page and at least half a point wide and high."""
-    x0, x1 = max(0.0, min(box.x0, width)), max(0.0, min(box.x1, width))
-    y0, y1 = max(0.0, min(box.y0, height)), max(0.0, min(box.y1, height))
-    if x1 - x0 < 0.5:
-        x0 = max(0.0, min(x0, width - 0.5))
-        x1 = min(width, x0 + 0.5)
-    if y1 - y0 < 0.5:
-        y0 = max(0.0, min(y0, height - 0.5))
-        y1 = min(height, y0 + 0.5)
-    return HighlightBox(page=box.page, x0=x0, y0=y0, x1=x1, y1=y1, start=box.start, end=box.end)
 
 
 def _table_row_ranges(doc: DoclingDocument, pieces: Sequence[Piece]) -> dict[tuple[int, str], tuple[int, int]]:

@@ -5,7 +5,8 @@ child is contextualised (heading path and captions in front) for indexing and ke
 text for display. Parents group consecutive children of one section; the children's
 `[start, end)` offsets partition the parent text exactly. Tables, pictures and formulas
 become `Item`s of the parent that holds them. Boxes are converted to a top-left origin by
-`citations.to_top_left` only. This module neither parses, embeds nor stores anything.
+`geometry.to_top_left` only (`boxes.py`); `splitter.py` reuses the text splitter and
+`tokenizer.py` loads the offline XLM-R tokenizer. This package neither parses, embeds nor stores.
 """
 
 from __future__ import annotations
@@ -34,14 +35,14 @@ from docling_core.types.doc import (
     TitleItem,
 )
 
-from rag_core.chunk_boxes import assign_boxes as _assign_boxes
-from rag_core.chunk_boxes import clamp as _clamp
-from rag_core.chunk_boxes import prov_boxes as _prov_boxes
-from rag_core.chunk_splitter import SplitterReusingChunker
-from rag_core.citations import to_top_left
+from rag_core.chunking.boxes import assign_boxes as _assign_boxes
+from rag_core.chunking.boxes import prov_boxes as _prov_boxes
+from rag_core.chunking.splitter import SplitterReusingChunker
+from rag_core.geometry import clamp as _clamp
+from rag_core.geometry import to_top_left
 from rag_core.config import Settings
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
-from rag_core.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
 
 __all__ = ["build_chunks", "chunking_versions", "count_tokens"]
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from rag_core import answering
-from rag_core.answering.llm import llm_configured
+from rag_core.llm import llm_configured
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult, SubQuestion
 from rag_core.reranking import Reranker, rerank, select_reranker

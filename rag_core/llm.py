@@ -1,73 +1,27 @@
-"""The chat-model call: LangChain `ChatOpenAI` with a strict JSON-schema structured output.
+"""The chat-model client: LangChain `ChatOpenAI` with a strict JSON-schema structured output.
 
 Any OpenAI-compatible endpoint works (OpenAI, vLLM, Ollama, llama.cpp server). Every failure
 (timeout, refused connection, HTTP error, output that is not the schema) becomes an
-`LLMError` whose message is written for the user and never contains the API key. This
-module does not verify citations and does not decide on fallbacks (see `__init__`).
+`LLMError` whose message is written for the user and never contains the API key. Answering
+(`answering.model_answer`) and question understanding (router, follow-up rewrite) both call
+`call_structured`. This module builds no prompt, verifies no citation and decides no fallback.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from rag_core.answering.prompts import PromptSource, image_caption, system_prompt, user_prompt
-from rag_core.citations import item_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.models import Item, Operation, RetrievedParent
 
 log = logging.getLogger(__name__)
 
 PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
-
-
-class ComputationInputOut(BaseModel):
-    value: str = Field(description="A number copied from a source, as written there, e.g. '1 234,5'.")
-    source_id: str = Field(description="Id of the source the number is copied from, e.g. 'S2'.")
-
-
-class ComputationOut(BaseModel):
-    operation: Operation = Field(
-        description="sum, difference (first minus the others), product, ratio (first / second), growth "
-        "(second / first - 1), development_factor (sum of the second half of the inputs / sum of the first half: "
-        "column j first, then column j+1), average."
-    )
-    inputs: list[ComputationInputOut] = Field(description="The quoted numbers the computation uses, in order.")
-    result: str = Field(description="The result exactly as written in the paragraph text, with its unit.")
-
-
-class ParagraphOut(BaseModel):
-    text: str = Field(description="One paragraph of the answer.")
-    source_ids: list[str] = Field(description="Ids of the sources this paragraph relies on, e.g. ['S1'].")
-    quote: str = Field(description="Short verbatim extract of one cited source that supports the paragraph.")
-    computations: list[ComputationOut] = Field(
-        default_factory=list,
-        description="Every number of the paragraph that is not copied from a source, with how it was computed; "
-        "empty when every number is quoted.",
-    )
-
-
-class AnswerOut(BaseModel):
-    """The structured answer the model must return."""
-
-    paragraphs: list[ParagraphOut] = Field(description="The answer, paragraph by paragraph, each with its sources.")
-    missing_information: str = Field(description="What the sources do not say and the question needs; empty if nothing.")
-
-
-@dataclass(frozen=True)
-class LLMReply:
-    output: AnswerOut
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 def llm_configured(settings: Settings) -> bool:
@@ -87,49 +41,6 @@ def redact(text: str, settings: Settings) -> str:
     if key is not None and key.get_secret_value():
         text = text.replace(key.get_secret_value(), "[redacted]")
     return re.sub(r"\b(sk|pk|rk)-[A-Za-z0-9_\-*]{6,}", "[redacted]", text)
-
-
-def _picture_part(hit: RetrievedParent, item: Item, settings: Settings) -> dict[str, Any] | None:
-    """The PNG crop of a picture as an image content part; None when it is not on disk."""
-    if item.kind != "picture" or not item.image_path:
-        return None
-    folder = (Path(settings.documents_dir) / hit.parent.doc_id).resolve()
-    path = (folder / item.image_path).resolve()
-    if not path.is_relative_to(folder):  # a crop always lives in its document's folder
-        return None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(data).decode("ascii")}}
-
-
-def build_messages(
-    question: str,
-    prompt_sources: Sequence[PromptSource],
-    hits: Sequence[RetrievedParent],
-    settings: Settings,
-    language: str,
-    history: Sequence[tuple[str, str]] | None = None,
-) -> list[dict[str, Any]]:
-    """System instructions, then one user message: sources block and question (and pictures)."""
-    text = user_prompt(question, prompt_sources, language, history)
-    content: str | list[dict[str, Any]] = text
-    if settings.llm.accepts_images:
-        pictures: list[dict[str, Any]] = []
-        for ps in prompt_sources:
-            if ps.source.kind != "picture":
-                continue
-            hit = next((h for h in hits if h.parent.id == ps.source.parent_id), None)
-            item = next((i for i in hit.parent.items if item_source_id(hit.parent, i) == ps.source.id), None) if hit else None
-            if hit is None or item is None:
-                continue
-            part = _picture_part(hit, item, settings)
-            if part is not None:
-                pictures += [{"type": "text", "text": image_caption(ps.alias, ps.source, language)}, part]
-        if pictures:
-            content = [{"type": "text", "text": text}, *pictures]
-    return [{"role": "system", "content": system_prompt(language)}, {"role": "user", "content": content}]
 
 
 _FAILURES = {
@@ -220,13 +131,3 @@ def call_structured(
         log.warning("LLM call failed: %s: %s", type(exc).__name__, redact(str(exc), settings)[:500])
         raise LLMError(message) from None
     return parsed, getattr(result.get("raw"), "usage_metadata", None) or {}
-
-
-def call_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> LLMReply:
-    """One structured answer call, no retry. Raises `LLMError` with a user message on any failure."""
-    parsed, usage = call_structured(messages, AnswerOut, settings, language)
-    return LLMReply(
-        output=parsed,
-        prompt_tokens=int(usage.get("input_tokens", 0) or 0),
-        completion_tokens=int(usage.get("output_tokens", 0) or 0),
-    )

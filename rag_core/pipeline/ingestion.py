@@ -1,0 +1,159 @@
+"""The ingestion stages of one file: parse -> chunk -> embed -> write (ARCHITECTURE.md).
+
+Each stage records its inputs in the document's manifest (`rag_core.library`); a stage whose
+inputs did not change is reused, one whose inputs changed is redone with everything after it.
+The document becomes searchable only when its `documents` row is written, last. This module
+raises `RagError` for a bad file; turning that into a `refused` result is the façade's job.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag_core import parsing
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.errors import InputError
+from rag_core.library import CODE_VERSIONS, DocumentFolder, atomic_write_bytes, sha256_file
+from rag_core.models import Chunked, DocumentRecord, IngestResult, ProgressEvent, Stage
+from rag_core.parsing.files import load_document, save_document
+from rag_core.parsing.pagetext import searchable_page_texts
+from rag_core.store import Store
+from rag_core.text import detect_language
+
+Progress = Callable[[ProgressEvent], None]
+
+
+def document_folder(settings: Settings, doc_id: str) -> DocumentFolder:
+    return DocumentFolder(settings.documents_dir, doc_id)
+
+
+def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
+    """What decides the parse output (parser, options, library and code versions; not limits)."""
+    return {"kind": kind, "options": parsing.parser_options(settings, kind),
+            "signature": parsing.parser_signature(settings, kind)}
+
+
+def ingest_one(
+    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
+) -> IngestResult:
+    started = time.perf_counter()
+    kind = parsing.validate_file(path, settings, file_name=name)
+    doc_id = sha256_file(path)
+    folder = document_folder(settings, doc_id)
+    with folder.locked():
+        folder.sweep_temporary_files()
+        return _run_stages(path, kind, doc_id, folder, name, collection, settings, store, progress, started)
+
+
+def _run_stages(
+    path: Path, kind: str, doc_id: str, folder: DocumentFolder, name: str, collection: str,
+    settings: Settings, store: Store, progress: Progress | None, started: float,
+) -> IngestResult:
+    from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
+
+    source = folder.root / f"source.{kind}"
+    if not source.is_file():
+        tmp = folder.root / f".source.{kind}.tmp"
+        shutil.copyfile(path, tmp)
+        tmp.replace(source)
+    seconds: dict[str, float] = {}
+
+    def emit(stage: Stage, done: int, total: int, message: str = "") -> None:
+        if progress:
+            progress(ProgressEvent(file_name=name, stage=stage, done=done, total=total, message=message))
+
+    # parse
+    parse_inputs = {"source_sha256": doc_id, "parser": _parser_options(kind, settings),
+                    "code": CODE_VERSIONS["parse"]}
+    t0 = time.perf_counter()
+    manifest = folder.manifest()
+    if folder.is_fresh("parse", parse_inputs):
+        doc = load_document(folder.document_json)
+        info = manifest["stages"]["parse"]
+        emit("parse", info["pages"], info["pages"], "reused")
+    else:
+        parsed = parsing.parse(source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t),
+                               file_name=name)
+        doc = parsed.document
+        save_document(doc, folder.document_json)
+        info = {"parser": parsed.parser, "options": parsed.options, "versions": parsed.versions,
+                "pages": parsed.pages, "warnings": parsed.warnings, "title": parsed.title}
+        folder.record_stage("parse", parse_inputs, time.perf_counter() - t0, info)
+    seconds["parse"] = time.perf_counter() - t0
+
+    # chunk
+    chunk_inputs = {"document_sha256": folder.manifest()["stages"]["parse"]["output_sha256"],
+                    "max_tokens": settings.chunking.max_tokens, "versions": chunking.chunking_versions(),
+                    "code": CODE_VERSIONS["chunk"]}
+    t0 = time.perf_counter()
+    if folder.is_fresh("chunk", chunk_inputs):
+        chunked = Chunked.model_validate_json(folder.chunks_json.read_text())
+        emit("chunk", len(chunked.children), len(chunked.children), "reused")
+    else:
+        chunked = chunking.build_chunks(doc, doc_id, settings, progress=lambda d, t: emit("chunk", d, t))
+        if not chunked.children:
+            raise InputError(
+                "No text could be read from this file (no text layer, and OCR found nothing). "
+                "If it is a scan, check that it is legible and upload it again."
+            )
+        atomic_write_bytes(folder.chunks_json, chunked.model_dump_json().encode())
+        folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
+                                                                               "children": len(chunked.children)})
+    seconds["chunk"] = time.perf_counter() - t0
+
+    # embed
+    embedder = select_embedder(settings)
+    store.check_embedder(embedder.name, embedder.dim)
+    embed_inputs = {"chunks_sha256": folder.manifest()["stages"]["chunk"]["output_sha256"],
+                    "embedder": embedder.name, "code": CODE_VERSIONS["embed"]}
+    t0 = time.perf_counter()
+    if folder.is_fresh("embed", embed_inputs):
+        vectors = np.load(folder.vectors)
+        emit("embed", len(vectors), len(vectors), "reused")
+    else:
+        texts = [c.context_text for c in chunked.children]
+        vectors = embedder.embed_passages(texts, progress=lambda d, t: emit("embed", d, t))
+        tmp = folder.root / ".vectors.tmp.npy"
+        np.save(tmp, vectors)
+        tmp.replace(folder.vectors)
+        folder.record_stage("embed", embed_inputs, time.perf_counter() - t0, {"model": embedder.name,
+                                                                              "dim": embedder.dim})
+    seconds["embed"] = time.perf_counter() - t0
+
+    # write
+    write_inputs = {"vectors_sha256": folder.manifest()["stages"]["embed"]["output_sha256"],
+                    "collection": collection, "file_name": name, "code": CODE_VERSIONS["write"]}
+    existing = {r.doc_id: r for r in store.documents()}.get(doc_id)
+    if existing is not None and folder.is_fresh("write", write_inputs):
+        return IngestResult(file_name=name, status="already_present", doc_id=doc_id, record=existing,
+                            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
+                            stage_seconds=seconds)
+    t0 = time.perf_counter()
+    emit("write", 0, 1)
+    record = DocumentRecord(
+        doc_id=doc_id, file_name=name, title=info.get("title") or Path(name).stem, collection=collection,
+        language=detect_language(" ".join(c.text for c in chunked.children[:200])),  # type: ignore[arg-type]
+        pages=info["pages"], parents=len(chunked.parents), children=len(chunked.children),
+        tables=sum(1 for p in chunked.parents for it in p.items if it.kind == "table"),
+        parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        elapsed_s=round(time.perf_counter() - started, 2), warnings=info.get("warnings", []),
+    )
+    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name,
+                         searchable_page_texts(source, kind, chunked.children))
+    folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
+    emit("write", 1, 1)
+    seconds["write"] = time.perf_counter() - t0
+    verb = "Updated" if existing is not None else "Ingested"
+    return IngestResult(
+        file_name=name, status="ingested", doc_id=doc_id, record=record, stage_seconds=seconds,
+        message=(f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
+                 f"{record.elapsed_s:.1f} s, parser {record.parser}."),
+    )

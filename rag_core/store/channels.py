@@ -1,0 +1,207 @@
+"""The search channels of the knowledge base: BM25 over children and over pages, dense vectors,
+and LanceDB's native hybrid query.
+
+Every channel pre-filters on the scope it is given (the ids of ready documents the caller may
+search), inside the query, never after ranking. Queries are folded and reduced to word tokens
+before they reach the full-text parser. This module does not fuse channels or group parents
+(see `rag_core.retrieval`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from lancedb.query import BooleanQuery, MatchQuery, Occur
+from lancedb.rerankers import RRFReranker
+
+from rag_core.store.exact_vectors import ExactVectors
+from rag_core.text import fold
+
+RRF_K = 60  # Cormack, Clarke & Büttcher, SIGIR 2009
+FTS_COLUMNS = {"fr": "fts_fr", "en": "fts_en"}
+_LANGUAGE_NAMES = {"fr": "French", "en": "English"}
+_MAX_QUERY_TERMS = 64  # a pasted page must not turn into a 10,000-term query
+_TOKEN = re.compile(r"[0-9a-z]+")
+ANN_NPROBES = 20
+ANN_REFINE = 5
+
+
+@dataclass(frozen=True)
+class ChildHit:
+    child_id: str
+    parent_id: str
+    doc_id: str
+    score: float  # BM25 score (lexical), cosine similarity (dense) or RRF score (hybrid)
+    lexical_score: float | None = None
+    dense_score: float | None = None
+
+
+@dataclass(frozen=True)
+class PageHit:
+    doc_id: str
+    page: int  # 1-based
+    parent_ids: tuple[str, ...]  # the parents that hold text of this page, in document order
+    score: float  # BM25 score
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the searches need to know of a table, read once per table version."""
+
+    version: int
+    doc_ids: frozenset[str]  # documents that have rows in it
+    indexes: frozenset[str]
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def id_filter(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(_quote(v) for v in values)})" if values else "false"
+
+
+def _scoped(query, where: str | None):  # type: ignore[no-untyped-def]
+    return query if where is None else query.where(where, prefilter=True)
+
+
+def lexical_query(text: str) -> str:
+    """Folded query reduced to word tokens: no syntax can reach the full-text parser."""
+    return " ".join(_TOKEN.findall(fold(text))[:_MAX_QUERY_TERMS])
+
+
+class SearchChannels:
+    """The channels' queries, mixed into `Store` (which opens the tables and keeps the caches)."""
+
+    _table_cache: dict[str, TableInfo]
+    _vectors: ExactVectors | None
+
+    def _open(self, name: str):  # type: ignore[no-untyped-def]
+        raise NotImplementedError
+
+    @staticmethod
+    def _scope_filter(info: TableInfo, scope: Sequence[str]) -> str | None:
+        """The prefilter for `scope`, or None when the scope holds every document the table has rows
+        for (no other collection, no orphan rows): filtering then changes nothing but costs ~25 ms."""
+        return None if info.doc_ids <= set(scope) else id_filter("doc_id", scope)
+
+    def _table_info(self, table) -> TableInfo:  # type: ignore[no-untyped-def]
+        version = table.version
+        cached = self._table_cache.get(table.name)
+        if cached is None or cached.version != version:
+            ids = table.search().select(["doc_id"]).limit(None).to_arrow()["doc_id"].unique().to_pylist()
+            cached = TableInfo(version, frozenset(ids), frozenset(idx.name for idx in table.list_indices()))
+            self._table_cache[table.name] = cached
+        return cached
+
+    def lexical(
+        self, query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]] = (),
+    ) -> list[ChildHit]:
+        """BM25 over the folded contextualised children, analysed in the question's language.
+
+        `extra_terms` (text, weight) are OR-ed with the query, each with its BM25 boost
+        (thesaurus expansion: the question itself weighs 1.0).
+        """
+        rows = self._fts("children", ["id", "parent_id", "doc_id"], query, language, scope, k, extra_terms)
+        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], float(r["_score"])) for r in rows]
+
+    def page_lexical(
+        self, query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]] = (),
+    ) -> list[PageHit]:
+        """BM25 over whole pages (the page channel), as `lexical`. A library written before
+        pages were indexed has no `pages` table: the channel is then empty."""
+        rows = self._fts("pages", ["doc_id", "page", "parent_ids"], query, language, scope, k, extra_terms)
+        return [PageHit(r["doc_id"], int(r["page"]), tuple(r["parent_ids"]), float(r["_score"])) for r in rows]
+
+    def _fts(
+        self, name: str, columns: list[str], query: str, language: str, scope: Sequence[str], k: int,
+        extra_terms: Sequence[tuple[str, float]],
+    ) -> list[dict]:
+        table = self._open(name)
+        text = lexical_query(query)
+        if table is None or not text or not scope:
+            return []
+        column = FTS_COLUMNS.get(language, "fts_en")
+        info = self._table_info(table)
+        if f"{column}_idx" not in info.indexes:
+            return []  # written, not yet indexed (the ingestion's optimize() creates it)
+        match = MatchQuery(text, column)
+        extra = [(lexical_query(term), weight) for term, weight in extra_terms]
+        if any(term for term, _ in extra):
+            match = BooleanQuery([(Occur.SHOULD, match)] + [
+                (Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term])
+        rows = (
+            _scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
+            .select([*columns, "_score"])
+            .limit(k)
+            .to_list()
+        )
+        # A zero BM25 score is not a match (METHOD.md §3).
+        return [r for r in rows if r["_score"] > 0]
+
+    def dense(self, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool = False) -> list[ChildHit]:
+        """Cosine similarity of normalised vectors: the ANN index once built; exact below it.
+
+        Without an ANN index (below `ann_min_rows`) the exact search runs in memory
+        (`exact_vectors`); `exact=True` asks LanceDB's own flat scan (the reference).
+        """
+        table = self._open("children")
+        if table is None or not scope:
+            return []
+        info = self._table_info(table)
+        scope_filter = self._scope_filter(info, scope)
+        if not exact and "vector_idx" not in info.indexes:
+            if self._vectors is None or self._vectors.version != info.version:
+                self._vectors = ExactVectors(info.version, table.search().select(
+                    ["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow())
+            found = self._vectors.search(vector, None if scope_filter is None else scope, k)
+            return [ChildHit(cid, pid, did, score) for cid, pid, did, score in found]
+        query = table.search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
+        if exact:
+            query = query.bypass_vector_index()
+        else:
+            # Measured in benchmarks/ann_recall.py: recall@20 >= 0.95 against exact search.
+            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
+        rows = (
+            _scoped(query, scope_filter)
+            .select(["id", "parent_id", "doc_id", "_distance"])
+            .limit(k)
+            .to_list()
+        )
+        return [ChildHit(r["id"], r["parent_id"], r["doc_id"], 1.0 - float(r["_distance"])) for r in rows]
+
+    def hybrid(self, query: str, vector: np.ndarray, language: str, scope: Sequence[str], k: int) -> list[ChildHit]:
+        """LanceDB's native hybrid query: both channels pre-filtered, fused by RRF (k=60) on children."""
+        table = self._open("children")
+        text = lexical_query(query)
+        if table is None or not scope:
+            return []
+        if not text:
+            return self.dense(vector, scope, k)
+        column = FTS_COLUMNS.get(language, "fts_en")
+        rows = (
+            table.search(query_type="hybrid", fts_columns=column)
+            .vector(vector.astype(np.float32))
+            .text(text)
+            .distance_type("cosine")
+            .where(id_filter("doc_id", scope), prefilter=True)  # no shortcut: fusion sees both legs
+            .rerank(RRFReranker(K=RRF_K, return_score="all"))
+            .select(["id", "parent_id", "doc_id"])
+            .limit(k)
+            .to_list()
+        )
+        hits = []
+        for r in rows:
+            lex = r.get("_score")
+            dist = r.get("_distance")
+            hits.append(ChildHit(
+                r["id"], r["parent_id"], r["doc_id"], float(r["_relevance_score"]),
+                lexical_score=None if lex is None or lex != lex else float(lex),
+                dense_score=None if dist is None or dist != dist else 1.0 - float(dist),
+            ))
+        return hits
