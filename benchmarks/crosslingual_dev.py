@@ -1,21 +1,28 @@
-"""Cross-lingual retrieval on the development sets: the experiments behind the language-aware channels.
+"""Cross-lingual retrieval on the development sets: the experiments behind `rag_core.crosslingual`.
 
     HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
 
 The library is the one `benchmarks/eval_dev.py` builds (all 19 corpus PDFs). For every
 answerable question of both sets it runs the channels once at page level (as the evaluation's
-`hybrid-parents` engine does, 100 children per channel) and saves their page rankings
-(`channels_<set>.json`; `--analyse-only` re-reads them). The question's language is detected,
-as in the product. Then it re-fuses the rankings offline:
-- "current": lexical + 0.25 x dense + pages (the default before this work);
+`hybrid-parents` engine does, 100 children per channel), with the question's language detected
+as in the product, and saves their page rankings and the evidence ratio (`channels_<set>.json`;
+`--analyse-only` re-reads them). Then it re-fuses the rankings offline:
+- "current": lexical + 0.25 x dense + pages (the default before cross-lingual search);
 - "per-language dense": the dense channel run per document language, each language's documents
-  ranked on their own, the rankings fused by RRF, in place of the dense channel (the simple design);
-- "+ other-language dense / translated": the current fusion plus the dense channel over the
-  other language's documents and BM25 of the question's translated terms over them.
+  ranked on their own, fused by RRF, in place of the dense channel (the simple design);
+- "dense centred / z": one dense ranking with each language's cosines centred (standardised)
+  on their mean for the question: the same-language pull taken as a per-language offset;
+- "+ other dense / translated": the other language's channels as extra RRF votes;
+- "folded": the translated terms added to the question's own BM25 queries at that boost;
+- "placed": the other language's documents ranked on their own (dense x w_o, translated terms'
+  BM25 over children and pages x 1) and their best page placed at rank s when the evidence
+  ratio reaches r, else at rank w ("placed at s / w, ratio r"); the product's default is 2 / 5,
+  ratio 2.
 Questions are grouped as "same language" (every relevant PDF in the question's language),
-"cross-lingual" (none) or "mixed"; "doc@3" is 1 when a relevant PDF is among the first three
+"cross-lingual" (none) or "mixed"; doc@3 is 1 when a relevant PDF is among the first three
 distinct documents of the page ranking. Paired differences against "current" on the same
-questions, 95 % bootstrap. Nothing here changes the product's defaults.
+questions, 95 % bootstrap; the product's choice is also compared with what each of its parts
+adds. Nothing here changes the product's defaults.
 """
 
 from __future__ import annotations
@@ -27,18 +34,22 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core import retrieval, understanding  # noqa: E402
+from rag_core import crosslingual, retrieval, understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.evaluation import load_rows, metrics  # noqa: E402
 from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus  # noqa: E402
 from rag_core.evaluation.questions import build_question  # noqa: E402
+from rag_core.store import ChildHit  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
 CHANNELS = ("lexical", "dense", "pages", "dense_other", "translated", "translated_pages")
+FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 SHOWN = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
 Ranking = list[tuple[str, int]]
 
@@ -46,6 +57,7 @@ Ranking = list[tuple[str, int]]
 def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
     """Every channel's page ranking for each answerable question of one set."""
     languages = {r.file_name: r.language for r in corpus.records.values()}
+    languages_of_docs = {doc_id: r.language for doc_id, r in corpus.records.items()}
     embedder = corpus.embedder()
     out = []
     for row in load_rows(SHARED / "eval" / f"{name}.jsonl"):
@@ -54,16 +66,36 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             continue
         language = detect_language(q.question)
         translation = understanding.translation(q.question, language, settings)
-        other = retrieval.other_language(corpus.store, corpus.scope, language, translation)
+        other = crosslingual.other_language(languages_of_docs, corpus.scope, language, translation)
         channels = retrieval.run_channels(q.question, embedder.embed_query(q.question), corpus.store, corpus.scope,
                                           PAGE_CANDIDATE_K, language, other=other)
         rankings: dict[str, Ranking] = {}
         for channel in CHANNELS:
             hits = getattr(channels, channel)
             if channel.endswith("pages"):
-                rankings[channel] = [(corpus.records[h.doc_id].file_name, h.page) for h in hits]
+                rankings[channel] = corpus.pages_of_pages(hits)
             else:
                 rankings[channel] = corpus.pages_of(hits)
+        split_ratio = 0.0
+        if translation is not None and translation.pairs:  # one BM25 query, its hits split by language
+            combined = " ".join([q.question] + [f for _, forms in translation.pairs for f in forms])
+            hits = corpus.store.lexical(combined, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+            pages = corpus.store.page_lexical(combined, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+            for side, keep in (("same", lambda d: languages_of_docs[d] == language),
+                               ("other", lambda d: languages_of_docs[d] != language)):
+                rankings[f"lexical_split_{side}"] = corpus.pages_of([h for h in hits if keep(h.doc_id)])
+                rankings[f"pages_split_{side}"] = corpus.pages_of_pages([h for h in pages if keep(h.doc_id)])
+            own = next((h.score for h in hits if languages_of_docs[h.doc_id] == language), 0.0)
+            theirs = next((h.score for h in hits if languages_of_docs[h.doc_id] != language), 0.0)
+            split_ratio = min(theirs / own if own > 0 else (1e9 if theirs > 0 else 0.0), 1e9)
+        for name, hits in centred_dense(corpus, q.question, language).items():
+            rankings[name] = corpus.pages_of(hits)
+        for weight in FOLD_WEIGHTS if translation is not None and translation.query else ():
+            extra = [(translation.query, weight)]
+            rankings[f"lexical+{weight}"] = corpus.pages_of(
+                corpus.store.lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra))
+            rankings[f"pages+{weight}"] = corpus.pages_of_pages(
+                corpus.store.page_lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra))
         doc_languages = {languages[pdf] for pdf in q.pdfs}
         group = ("same language" if doc_languages == {language} else
                  "cross-lingual" if language not in doc_languages else "mixed")
@@ -71,8 +103,34 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             "id": q.id, "question": q.question, "given_language": q.language, "language": language, "group": group,
             "pdfs": list(q.pdfs), "relevant": [[pdf, page, g] for (pdf, page), g in sorted(q.relevant.items())],
             "translated": translation.shown() if translation else [], "rankings": rankings,
+            "split_ratio": split_ratio,
+            "ratio": min(crosslingual.evidence_ratio(channels.lexical, channels.translated, languages_of_docs,
+                                                     language), 1e9),
             "page_language": {pdf: languages[pdf] for pdf in languages},
         })
+    return out
+
+
+def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CANDIDATE_K) -> dict[str, list]:
+    """The dense channel over every document with each document language's cosines centred on
+    their mean for this question ("dense_centred") or standardised ("dense_z"): the same-language
+    pull is a per-language offset of the cosines."""
+    store = corpus.store
+    store.dense(corpus.embedder().embed_query(question), corpus.scope, 1)  # loads the in-memory vectors
+    vectors = store._vectors  # noqa: SLF001 - an experiment on the exact scores
+    vector = corpus.embedder().embed_query(question)
+    sims = vectors.matrix @ (vector / np.linalg.norm(vector))
+    languages = np.array([corpus.records[d].language for d in vectors.doc_ids])
+    out = {}
+    for name in ("dense_centred", "dense_z"):
+        adjusted = sims.copy()
+        for lang in set(languages):
+            mask = languages == lang
+            adjusted[mask] -= sims[mask].mean()
+            if name == "dense_z":
+                adjusted[mask] /= sims[mask].std() or 1.0
+        top = np.argsort(-adjusted)[:k]
+        out[name] = [ChildHit(vectors.ids[i], vectors.parent_ids[i], vectors.doc_ids[i], float(adjusted[i])) for i in top]
     return out
 
 
@@ -89,6 +147,10 @@ def score(row: dict, ranking: Ranking) -> dict[str, float]:
 
 
 def _r(row: dict, channel: str) -> Ranking:
+    if channel not in row["rankings"]:  # no glossary term recognised: the folded query is the question's,
+        if "+" not in channel:  # and there is no translated query
+            return []
+        channel = channel.split("+")[0]
     return [tuple(x) for x in row["rankings"][channel]]  # type: ignore[misc]
 
 
@@ -102,30 +164,46 @@ def per_language_dense(row: dict) -> Ranking:
 Variant = Callable[[dict], Ranking]
 
 
+def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5, 1.0, 1.0),
+           strong: int = 2, weak: int = 5, ratio: float = 2.0) -> Ranking:
+    """The other language's ranking placed in `base` as `rag_core.crosslingual` does."""
+    other = metrics.fuse_rankings([_r(row, "dense_other"), _r(row, "translated"), _r(row, "translated_pages")],
+                                  weights=list(weights))
+    return crosslingual.place(base, other, strong if row["ratio"] >= ratio else weak)
+
+
 def variants() -> dict[str, Variant]:
-    def fused(dw: float = 0.25, pw: float = 1.0, ow: float = 0.0, tw: float = 0.0, tpw: float | None = None,
-              dense: Callable[[dict], Ranking] | None = None) -> Variant:
+    def fused(dw: float = 0.25, ow: float = 0.0, tw: float = 0.0, dense: str = "dense",
+              fold: float | None = None) -> Variant:
+        lexical, pages = ("lexical", "pages") if fold is None else (f"lexical+{fold}", f"pages+{fold}")
+
         def rank(row: dict) -> Ranking:
-            d = dense(row) if dense else _r(row, "dense")
+            d = per_language_dense(row) if dense == "per-language" else _r(row, dense)
             return metrics.fuse_rankings(
-                [_r(row, "lexical"), d, _r(row, "pages"), _r(row, "dense_other"), _r(row, "translated"),
-                 _r(row, "translated_pages")],
-                weights=[1.0, dw, pw, ow, tw, tw if tpw is None else tpw])
+                [_r(row, lexical), d, _r(row, pages), _r(row, "dense_other"), _r(row, "translated"),
+                 _r(row, "translated_pages")], weights=[1.0, dw, 1.0, ow, tw, tw])
         return rank
 
-    out: dict[str, Variant] = {"current": fused()}
+    current = fused()
+    out: dict[str, Variant] = {"current": current}
     for dw in (0.25, 0.5, 1.0):
-        out[f"per-language dense x {dw}"] = fused(dw=dw, dense=per_language_dense)
-    for ow in (0.25, 0.5, 0.75, 1.0):
-        out[f"+ other dense x {ow}"] = fused(ow=ow)
-    for tw in (0.25, 0.5, 0.75, 1.0):
-        out[f"+ translated x {tw}"] = fused(tw=tw)
-        out[f"+ translated children only x {tw}"] = fused(tw=tw, tpw=0.0)
-    for ow, tw in ((0.25, 0.25), (0.25, 0.5), (0.5, 0.25), (0.5, 0.5), (0.5, 0.75), (0.75, 0.5), (0.75, 0.75),
-                   (1.0, 0.5), (1.0, 1.0)):
+        out[f"per-language dense x {dw}"] = fused(dw=dw, dense="per-language")
+    for name in ("dense_centred", "dense_z"):
+        for dw in (0.25, 1.0):
+            out[f"{name} x {dw}"] = fused(dw=dw, dense=name)
+    for ow, tw in ((0.25, 0.0), (0.5, 0.0), (1.0, 0.0), (0.0, 0.5), (0.0, 1.0), (0.5, 0.5), (1.0, 1.0)):
         out[f"+ other dense x {ow} + translated x {tw}"] = fused(ow=ow, tw=tw)
-    for dw, tw in ((0.25, 0.5), (0.5, 0.5), (0.5, 0.75)):
-        out[f"per-language dense x {dw} + translated x {tw}"] = fused(dw=dw, tw=tw, dense=per_language_dense)
+    for fold in FOLD_WEIGHTS:
+        out[f"folded {fold}"] = fused(fold=fold)
+        out[f"folded {fold} + dense_centred x 0.25"] = fused(fold=fold, dense="dense_centred")
+    out["placed at 2 / 5, ratio 2 (product)"] = lambda row: placed(row, current(row))
+    for strong, weak, ratio in ((5, 5, 2.0), (3, 5, 2.0), (2, 4, 2.0), (2, 0, 2.0), (2, 5, 1.0), (3, 5, 1.0),
+                                (2, 5, 1.5), (3, 3, 1.0)):
+        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = \
+            lambda row, s=strong, w=weak, r=ratio: placed(row, current(row), strong=s, weak=w, ratio=r)
+    for weights in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (0.5, 1.0, 0.0), (0.5, 0.0, 1.0)):
+        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = \
+            lambda row, w=weights: placed(row, current(row), w)
     return out
 
 
@@ -156,6 +234,29 @@ def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> N
             print(f"{name:<48}{cells}{diff}")
 
 
+PRODUCT = "placed at 2 / 5, ratio 2 (product)"
+PARTS = {"without the dense channel": "placed at 2 / 5, ratio 2, other ranking (0.0, 1.0, 1.0)",
+         "without translated pages": "placed at 2 / 5, ratio 2, other ranking (0.5, 1.0, 0.0)",
+         "without translated children": "placed at 2 / 5, ratio 2, other ranking (0.5, 0.0, 1.0)",
+         "without the evidence ratio (always at 5)": "placed at 5 / 5, ratio 2",
+         "ratio 1, ranks 3 / 5 instead": "placed at 3 / 5, ratio 1",
+         "nothing placed (current)": "current"}
+
+
+def parts(rows: list[dict], label: str) -> None:
+    """What each part of the product's choice adds: paired product - ablation, 95 % bootstrap."""
+    every = variants()
+    product = [score(r, every[PRODUCT](r)) for r in rows]
+    print(f"\n{label} ({len(rows)}): product - ablation, paired [95% CI]")
+    for what, name in PARTS.items():
+        ablated = [score(r, every[name](r)) for r in rows]
+        cells = []
+        for c in ("hit@5", "ndcg@10", "doc@3"):
+            d = metrics.paired_difference([v[c] for v in product], [v[c] for v in ablated])
+            cells.append(f"{c} {d['mean']:+.3f} [{d['low']:+.3f},{d['high']:+.3f}]")
+        print(f"  {what:<42} " + "  ".join(cells))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", required=True, help="a copy of the eval_dev.py library")
@@ -182,8 +283,10 @@ def main() -> int:
               + (f" ({', '.join(wrong)})" if wrong else ""))
         report(rows, name, args.variants.split(",") if args.variants else None)
         every += rows
-    report([r for r in every if r["group"] == "same language"], "both sets, same language",
-           args.variants.split(",") if args.variants else None)
+    same = [r for r in every if r["group"] == "same language"]
+    report(same, "both sets, same language", args.variants.split(",") if args.variants else None)
+    parts([r for r in every if r["group"] == "cross-lingual"], "cross-lingual questions")
+    parts(same, "same-language questions, both sets")
     return 0
 
 

@@ -42,7 +42,8 @@ from rag_core import understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.embedding import select_embedder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import fuse_parents, other_language, run_channels  # noqa: E402
+from rag_core.crosslingual import other_language  # noqa: E402
+from rag_core.retrieval import fuse_parents, fuse_with_other_language, run_channels  # noqa: E402
 from rag_core.store import Store  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
 
@@ -108,11 +109,14 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
             for with_other in runs:
                 t = time.perf_counter()
                 lang = detect_language(q)
-                other = other_language(store, scope, lang, understanding.translation(q, lang, settings)) \
-                    if with_other else None
-                fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
-                             weights.dense_weight, weights.page_weight, weights.other_language_weight,
-                             weights.translated_weight)
+                if with_other:
+                    languages = {r.doc_id: r.language for r in store.documents()}
+                    other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
+                    fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
+                                             weights, languages, lang)
+                else:
+                    fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages),
+                                 weights.dense_weight, weights.page_weight)
                 (both if with_other else plain).append(time.perf_counter() - t)
     print(f"  three channels, language detected: {percentiles(plain)}")
     print(f"  + cross-lingual channels:          {percentiles(both)}")

@@ -33,26 +33,25 @@ with st.form("search_form"):
                                  format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
     submitted = st.form_submit_button(t("search.run"), type="primary")
 
-with st.expander(t("search.thesaurus")):
-    ok, info = call(pipeline.thesaurus_info, settings)
-    if ok:
-        st.caption(t("search.thesaurus_in_use", name=info["name"], n=info["concepts"]) if info else t("search.thesaurus_off"))
-    upload = st.file_uploader(t("search.thesaurus_upload"), type=["json"], key="search_thesaurus")
-    if upload is not None and st.session_state.get("search_thesaurus_done") != upload.file_id:
-        ok, n = call(pipeline.upload_thesaurus, upload.getvalue(), settings)
+
+
+def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-untyped-def]
+    """The thesaurus or the glossary: which one is in use, and the upload of the user's own."""
+    with st.expander(t(f"search.{kind}")):
+        ok, found = call(info, settings)
         if ok:
-            st.session_state["search_thesaurus_done"] = upload.file_id
-            st.success(t("search.thesaurus_saved", n=n))
-with st.expander(t("search.glossary")):
-    ok, info = call(pipeline.glossary_info, settings)
-    if ok:
-        st.caption(t("search.glossary_in_use", name=info["name"], n=info["entries"]) if info else t("search.glossary_off"))
-    upload = st.file_uploader(t("search.glossary_upload"), type=["json"], key="search_glossary")
-    if upload is not None and st.session_state.get("search_glossary_done") != upload.file_id:
-        ok, n = call(pipeline.upload_glossary, upload.getvalue(), settings)
-        if ok:
-            st.session_state["search_glossary_done"] = upload.file_id
-            st.success(t("search.glossary_saved", n=n))
+            st.caption(t(f"search.{kind}_in_use", name=found["name"], n=found[count]) if found
+                       else t(f"search.{kind}_off"))
+        file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}")
+        if file is not None and st.session_state.get(f"search_{kind}_done") != file.file_id:
+            ok, n = call(upload, file.getvalue(), settings)
+            if ok:
+                st.session_state[f"search_{kind}_done"] = file.file_id
+                st.success(t(f"search.{kind}_saved", n=n))
+
+
+word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "concepts")
+word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=backends["reranker"])))

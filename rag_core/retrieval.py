@@ -1,10 +1,9 @@
 """Hybrid retrieval: BM25 and dense channels over children, and BM25 over whole pages, fused by RRF.
 
-Documents written in another language than the question get two channels of their own (the
-embedding space pulls a question towards documents of its own language whatever their subject,
-and BM25 needs shared words): the dense channel restricted to those documents
-("dense-other-language"), and BM25 of the question's terms translated into their language
-("translated", `understanding.glossary`). Both weigh less than the question's own channels.
+Documents written in another language than the question are ranked on their own (the dense
+channel restricted to them, "dense-other-language", and BM25 of the question's translated
+terms over their children and pages, "translated"); the best of that ranking is placed in the
+fused list (`crosslingual`).
 
 Two fusion variants (METHOD.md §3), chosen by `settings.retrieval.fusion`:
 - "parents" (default): each channel's children are reduced to parents (best child per parent,
@@ -25,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rag_core.config import Settings
+from rag_core import crosslingual
+from rag_core.config import RetrievalSettings, Settings
+from rag_core.crosslingual import OtherLanguage
 from rag_core.embedding import Embedder
 from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
 from rag_core.store import RRF_K, ChildHit, PageHit, Store
@@ -81,46 +82,33 @@ class Channels:
     translated_pages: list[PageHit] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class OtherLanguage:
-    """The documents in scope written in another language than the question, searched on their own."""
-
-    scope: list[str]
-    language: str
-    translation: Translation | None = None  # the question's terms in that language; None: dense only
-    dense: bool = True
-
-
-def other_language(store: Store, scope: Sequence[str], language: str, translation: Translation | None,
-                   dense: bool = True) -> OtherLanguage | None:
-    """The other-language documents of `scope` (None when there are none)."""
-    languages = {r.doc_id: r.language for r in store.documents()}
-    other = [d for d in scope if languages.get(d, language) != language]
-    if not other:
-        return None
-    target = translation.target if translation is not None else languages[other[0]]
-    usable = translation if translation is not None and translation.query else None
-    return OtherLanguage([d for d in other if languages[d] == target], target, usable, dense)
-
-
 def run_channels(
     query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None,
     extra_terms: Sequence[tuple[str, float]] = (), pages: bool = True, other: OtherLanguage | None = None,
 ) -> Channels:
-    """The channels' candidates: `candidate_k` children each, and as many pages when `pages`."""
+    """The channels' candidates: `candidate_k` children each, and as many pages when `pages`.
+
+    With `other`, also the other language's: the dense channel over its documents, and BM25 of
+    the translated terms in its analyser. Those BM25 queries run over the whole scope and keep the
+    other language's hits (2 x `candidate_k` asked): a pre-filtered full-text query costs about
+    twice as much, and translated terms seldom match the question's own language's documents.
+    """
     lang = language or detect_language(query)
     # The channels are independent and LanceDB releases the GIL: run them side by side.
     lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k, extra_terms)
     page = _POOL.submit(store.page_lexical, query, lang, scope, candidate_k, extra_terms) if pages else None
-    tr = other.translation if other is not None and other.scope else None
-    translated = _POOL.submit(store.lexical, tr.query, tr.target, other.scope, candidate_k,  # type: ignore[union-attr]
-                              tr.extra_terms) if tr else None
-    translated_pages = _POOL.submit(store.page_lexical, tr.query, tr.target, other.scope,  # type: ignore[union-attr]
-                                    candidate_k, tr.extra_terms) if tr and pages else None
+    theirs = set(other.scope) if other is not None else set()
+    target = other.language if other is not None else ""
+    text = other.translation.query if other is not None and theirs and other.translation else ""
+    translated = _POOL.submit(store.lexical, text, target, scope, 2 * candidate_k) if text else None
+    translated_pages = _POOL.submit(store.page_lexical, text, target, scope, 2 * candidate_k) \
+        if text and pages else None
     dense = store.dense(vector, scope, candidate_k)
-    dense_other = store.dense(vector, other.scope, candidate_k) if other is not None and other.dense else []
-    return Channels(lexical.result(), dense, page.result() if page else [], dense_other,
-                    translated.result() if translated else [], translated_pages.result() if translated_pages else [])
+    dense_other = store.dense(vector, sorted(theirs), candidate_k) if theirs else []
+    return Channels(
+        lexical.result(), dense, page.result() if page else [], dense_other,
+        [h for h in translated.result() if h.doc_id in theirs][:candidate_k] if translated else [],
+        [h for h in translated_pages.result() if h.doc_id in theirs][:candidate_k] if translated_pages else [])
 
 
 @dataclass(frozen=True)
@@ -140,20 +128,40 @@ class ParentRankings:
                    page_ranks(channels.pages), best_child_per_parent(channels.dense_other),
                    best_child_per_parent(channels.translated), page_ranks(channels.translated_pages))
 
-    def fuse(self, dense_weight: float, page_weight: float, other_weight: float = 0.0,
-             translated_weight: float = 0.0) -> list[tuple[str, float]]:
-        """Weighted RRF on parents (lexical 1.0); the translated channel's pages weigh as its children."""
+    def fuse(self, dense_weight: float, page_weight: float) -> list[tuple[str, float]]:
+        """Weighted RRF on parents (lexical 1.0)."""
         return fuse_rankings(
             [[h.parent_id for h in self.lexical], [h.parent_id for h in self.dense],
-             {pid: rank for pid, (rank, _) in self.pages.items()}, [h.parent_id for h in self.dense_other],
-             [h.parent_id for h in self.translated], {pid: rank for pid, (rank, _) in self.translated_pages.items()}],
-            weights=[1.0, dense_weight, page_weight, other_weight, translated_weight, translated_weight],
+             {pid: rank for pid, (rank, _) in self.pages.items()}],
+            weights=[1.0, dense_weight, page_weight],
+        )
+
+    def fuse_other(self, dense_weight: float, translated_weight: float) -> list[tuple[str, float]]:
+        """The other language's documents ranked on their own: weighted RRF of their dense channel
+        and of the translated terms' BM25 over their children and pages."""
+        return fuse_rankings(
+            [[h.parent_id for h in self.dense_other], [h.parent_id for h in self.translated],
+             {pid: rank for pid, (rank, _) in self.translated_pages.items()}],
+            weights=[dense_weight, translated_weight, translated_weight],
         )
 
 
-def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: float = 1.0,
-                 other_weight: float = 0.0, translated_weight: float = 0.0) -> list[tuple[str, float]]:
-    return ParentRankings.of(channels).fuse(dense_weight, page_weight, other_weight, translated_weight)
+def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: float = 1.0) -> list[tuple[str, float]]:
+    return ParentRankings.of(channels).fuse(dense_weight, page_weight)
+
+
+def fuse_with_other_language(channels: Channels, weights: RetrievalSettings, languages: Mapping[str, str],
+                             language: str, reduced: ParentRankings | None = None) -> list[tuple[str, float]]:
+    """The fused parents, with the best other-language parent placed (`crosslingual`)."""
+    reduced = reduced or ParentRankings.of(channels)
+    main = reduced.fuse(weights.dense_weight, weights.page_weight)
+    other = reduced.fuse_other(weights.other_language_weight, weights.translated_weight)
+    if not other:
+        return main
+    rank = crosslingual.placement(
+        crosslingual.evidence_ratio(channels.lexical, channels.translated, languages, language), weights)
+    scores = dict(other) | dict(main)  # a placed parent keeps its fused score when it has one
+    return [(pid, scores[pid]) for pid in crosslingual.place([p for p, _ in main], [p for p, _ in other], rank)]
 
 
 def _channel_hits(hits: Sequence[ChildHit]) -> dict[str, ChannelHit]:
@@ -179,8 +187,9 @@ def search(
     dense channel sees the question only. The dense and page rankings weigh
     `settings.retrieval.dense_weight` and `page_weight` in the fusion (lexical 1.0). `language`
     is the question's (detected when None); the documents in scope written in another language
-    get the dense channel on their own (`other_language_weight`) and, given the question's terms
-    in their language (`translation`), a lexical channel of those terms (`translated_weight`).
+    are also ranked on their own (their dense channel and, given the question's terms in their
+    language, `translation`, BM25 of those terms) and the best of them is placed in the list
+    (`crosslingual`; `other_language_rank` 0 turns this off).
     """
     started = time.perf_counter()
     k = k or max(settings.retrieval.context_k, 10)
@@ -195,8 +204,10 @@ def search(
     weights = settings.retrieval
     page_weight = weights.page_weight
     parent_fusion = fusion == "parents"
-    other = other_language(store, scope, language, translation if weights.translated_weight > 0 else None,
-                           dense=weights.other_language_weight > 0) if parent_fusion else None
+    records = {r.doc_id: r for r in store.documents()}
+    languages = {doc_id: r.language for doc_id, r in records.items()}
+    crossing = parent_fusion and weights.other_language_rank > 0
+    other = crosslingual.other_language(languages, scope, language, translation) if crossing else None
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
                             pages=parent_fusion and page_weight > 0, other=other)
     reduced = ParentRankings.of(channels)
@@ -206,8 +217,7 @@ def search(
         ranking = [(h.parent_id, h.score) for h in fused_children]
         best = {h.parent_id: h.child_id for h in fused_children}
     else:
-        ranking = reduced.fuse(weights.dense_weight, page_weight, weights.other_language_weight,
-                               weights.translated_weight)
+        ranking = fuse_with_other_language(channels, weights, languages, language, reduced)
         best = {}  # each parent's passage: from its best channel, lexical first
         for hits in (reduced.dense_other, reduced.translated, reduced.dense, reduced.lexical):
             best.update({h.parent_id: h.child_id for h in reversed(hits)})
@@ -215,7 +225,6 @@ def search(
     parent_ids = [pid for pid, _ in ranking]
     parents = store.parents(parent_ids)
     children = store.children_of_parents(parent_ids)
-    records = {r.doc_id: r for r in store.documents()}
     info = {name: _channel_hits(getattr(reduced, name)) for name in ("lexical", "dense", "dense_other", "translated")}
     out: list[RetrievedParent] = []
     for pid, score in ranking:

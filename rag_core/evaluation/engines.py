@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core import pipeline, retrieval, understanding
+from rag_core import crosslingual, pipeline, retrieval, understanding
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
@@ -151,7 +151,9 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     vector = embedder.embed_query(question.question)
     translation = understanding.translation(question.question, language, settings)
     weights = settings.retrieval
-    other = retrieval.other_language(corpus.store, corpus.scope, language, translation)
+    languages = {doc_id: r.language for doc_id, r in corpus.records.items()}
+    other = crosslingual.other_language(languages, corpus.scope, language, translation) \
+        if weights.other_language_rank > 0 else None
     channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language,
                                       other=other)
     k = settings.retrieval.candidate_k
@@ -171,11 +173,14 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             out[engine] = EngineRun(den_pages, [(h.parent_id, h.score) for h in den_parents])
         elif engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
-            if fusion == "parents":
-                pages = metrics.fuse_rankings(
-                    [lex_pages, den_pages, page_pages, other_pages, translated_pages, translated_whole],
-                    weights=[1.0, weights.dense_weight, weights.page_weight, weights.other_language_weight,
-                             weights.translated_weight, weights.translated_weight])
+            if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
+                pages = metrics.fuse_rankings([lex_pages, den_pages, page_pages],
+                                              weights=[1.0, weights.dense_weight, weights.page_weight])
+                ratio = crosslingual.evidence_ratio(channels.lexical, channels.translated, languages, language)
+                pages = crosslingual.place(pages, metrics.fuse_rankings(
+                    [other_pages, translated_pages, translated_whole],
+                    weights=[weights.other_language_weight, weights.translated_weight, weights.translated_weight]),
+                    crosslingual.placement(ratio, weights) if other is not None else 0)
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
@@ -191,8 +196,8 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             out[engine] = EngineRun(other_pages, [(h.parent_id, h.score) for h in
                                                   retrieval.best_child_per_parent(channels.dense_other[:k])])
         elif engine == "translated":
-            out[engine] = EngineRun(metrics.fuse_rankings([translated_pages, translated_whole]), [],
-                                    has_parents=False)
+            out[engine] = EngineRun(metrics.fuse_rankings([translated_pages, translated_whole]), [
+                (h.parent_id, h.score) for h in retrieval.best_child_per_parent(channels.translated[:k])])
         elif engine == "bm25s-pages":
             out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)
     signals = {

@@ -7,11 +7,11 @@ always loaded; a user's file (uploaded on the Search page, or `RAG_UNDERSTANDING
 extends it. The thesaurus' concepts whose labels name their language translate as well.
 
 `translate` finds the glossary's terms in the question (`labels`: folded words, longest match)
-and gives their forms in the target language: the preferred form in the query, the other forms
-at `OTHER_FORM_WEIGHT`; the question's remaining content words (names, symbols, loan words:
-"Mack", "Bornhuetter-Ferguson", "variance" are written alike) are kept at `KEPT_WEIGHT`.
-Retrieval searches the other language's documents with these terms, in their own channel whose
-weight is below the question's own lexical channel. This module does not search.
+and gives their forms in the target language, the preferred form first; the question's
+remaining content words (names, symbols, loan words: "Mack", "Bornhuetter-Ferguson",
+"variance" are written alike) are kept as they are. Retrieval searches the other language's
+documents with these terms on their own (`rag_core.crosslingual`); their best passage never
+outranks the question's own best one. This module does not search.
 """
 
 from __future__ import annotations
@@ -25,14 +25,13 @@ from pathlib import Path
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.text import STOP_WORDS, fold
-from rag_core.understanding.labels import LabelIndex, label_key
+from rag_core.library import atomic_write_bytes
+from rag_core.understanding.labels import LabelIndex, label_key, read_cached
 from rag_core.understanding.thesaurus import Thesaurus
 
 LANGUAGES = ("fr", "en")  # the product's languages (models.Language)
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "glossary.json"
 UPLOADED_NAME = "glossary.json"  # under <data_dir>/glossary/
-OTHER_FORM_WEIGHT = 0.5  # synonyms must not outweigh the preferred form of the same term
-KEPT_WEIGHT = 0.5  # an untranslated word is a weaker clue than a translated term
 MAX_FORMS = 24  # a question naming many terms must not turn into a long query
 _WORD = re.compile(r"[0-9a-z]+")  # the words of `label_key`, before the plural is dropped
 _EXAMPLE = '{"fr": "cadence de règlement", "en": "payment pattern"}'
@@ -49,15 +48,9 @@ class Translation:
 
     @property
     def query(self) -> str:
-        """The preferred forms (weight 1.0): the translated question's main BM25 query."""
-        return " ".join(forms[0] for _, forms in self.pairs) or " ".join(self.kept)
-
-    @property
-    def extra_terms(self) -> tuple[tuple[str, float], ...]:
-        """Other forms and kept words, as weighted BM25 terms beside `query`."""
-        others = [(form, OTHER_FORM_WEIGHT) for _, forms in self.pairs for form in forms[1:]]
-        kept = [(word, KEPT_WEIGHT) for word in self.kept] if self.pairs else []
-        return tuple(others + kept)
+        """The BM25 query for the other language's documents: every translated form, then the kept
+        words, as one query (one full-text query costs one scan; a weighted query per form costs one each)."""
+        return " ".join([form for _, forms in self.pairs for form in forms] + (list(self.kept) if self.pairs else []))
 
     def shown(self) -> list[str]:
         """'source → target forms' lines for the Search page and the CLI."""
@@ -163,23 +156,13 @@ def load_glossary(settings: Settings) -> Glossary | None:
     """The bundled glossary extended by the user's, or None when translation is off. A broken file is an InputError."""
     if not settings.understanding.translation:
         return None
-    glossary = _load(*_stat(BUNDLED))
+    glossary = read_cached(BUNDLED, Glossary.from_json)
     extension = glossary_extension_path(settings)
     if extension is None:
         return glossary
     if not extension.is_file():
         raise InputError(f"The glossary {extension} does not exist; fix RAG_UNDERSTANDING__GLOSSARY_PATH.")
-    return _extended(glossary, _load(*_stat(extension)))
-
-
-def _stat(path: Path) -> tuple[str, int, int]:
-    stat = path.stat()
-    return str(path), stat.st_mtime_ns, stat.st_size
-
-
-@lru_cache(maxsize=4)
-def _load(path: str, mtime_ns: int, size: int) -> Glossary:
-    return Glossary.from_json(Path(path).read_bytes(), Path(path).stem)
+    return _extended(glossary, read_cached(extension, Glossary.from_json))
 
 
 @lru_cache(maxsize=4)
@@ -190,9 +173,5 @@ def _extended(bundled: Glossary, extension: Glossary) -> Glossary:
 def save_uploaded_glossary(data: bytes, settings: Settings) -> Glossary:
     """Check an uploaded glossary, then make it the extension in use (unless a path is set explicitly)."""
     glossary = Glossary.from_json(data)
-    folder = settings.data_dir / "glossary"
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{UPLOADED_NAME}.tmp"
-    tmp.write_bytes(data)
-    tmp.replace(folder / UPLOADED_NAME)
+    atomic_write_bytes(settings.data_dir / "glossary" / UPLOADED_NAME, data)
     return glossary

@@ -1,15 +1,18 @@
-"""Finding known labels (thesaurus concepts, glossary terms) in a question.
+"""Finding known labels (thesaurus concepts, glossary terms) in a question, and reading their files.
 
 A label matches when its folded words occur in the question as a whole sequence (accents,
 case and a final plural "s"/"x" ignored); at each position the longest label wins. Shared by
-the thesaurus and the bilingual glossary. This module neither loads files nor searches.
+the thesaurus and the bilingual glossary, as is `read_cached` (a file parsed once per version).
+This module does not search.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from rag_core.text import fold
@@ -57,3 +60,14 @@ class LabelIndex(Generic[T]):
                     break
             i += step
         return found
+
+
+def read_cached(path: Path, parse: Callable[[bytes, str], T]) -> T:
+    """`parse(bytes, stem)` of the file, parsed again only when its size or modification time changes."""
+    stat = path.stat()
+    return _read(str(path), stat.st_mtime_ns, stat.st_size, parse)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=8)
+def _read(path: str, mtime_ns: int, size: int, parse: Callable[[bytes, str], object]) -> object:
+    return parse(Path(path).read_bytes(), Path(path).stem)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.understanding.labels import LabelIndex, label_key as _key
+from rag_core.library import atomic_write_bytes
+from rag_core.understanding.labels import LabelIndex, label_key as _key, read_cached
 
 QUESTION_WEIGHT = 1.0  # METHOD.md §3
 PREF_WEIGHT = 0.95
@@ -158,21 +158,11 @@ def load_thesaurus(settings: Settings) -> Thesaurus | None:
     path = thesaurus_path(settings)
     if not path.is_file():
         raise InputError(f"The thesaurus {path} does not exist; fix RAG_UNDERSTANDING__THESAURUS_PATH.")
-    stat = path.stat()
-    return _load(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=4)
-def _load(path: str, mtime_ns: int, size: int) -> Thesaurus:
-    return Thesaurus.from_json(Path(path).read_bytes(), Path(path).stem)
+    return read_cached(path, Thesaurus.from_json)
 
 
 def save_uploaded_thesaurus(data: bytes, settings: Settings) -> Thesaurus:
     """Check an uploaded thesaurus, then make it the one in use (unless a path is set explicitly)."""
     thesaurus = Thesaurus.from_json(data)
-    folder = settings.data_dir / "thesaurus"
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{UPLOADED_NAME}.tmp"
-    tmp.write_bytes(data)
-    tmp.replace(folder / UPLOADED_NAME)
+    atomic_write_bytes(settings.data_dir / "thesaurus" / UPLOADED_NAME, data)
     return thesaurus

@@ -50,7 +50,7 @@ def _found(result: SearchResult, file_name: str, page: int, within: int = 5) -> 
 
 def _without_crosslingual(settings: Settings) -> Settings:
     return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
-        update={"other_language_weight": 0.0, "translated_weight": 0.0})})
+        update={"other_language_rank": 0})})
 
 
 def test_french_question_finds_the_english_page(library: Settings) -> None:

@@ -305,3 +305,39 @@ def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict,
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Thésaurus utilisé : thesaurus (" in captions and "concepts" in captions
     assert "Reranker : none: search runs without a reranker" in captions
+
+
+def test_search_shows_the_translated_terms_and_the_other_language_ranks(
+        fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag_core.models import TranslatedTerms
+
+    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
+                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, lexical=None, dense=None,
+                          dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
+                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"))
+    translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
+                                 kept=["tarif"], forms=["deductible", "ordinary deductible"])
+    monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
+        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01))
+    at = _app("pages/search.py")
+    at.text_input(key="search_query").input("franchise et tarif")
+    at.button[0].click().run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert frame["rang dense autre langue"][0] == "2" and frame["rang lexical traduit"][0] == "1"
+    assert frame["rang lexical"][0] == "absent" and frame["langue"][0] == RECORD.language
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    assert "Glossaire utilisé : " in captions and "entrées" in captions
+
+
+def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    answer = Answer(question="que devient la franchise ?", language="fr", mode="extractive", sources=[SOURCE],
+                    paragraphs=[Paragraph(text="With a deductible, payments are reduced.", source_ids=[SOURCE.id],
+                                          language="en")])
+    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
+    at = _app("pages/ask.py")
+    at.chat_input(key="ask_input").set_value("que devient la franchise ?").run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert "Passage en anglais, tel qu'écrit :" in captions

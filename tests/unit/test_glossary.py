@@ -11,7 +11,7 @@ from rag_core import pipeline
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.understanding import load_glossary, load_thesaurus, translation
-from rag_core.understanding.glossary import KEPT_WEIGHT, OTHER_FORM_WEIGHT, Glossary, translate
+from rag_core.understanding.glossary import Glossary, translate
 
 
 def test_bundled_glossary_loads_and_translates_both_ways(settings: Settings) -> None:
@@ -23,8 +23,9 @@ def test_bundled_glossary_loads_and_translates_both_ways(settings: Settings) -> 
     en = translate("How are reinsurance recoverables estimated?", "en", "fr", glossary)
     forms = dict(en.pairs)["reinsurance recoverables"]
     assert forms[0] == "montants recouvrables au titre de la réassurance"
-    # the preferred form leads the query; the other forms and kept words weigh less
-    assert all(w == OTHER_FORM_WEIGHT for t, w in en.extra_terms if t in forms[1:])
+    # the preferred forms lead the query, then the other forms, then the words kept as written
+    assert en.query.startswith(forms[0]) and all(form in en.query for form in forms[1:])
+    assert en.query.split()[-1] == en.kept[-1]
 
 
 def test_translation_keeps_names_and_drops_function_words(settings: Settings) -> None:
@@ -32,7 +33,7 @@ def test_translation_keeps_names_and_drops_function_words(settings: Settings) ->
     assert found is not None and found.target == "en"
     assert "development factor" in dict(found.pairs)["facteur de développement"]  # shown as the glossary writes it
     assert "mack" in found.kept and "est" not in found.kept and "les" not in found.kept
-    assert ("mack", KEPT_WEIGHT) in found.extra_terms
+    assert "mack" in found.query.split()
     assert found.shown()[0].startswith("hypothèse →")
 
 
