@@ -26,7 +26,7 @@ from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.text import STOP_WORDS, fold
 from rag_core.library import atomic_write_bytes
-from rag_core.understanding.labels import LabelIndex, label_key, read_cached
+from rag_core.understanding.labels import LabelIndex, chosen_file, label_key, read_cached
 from rag_core.understanding.thesaurus import Thesaurus
 
 LANGUAGES = ("fr", "en")  # the product's languages (models.Language)
@@ -146,10 +146,7 @@ def translate(question: str, source: str, target: str, glossary: Glossary,
 
 def glossary_extension_path(settings: Settings) -> Path | None:
     """The user's glossary: the explicit setting, else the uploaded file; None when there is neither."""
-    if settings.understanding.glossary_path is not None:
-        return Path(settings.understanding.glossary_path)
-    uploaded = settings.data_dir / "glossary" / UPLOADED_NAME
-    return uploaded if uploaded.is_file() else None
+    return chosen_file(settings.understanding.glossary_path, settings.data_dir / "glossary" / UPLOADED_NAME)
 
 
 def load_glossary(settings: Settings) -> Glossary | None:

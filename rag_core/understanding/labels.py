@@ -71,3 +71,10 @@ def read_cached(path: Path, parse: Callable[[bytes, str], T]) -> T:
 @lru_cache(maxsize=8)
 def _read(path: str, mtime_ns: int, size: int, parse: Callable[[bytes, str], object]) -> object:
     return parse(Path(path).read_bytes(), Path(path).stem)
+
+
+def chosen_file(explicit: Path | None, uploaded: Path) -> Path | None:
+    """The file a setting names, else the user's uploaded one when it exists."""
+    if explicit is not None:
+        return Path(explicit)
+    return uploaded if uploaded.is_file() else None

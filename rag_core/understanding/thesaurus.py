@@ -19,7 +19,7 @@ from pathlib import Path
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.library import atomic_write_bytes
-from rag_core.understanding.labels import LabelIndex, label_key as _key, read_cached
+from rag_core.understanding.labels import LabelIndex, chosen_file, label_key as _key, read_cached
 
 QUESTION_WEIGHT = 1.0  # METHOD.md §3
 PREF_WEIGHT = 0.95
@@ -145,10 +145,7 @@ class Thesaurus:
 
 def thesaurus_path(settings: Settings) -> Path:
     """The explicit setting, else the user's uploaded thesaurus, else the bundled one."""
-    if settings.understanding.thesaurus_path is not None:
-        return Path(settings.understanding.thesaurus_path)
-    uploaded = settings.data_dir / "thesaurus" / UPLOADED_NAME
-    return uploaded if uploaded.is_file() else BUNDLED
+    return chosen_file(settings.understanding.thesaurus_path, settings.data_dir / "thesaurus" / UPLOADED_NAME) or BUNDLED
 
 
 def load_thesaurus(settings: Settings) -> Thesaurus | None:
