@@ -3,6 +3,8 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# CI=true (or 1, yes): a missing ../shared or Chromium fails instead of skipping tests.
+IS_CI := $(filter 1 true TRUE True yes,$(CI))
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
@@ -19,14 +21,19 @@ $(STAMP): requirements.txt
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  (apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core >/dev/null) || \
-	  echo "WARNING: could not install chromium; browser tests will be skipped"; \
+	  if [ -n "$(IS_CI)" ]; then echo "ERROR: could not install chromium (CI=true runs the browser tests)"; exit 1; \
+	  else echo "WARNING: could not install chromium; browser tests will be skipped"; fi; \
 	fi
 	touch $(STAMP)
 
 run: install
 	$(BIN)/streamlit run app.py --server.address 127.0.0.1
 
+SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
+
 test: install
+	@if [ -n "$(IS_CI)" ] && [ ! -d "$(SHARED)/corpus/pdfs" ]; then \
+	  echo "ERROR: $(SHARED)/corpus/pdfs not found (set RAG_SHARED_DIR); CI=true runs every test"; exit 1; fi
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
 
 bench: install

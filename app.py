@@ -1,15 +1,20 @@
-"""Entry page: language switch, navigation between the pages, and the backends in use."""
+"""Entry page: language switch, sign-in gate, navigation between the pages, and the backends in use.
+
+The pages live in `views/`, a folder Streamlit does not discover by itself: a page opened by its
+address (`/ask`, a bookmark, a refresh) on a freshly started server is therefore always run
+through this file's `st.navigation`, with the language switch and the sign-in gate, never as a
+bare script. Each page also checks sign-in and scope itself (`ui.auth.page_context`).
+"""
 
 from __future__ import annotations
 
 import logging
-import re
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
+from ui import auth
 from ui.i18n import DEFAULT_LANG, LANG_KEY, t
 from ui.resources import get_settings
 from ui.widgets import call, escape_md, load_css
@@ -19,13 +24,15 @@ logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name
 st.set_page_config(page_title="RAG actuariat", page_icon="assets/logo.svg", layout="wide")
 load_css()
 
+# (file in views/, url path, icon); the Access page is added only for those who may use it.
+VIEWS = [("library", ":material/library_books:"), ("inspect", ":material/plagiarism:"), ("ask", ":material/forum:"),
+         ("search", ":material/manage_search:"), ("evaluate", ":material/analytics:")]
+
 
 def home() -> None:
+    settings, _ = auth.page_context()
     st.title(t("app.title"))
     st.markdown(t("app.intro"))
-    settings = get_settings()
-    if settings is None:
-        return
     st.subheader(t("backends.title"))
     ok, backends = call(pipeline.backends, settings)
     if ok and backends:
@@ -37,6 +44,11 @@ def home() -> None:
     st.caption(escape_md(t("data_dir", path=str(settings.data_dir.resolve()))))
 
 
+def sign_in() -> None:
+    settings = get_settings()
+    auth.sign_in_screen(settings, auth.resolve(settings)[1] if settings is not None else "auth.sign_in_needed")
+
+
 with st.sidebar:
     st.image("assets/logo.svg", width=48)
     st.session_state.setdefault(LANG_KEY, DEFAULT_LANG)
@@ -45,24 +57,20 @@ with st.sidebar:
         format_func=lambda code: {"fr": "Français", "en": "English"}[code],
     )
 
-OWN_PAGES = {"library": ":material/library_books:", "inspect": ":material/plagiarism:",
-             "ask": ":material/forum:", "search": ":material/manage_search:"}
+settings = get_settings()
+principal, _reason = auth.resolve(settings) if settings is not None else (None, "")
+if settings is None or principal is None:
+    # Nobody signed in: every address (the home page's and each page's) shows the sign-in screen.
+    st.navigation([st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)
+                   for path in ["", *(name for name, _ in VIEWS), "access"]], position="hidden").run()
+    st.stop()
 
+with st.sidebar:
+    auth.identity_sidebar(settings, principal)
 
-def other_pages() -> list:
-    """Pages added by other teams in pages/ (e.g. 6_Evaluate.py), listed after ours under their file name."""
-    found = []
-    for path in sorted(Path(__file__).resolve().parent.joinpath("pages").glob("*.py")):
-        if path.stem in OWN_PAGES or path.stem.startswith("_"):
-            continue
-        title = re.sub(r"^\d+_", "", path.stem).replace("_", " ")
-        found.append(st.Page(f"pages/{path.name}", title=title, url_path=re.sub(r"\W+", "_", title.lower())))
-    return found
-
-
-navigation = st.navigation(
-    [st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)]
-    + [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name) for name, icon in OWN_PAGES.items()]
-    + other_pages()
-)
-navigation.run()
+views = [st.Page(f"views/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name) for name, icon in VIEWS]
+if auth.may_manage_access(settings, principal):
+    views.append(st.Page("views/access.py", title=t("nav.access"), icon=":material/admin_panel_settings:",
+                         url_path="access"))
+st.navigation([st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)]
+              + views).run()

@@ -1,11 +1,16 @@
-"""Answers on a question set, in the mode configured (extractive without an LLM key).
+"""Answers on the development sets, in the mode configured (extractive without an LLM key).
 
-    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR [--questions FILE.jsonl ...]
+    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR [--questions FILE.jsonl ...] [--out FILE.json]
+    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR --terms-only     # the term check alone, fast
 
-DIR must hold a library with the set's PDFs (e.g. the one `python -m rag_core evaluate`
-built). Prints, per set: refusal rate on unanswerable questions, false refusals on answerable
-ones, the share of answers whose cited sources contain the expected quote (normalised), and
-the share whose cited sources include an expected page.
+DIR must hold a library with the set's PDFs (e.g. the one `benchmarks/eval_dev.py` built; all 19
+corpus PDFs are the search space). Prints, per set: refusals of unanswerable questions (and the
+terms named), false refusals of answerable ones (with the terms that caused them), the share of
+answers whose cited sources contain the expected quote (normalised) and include an expected page,
+the mean answer length (words, paragraphs), and how many answers show code or R console text
+(an independent ruler, not the filter the answers use). `--terms-only` runs only the question's
+term check against the library (no search, no answer): what tuning the refusal rules needs.
+Runs on an older checkout too (fields it lacks count as absent), which gives the "before" figures.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -21,10 +28,17 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.text import contains_quote  # noqa: E402
 
-EVAL = REPO.parent / "shared" / "eval"
+SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
+EVAL = SHARED / "eval"
+# Code or console output, read independently of rag_core.answering.evidence: an R prompt or
+# assignment, a matrix index ([1,]), an accessor (fit$Totals), a call with named arguments, or a
+# run of six bare figures (printed output or a table row flattened into a sentence).
+CONSOLE = re.compile(r"(^|\s)>\s?[\w.]+\s*\(|<-|\[\d+,\]|\[,\d+\]|\w\$\w|\b[\w.]+\([^()]*=[^()]*\)"
+                     r"|(-?\d[\d.,]*\s+){5}-?\d")
 
 
 def expected_pages(q: dict) -> set[tuple[str, int]]:
@@ -33,44 +47,88 @@ def expected_pages(q: dict) -> set[tuple[str, int]]:
     return {(q["pdf"], p) for p in q.get("pages", [])} if isinstance(q.get("pdf"), str) else set()
 
 
+def load(path: str) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
+    from rag_core.answering.coverage import check_coverage
+
+    library = pipeline.accessible_library(
+        settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
+    rows = []
+    for q in questions:
+        coverage = check_coverage(q["question"], library.lookup, [], q["language"], library.languages,
+                                  library.thesaurus, library.passages)
+        rows.append({"id": q["id"], "type": q["type"], "refused": coverage.refuses, "missing": list(coverage.missing),
+                     "terms": [f"{t.text}:{t.kind}:{coverage.passages.get(t.text)}" for t in coverage.terms]})
+    return rows
+
+
+def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
+    rows = []
+    for q in questions:
+        started = time.perf_counter()
+        a = pipeline.ask(q["question"], settings, principal=Principal.local_operator())
+        text = " ".join(p.text for p in a.paragraphs)
+        rows.append({
+            "id": q["id"], "type": q["type"], "mode": a.mode, "refused": a.mode == "refused",
+            "missing": list(getattr(a, "missing_terms", [])), "retried": list(getattr(a, "retried_terms", [])),
+            "quoted": bool(q.get("quote")) and any(contains_quote(s.text, q["quote"]) for s in a.sources),
+            "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
+            "words": len(text.split()), "paragraphs": len(a.paragraphs),
+            "console": [p.text[:120] for p in a.paragraphs if CONSOLE.search(p.text) and getattr(p, "table", None) is None],
+            "elapsed_s": time.perf_counter() - started,
+        })
+    return rows
+
+
+def report(name: str, rows: list[dict], full: bool) -> None:
+    unans = [r for r in rows if r["type"] == "unanswerable"]
+    answerable = [r for r in rows if r["type"] != "unanswerable"]
+    print(f"\n{name}: {len(rows)} questions ({len(answerable)} answerable, {len(unans)} unanswerable)")
+    if unans:
+        refused = [r for r in unans if r["refused"]]
+        print(f"  unanswerable refused: {len(refused)}/{len(unans)}  "
+              + "; ".join(f"{r['id']} {r['missing']}" for r in unans))
+    false = [r for r in answerable if r["refused"]]
+    print(f"  false refusals: {len(false)}/{len(answerable)} = {len(false) / len(answerable):.3f}  "
+          + "; ".join(f"{r['id']} {r['missing']}" for r in false))
+    if not full:
+        return
+    shown = [r for r in answerable if not r["refused"]]
+    n = len(answerable)
+    print(f"  cited sources contain the expected quote: {sum(r['quoted'] for r in answerable)}/{n} = "
+          f"{sum(r['quoted'] for r in answerable) / n:.2f} (of answers given: "
+          f"{sum(r['quoted'] for r in shown)}/{len(shown)})")
+    print(f"  cited sources include an expected page:   {sum(r['paged'] for r in answerable) / n:.2f}")
+    if shown:
+        print(f"  answer length: {sum(r['words'] for r in shown) / len(shown):.0f} words, "
+              f"{sum(r['paragraphs'] for r in shown) / len(shown):.1f} paragraphs (mean of answers given)")
+    console = [r for r in rows if r.get("console")]
+    print(f"  answers with code or console text: {len(console)}  " + "; ".join(r["id"] for r in console))
+    retried = [r for r in rows if r.get("retried")]
+    print(f"  searches retried with terms the passages lacked: {len(retried)}")
+    print(f"  seconds per question: {sum(r['elapsed_s'] for r in rows) / len(rows):.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--questions", nargs="+",
                         default=[str(EVAL / "dev_questions.jsonl"), str(EVAL / "dev_hard_questions.jsonl")])
+    parser.add_argument("--terms-only", action="store_true")
+    parser.add_argument("--out", help="write the per-question rows as JSON")
     args = parser.parse_args()
     settings = Settings(data_dir=Path(args.data_dir))
+    every = {}
     for qfile in args.questions:
-        questions = [json.loads(line) for line in Path(qfile).read_text().splitlines() if line.strip()]
-        unans = refused_unans = answerable = false_refusals = quoted = paged = 0
-        mode = ""
-        failures = []
-        for q in questions:
-            answer = pipeline.ask(q["question"], settings)
-            mode = mode or answer.mode
-            refused = answer.mode == "refused"
-            if q["type"] == "unanswerable":
-                unans += 1
-                refused_unans += refused
-                continue
-            answerable += 1
-            false_refusals += refused
-            cited = answer.sources
-            if q.get("quote") and any(contains_quote(s.text, q["quote"]) for s in cited):
-                quoted += 1
-            else:
-                failures.append(q["id"])
-            want = expected_pages(q)
-            if any((s.file_name, p) in want for s in cited for p in s.pages):
-                paged += 1
-        print(f"\n{Path(qfile).name}: {len(questions)} questions ({answerable} answerable, {unans} unanswerable)")
-        if unans:
-            print(f"  refusal rate on unanswerable questions: {refused_unans}/{unans} = {refused_unans / unans:.2f}")
-        print(f"  false refusals on answerable questions: {false_refusals}/{answerable} = "
-              f"{false_refusals / answerable:.2f}")
-        print(f"  cited sources contain the expected quote: {quoted}/{answerable} = {quoted / answerable:.2f}")
-        print(f"  cited sources include an expected page:   {paged}/{answerable} = {paged / answerable:.2f}")
-        print(f"  quote not cited: {', '.join(failures[:40])}{' ...' if len(failures) > 40 else ''}")
+        questions = load(qfile)
+        rows = terms_only(questions, settings) if args.terms_only else answer_all(questions, settings)
+        every[Path(qfile).stem] = rows
+        report(Path(qfile).name, rows, not args.terms_only)
+    if args.out:
+        Path(args.out).write_text(json.dumps(every, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 
 

@@ -22,8 +22,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from tests import bad_files  # noqa: E402
+
+LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 
 
 def cell(text: str) -> str:
@@ -37,7 +40,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bad-files-"))
     settings = Settings(data_dir=work / "data")
     good = bad_files.make_pdf(work / "good.pdf", "Bornhuetter")
-    assert pipeline.ingest([good], settings)[0].status == "ingested"
+    assert pipeline.ingest([good], settings, principal=LOCAL)[0].status == "ingested"
     cases = bad_files.CASES + ([] if args.no_big else bad_files.BIG_CASES)
     rows, unexpected = [], 0
     for n, case in enumerate(cases):
@@ -45,8 +48,8 @@ def main() -> int:
         case.make(path)
         run_settings = bad_files.with_parsing(settings, **case.parsing)
         if case.twice:
-            pipeline.ingest([path], run_settings, file_names=[case.file_name])
-        result = pipeline.ingest([path], run_settings, file_names=[case.file_name])[0]
+            pipeline.ingest([path], run_settings, file_names=[case.file_name], principal=LOCAL)
+        result = pipeline.ingest([path], run_settings, file_names=[case.file_name], principal=LOCAL)[0]
         shown = bad_files.outcome_text(result)
         ok = result.status == case.status and case.phrase in shown
         unexpected += not ok

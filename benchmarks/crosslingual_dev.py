@@ -1,4 +1,4 @@
-"""Cross-lingual retrieval on the development sets: the experiments behind `rag_core.crosslingual`.
+"""Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search (`rag_core.retrieval`).
 
     HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
 
@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core import crosslingual, retrieval, understanding  # noqa: E402
+from rag_core import retrieval, understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.evaluation import load_rows, metrics  # noqa: E402
 from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus  # noqa: E402
@@ -66,7 +66,7 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             continue
         language = detect_language(q.question)
         translation = understanding.translation(q.question, language, settings)
-        other = crosslingual.other_language(languages_of_docs, corpus.scope, language, translation)
+        other = retrieval.other_language(languages_of_docs, corpus.scope, language, translation)
         channels = retrieval.run_channels(q.question, embedder.embed_query(q.question), corpus.store, corpus.scope,
                                           PAGE_CANDIDATE_K, language, other=other)
         rankings: dict[str, Ranking] = {}
@@ -104,7 +104,7 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             "pdfs": list(q.pdfs), "relevant": [[pdf, page, g] for (pdf, page), g in sorted(q.relevant.items())],
             "translated": translation.shown() if translation else [], "rankings": rankings,
             "split_ratio": split_ratio,
-            "ratio": min(crosslingual.evidence_ratio(channels.lexical, channels.translated, languages_of_docs,
+            "ratio": min(retrieval.evidence_ratio(channels.lexical, channels.translated, languages_of_docs,
                                                      language), 1e9),
             "page_language": {pdf: languages[pdf] for pdf in languages},
         })
@@ -169,7 +169,7 @@ def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5,
     """The other language's ranking placed in `base` as `rag_core.crosslingual` does."""
     other = metrics.fuse_rankings([_r(row, "dense_other"), _r(row, "translated"), _r(row, "translated_pages")],
                                   weights=list(weights))
-    return crosslingual.place(base, other, strong if row["ratio"] >= ratio else weak)
+    return retrieval.place(base, other, strong if row["ratio"] >= ratio else weak)
 
 
 def variants() -> dict[str, Variant]:

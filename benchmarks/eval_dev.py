@@ -20,10 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.evaluation import load_rows, run_evaluation, summary_text  # noqa: E402
 from rag_core.evaluation import metrics  # noqa: E402
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
 COLUMNS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "recall@10", "recall@100")
@@ -124,7 +126,7 @@ def main() -> int:
             results = run_evaluation(load_rows(SHARED / "eval" / f"{name}.jsonl"), Path(args.pdf_dir), settings,
                                      engines, set_name=name,
                                      progress=lambda p, d, t: print(f"[{p}] {d}/{t}", file=sys.stderr, flush=True)
-                                     if p != "questions" or d == t or d % 20 == 0 else None)
+                                     if p != "questions" or d == t or d % 20 == 0 else None, principal=LOCAL)
             path.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
         results = json.loads(path.read_text(encoding="utf-8"))
         print(summary_text(results))

@@ -106,8 +106,9 @@ def main() -> int:
 
 def _ingest(pdf: Path, settings) -> tuple[int, dict[str, float], str] | str:
     from rag_core import pipeline
+    from rag_core.access import Principal
 
-    result = pipeline.ingest([pdf], settings)[0]
+    result = pipeline.ingest([pdf], settings, principal=Principal.local_operator())[0]
     if result.record is None:
         return f"{result.status}: {result.message}"
     return result.record.pages, result.stage_seconds, result.status

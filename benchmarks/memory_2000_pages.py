@@ -32,12 +32,14 @@ WORKER = """
 import json, sys
 from pathlib import Path
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 
 def show(event):
     print("EVENT", event.stage, event.done, event.total, flush=True)
 
-result = pipeline.ingest([Path(sys.argv[1])], Settings(data_dir=Path(sys.argv[2])), progress=show)[0]
+result = pipeline.ingest([Path(sys.argv[1])], Settings(data_dir=Path(sys.argv[2])), progress=show,
+                         principal=Principal.local_operator())[0]
 print("RESULT", json.dumps({"status": result.status, "message": result.message,
                             "seconds": result.stage_seconds,
                             "children": result.record.children if result.record else 0,

@@ -34,6 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.answering import answer as answer_from  # noqa: E402
 from rag_core.answering.number_trace import trace_numbers  # noqa: E402
 from rag_core.citations import build_sources  # noqa: E402
@@ -60,7 +61,7 @@ def run(questions: list[dict], settings: Settings) -> tuple[int, int, int, int, 
     failures: list[tuple[str, str, str, str]] = []
     ref_failures: list[tuple[str, str, str, str]] = []
     for q in questions:
-        result = pipeline.search(q["question"], settings)
+        result = pipeline.search(q["question"], settings, principal=Principal.local_operator())
         a = answer_from(q["question"], result, settings)  # what pipeline.ask does, keeping the search result
         # The reference answer (written by a person, its own number formats) traced against the same context.
         sources = build_sources(result, settings.retrieval.context_k)

@@ -42,8 +42,7 @@ from rag_core import understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.embedding import select_embedder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.crosslingual import other_language  # noqa: E402
-from rag_core.retrieval import fuse_parents, fuse_with_other_language, run_channels  # noqa: E402
+from rag_core.retrieval import fuse_parents, fuse_with_other_language, other_language, run_channels  # noqa: E402
 from rag_core.store import Store  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
 

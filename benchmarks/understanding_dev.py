@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core import retrieval  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.evaluation import metrics  # noqa: E402
 from rag_core.evaluation.engines import Corpus  # noqa: E402
@@ -164,7 +165,7 @@ def main() -> int:
             update={"dense_weight": args.context_dense_weight})})
     weights = [float(w) for w in args.dense_weights.split(",")]
     pdfs = sorted(p.name for p in Path(args.pdf_dir).glob("*.pdf"))
-    corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir))
+    corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir), principal=Principal.local_operator())
     forced = settings.model_copy(update={"understanding": settings.understanding.model_copy(update={"thesaurus": True})})
     thesaurus = load_thesaurus(forced)
     runner = Runner(corpus, thesaurus)

@@ -1,6 +1,6 @@
 """Document question answering for actuaries: parse, chunk, index, retrieve, answer with checked citations.
 
-This package never imports Streamlit; the UI lives in `app.py`, `pages/` and `ui/`.
+This package never imports Streamlit; the UI lives in `app.py`, `views/` and `ui/`.
 """
 
 __version__ = "0.1.0"

@@ -29,6 +29,10 @@ class ParsingSettings(_Section):
         None, description="Directory holding Docling's layout/TableFormer model artefacts (offline use)."
     )
     ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
+    table_images: bool = Field(
+        True, description="Read pictures that hold a table (a spreadsheet or console pasted as an image) by OCR "
+        "(RapidOCR) and keep them as tables with cells; about 5-10 s of CPU per such picture (pymupdf backend).",
+    )
     max_file_mb: float = Field(
         200.0, gt=0,
         description="Largest file accepted, in MB; larger files are refused before parsing. The app's upload "
@@ -176,6 +180,42 @@ class AnswerSettings(_Section):
         1 / 61,
         description="Fused RRF score of the best parent under which the answer is 'nothing answers this'.",
     )
+    check_terms: bool = Field(
+        True, description="Refuse by name when a term that carries the question appears in no accessible document, "
+        "and retry the search once when the passages found miss terms the library holds (issue 17).")
+    support_check: bool = Field(
+        False, description="LLM mode: a second model call judges, paragraph by paragraph, whether the cited "
+        "sources support it (supported / partly / not supported, with the reason). Costs one more call per answer; "
+        "meant for sensitive uses.")
+
+
+class AuthSettings(_Section):
+    mode: Literal["local", "oidc", "header"] = Field(
+        "local", description="Who is the user: 'local' (one operator, administrator, no sign-in; the app listens on "
+        "127.0.0.1), 'oidc' (Streamlit's st.login with an OpenID Connect provider) or 'header' (a reverse proxy "
+        "that authenticates and passes the user in request headers).",
+    )
+    user_claim: str = Field("email", description="OIDC claim that identifies the user (grants name this value).")
+    groups_claim: str = Field("groups", description="OIDC claim holding the user's groups (a list or a comma-separated string).")
+    admin_users: list[str] = Field(
+        default_factory=list, description="Users (e-mail addresses) who administer every collection and see the audit trail."
+    )
+    admin_groups: list[str] = Field(default_factory=list, description="Groups whose members are administrators.")
+    trust_proxy_headers: bool = Field(
+        False, description="Read the user from request headers ('header' mode). Turn on ONLY behind a proxy that "
+        "authenticates every request and strips these headers from the client: anyone who can reach the app "
+        "directly could otherwise claim to be anyone.",
+    )
+    user_header: str = Field("X-Forwarded-Email", description="Request header holding the user ('header' mode).")
+    groups_header: str = Field(
+        "X-Forwarded-Groups", description="Request header holding the user's groups, comma-separated ('header' mode)."
+    )
+
+
+class AuditSettings(_Section):
+    mask_questions: bool = Field(
+        False, description="Leave the question text out of the audit trail (its user, time, scope and sources stay)."
+    )
 
 
 class Settings(BaseSettings):
@@ -199,6 +239,8 @@ class Settings(BaseSettings):
     )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="Chat endpoint for answers.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
+    auth: AuthSettings = Field(default_factory=AuthSettings, description="Sign-in mode and administrators.")
+    audit: AuditSettings = Field(default_factory=AuditSettings, description="The audit trail.")
     openai_api_key: SecretStr | None = Field(
         None,
         validation_alias=AliasChoices("OPENAI_API_KEY", "RAG_OPENAI_API_KEY"),

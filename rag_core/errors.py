@@ -32,3 +32,7 @@ class NotFoundError(RagError):
 
 class LLMError(RagError):
     """The chat endpoint failed (timeout, HTTP error, invalid output)."""
+
+
+class AccessDenied(RagError):
+    """The signed-in user may not do this (read, upload, delete, grant) in this collection."""

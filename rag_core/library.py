@@ -10,7 +10,9 @@
 A stage is reused when the hash of its inputs matches the manifest and its output file
 still has the recorded hash; otherwise it is redone, and every later stage with it.
 Files are written to a temporary name and renamed, so a killed process never leaves a
-half-written output that looks complete. This module does not parse, chunk or embed.
+half-written output that looks complete. `package_versions` gives the installed versions
+recorded next to every output (manifests, evaluation results). This module does not parse,
+chunk or embed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +158,14 @@ class DocumentFolder:
                 f"The {what} of this document is out of date with its inputs; ingest the file again "
                 "(`python -m rag_core ingest FILE`) to redo it."
             )
+
+
+def package_versions(names: Iterable[str]) -> dict[str, str]:
+    """`{name: version}`; a package that is not installed is reported as "not installed"."""
+    versions: dict[str, str] = {}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions

@@ -54,6 +54,19 @@ class Item(Frozen):
     n_rows: int = 0
     n_cols: int = 0
     image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
+    source: str = Field("", description="Tables: where the cells were read, 'text layer' or 'OCR of a picture'")
+
+    def grid(self) -> list[list[str]]:
+        """A table's cell texts, header row first: its own first row when every cell of it is filled
+        and distinct, else the column numbers ("1", "2", ...) above all its rows."""
+        n_rows = max([self.n_rows] + [c.row + 1 for c in self.cells])
+        n_cols = max([self.n_cols] + [c.col + 1 for c in self.cells])
+        grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
+        for cell in self.cells:
+            grid[cell.row][cell.col] = cell.text
+        if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
+            return grid
+        return [[str(i + 1) for i in range(n_cols)], *grid]
 
 
 class Child(Frozen):
@@ -177,6 +190,7 @@ class Source(Frozen):
     section: str
     pages: list[int]
     label: str = Field(description="Readable card text: document · section · p. N")
+    collection: str = ""
     text: str
     caption: str = ""
     parent_id: str
@@ -225,6 +239,18 @@ class NumberTrace(Frozen):
     status: NumberStatus
     reason: str = ""
     location: NumberLocation | None = None
+    stated: bool = Field(True, description="False when the number comes from quoted code or console output: "
+                         "traced, but not offered as a fact")
+
+
+class TableExcerpt(Frozen):
+    """Rows of a cited table that the question names, as the answer shows them (cells keep their boxes)."""
+
+    source_id: str = Field(description="The table's source id")
+    caption: str = ""
+    header: list[TableCell] = Field(default_factory=list)
+    rows: list[list[TableCell]] = Field(default_factory=list)
+    matched: list[tuple[int, int]] = Field(default_factory=list, description="(row, col) of the cells the question named")
 
 
 class Paragraph(Frozen):
@@ -238,6 +264,12 @@ class Paragraph(Frozen):
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
     language: Language | None = Field(
         None, description="Language of the quoted passage when it is not the question's (shown as written, labelled)")
+    table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
+    judged: Literal["supported", "partly", "not_supported"] | None = Field(
+        None, description="The optional second pass's verdict on this paragraph (None: not judged)")
+    judged_reason: str = ""
+    collections: list[str] = Field(
+        default_factory=list, description="Collections of the cited sources, when they are more than one")
 
 
 class SubQuestion(Frozen):
@@ -273,6 +305,15 @@ class Answer(Frozen):
     budget_reason: str = ""
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     expanded_terms: list[str] = Field(default_factory=list)
+    missing_terms: list[str] = Field(
+        default_factory=list, description="Terms of the question that no accessible document mentions (refusal)")
+    terms_not_in_passages: list[str] = Field(
+        default_factory=list, description="Terms the library mentions but the passages used do not")
+    retried_terms: list[str] = Field(
+        default_factory=list, description="Terms the search was retried with, required in the passages")
+    check_prompt_tokens: int = Field(0, description="Tokens of the support check's prompt (second pass)")
+    check_completion_tokens: int = 0
+    check_elapsed_s: float = Field(0.0, description="Seconds the support check took")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

@@ -1,9 +1,20 @@
 """Hybrid retrieval: BM25 and dense channels over children, and BM25 over whole pages, fused by RRF.
 
-Documents written in another language than the question are ranked on their own (the dense
-channel restricted to them, "dense-other-language", and BM25 of the question's translated
-terms over their children and pages, "translated"); the best of that ranking is placed in the
-fused list (`crosslingual`).
+Documents written in another language than the question: a French question about an English
+document found nothing, since the embedding pulls a question towards the documents of its own
+language whatever their subject, and BM25 needs shared words. The documents of the other
+language are therefore also ranked on their own, by RRF of the dense channel restricted to them
+("dense-other-language") and BM25 of the question's terms translated into their language
+(`understanding.glossary`) over their children and pages ("translated"). Measured on the dev
+sets (benchmarks/crosslingual_dev.py; figures in `config.py`): adding these channels as extra
+votes of the main fusion lifted cross-lingual questions only at weights that sank the
+same-language ones (each channel has a rank 1 whatever the question), and running the dense
+channel per language then fusing the languages (the simple design) did not lift them at all.
+What works is placing the best passage of the other-language ranking in the fused list
+(`place`): at `other_language_strong_rank` when its evidence is clearly stronger than the
+question's own (`evidence_ratio` >= `other_language_strong_ratio`: the translated terms' best
+BM25 score over those documents against the question's best BM25 score over its own language's
+documents), else at `other_language_rank`. The question's own best passage stays first.
 
 Two fusion variants (METHOD.md §3), chosen by `settings.retrieval.fusion`:
 - "parents" (default): each channel's children are reduced to parents (best child per parent,
@@ -17,16 +28,16 @@ This module does not embed documents, write the index or build answers.
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
-from rag_core import crosslingual
 from rag_core.config import RetrievalSettings, Settings
-from rag_core.crosslingual import OtherLanguage
 from rag_core.embedding import Embedder
 from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
 from rag_core.store import RRF_K, ChildHit, PageHit, Store
@@ -69,6 +80,63 @@ def page_ranks(hits: Sequence[PageHit]) -> dict[str, tuple[int, PageHit]]:
     for rank, hit in enumerate(hits, start=1):
         for pid in hit.parent_ids:
             out.setdefault(pid, (rank, hit))
+    return out
+
+
+# ----- the other language's documents --------------------------------------------------------
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class OtherLanguage:
+    """The documents in scope written in another language than the question, searched on their own."""
+
+    scope: list[str]
+    language: str
+    translation: Translation | None = None  # the question's terms in that language; None: dense only
+
+
+def other_language(languages: Mapping[str, str], scope: Sequence[str], language: str,
+                   translation: Translation | None) -> OtherLanguage | None:
+    """The documents of `scope` (doc id -> language in `languages`) in the other language, or None."""
+    other = [d for d in scope if languages.get(d, language) != language]
+    if not other:
+        return None
+    target = translation.target if translation is not None else languages[other[0]]
+    usable = translation if translation is not None and translation.query else None
+    return OtherLanguage([d for d in other if languages[d] == target], target, usable)
+
+
+def evidence_ratio(lexical: Sequence[ChildHit], translated: Sequence[ChildHit], languages: Mapping[str, str],
+                   language: str) -> float:
+    """Best BM25 score of the translated terms over the other language's children, divided by the
+    best BM25 score of the question over its own language's children (inf when only the former)."""
+    theirs = translated[0].score if translated else 0.0
+    own = next((h.score for h in lexical if languages.get(h.doc_id, language) == language), 0.0)
+    if theirs <= 0:
+        return 0.0
+    return math.inf if own <= 0 else theirs / own
+
+
+def placement(ratio: float, weights: RetrievalSettings) -> int:
+    """Rank given to the best other-language passage (0: not placed)."""
+    return weights.other_language_strong_rank if ratio >= weights.other_language_strong_ratio \
+        else weights.other_language_rank
+
+
+def place(main: Sequence[K], other: Sequence[K], rank: int) -> list[K]:
+    """`main` with the best key of `other` not already ranked above `rank` moved or inserted at `rank`
+    (1-based; 0 or an empty `other` leaves `main` as it is)."""
+    out = list(main)
+    if rank <= 0:
+        return out
+    above = set(out[:rank - 1])
+    chosen = next((key for key in other if key not in above), None)
+    if chosen is None:
+        return out
+    if chosen in out:
+        out.remove(chosen)
+    out.insert(min(rank - 1, len(out)), chosen)
     return out
 
 
@@ -152,16 +220,16 @@ def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: flo
 
 def fuse_with_other_language(channels: Channels, weights: RetrievalSettings, languages: Mapping[str, str],
                              language: str, reduced: ParentRankings | None = None) -> list[tuple[str, float]]:
-    """The fused parents, with the best other-language parent placed (`crosslingual`)."""
+    """The fused parents, with the best other-language parent placed (`place`)."""
     reduced = reduced or ParentRankings.of(channels)
     main = reduced.fuse(weights.dense_weight, weights.page_weight)
     other = reduced.fuse_other(weights.other_language_weight, weights.translated_weight)
     if not other:
         return main
-    rank = crosslingual.placement(
-        crosslingual.evidence_ratio(channels.lexical, channels.translated, languages, language), weights)
+    rank = placement(
+        evidence_ratio(channels.lexical, channels.translated, languages, language), weights)
     scores = dict(other) | dict(main)  # a placed parent keeps its fused score when it has one
-    return [(pid, scores[pid]) for pid in crosslingual.place([p for p, _ in main], [p for p, _ in other], rank)]
+    return [(pid, scores[pid]) for pid in place([p for p, _ in main], [p for p, _ in other], rank)]
 
 
 def _channel_hits(hits: Sequence[ChildHit]) -> dict[str, ChannelHit]:
@@ -189,7 +257,7 @@ def search(
     is the question's (detected when None); the documents in scope written in another language
     are also ranked on their own (their dense channel and, given the question's terms in their
     language, `translation`, BM25 of those terms) and the best of them is placed in the list
-    (`crosslingual`; `other_language_rank` 0 turns this off).
+    (`place`; `other_language_rank` 0 turns this off).
     """
     started = time.perf_counter()
     k = k or max(settings.retrieval.context_k, 10)
@@ -207,7 +275,7 @@ def search(
     records = {r.doc_id: r for r in store.documents()}
     languages = {doc_id: r.language for doc_id, r in records.items()}
     crossing = parent_fusion and weights.other_language_rank > 0
-    other = crosslingual.other_language(languages, scope, language, translation) if crossing else None
+    other = other_language(languages, scope, language, translation) if crossing else None
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
                             pages=parent_fusion and page_weight > 0, other=other)
     reduced = ParentRankings.of(channels)
@@ -225,12 +293,13 @@ def search(
     parent_ids = [pid for pid, _ in ranking]
     parents = store.parents(parent_ids)
     children = store.children_of_parents(parent_ids)
+    in_scope = set(scope)  # the channels prefiltered on it; this only guards against a bug below them
     info = {name: _channel_hits(getattr(reduced, name)) for name in ("lexical", "dense", "dense_other", "translated")}
     out: list[RetrievedParent] = []
     for pid, score in ranking:
         parent = parents.get(pid)
         kids = children.get(pid, [])
-        if parent is None or not kids or parent.doc_id not in records:
+        if parent is None or not kids or parent.doc_id not in records or parent.doc_id not in in_scope:
             continue  # deleted between the two reads: the old or the new state, never half
         by_id: dict[str, Child] = {c.id: c for c in kids}
         if pid not in best and pid in on_pages:  # found by its page only: the first child on that page

@@ -16,21 +16,24 @@ _FR_WORDS = frozenset(
     "le la les des du de un une et est dans pour par sur au aux avec que qui ne pas sont ces cette "
     "il elle nous vous ils on se ce en son sa ses leur leurs été être ou où mais donc car plus".split()
 )
+# Function and question words of French and English, folded: never content words.
+STOP_WORDS = frozenset(
+    """a au aux avec ce ces cet cette comme dans de des du elle elles en est et etre il ils je la le les leur
+    leurs lui mais me meme mes moi mon ne nos notre nous on ou par pas plus pour qu que quel quelle quelles
+    quels qui sa sans se ses si son sont sur ta te tes toi ton tu un une vos votre vous y d l j m n s t c
+    quoi comment pourquoi quand combien ete etait peut faut fait avoir quest donc car entre chaque tout tous
+    toute toutes ainsi alors afin lorsque lors selon cela ceci celui celle ceux celles dont aussi autre autres
+    an and are as at be by can could do does did for from has have how i if in into is it its of on or
+    should that the their them there these those they this to was were what when where which who whom why
+    will with would you your me my we our us any all each other such than then also about between both
+    may might must shall not no nor only own same so too very just over under upon within without""".split()
+)
+
 _EN_WORDS = frozenset(
     "the of and to in is for that on with as by are be this from at or an it which not have has "
     "was were these those their its can will we they if when than".split()
 )
 
-# Folded function words of both languages, with question words: what a content word is not.
-STOP_WORDS = frozenset(
-    """a au aux avec ce ces cet cette comme dans de des du elle en est et etre il ils je la le les leur leurs
-    lui mais me meme mes moi mon ne nos notre nous on ou par pas plus pour qu que quel quelle quelles quels
-    qui sa sans se ses si son sont sur ta te tes toi ton tu un une vos votre vous y d l j m n s t c
-    quoi comment pourquoi quand combien ete etait sont peut faut fait avoir quest est-ce
-    an and are as at be by can could do does for from has have how i if in into is it its of on or
-    should that the their them there these they this those to was were what when where which who why
-    will with would you your""".split()
-)
 
 
 def fold(text: str) -> str:

@@ -1,4 +1,8 @@
-"""Shared test fixtures: no network, every data path in a temp directory, paths to ../shared."""
+"""Shared test fixtures: no network, every data path in a temp directory, paths to ../shared.
+
+Without ../shared (or Chromium for the browser tests) a developer's run skips what needs them;
+with CI=true the run stops at once instead, so that a green CI always means the whole suite ran.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.ui.browser_support import CHROMIUM
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -15,6 +21,30 @@ SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 CORPUS = SHARED / "corpus" / "pdfs"
 DOCLING_FIXTURES = SHARED / "fixtures" / "docling"
 EVAL_DIR = SHARED / "eval"
+CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not CI:
+        return
+    missing = [f"{what} ({path})" for what, path in (("the corpus", CORPUS), ("the Docling fixtures", DOCLING_FIXTURES),
+                                                    ("the dev sets", EVAL_DIR)) if not path.is_dir()]
+    if missing:
+        missing.append(f"set RAG_SHARED_DIR (now {SHARED})")
+    if not CHROMIUM.exists():
+        missing.append(f"Chromium for the browser tests ({CHROMIUM}: apt-get install chromium)")
+    if missing:
+        raise pytest.UsageError("CI=true and the suite cannot run whole; missing: " + "; ".join(missing))
+
+
+def shared(path: Path, what: str) -> Path:
+    """`path` from ../shared; a skip when it is absent (a failure under CI=true)."""
+    if path.exists():
+        return path
+    message = f"{what} not found at {path} (set RAG_SHARED_DIR)"
+    if CI:
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
 
 
 @pytest.fixture(autouse=True)
@@ -35,13 +65,9 @@ def settings(tmp_path: Path):
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not found at {CORPUS}")
-    return CORPUS
+    return shared(CORPUS, "the corpus")
 
 
 @pytest.fixture(scope="session")
 def docling_fixtures_dir() -> Path:
-    if not DOCLING_FIXTURES.is_dir():
-        pytest.skip(f"docling fixtures not found at {DOCLING_FIXTURES}")
-    return DOCLING_FIXTURES
+    return shared(DOCLING_FIXTURES, "the Docling fixtures")

@@ -122,6 +122,9 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "inspect.figures": {"fr": "Figures", "en": "Figures"},
     "inspect.no_figures": {"fr": "Aucune figure détectée.", "en": "No figure detected."},
     "inspect.table_caption": {"fr": "Tableau {n} · p. {page}", "en": "Table {n} · p. {page}"},
+    "inspect.table_ocr": {"fr": "Lu par OCR dans une image : vérifiez les chiffres sur la page.",
+                          "en": "Read by OCR from an image: check the numbers against the page."},
+    "inspect.table_text_layer": {"fr": "Lu dans la couche texte du PDF.", "en": "Read from the PDF's text layer."},
     "inspect.figure_caption": {"fr": "Figure {n} · p. {page}", "en": "Figure {n} · p. {page}"},
     "inspect.csv": {"fr": "Télécharger en CSV", "en": "Download CSV"},
     "inspect.xlsx": {"fr": "Télécharger en Excel", "en": "Download Excel"},
@@ -145,6 +148,14 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "ask.refused": {
         "fr": "Aucun passage des documents ne répond à cette question. Passages les plus proches :",
         "en": "No passage of the documents answers this question. Closest passages:",
+    },
+    "ask.judged.supported": {"fr": "jugé appuyé par ses sources", "en": "judged supported by its sources"},
+    "ask.judged.partly": {"fr": "jugé en partie appuyé", "en": "judged partly supported"},
+    "ask.judged.not_supported": {"fr": "jugé NON appuyé par ses sources", "en": "judged NOT supported by its sources"},
+    "ask.collections": {"fr": "cite plusieurs collections : {names}", "en": "cites several collections: {names}"},
+    "ask.refused_closest": {
+        "fr": "Passages les plus proches (ce n'est pas une réponse) :",
+        "en": "Closest passages (not an answer):",
     },
     "ask.missing": {"fr": "Information manquante : ", "en": "Missing information: "},
     "ask.uncited": {"fr": "Passages retrouvés mais non cités", "en": "Passages retrieved but not cited"},
@@ -222,31 +233,154 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "scol.other_rank": {"fr": "rang dense autre langue", "en": "dense rank, other language"},
     "scol.translated_rank": {"fr": "rang lexical traduit", "en": "translated lexical rank"},
     "scol.language": {"fr": "langue", "en": "language"},
-    "search.translated": {
-        "fr": "Termes cherchés dans les documents en {language} : {terms}",
-        "en": "Terms searched in the {language} documents: {terms}",
-    },
-    "search.translated_none": {
-        "fr": "Aucun terme du glossaire reconnu ; les documents en {language} sont cherchés par le canal dense seul.",
-        "en": "No glossary term recognised; the {language} documents are searched by the dense channel only.",
-    },
+    "search.translated": {"fr": "Termes cherchés dans les documents en {language} : {terms}",
+                          "en": "Terms searched in the {language} documents: {terms}"},
+    "search.translated_none": {"fr": "Aucun terme du glossaire reconnu ; documents en {language} : canal dense seul.",
+                               "en": "No glossary term recognised; {language} documents: dense channel only."},
     "search.glossary": {"fr": "Glossaire bilingue", "en": "Bilingual glossary"},
-    "search.glossary_in_use": {
-        "fr": "Glossaire utilisé : {name} ({n} entrées).", "en": "Glossary in use: {name} ({n} entries).",
-    },
-    "search.glossary_off": {
-        "fr": "La traduction des termes est désactivée (RAG_UNDERSTANDING__TRANSLATION).",
-        "en": "Term translation is off (RAG_UNDERSTANDING__TRANSLATION).",
-    },
-    "search.glossary_upload": {
-        "fr": 'Compléter avec votre glossaire (JSON : {"entries": [{"fr": "...", "en": "..."}]})',
-        "en": 'Extend with your own glossary (JSON: {"entries": [{"fr": "...", "en": "..."}]})',
-    },
+    "search.glossary_in_use": {"fr": "Glossaire utilisé : {name} ({n} entrées).", "en": "Glossary in use: {name} ({n} entries)."},
+    "search.glossary_off": {"fr": "Traduction des termes désactivée (RAG_UNDERSTANDING__TRANSLATION).",
+                            "en": "Term translation is off (RAG_UNDERSTANDING__TRANSLATION)."},
+    "search.glossary_upload": {"fr": 'Compléter avec votre glossaire (JSON : {"entries": [{"fr": "...", "en": "..."}]})',
+                               "en": 'Extend with your own glossary (JSON: {"entries": [{"fr": "...", "en": "..."}]})'},
     "search.glossary_saved": {"fr": "Glossaire ajouté : {n} entrées.", "en": "Glossary added: {n} entries."},
     "lang.fr": {"fr": "français", "en": "French"},
     "lang.en": {"fr": "anglais", "en": "English"},
     "ask.passage_language": {"fr": "Passage en {language}, tel qu'écrit :", "en": "Passage in {language}, as written:"},
+    # sign-in and access
+    "nav.evaluate": {"fr": "Évaluation", "en": "Evaluate"},
+    "nav.access": {"fr": "Accès", "en": "Access"},
+    "auth.title": {"fr": "Connexion", "en": "Sign in"},
+    "auth.sign_in_intro": {
+        "fr": "Connectez-vous pour voir les documents auxquels vous avez accès.",
+        "en": "Sign in to see the documents you have access to.",
+    },
+    "auth.sign_in": {"fr": "Se connecter", "en": "Sign in"},
+    "auth.sign_out": {"fr": "Se déconnecter", "en": "Sign out"},
+    "auth.local_mode": {"fr": "mode local : vous voyez tous les documents", "en": "local mode: you see every document"},
+    "auth.signed_in_as": {"fr": "Connecté : {user} (groupes : {groups})", "en": "Signed in: {user} (groups: {groups})"},
+    "auth.admin": {"fr": "administrateur", "en": "administrator"},
+    "auth.local_exposed": {
+        "fr": "Le mode local montre tous les documents à quiconque atteint l'application : il n'est servi que sur "
+        "127.0.0.1. Relancez avec --server.address 127.0.0.1, ou choisissez RAG_AUTH__MODE=oidc ou header.",
+        "en": "Local mode shows every document to whoever reaches the app: it is served on 127.0.0.1 only. Restart "
+        "with --server.address 127.0.0.1, or set RAG_AUTH__MODE=oidc or header.",
+    },
+    "auth.oidc_unconfigured": {
+        "fr": "La connexion OpenID Connect n'est pas configurée : ajoutez le bloc [auth] à .streamlit/secrets.toml "
+        "(voir « Contrôle d'accès » dans le README).",
+        "en": "OpenID Connect sign-in is not configured: add the [auth] block to .streamlit/secrets.toml "
+        "(see “Access control” in the README).",
+    },
+    "auth.claims_missing": {
+        "fr": "Votre fournisseur d'identité n'a pas transmis l'identifiant attendu ; contactez l'administrateur.",
+        "en": "Your identity provider did not send the expected user id; contact the administrator.",
+    },
+    "auth.header_untrusted": {
+        "fr": "Mode en-têtes : les en-têtes d'identité sont ignorés tant que RAG_AUTH__TRUST_PROXY_HEADERS n'est pas "
+        "activé (à n'activer que derrière un proxy qui authentifie).",
+        "en": "Header mode: identity headers are ignored until RAG_AUTH__TRUST_PROXY_HEADERS is on (turn it on only "
+        "behind a proxy that authenticates).",
+    },
+    "auth.header_missing": {
+        "fr": "Le proxy n'a pas indiqué qui vous êtes (en-tête {header} absent).",
+        "en": "The proxy did not say who you are (no {header} header).",
+    },
+    "access.title": {"fr": "Accès", "en": "Access"},
+    "access.denied": {
+        "fr": "Cette page est réservée aux administrateurs et aux gestionnaires de collection.",
+        "en": "This page is for administrators and collection managers.",
+    },
+    "access.collection": {"fr": "Collection", "en": "Collection"},
+    "access.no_collection": {"fr": "Vous ne gérez aucune collection.", "en": "You manage no collection."},
+    "access.grants": {"fr": "Droits sur « {collection} »", "en": "Grants on “{collection}”"},
+    "access.no_grant": {
+        "fr": "Aucun droit : seuls les administrateurs voient cette collection.",
+        "en": "No grant: only administrators see this collection.",
+    },
+    "access.col.kind": {"fr": "type", "en": "kind"},
+    "access.col.subject": {"fr": "bénéficiaire", "en": "subject"},
+    "access.col.role": {"fr": "droit", "en": "role"},
+    "access.col.by": {"fr": "accordé par", "en": "granted by"},
+    "access.col.at": {"fr": "accordé le", "en": "granted at"},
+    "access.kind.user": {"fr": "utilisateur", "en": "user"},
+    "access.kind.group": {"fr": "groupe", "en": "group"},
+    "access.role.read": {"fr": "lecture", "en": "read"},
+    "access.role.write": {"fr": "écriture", "en": "write"},
+    "access.role.manage": {"fr": "gestion", "en": "manage"},
+    "access.add": {"fr": "Accorder un droit", "en": "Grant access"},
+    "access.subject": {"fr": "E-mail de l'utilisateur ou nom du groupe", "en": "User's email or group name"},
+    "access.add_button": {"fr": "Accorder", "en": "Grant"},
+    "access.no_subject": {"fr": "Indiquez un utilisateur ou un groupe.", "en": "Give a user or a group."},
+    "access.granted": {"fr": "Droit « {role} » accordé à {subject} sur {collection}.",
+                       "en": "“{role}” granted to {subject} on {collection}."},
+    "access.revoke": {"fr": "Retirer un droit", "en": "Revoke access"},
+    "access.revoke_pick": {"fr": "Droit à retirer", "en": "Grant to revoke"},
+    "access.revoke_button": {"fr": "Retirer", "en": "Revoke"},
+    "access.revoked": {"fr": "Droit de {subject} sur {collection} retiré.", "en": "{subject}'s access to {collection} revoked."},
+    "access.map": {"fr": "Qui peut lire quoi", "en": "Who can read what"},
+    "access.map_help": {
+        "fr": "Lecture : voir, chercher, interroger, ouvrir les pages, exporter ; écriture : lecture + dépôt ; gestion : "
+        "écriture + suppression et droits. Les administrateurs voient tout.",
+        "en": "Read: see, search, ask, open pages, export; write: read + upload; manage: write + delete and grant. "
+        "Administrators see everything.",
+    },
+    "audit.title": {"fr": "Journal d'audit", "en": "Audit trail"},
+    "audit.user": {"fr": "Utilisateur", "en": "User"},
+    "audit.since": {"fr": "Depuis le", "en": "Since"},
+    "audit.document": {"fr": "Document (identifiant ou nom)", "en": "Document (id or name)"},
+    "audit.csv": {"fr": "Télécharger en CSV", "en": "Download CSV"},
+    "audit.none": {"fr": "Aucun événement.", "en": "No event."},
+    "library.new_help": {
+        "fr": "Vous gérerez la nouvelle collection ; elle reste invisible aux autres jusqu'à ce que vous la partagiez "
+        "(page Accès).",
+        "en": "You will manage the new collection; others do not see it until you share it (Access page).",
+    },
+    "library.read_only": {
+        "fr": "Vous ne gérez aucune de ces collections : pas de suppression possible.",
+        "en": "You manage none of these collections: nothing to delete.",
+    },
+    # evaluate
+    "evaluate.title": {"fr": "Évaluation de la recherche", "en": "Evaluate retrieval"},
+    "evaluate.set": {"fr": "Jeu de questions", "en": "Question set"},
+    "evaluate.source.shared": {"fr": "Jeu partagé", "en": "Shared set"},
+    "evaluate.source.upload": {"fr": "Fichier déposé", "en": "Upload"},
+    "evaluate.source.reported": {"fr": "Citations signalées", "en": "Reported citations"},
+    "evaluate.no_set": {"fr": "Aucun jeu de questions dans {path} (réglez RAG_SHARED_DIR).",
+                        "en": "No question set found in {path} (set RAG_SHARED_DIR)."},
+    "evaluate.file": {"fr": "Fichier", "en": "File"},
+    "evaluate.upload": {"fr": "Questions (JSON lines)", "en": "Questions (JSON lines)"},
+    "evaluate.no_reports": {"fr": "Aucune citation signalée pour l'instant.", "en": "No citation has been reported yet."},
+    "evaluate.pdf_dir": {"fr": "Dossier des PDF du jeu (tout le dossier est l'espace de recherche)",
+                         "en": "Folder of the set's PDFs (the whole folder is the search space)"},
+    "evaluate.engines": {"fr": "Moteurs", "en": "Engines"},
+    "evaluate.run": {"fr": "Lancer", "en": "Run"},
+    "evaluate.starting": {"fr": "Démarrage…", "en": "Starting…"},
+    "evaluate.done": {"fr": "Terminé", "en": "Done"},
+    "evaluate.summary": {"fr": "{set} : {n} questions avec réponse sur {total}",
+                         "en": "{set}: {n} answerable of {total} questions"},
+    "evaluate.caption": {
+        "fr": "Moteur par défaut : {engine}. Niveau page : une page prend le rang de son meilleur enfant ; moyennes "
+        "avec intervalles bootstrap à 95 %.",
+        "en": "Default engine: {engine}. Page level: a page takes the rank of its best child; means with 95 % "
+        "bootstrap intervals.",
+    },
+    "evaluate.beats": {"fr": "Le moteur par défaut bat la meilleure référence de METHOD.md §6 sur chaque colonne.",
+                       "en": "The default engine beats the best METHOD.md §6 baseline on every column."},
+    "evaluate.not_beats": {"fr": "Le moteur par défaut ne bat pas la meilleure référence de METHOD.md §6 sur chaque colonne.",
+                           "en": "The default engine does not beat the best METHOD.md §6 baseline on every column."},
+    "evaluate.absent": {"fr": "{name} : absent ({why})", "en": "{name}: absent ({why})"},
+    "evaluate.metric": {"fr": "Mesure des graphiques", "en": "Metric for the charts"},
+    "evaluate.by_type": {"fr": "Par type", "en": "By type"},
+    "evaluate.by_language": {"fr": "Par langue", "en": "By language"},
+    "evaluate.by_language_match": {"fr": "Même langue / autre langue", "en": "Same language / cross-lingual"},
+    "evaluate.language_match_help": {"fr": "(langue de la question et des PDF attendus ; doc@3 : un PDF attendu parmi "
+                                     "les trois premiers documents)", "en": "(question language vs the relevant PDFs' "
+                                     "language; doc@3: a relevant PDF among the first three documents)"},
+    "evaluate.per_question": {"fr": "Par question, moteur", "en": "Per question, engine"},
+    "evaluate.download": {"fr": "Télécharger results.json", "en": "Download results.json"},
 }
+
 
 
 def lang() -> Lang:

@@ -69,7 +69,10 @@ def _source_of(n: NumberTrace, sources: Mapping[str, Source]) -> Source | None:
 
 def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: str) -> None:
     """Under a paragraph: a button per quoted number (opens its cell), the reason of every other mark."""
-    quoted = [n for n in paragraph.numbers if n.status == "quoted" and _source_of(n, sources) is not None]
+    # A chip for each number the paragraph states as a fact; figures of quoted code or console output
+    # stay traced (and marked in the text) without one. A table answer's cells are its own buttons.
+    quoted = [n for n in paragraph.numbers if n.status == "quoted" and n.stated and paragraph.table is None
+              and _source_of(n, sources) is not None]
     seen: set[tuple[str, str, int | None, int | None]] = set()
     chips = []
     for n in quoted:

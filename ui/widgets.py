@@ -6,7 +6,6 @@ Document text is never given to markdown unescaped nor to `unsafe_allow_html`.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -17,6 +16,7 @@ import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.citations import quote_highlight
 from rag_core.config import Settings
 from rag_core.errors import RagError
@@ -135,18 +135,44 @@ def annotations_for(
     return anns
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _pdf_pages(doc_id: str, pages: tuple[int, ...], data_key: str, _settings: Settings) -> tuple[bytes, dict[int, int], bool]:
-    """(pdf bytes, original page -> displayed page, is_excerpt). `data_key` keys the cache per data dir.
+SCOPED_CACHE = "scoped_bytes"  # session key: {(user key, what, doc id, detail): value made by rag_core}
+
+
+def checked_once(what: str, doc_id: str, detail: Any, settings: Settings, principal: Principal,
+                 produce: Callable[[], T]) -> T:
+    """`produce()` (a rag_core call that checks the scope, records the opening and makes the value)
+    once per session and principal; each later rerun still asks rag_core whether the principal can
+    read the document (NotFoundError once out of scope), so a revoked grant closes what is open
+    without recording the same opening at every rerun. Never shared between sessions."""
+    from ui.auth import principal_key
+
+    cache: dict = st.session_state.setdefault(SCOPED_CACHE, {})
+    key = (principal_key(principal), what, doc_id, detail)
+    if key in cache:
+        pipeline.get_document(doc_id, settings, principal=principal)
+        return cache[key]
+    value = produce()
+    while len(cache) >= 16:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+    return value
+
+
+def _pdf_pages(doc_id: str, pages: tuple[int, ...], settings: Settings, principal: Principal
+               ) -> tuple[bytes, dict[int, int], bool]:
+    """(pdf bytes, original page -> displayed page, is_excerpt) for `principal`, or a RagError.
 
     Only the needed pages are sent to the browser (rag_core cuts them out with PyMuPDF), so a
-    300-page PDF opens as fast as a 3-page one.
+    300-page PDF opens as fast as a 3-page one; they reach the viewer through the session's
+    websocket, not Streamlit's /media route.
     """
-    if pages:
-        data, mapping = pipeline.page_pdf(doc_id, list(pages), _settings)
-        return data, {int(k): int(v) for k, v in mapping.items()}, True
-    data = pipeline.source_path(doc_id, _settings).read_bytes()
-    return data, {}, False
+    def produce() -> tuple[bytes, dict[int, int], bool]:
+        if pages:
+            data, mapping = pipeline.page_pdf(doc_id, list(pages), settings, principal=principal)
+            return data, {int(k): int(v) for k, v in mapping.items()}, True
+        return pipeline.source_path(doc_id, settings, principal=principal).read_bytes(), {}, False
+
+    return checked_once("pdf", doc_id, pages, settings, principal, produce)
 
 
 def render_pdf(
@@ -163,7 +189,7 @@ def render_pdf(
     )
 
 
-def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewer") -> None:
+def show_target(target: dict[str, Any], settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
     """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted."""
     st.markdown(f"**{escape_md(target['label'])}**")
     pages = tuple(target["pages"])
@@ -171,7 +197,7 @@ def show_target(target: dict[str, Any], settings: Settings, *, key: str = "viewe
         st.caption(t("viewer.no_boxes"))
         st.text(target.get("text", ""))
         return
-    ok, got = call(_pdf_pages, target["doc_id"], pages, str(settings.data_dir), settings)
+    ok, got = call(_pdf_pages, target["doc_id"], pages, settings, principal)
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got
@@ -216,21 +242,24 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> N
 
 
 def table_frame(item: Item) -> pd.DataFrame:
-    """A table item as a grid; its first row becomes the header when it is a usable one."""
-    n_rows = max([item.n_rows] + [c.row + 1 for c in item.cells])
-    n_cols = max([item.n_cols] + [c.col + 1 for c in item.cells])
-    grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
-    for cell in item.cells:
-        grid[cell.row][cell.col] = cell.text
-    if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
-        return pd.DataFrame(grid[1:], columns=grid[0])
-    return pd.DataFrame(grid, columns=[str(i + 1) for i in range(n_cols)])
+    """A table item as a grid; its first row becomes the header when it is a usable one (`Item.grid`)."""
+    header, *rows = item.grid()
+    return pd.DataFrame(rows, columns=header)
 
 
-def excel_bytes(frame: pd.DataFrame, sheet: str = "table") -> bytes:
-    buffer = io.BytesIO()
-    frame.to_excel(buffer, index=False, sheet_name=sheet[:31], engine="openpyxl")
-    return buffer.getvalue()
+def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
+    """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, after the check)."""
+    st.dataframe(table_frame(item), hide_index=True, width="stretch")
+    c1, c2 = st.columns(2)
+    stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
+    # Deferred: rag_core checks the scope, records the export and makes the bytes on click only.
+    c1.download_button(t("inspect.csv"), lambda: pipeline.export_table(doc_id, item.ref, settings, "csv",
+                                                                       principal=principal),
+                       f"{stem}.csv", "text/csv", key=f"csv-{n}")
+    c2.download_button(t("inspect.xlsx"), lambda: pipeline.export_table(doc_id, item.ref, settings, "xlsx",
+                                                                        principal=principal),
+                       f"{stem}.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                       key=f"xlsx-{n}")
 
 
 def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[Any]) -> list[dict[str, Any]]:
@@ -257,9 +286,10 @@ def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[
     return anns
 
 
-def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, *, key: str) -> None:
+def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, principal: Principal,
+              *, key: str) -> None:
     """One page of a document with `annotations` given for page 1 of a one-page view."""
-    ok, got = call(_pdf_pages, doc_id, (page,), str(settings.data_dir), settings)
+    ok, got = call(_pdf_pages, doc_id, (page,), settings, principal)
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got

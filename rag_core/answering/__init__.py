@@ -15,12 +15,15 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
+from rag_core.answering.evidence import mark_stated
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.greetings import greeting_reply
 from rag_core.answering.model_answer import build_messages, call_model
 from rag_core.llm import llm_configured
 from rag_core.answering.number_trace import count, trace_numbers
 from rag_core.answering.prompts import number_sources
+from rag_core.answering.support_check import judge_support, mark_collections
 from rag_core.answering.verification import verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
@@ -47,12 +50,15 @@ def evidence_threshold(settings: Settings) -> float:
     return settings.answer.min_evidence_score * min(1.0, settings.retrieval.dense_weight)
 
 
-def _refusal(question: str, language: str, context: Sequence[RetrievedParent], sources: list[Source], started: float) -> Answer:
+def _refusal(question: str, language: str, context: Sequence[RetrievedParent], sources: list[Source], started: float,
+             missing_terms: Sequence[str] = ()) -> Answer:
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
         mode="refused",
-        missing_information=NOTHING_FOUND.get(language, NOTHING_FOUND["en"]),
+        missing_information=missing_message(missing_terms, language) if missing_terms
+        else NOTHING_FOUND.get(language, NOTHING_FOUND["en"]),
+        missing_terms=list(missing_terms),
         uncited=[s for s in sources if s.kind == "parent"],
         parent_ids=[hit.parent.id for hit in context],
         elapsed_s=time.perf_counter() - started,
@@ -68,12 +74,12 @@ def _extractive(
     warnings: Sequence[str] = (),
     dropped: Sequence[str] = (),
     tokens: tuple[int, int] = (0, 0),
-    translated_terms: Sequence[str] = (),
+    extra_terms: Sequence[str] = (),
 ) -> Answer:
     paragraphs = extractive_paragraphs(context, question, [parent_source_id(hit.parent) for hit in context],
-                                       language, translated_terms)
+                                       language, extra_terms)
     checked = verify_citations(paragraphs, sources, language)
-    traced = trace_numbers(checked.paragraphs, sources, context, language)  # figures read as the document writes them
+    traced = mark_stated(trace_numbers(checked.paragraphs, sources, context, language))  # as the document writes them
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
@@ -97,30 +103,45 @@ def answer(
     result: SearchResult,
     settings: Settings,
     history: list[tuple[str, str]] | None = None,
+    coverage: Coverage | None = None,
+    retried: Sequence[str] = (),
 ) -> Answer:
     """Answer from the first `context_k` parents of `result`; never raises for an endpoint failure.
 
     `history` holds earlier (question, answer) turns of the conversation; they are shown to
-    the model as context only: only this turn's sources can be cited.
+    the model as context only: only this turn's sources can be cited. `coverage` is the check
+    of the question's terms (`coverage.check_coverage`): a term no accessible document mentions
+    refuses before any model call; terms missing from the passages are told to the model and
+    marked on the answer (`retried`: the terms the search was repeated with).
     """
     started = time.perf_counter()
     language = result.language or detect_language(question)
     forms = result.translated.forms if result.translated is not None else []
     context = list(result.parents[: max(settings.retrieval.context_k, 0)])
     sources = build_sources(result, settings.retrieval.context_k)
+    if coverage is not None and coverage.refuses:
+        return _refusal(question, language, context, sources, started, coverage.missing)
     if not context or max(hit.fused_score for hit in result.parents) < evidence_threshold(settings):
         return _refusal(question, language, context, sources, started)
+    absent = list(coverage.not_retrieved) if coverage is not None else []
+    marks = {"terms_not_in_passages": absent, "retried_terms": list(retried)}
+    notes = coverage_notes(absent, retried, language)
+
+    def extractive(warnings: Sequence[str] = (), dropped: Sequence[str] = (), tokens: tuple[int, int] = (0, 0)) -> Answer:
+        return _extractive(question, language, context, sources, started, warnings, dropped, tokens,
+                           [*result.expanded_terms, *forms]).model_copy(
+            update={**marks, "missing_information": " ".join(notes)})
+
     if not llm_configured(settings):
-        return _extractive(question, language, context, sources, started, translated_terms=forms)
+        return extractive()
 
     prompt_sources = number_sources(sources)
     aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-    messages = build_messages(question, prompt_sources, context, settings, language, history)
+    messages = build_messages(question, prompt_sources, context, settings, language, history, absent)
     try:
         reply = call_model(messages, settings, language)
     except LLMError as err:
-        return _extractive(question, language, context, sources, started, warnings=[str(err)],
-                           translated_terms=forms)
+        return extractive(warnings=[str(err)])
 
     paragraphs = [
         Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote,
@@ -132,18 +153,24 @@ def answer(
     if paragraphs and not checked.paragraphs:
         # Everything the model wrote was unsourced: the documents' own sentences are better.
         warning = ALL_DROPPED.get(language, ALL_DROPPED["en"])
-        return _extractive(question, language, context, sources, started, [warning], checked.dropped, tokens,
-                           forms)
-    traced = trace_numbers(checked.paragraphs, sources, context, language, aliases, reading=language)
+        return extractive([warning], checked.dropped, tokens)
+    traced = mark_stated(trace_numbers(checked.paragraphs, sources, context, language, aliases, reading=language))
+    traced = mark_collections(traced, checked.sources)
+    judged = judge_support(traced, checked.sources, settings, language) if settings.answer.support_check else None
     return Answer(
         question=question,
         language=language,  # type: ignore[arg-type]
         mode="llm",
         model=settings.llm.model,
-        paragraphs=traced,
+        paragraphs=judged.paragraphs if judged else traced,
         unsupported_numbers=count(traced, "unsupported"),
         mismatched_numbers=count(traced, "mismatch"),
-        missing_information=reply.output.missing_information.strip(),
+        missing_information=" ".join([*notes, reply.output.missing_information.strip()]).strip(),
+        **marks,
+        warnings=judged.warnings if judged else [],
+        check_prompt_tokens=judged.prompt_tokens if judged else 0,
+        check_completion_tokens=judged.completion_tokens if judged else 0,
+        check_elapsed_s=judged.elapsed_s if judged else 0.0,
         sources=checked.sources,
         uncited=checked.uncited,
         dropped=checked.dropped,

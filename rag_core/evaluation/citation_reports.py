@@ -1,6 +1,7 @@
 """Reported wrong citations, stored as JSON lines in the evaluation-set format (shared/eval/README.md).
 
-The Ask page records them; the Evaluate page and `evaluate` read them back.
+The Ask page records them; the Evaluate page and `evaluate` read them back. A report belongs to
+the user who made it (`reported_by`): given a user, `read_reports` returns only that user's.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def report_citation(
     pages: list[int],
     quote: str = "",
     comment: str = "",
+    user: str | None = None,
 ) -> dict[str, object]:
     """Append one reported case; returns the stored record.
 
@@ -48,6 +50,8 @@ def report_citation(
         "comment": comment,
         "reported_at": now.isoformat(timespec="seconds"),
     }
+    if user is not None:
+        record["reported_by"] = user
     path = reports_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(record, ensure_ascii=False) + "\n"
@@ -56,7 +60,20 @@ def report_citation(
     return record
 
 
-def read_reports(data_dir: Path) -> bytes:
-    """The whole reports file (empty bytes when nothing was reported yet), for a download button."""
+def read_reports(data_dir: Path, user: str | None = None) -> bytes:
+    """The reports file (empty bytes when nothing was reported yet), for a download button; with
+    `user`, only the lines that user reported (case-insensitive), so nobody downloads another's."""
     path = reports_path(data_dir)
-    return path.read_bytes() if path.is_file() else b""
+    data = path.read_bytes() if path.is_file() else b""
+    if user is None:
+        return data
+    wanted = user.strip().lower()
+    kept = []
+    for line in data.splitlines(keepends=True):
+        try:
+            owner = str(json.loads(line).get("reported_by", "")).strip().lower()
+        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+            continue
+        if owner == wanted:
+            kept.append(line)
+    return b"".join(kept)

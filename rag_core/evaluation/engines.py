@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core import crosslingual, pipeline, retrieval, understanding
+from rag_core import pipeline, retrieval, understanding
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
@@ -63,13 +64,15 @@ class Corpus:
         return self._embedder
 
     @classmethod
-    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None) -> "Corpus":
+    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *,
+             principal: Principal) -> "Corpus":
+        """The readable documents named `file_names`; their ids are the scope every engine prefilters on."""
         store = pipeline.open_store(settings)
         wanted = set(file_names)
-        records = {r.doc_id: r for r in store.documents() if r.file_name in wanted}
+        records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal) if r.file_name in wanted}
         corpus = cls(settings=settings, store=store, records=records, scope=sorted(records), pdf_dir=pdf_dir)
         for doc_id, record in records.items():
-            chunked = pipeline.load_chunks(doc_id, settings)
+            chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
             for child in chunked.children:
                 corpus.child_pages[child.id] = [(record.file_name, p) for p in child.pages]
             for parent in chunked.parents:
@@ -152,7 +155,7 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     translation = understanding.translation(question.question, language, settings)
     weights = settings.retrieval
     languages = {doc_id: r.language for doc_id, r in corpus.records.items()}
-    other = crosslingual.other_language(languages, corpus.scope, language, translation) \
+    other = retrieval.other_language(languages, corpus.scope, language, translation) \
         if weights.other_language_rank > 0 else None
     channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language,
                                       other=other)
@@ -176,11 +179,11 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
                 pages = metrics.fuse_rankings([lex_pages, den_pages, page_pages],
                                               weights=[1.0, weights.dense_weight, weights.page_weight])
-                ratio = crosslingual.evidence_ratio(channels.lexical, channels.translated, languages, language)
-                pages = crosslingual.place(pages, metrics.fuse_rankings(
+                ratio = retrieval.evidence_ratio(channels.lexical, channels.translated, languages, language)
+                pages = retrieval.place(pages, metrics.fuse_rankings(
                     [other_pages, translated_pages, translated_whole],
                     weights=[weights.other_language_weight, weights.translated_weight, weights.translated_weight]),
-                    crosslingual.placement(ratio, weights) if other is not None else 0)
+                    retrieval.placement(ratio, weights) if other is not None else 0)
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)

@@ -14,12 +14,12 @@ from typing import Protocol
 from docling_core.types.doc import DoclingDocument
 
 from rag_core.config import Settings
-from rag_core.versions import package_versions
+from rag_core.library import package_versions
 
 Progress = Callable[[int, int], None]
 
 # Bump when the conversion code changes what it produces (part of the parse signature).
-PARSER_CODE_VERSION = "1"
+PARSER_CODE_VERSION = "2"  # 2: whole-word table cells, tables from pictures, text clean-up, captions
 
 _LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
 

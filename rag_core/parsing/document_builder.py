@@ -26,6 +26,7 @@ from docling_core.types.doc import (
     CoordOrigin,
     DocItemLabel,
     DoclingDocument,
+    FloatingMeta,
     GroupLabel,
     ImageRef,
     NodeItem,
@@ -37,22 +38,17 @@ from docling_core.types.doc import (
 
 from rag_core.parsing.headings import HeadingInfo, assign_levels
 from rag_core.parsing.layout_text import BBox, Joined, Line, join_lines, split_bullet
+from rag_core.parsing.table_structure import Cell as CellBox
 
 PICTURE_DPI = 110  # enough to read a chart on screen, ~50-150 KB per figure
+TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (docling-core allows extras)
+PICTURE_META = "rag__picture"  # a table read from a picture: that PictureItem's self_ref
 
 
 @dataclass(frozen=True)
 class PageSize:
     width: float
     height: float
-
-
-@dataclass(frozen=True)
-class CellBox:
-    row: int
-    col: int
-    text: str
-    bbox: BBox
 
 
 @dataclass
@@ -69,6 +65,8 @@ class Block:
     image_file: str | None = None
     image_px: tuple[int, int] | None = None
     captions: list[Block] = field(default_factory=list)
+    table_source: str = ""  # tables: "text layer" or "OCR of a picture" (TABLE_SOURCE_META)
+    picture: Block | None = None  # a table read from a picture: that picture
 
     def has_text(self) -> bool:
         return any(line.text for line in self.lines) or any(cell.text for cell in self.cells)
@@ -129,19 +127,9 @@ def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize
                 list_group = doc.add_list_group(parent=parent)
             _with_prov(doc.add_list_item(text=joined.text, marker=marker, parent=list_group), block, joined)
         elif block.kind == "table":
-            data = TableData(num_rows=block.n_rows, num_cols=block.n_cols, table_cells=[
-                TableCell(text=c.text, bbox=_bbox(c.bbox), start_row_offset_idx=c.row, end_row_offset_idx=c.row + 1,
-                          start_col_offset_idx=c.col, end_col_offset_idx=c.col + 1, column_header=c.row == 0)
-                for c in block.cells])
-            item = doc.add_table(data=data, prov=_box_prov(block), parent=parent)
-            _add_captions(doc, item, block)
+            _add_table(doc, block, parent, artifacts_dir_name)
         elif block.kind == "picture":
-            image = None
-            if block.image_file and block.image_px:
-                image = ImageRef(mimetype="image/png", dpi=PICTURE_DPI,
-                                 size=Size(width=block.image_px[0], height=block.image_px[1]),
-                                 uri=Path(f"{artifacts_dir_name}/{block.image_file}"))
-            item = doc.add_picture(image=image, prov=_box_prov(block), parent=parent)
+            item = doc.add_picture(image=_image(block, artifacts_dir_name), prov=_box_prov(block), parent=parent)
             _add_captions(doc, item, block)
         elif block.kind == "formula":
             joined = join_lines(block.lines)
@@ -170,6 +158,41 @@ def _generic_heading(text: str) -> bool:
     if words and words[0].rstrip(".").isdigit():
         words = words[1:]
     return " ".join(words) in _GENERIC_HEADINGS
+
+
+def _add_table(doc: DoclingDocument, block: Block, parent: NodeItem | None, artifacts_dir_name: str) -> None:
+    """A TableItem with its cells (spans, header flags) and where it was read (TABLE_SOURCE_META).
+
+    A table read from a picture keeps that picture: the PictureItem (crop, box) comes first,
+    the table right after it, as its sibling (the chunker does not look inside pictures, and the
+    table's cells must be indexed), with the picture's reference in its meta (PICTURE_META);
+    the captions belong to the table.
+    """
+    data = TableData(num_rows=block.n_rows, num_cols=block.n_cols, table_cells=[
+        TableCell(text=c.text, bbox=_bbox(c.bbox), start_row_offset_idx=c.row, end_row_offset_idx=c.row + c.row_span,
+                  start_col_offset_idx=c.col, end_col_offset_idx=c.col + c.col_span, row_span=c.row_span,
+                  col_span=c.col_span, column_header=c.column_header, row_header=c.row_header)
+        for c in block.cells])
+    meta = {TABLE_SOURCE_META: block.table_source or "text layer"}
+    if block.picture is not None:
+        picture = doc.add_picture(image=_image(block.picture, artifacts_dir_name), prov=_box_prov(block.picture),
+                                  parent=parent)
+        meta[PICTURE_META] = picture.self_ref
+    item = doc.add_table(data=data, prov=_box_prov(block), parent=parent)
+    item.meta = FloatingMeta(**meta)
+    _add_captions(doc, item, block)
+
+
+def table_source(item) -> str:
+    """Where a table's cells were read: "text layer", "OCR of a picture", or "" when not recorded."""
+    return str(getattr(getattr(item, "meta", None), TABLE_SOURCE_META, "") or "")
+
+
+def _image(block: Block, artifacts_dir_name: str) -> ImageRef | None:
+    if not (block.image_file and block.image_px):
+        return None
+    return ImageRef(mimetype="image/png", dpi=PICTURE_DPI, size=Size(width=block.image_px[0], height=block.image_px[1]),
+                    uri=Path(f"{artifacts_dir_name}/{block.image_file}"))
 
 
 def _add_captions(doc: DoclingDocument, item, block: Block) -> None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rag_core.parsing.unicode_text import clean_text
+
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1; top-left origin, points
 
 # PyMuPDF sometimes drops the space between two spans; a horizontal gap wider than this
@@ -52,7 +54,7 @@ def line_from_spans(spans: Sequence[dict], bbox: Iterable[float]) -> Line:
                 parts.append(" ")
         parts.append(text)
         prev_x1 = x1
-    text = _WS.sub(" ", "".join(parts)).strip()
+    text = _WS.sub(" ", clean_text("".join(parts))).strip()
     x0, y0, x1, y1 = tuple(bbox)
     return Line(text=text, bbox=(x0, y0, x1, y1), size=max_size)
 

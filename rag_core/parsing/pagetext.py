@@ -13,12 +13,13 @@ from pathlib import Path
 import pymupdf
 
 from rag_core.models import Child
+from rag_core.parsing.unicode_text import clean_text
 
 
 def page_texts(pdf_path: Path) -> list[str]:
     """Text of every page, in order: element i is physical page i + 1."""
     with pymupdf.open(pdf_path) as doc:
-        return [page.get_text("text") for page in doc]
+        return [clean_text(page.get_text("text")) for page in doc]
 
 
 def searchable_page_texts(path: Path, kind: str, children: Sequence[Child]) -> list[str]:

@@ -27,10 +27,13 @@ from pymupdf4llm.helpers import document_layout
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.parsing import page_workers
+from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
-from rag_core.parsing.document_builder import PICTURE_DPI, Block, CellBox, PageSize, build_document
+from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.pdf_tables import table_block
+from rag_core.parsing.table_images import read_table_picture
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,8 @@ _KINDS = {
 
 def options(settings: Settings) -> dict:
     """Options that change this backend's output (recorded in the manifest)."""
-    return {"backend": NAME, "ocr": settings.parsing.ocr, "picture_dpi": PICTURE_DPI}
+    return {"backend": NAME, "ocr": settings.parsing.ocr, "picture_dpi": PICTURE_DPI,
+            "table_images": settings.parsing.table_images}
 
 
 class PyMuPDFParser:
@@ -99,7 +103,8 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
             no_text.add(pno)
         if scan:
             scanned.add(pno)
-    tasks = [_Batch(pages, needs_ocr, ocr, frozenset(no_text.intersection(pages)), str(artifacts_dir))
+    tasks = [_Batch(pages, needs_ocr, ocr, frozenset(no_text.intersection(pages)), str(artifacts_dir),
+                    settings.parsing.table_images)
              for pages, needs_ocr in _batches(total, scanned if ocr else set())]
     workers = settings.parsing.workers or page_workers.default_workers()
     pool = page_workers.helper_pool(workers - 1, start=total >= page_workers.MIN_PAGES_TO_START,
@@ -139,6 +144,7 @@ class _Batch:
     ocr: bool  # settings.parsing.ocr (for the message about a page without text)
     no_text: frozenset[int]  # pages of this batch without a text layer
     artifacts_dir: str
+    table_images: bool = False  # settings.parsing.table_images
 
 
 @dataclass
@@ -163,7 +169,7 @@ def _analyse_batch(doc: pymupdf.Document, batch: _Batch) -> _BatchResult:
         page = doc.load_page(pno)
         width, height = float(page_layout.width), float(page_layout.height)
         sizes[pno + 1] = PageSize(width, height)
-        page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir)
+        page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir, batch.table_images)
         if pno in batch.no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
             warnings.append(f"Page {pno + 1} has no text layer; OCR found no text." if batch.ocr else
                             f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
@@ -241,7 +247,8 @@ def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings:
     return pages
 
 
-def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path) -> list[Block]:
+def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path,
+                 table_images: bool = False) -> list[Block]:
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     for box in layout.boxes:
@@ -249,6 +256,8 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
         if kind == "picture":
             block = _picture(page, page_no, bbox, artifacts_dir, len(blocks))
+            if block is not None and table_images:
+                block = read_table_picture(page, block) or block
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
         elif kind == "formula":
@@ -261,7 +270,7 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                 block = None
         if block is not None:
             blocks.append(block)
-    return _attach_captions(blocks)
+    return attach_captions(relabel(blocks))
 
 
 def _picture(page: pymupdf.Page, page_no: int, bbox, artifacts_dir: Path, index: int) -> Block | None:
@@ -286,19 +295,12 @@ def _picture_dpi(rect: pymupdf.Rect) -> int:
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:
-    cells, extract = table.get("cells"), table.get("extract")
-    rows, cols = table.get("row_count") or 0, table.get("col_count") or 0
-    if not cells or not extract or not rows or not cols:
+    block = table_block(page, page_no, bbox, table, width, height)
+    if block is None or not block.has_text():
         # no grid: keep its text as a paragraph rather than lose it
         lines = _lines_in_rect(page, bbox, width, height)
         return Block("text", page_no, bbox, lines=lines) if lines else None
-    grid: list[CellBox] = []
-    for r, (cell_row, text_row) in enumerate(zip(cells, extract)):
-        for c, (cell, text) in enumerate(zip(cell_row, text_row)):
-            if cell is None:  # slot covered by a spanning cell
-                continue
-            grid.append(CellBox(r, c, " ".join((text or "").split()), clamp_bbox(cell, width, height)))
-    return Block("table", page_no, bbox, cells=grid, n_rows=rows, n_cols=cols)
+    return block
 
 
 def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
@@ -310,32 +312,3 @@ def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> lis
             if built.text:
                 found.append(built)
     return found
-
-
-def _attach_captions(blocks: list[Block]) -> list[Block]:
-    """Give each caption to the nearest table or picture just above or below it."""
-    targets = [b for b in blocks if b.kind in ("table", "picture")]
-    kept: list[Block] = []
-    for block in blocks:
-        target = _caption_target(block, targets) if block.kind == "caption" else None
-        if target is None:
-            kept.append(block)
-        else:
-            target.captions.append(block)
-    return kept
-
-
-def _caption_target(caption: Block, targets: list[Block]) -> Block | None:
-    best, best_cost = None, 60.0  # points: further away is not this figure's caption
-    text = caption.lines[0].text.lower() if caption.lines else ""
-    for target in targets:
-        overlap = min(caption.bbox[2], target.bbox[2]) - max(caption.bbox[0], target.bbox[0])
-        if overlap <= 0:
-            continue
-        gap = max(caption.bbox[1] - target.bbox[3], target.bbox[1] - caption.bbox[3], 0.0)
-        if target.kind == "table" and text.startswith(("fig", "graph")) or \
-                target.kind == "picture" and text.startswith(("tab",)):
-            gap += 30.0
-        if gap < best_cost:
-            best, best_cost = target, gap
-    return best

@@ -1,9 +1,14 @@
-"""The façade the UI and the CLI call: ingest, search, ask, delete, and read-only views.
+"""The façade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
-Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`
-and the question flow in `pipeline.asking`. A bad file never raises out of `ingest`: its
-result says `refused` with a message for the user, and nothing already stored is touched.
-The façade never renders anything and holds no state beyond one store connection per library.
+Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
+the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`. Every entry
+point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
+its readable collections are the prefilter of every search channel and listing, and the
+viewer, exports and crops check the document against it again before producing bytes. A
+forged or unreadable document id is "not found", exactly like a missing one.
+A bad file never raises out of `ingest`: its result says `refused` with a message for the
+user, and nothing already stored is touched. The façade never renders anything and holds no
+state beyond one store connection per library.
 """
 
 from __future__ import annotations
@@ -13,34 +18,32 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rag_core import answering, parsing, reranking, understanding
+from rag_core.access import Principal
+from rag_core.answering.coverage import Library
 from rag_core.config import Settings
+from rag_core.pipeline import permissions as perm
+from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
+from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
+    audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
+    record_event, record_sign_in, revoke, writable_collections,
+)
 from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
+from rag_core.pipeline.views import answer_sources, document_view, search_sources
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
-from rag_core.store import Store
 from rag_core.text import detect_language
 
 log = logging.getLogger(__name__)
-
-
-def open_store(settings: Settings) -> Store:
-    """One connection per library and process: it keeps what it learnt of the tables between queries."""
-    return _store(settings.db_uri)
-
-
-@lru_cache(maxsize=8)
-def _store(uri: str) -> Store:
-    return Store(uri)
 
 
 # ----- ingestion ----------------------------------------------------------------------------
@@ -50,18 +53,27 @@ def ingest(
     collection: str = "default",
     progress: Progress | None = None,
     file_names: Sequence[str] | None = None,
+    *,
+    principal: Principal,
 ) -> list[IngestResult]:
     """Ingest files (PDF, DOCX, PPTX, HTML, MD). `file_names` overrides the displayed names (uploads).
 
-    Never raises for a bad file: the result says `refused` with a message for the user.
+    Needs `write` on the collection; a collection that does not exist yet is created, with
+    `manage` for the principal (AccessDenied otherwise). Never raises for a bad file: the
+    result says `refused` with a message for the user.
     """
     collection = clean_collection(collection)
     store = open_store(settings)
+    perm.ensure_writable(store, settings, collection, principal)
+
+    def guard(existing: DocumentRecord | None) -> None:
+        perm.check_existing_copy(existing, collection, settings, principal)
+
     results = []
     for i, path in enumerate(paths):
         name = clean_file_name(file_names[i] if file_names else Path(path).name)
         try:
-            results.append(ingest_one(Path(path), name, collection, settings, store, progress))
+            results.append(ingest_one(Path(path), name, collection, settings, store, progress, guard))
         except RagError as err:
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
         except Exception:  # a bug, not the user's fault: log it, keep the batch going
@@ -70,22 +82,21 @@ def ingest(
                 file_name=name, status="refused",
                 message="This file could not be processed because of an internal error; it has been logged.",
             ))
+        last = results[-1]
+        perm.audit(settings, "upload", principal, collection=collection, file_name=last.file_name,
+                   status=last.status, doc_id=last.doc_id)
     if any(r.status == "ingested" for r in results):
         store.optimize(settings.retrieval.ann_min_rows)
     return results
 
 
-def clean_collection(name: str) -> str:
-    cleaned = "".join(ch for ch in name.strip() if ch.isalnum() or ch in " -_.")[:64].strip()
-    return cleaned or "default"
-
-
-def reindex(settings: Settings, progress: Progress | None = None) -> list[IngestResult]:
-    """Rebuild the index with the configured embedder from the document folders on disk.
+def reindex(settings: Settings, progress: Progress | None = None, *, principal: Principal) -> list[IngestResult]:
+    """Rebuild the index with the configured embedder from the document folders on disk (administrators).
 
     The folders (sources, parses, chunks) are the truth; the index is derived, so it is
     dropped and rebuilt, and an interrupted reindex can simply be run again.
     """
+    perm.require_admin(principal, "rebuild the index")
     plan = []
     for manifest_path in sorted(settings.documents_dir.glob("*/manifest.json")):
         folder = document_folder(settings, manifest_path.parent.name)
@@ -105,32 +116,42 @@ def reindex(settings: Settings, progress: Progress | None = None) -> list[Ingest
 
 
 # ----- read-only views ------------------------------------------------------------------------
-def list_documents(settings: Settings, collection: str | None = None) -> list[DocumentRecord]:
-    return open_store(settings).documents(collection)
+def list_documents(settings: Settings, collection: str | None = None, *, principal: Principal) -> list[DocumentRecord]:
+    """The ready documents the principal may read (of one collection when given)."""
+    return perm.readable_records(open_store(settings), settings, principal, collection)
 
 
-def list_collections(settings: Settings) -> list[str]:
-    return sorted({r.collection for r in list_documents(settings)})
+def list_collections(settings: Settings, *, principal: Principal) -> list[str]:
+    """Collections the principal may read, with or without documents."""
+    return perm.collections_where(open_store(settings), settings, "read", principal)
 
 
-def get_document(doc_id: str, settings: Settings) -> DocumentRecord:
-    """Raises NotFoundError for an unknown id (or one whose ingestion never finished)."""
-    for record in list_documents(settings):
-        if record.doc_id == doc_id:
-            return record
-    raise NotFoundError("This document is not in the library.")
+def readable_document_ids(settings: Settings, collections: Sequence[str] | None = None,
+                          doc_ids: Sequence[str] | None = None, *, principal: Principal) -> list[str]:
+    """The search scope: ids of the readable ready documents, within `collections` and `doc_ids` when given."""
+    store = open_store(settings)
+    return perm.readable_scope(settings, principal).document_ids(store.documents(), collections, doc_ids)
 
 
-def delete(doc_id: str, settings: Settings) -> None:
-    """Remove the document from search at once, then its rows and its folder."""
+def get_document(doc_id: str, settings: Settings, *, principal: Principal) -> DocumentRecord:
+    """Raises NotFoundError for an unknown, unreadable or unfinished id (one message for all)."""
+    return perm.readable_record(open_store(settings), doc_id, settings, principal)
+
+
+def delete(doc_id: str, settings: Settings, *, principal: Principal) -> None:
+    """Remove the document from search at once, then its rows and its folder (`manage` needed)."""
+    record = get_document(doc_id, settings, principal=principal)
+    perm.require(settings, record.collection, "manage", principal)
     folder = document_folder(settings, doc_id)
     open_store(settings).delete_document(doc_id)
     if folder.root.is_dir():
         shutil.rmtree(folder.root, ignore_errors=True)
+    perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection)
 
 
-def load_chunks(doc_id: str, settings: Settings) -> Chunked:
-    get_document(doc_id, settings)
+def load_chunks(doc_id: str, settings: Settings, *, principal: Principal) -> Chunked:
+    get_document(doc_id, settings, principal=principal)
     folder = document_folder(settings, doc_id)
     stage = folder.manifest().get("stages", {}).get("chunk")
     if stage is None:
@@ -141,60 +162,98 @@ def load_chunks(doc_id: str, settings: Settings) -> Chunked:
     return Chunked.model_validate_json(folder.chunks_json.read_text())
 
 
-def source_path(doc_id: str, settings: Settings) -> Path:
-    """Path of the stored original of a ready document; NotFoundError otherwise (forged ids included)."""
-    get_document(doc_id, settings)
-    return document_folder(settings, doc_id).source()
+def _checked_source(doc_id: str, settings: Settings, principal: Principal) -> tuple[DocumentRecord, Path]:
+    """The second, independent check before bytes leave the library: grants and table read again."""
+    record = perm.readable_record(open_store(settings), doc_id, settings, principal)
+    return record, document_folder(settings, doc_id).source()
 
 
-def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings) -> tuple[bytes, dict[int, int]]:
+def source_path(doc_id: str, settings: Settings, *, principal: Principal) -> Path:
+    """Path of the stored original of a readable ready document; NotFoundError otherwise (forged ids included)."""
+    record, path = _checked_source(doc_id, settings, principal)
+    perm.audit(settings, "document_opened", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection)
+    return path
+
+
+def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings, *,
+             principal: Principal) -> tuple[bytes, dict[int, int]]:
     """Only the given pages of a document's PDF, and the map original page -> excerpt page."""
-    return page_excerpt(source_path(doc_id, settings), pages)
+    record, path = _checked_source(doc_id, settings, principal)
+    excerpt = page_excerpt(path, pages)
+    perm.audit(settings, "page_opened", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection, pages=sorted(excerpt[1]))
+    return excerpt
 
 
-def artifact_path(doc_id: str, relative: str, settings: Settings) -> Path:
-    """A figure crop of a ready document; refuses anything outside its artifacts folder."""
-    get_document(doc_id, settings)
+def artifact_path(doc_id: str, relative: str, settings: Settings, *, principal: Principal) -> Path:
+    """A figure crop of a readable ready document; refuses anything outside its artifacts folder."""
+    record, _ = _checked_source(doc_id, settings, principal)
     root = document_folder(settings, doc_id).root.resolve()
     path = (root / relative).resolve()
     if root not in path.parents or not path.is_file():
         raise NotFoundError("This figure is not in the library.")
+    perm.audit(settings, "figure_exported", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection, figure=relative)
     return path
 
 
-def inspect(doc_id: str, settings: Settings) -> dict[str, Any]:
+def export_table(doc_id: str, table_ref: str, settings: Settings, fmt: TableFormat = "csv", *,
+                 principal: Principal) -> bytes:
+    """One table of a readable document as CSV or Excel bytes (`table_ref` as `inspect` lists it)."""
+    record, _ = _checked_source(doc_id, settings, principal)
+    chunked = load_chunks(doc_id, settings, principal=principal)
+    item = next((it for p in chunked.parents for it in p.items if it.kind == "table" and it.ref == table_ref), None)
+    if item is None:
+        raise NotFoundError("This table is not in the library.")
+    data = table_bytes(item, fmt)
+    perm.audit(settings, "table_exported", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection, table=table_ref, page=item.page, format=fmt)
+    return data
+
+
+def inspect(doc_id: str, settings: Settings, *, principal: Principal) -> dict[str, Any]:
     """Stable JSON view of one document: record, section tree, parents, children, tables."""
-    record = get_document(doc_id, settings)
-    chunked = load_chunks(doc_id, settings)
-    sections: list[dict[str, Any]] = []
-    seen: set[tuple[str, ...]] = set()
-    for parent in chunked.parents:
-        for depth in range(1, len(parent.heading_path) + 1):
-            path = tuple(parent.heading_path[:depth])
-            if path not in seen:
-                seen.add(path)
-                sections.append({"title": path[-1], "level": depth, "path": list(path), "parents": []})
-        if parent.heading_path:
-            next(s for s in sections if s["path"] == parent.heading_path)["parents"].append(parent.id)
-    return {
-        "document": record.model_dump(mode="json"),
-        "sections": sections,
-        "parents": [
-            {"id": p.id, "index": p.index, "section": p.heading_path, "pages": p.pages, "tokens": p.tokens,
-             "children": len(p.child_ids)} for p in chunked.parents
-        ],
-        "children": [
-            {"id": c.id, "parent_id": c.parent_id, "start": c.start, "end": c.end, "tokens": c.tokens,
-             "pages": c.pages, "boxes": [b.model_dump() for b in c.boxes]} for c in chunked.children
-        ],
-        "tables": [
-            {"ref": it.ref, "parent_id": p.id, "caption": it.caption, "page": it.page,
-             "shape": [it.n_rows, it.n_cols]} for p in chunked.parents for it in p.items if it.kind == "table"
-        ],
-    }
+    record = get_document(doc_id, settings, principal=principal)
+    return document_view(record, load_chunks(doc_id, settings, principal=principal))
 
 
 # ----- questions --------------------------------------------------------------------------------
+def _search(query: str, settings: Settings, scope: Sequence[str], k: int | None = None,
+            candidate_k: int | None = None, thesaurus: bool | None = None,
+            language: Language | None = None) -> SearchResult:
+    use = settings.understanding.thesaurus if thesaurus is None else thesaurus
+    terms = understanding.expansion_terms(query, settings) if use else ()
+    language = language or detect_language(query)  # type: ignore[assignment]
+    return retrieval.search(query, open_store(settings), select_embedder(settings), settings, scope, k=k,
+                            candidate_k=candidate_k, extra_terms=terms, language=language,
+                            translation=understanding.translation(query, language, settings))
+
+
+def _resolve(settings: Settings, principal: Principal, collections: Sequence[str] | None,
+             doc_ids: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """The search scope (document ids) and the collections they lie in, from one read of the table."""
+    records = open_store(settings).documents()
+    scope = perm.readable_scope(settings, principal).document_ids(records, collections, doc_ids)
+    in_scope = set(scope)
+    return scope, sorted({r.collection for r in records if r.doc_id in in_scope})
+
+
+def _scope_fields(settings: Settings, searched: list[str], text_key: str, text: str,
+                  collections: Sequence[str] | None, doc_ids: Sequence[str] | None) -> dict[str, Any]:
+    """What the audit records of a question's scope: the collections searched, and the filters asked for."""
+    fields: dict[str, Any] = {
+        "scope": searched,
+        "collections": list(collections) if collections is not None else None,
+        "documents": [{"doc_id": d} for d in doc_ids] if doc_ids is not None else None,
+    }
+    if settings.audit.mask_questions:
+        fields[f"{text_key}_masked"] = True
+    else:
+        fields[text_key] = text
+    return fields
+
+
 def search(
     query: str,
     settings: Settings,
@@ -204,19 +263,18 @@ def search(
     candidate_k: int | None = None,
     thesaurus: bool | None = None,
     language: Language | None = None,
+    *,
+    principal: Principal,
 ) -> SearchResult:
-    """Ranked parents; the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms.
-
-    `language` is the question's (detected when None); the glossary translates its terms for the
-    documents written in the other language."""
-    store = open_store(settings)
-    scope = store.document_ids(collections, doc_ids)
-    use = settings.understanding.thesaurus if thesaurus is None else thesaurus
-    terms = understanding.expansion_terms(query, settings) if use else ()
-    language = language or detect_language(query)  # type: ignore[assignment]
-    return retrieval.search(query, store, select_embedder(settings), settings, scope, k=k, candidate_k=candidate_k,
-                            extra_terms=terms, language=language,
-                            translation=understanding.translation(query, language, settings))
+    """Ranked parents of the readable documents (within `collections` / `doc_ids` when given);
+    the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms. `language`
+    is the question's (detected when None); the glossary translates its terms for the documents
+    written in the other language."""
+    scope, searched = _resolve(settings, principal, collections, doc_ids)
+    result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus, language=language)
+    perm.audit(settings, "search", principal, results=search_sources(result),
+               **_scope_fields(settings, searched, "query", query, collections, doc_ids))
+    return result
 
 
 def ask(
@@ -225,27 +283,51 @@ def ask(
     conversation_id: str | None = None,
     collections: Sequence[str] | None = None,
     doc_ids: Sequence[str] | None = None,
+    *,
+    principal: Principal,
 ) -> Answer:
+    """Answer from the readable documents; the conversation is the principal's own."""
     started = time.perf_counter()
     reply = answering.greeting_reply(question)
+    searched: list[str] = []
     if reply is not None:
         answer = Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
                         mode="greeting", missing_information=reply,
                         elapsed_s=time.perf_counter() - started)
     else:
-        history = understanding.read_history(settings, conversation_id)
+        scope, searched = _resolve(settings, principal, collections, doc_ids)
+        history = understanding.read_history(settings, conversation_id, user=principal.user)
         answer = answer_question(
-            question, settings, lambda q, k: search(q, settings, collections, doc_ids, k=k), history)
+            question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
+            library=accessible_library(settings, scope) if settings.answer.check_terms else None)
     if conversation_id:
-        _store_answer(settings, conversation_id, answer)
+        _store_answer(settings, conversation_id, answer, principal)
+    context, cited = answer_sources(answer)
+    perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
+               context=context, cited=cited,
+               **_scope_fields(settings, searched, "question", question, collections, doc_ids))
     return answer
 
 
-def _store_answer(settings: Settings, conversation_id: str, answer: Answer) -> None:
-    path = understanding.conversation_path(settings, conversation_id)
+def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
+    """What the question's term check may look up: the same scope as the search (readable documents only)."""
+    store = open_store(settings)
+    records = [r for r in store.documents() if r.doc_id in set(scope)]
+    thesaurus = understanding.load_thesaurus(settings)
+    return Library(lambda words, limit: store.passages_with(words, scope, limit),
+                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records))
+
+
+def _store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:
+    path = understanding.conversation_path(settings, conversation_id, user=principal.user)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(answer.model_dump_json() + "\n")
+
+
+def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[tuple[str, str]]:
+    """The principal's own stored conversation as (role, text) messages; [] for another user's id."""
+    return understanding.read_history(settings, conversation_id, n=1_000_000, user=principal.user)
 
 
 def backends(settings: Settings) -> dict[str, str]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from rag_core import answering
+from rag_core.answering.coverage import Library, checked_search
 from rag_core.llm import llm_configured
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult, SubQuestion
@@ -85,8 +86,10 @@ def _with_budget(settings: Settings, parents: int) -> Settings:
     return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"context_k": parents})})
 
 
-def answer_question(question: str, settings: Settings, search: Search, history: Sequence[Message] = ()) -> Answer:
-    """The full question path for a non-greeting question (see the module docstring)."""
+def answer_question(question: str, settings: Settings, search: Search, history: Sequence[Message] = (),
+                    library: Library | None = None) -> Answer:
+    """The full question path for a non-greeting question (see the module docstring). With `library`,
+    each (sub-)question's terms are checked against it first (`answering.coverage`)."""
     started = time.perf_counter()
     use_llm = llm_configured(settings)
     rewrite = rewrite_followup(question, list(history), settings, use_llm)
@@ -100,7 +103,11 @@ def answer_question(question: str, settings: Settings, search: Search, history: 
 
     def answer_one(i: int) -> Answer:
         result, sub = retrieved[i]
-        return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None)
+        if library is None:
+            return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None)
+        result, coverage, retried = checked_search(sub.question, result, sub.parents, library, search)
+        return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None,
+                                coverage, retried)
 
     answers = list(_POOL.map(answer_one, range(len(subs))))
     expanded = list(dict.fromkeys(t for result, _ in retrieved for t in result.expanded_terms))

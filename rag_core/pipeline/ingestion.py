@@ -42,11 +42,16 @@ def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
 
 
 def ingest_one(
-    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None
+    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None,
+    guard: Callable[[DocumentRecord | None], None] | None = None,
 ) -> IngestResult:
+    """Run the stages of one file. `guard` sees the stored record of the same bytes (None when
+    new) before anything is written, and raises to refuse the file (access control)."""
     started = time.perf_counter()
     kind = parsing.validate_file(path, settings, file_name=name)
     doc_id = sha256_file(path)
+    if guard is not None:
+        guard(next((r for r in store.documents() if r.doc_id == doc_id), None))
     folder = document_folder(settings, doc_id)
     with folder.locked():
         folder.sweep_temporary_files()

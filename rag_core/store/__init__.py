@@ -21,6 +21,8 @@ or rank parents.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -53,6 +55,8 @@ class Store(SearchChannels, Maintenance):
         """Caches keyed by table version; a dropped and re-created table restarts its versions."""
         self._table_cache: dict[str, TableInfo] = {}
         self._vectors: ExactVectors | None = None  # children, for exact search without an ANN index
+        self._scope_vectors: OrderedDict[tuple[int, frozenset[str]], ExactVectors] = OrderedDict()  # small scopes
+        self._scope_lock = threading.Lock()
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
@@ -62,7 +66,14 @@ class Store(SearchChannels, Maintenance):
         return set(names)
 
     def _open(self, name: str):  # type: ignore[no-untyped-def]
-        return self.db.open_table(name) if name in self._names() else None
+        """The table, or None when it does not exist yet: one LanceDB call, not a listing and an
+        open (every question opens several tables; each call is a hop to LanceDB's own thread)."""
+        try:
+            return self.db.open_table(name)
+        except ValueError as err:
+            if "not found" in str(err):
+                return None
+            raise
 
     def embedder_info(self) -> tuple[str, int] | None:
         meta = self._open("meta")

@@ -10,6 +10,7 @@ This module does not search and does not store conversations.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -70,11 +71,12 @@ _PROMPT = {
 }
 
 
-def read_history(settings: Settings, conversation_id: str | None, n: int = HISTORY_MESSAGES) -> list[Message]:
-    """The last `n` messages of a stored conversation (oldest first); [] when there is none."""
+def read_history(settings: Settings, conversation_id: str | None, n: int = HISTORY_MESSAGES,
+                 user: str | None = None) -> list[Message]:
+    """The last `n` messages of `user`'s stored conversation (oldest first); [] when there is none."""
     if not conversation_id:
         return []
-    path = conversation_path(settings, conversation_id)
+    path = conversation_path(settings, conversation_id, user)
     if not path.is_file():
         return []
     messages: list[Message] = []
@@ -92,9 +94,15 @@ def read_history(settings: Settings, conversation_id: str | None, n: int = HISTO
     return messages[-n:] if n > 0 else []
 
 
-def conversation_path(settings: Settings, conversation_id: str) -> Path:
+def conversation_path(settings: Settings, conversation_id: str, user: str | None = None) -> Path:
+    """Where a conversation is stored: in its user's own folder (named by a hash of the user, so an
+    e-mail address makes no path), so the same id never reaches another user's messages. The
+    pipeline always gives the user; None is the folder of conversations stored before users."""
     safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
-    return settings.data_dir / "conversations" / f"{safe}.jsonl"
+    root = settings.data_dir / "conversations"
+    if user is not None:
+        root = root / ("u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24])
+    return root / f"{safe}.jsonl"
 
 
 def key_terms(text: str) -> list[str]:

@@ -10,7 +10,7 @@ extends it. The thesaurus' concepts whose labels name their language translate a
 and gives their forms in the target language, the preferred form first; the question's
 remaining content words (names, symbols, loan words: "Mack", "Bornhuetter-Ferguson",
 "variance" are written alike) are kept as they are. Retrieval searches the other language's
-documents with these terms on their own (`rag_core.crosslingual`); their best passage never
+documents with these terms on their own (`rag_core.retrieval`); their best passage never
 outranks the question's own best one. This module does not search.
 """
 

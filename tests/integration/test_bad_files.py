@@ -19,10 +19,12 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from tests import bad_files
 from tests.bad_files import encrypted, make_pdf, truncated
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -51,7 +53,7 @@ CASES = {
 def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, str]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("lib"))
     good = make_pdf(tmp_path_factory.mktemp("src") / "good.pdf", "Bornhuetter")
-    result = pipeline.ingest([good], settings)[0]
+    result = pipeline.ingest([good], settings, principal=LOCAL)[0]
     assert result.status == "ingested"
     return settings, result.doc_id
 
@@ -63,30 +65,30 @@ def test_bad_file_outcome_and_library_intact(library, tmp_path: Path, name: str)
     path = tmp_path / name
     make(path)
     before = pipeline.open_store(settings).count_children()
-    result = pipeline.ingest([path], settings)[0]
+    result = pipeline.ingest([path], settings, principal=LOCAL)[0]
     assert result.status == status, result.message
     assert phrase.lower() in result.message.lower()
     assert "Traceback" not in result.message
-    assert good_id in {r.doc_id for r in pipeline.list_documents(settings)}
+    assert good_id in {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)}
     if status == "refused":
         assert pipeline.open_store(settings).count_children() == before
     if name == "truncated.pdf":
         assert any("repaired" in w for w in result.record.warnings)
-    assert pipeline.search("Bornhuetter development factors", settings).parents
+    assert pipeline.search("Bornhuetter development factors", settings, principal=LOCAL).parents
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd.pdf", "a/b\\c.pdf", "quote'\"é😀.pdf", "x" * 300 + ".pdf"])
 def test_hostile_file_names_are_kept_readable_and_harmless(library, tmp_path: Path, name: str) -> None:
     settings, _ = library
     path = make_pdf(tmp_path / "upload.pdf", f"name test {len(name)}")
-    result = pipeline.ingest([path], settings, file_names=[name])[0]
+    result = pipeline.ingest([path], settings, file_names=[name], principal=LOCAL)[0]
     assert result.status == "ingested", result.message
     stored = result.record.file_name
     assert "/" not in stored and "\\" not in stored and len(stored) <= 200
     assert stored.endswith(".pdf")
     # The original is stored under the library's own name, never the user's.
-    assert pipeline.source_path(result.doc_id, settings).name == "source.pdf"
-    assert pipeline.source_path(result.doc_id, settings).parent.parent == settings.documents_dir
+    assert pipeline.source_path(result.doc_id, settings, principal=LOCAL).name == "source.pdf"
+    assert pipeline.source_path(result.doc_id, settings, principal=LOCAL).parent.parent == settings.documents_dir
 
 
 # ---- the other cases of issue 7 (tests/bad_files.py holds the files and expected outcomes) ----
@@ -103,9 +105,9 @@ def test_more_bad_files_get_their_outcome(library, tmp_path: Path, case: bad_fil
     case.make(path)
     before = pipeline.open_store(settings).count_children()
     if case.twice:
-        assert pipeline.ingest([path], settings, file_names=[case.file_name])[0].status == "ingested"
+        assert pipeline.ingest([path], settings, file_names=[case.file_name], principal=LOCAL)[0].status == "ingested"
         before = pipeline.open_store(settings).count_children()
-    result = pipeline.ingest([path], settings, file_names=[case.file_name])[0]
+    result = pipeline.ingest([path], settings, file_names=[case.file_name], principal=LOCAL)[0]
     assert result.status == case.status, result.message
     assert case.phrase in bad_files.outcome_text(result)
     assert "Traceback" not in result.message
@@ -115,23 +117,24 @@ def test_more_bad_files_get_their_outcome(library, tmp_path: Path, case: bad_fil
         assert result.doc_id is None
     if case.label == "scanned page (OCR reads it)":  # the scanned page is searchable
         hits = pipeline.search("incurred but not reported quarterly triangles", settings,
-                               doc_ids=[result.doc_id]).parents
+                               doc_ids=[result.doc_id], principal=LOCAL).parents
         assert hits and 2 in hits[0].parent.pages
-    assert good_id in {r.doc_id for r in pipeline.list_documents(settings)}
+    assert good_id in {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)}
 
 
 BIG_WORKER = """
 import json, resource, sys
 from pathlib import Path
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 
 settings = Settings(data_dir=Path(sys.argv[1]))
-small = pipeline.ingest([Path(sys.argv[2])], settings)[0]
+small = pipeline.ingest([Path(sys.argv[2])], settings, principal=Principal.local_operator())[0]
 base_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # models loaded, a document ingested
 out = []
 for path in sys.argv[3:]:
-    r = pipeline.ingest([Path(path)], settings)[0]
+    r = pipeline.ingest([Path(path)], settings, principal=Principal.local_operator())[0]
     out.append({"status": r.status, "message": r.message, "doc_id": r.doc_id,
                 "warnings": r.record.warnings if r.record else []})
 peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -165,9 +168,10 @@ def test_pages_with_a_50_mb_image_have_a_defined_outcome_and_bounded_memory(tmp_
     crops = list((data / "documents" / photo_result["doc_id"] / "artifacts").glob("*.png"))
     assert crops and all(c.stat().st_size < 8 * 2**20 for c in crops)  # a screen-sized crop, not the 48 MB photo
     settings = Settings(data_dir=data)
-    listed = {r.doc_id for r in pipeline.list_documents(settings)}
+    listed = {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)}
     assert photo_result["doc_id"] in listed and len(listed) == 2  # the small one and the photo, not the scan
-    assert pipeline.search("flooded warehouse claim", settings, doc_ids=[photo_result["doc_id"]]).parents
+    assert pipeline.search("flooded warehouse claim", settings, doc_ids=[photo_result["doc_id"]],
+                           principal=LOCAL).parents
 
 
 def test_cli_refuses_with_the_message_and_a_non_zero_exit(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from rag_core.chunking import build_chunks
 from rag_core.config import Settings
+from rag_core.parsing import parse
 from tests.unit.test_chunking import assert_chunk_invariants, assert_items_share_parent
 
 SMALL_PDFS = [
@@ -18,19 +19,9 @@ SMALL_PDFS = [
 ]
 
 
-def _parse():
-    parsing = pytest.importorskip("rag_core.parsing", reason="the parser (rag_core.parsing) is not in this checkout")
-    if not hasattr(parsing, "parse"):
-        pytest.skip("rag_core.parsing has no parse() yet")
-    return parsing.parse
-
-
 @pytest.mark.parametrize("name", SMALL_PDFS)
 def test_corpus_pdf_chunks(name: str, corpus_dir: Path, tmp_path: Path) -> None:
-    parse = _parse()
     path = corpus_dir / name
-    if not path.is_file():
-        pytest.skip(f"{name} not in the corpus")
     settings = Settings(data_dir=tmp_path / "data")
     doc = parse(path, settings, tmp_path / "artifacts").document
     assert doc.pages

@@ -13,9 +13,11 @@ import pymupdf
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import SearchResult
 
+LOCAL = Principal.local_operator()  # these tests are not about access
 # (corpus PDF, its 1-based pages kept): the extract's page i is the i-th page listed
 EXTRACTS = {
     "en_EIOPA_guidelines_valuation_technical_provisions.pdf": [15, 29],
@@ -38,7 +40,7 @@ def library(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Setti
     settings = Settings(data_dir=tmp_path_factory.mktemp("lib"))
     settings = settings.model_copy(update={"parsing": settings.parsing.model_copy(update={"workers": 1})})
     files = [_extract(corpus_dir / name, pages, folder / name) for name, pages in EXTRACTS.items()]
-    results = pipeline.ingest(files, settings)
+    results = pipeline.ingest(files, settings, principal=LOCAL)
     assert [r.status for r in results] == ["ingested"] * len(files), [r.message for r in results]
     assert {r.record.file_name[:2]: r.record.language for r in results} == {"en": "en", "fr": "fr"}
     return settings
@@ -55,7 +57,7 @@ def _without_crosslingual(settings: Settings) -> Settings:
 
 def test_french_question_finds_the_english_page(library: Settings) -> None:
     question = "Dans quel cas la provision pour primes, hors marge de risque, est-elle négative ?"
-    result = pipeline.search(question, library)
+    result = pipeline.search(question, library, principal=LOCAL)
     assert result.language == "fr" and result.translated is not None and result.translated.language == "en"
     assert any(term.startswith("provision pour primes → premium provision") for term in result.translated.terms)
     eiopa = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
@@ -67,7 +69,7 @@ def test_french_question_finds_the_english_page(library: Settings) -> None:
 def test_english_question_finds_the_french_page(library: Settings) -> None:
     question = "Which reserving method gives a predictive distribution of the reserves by resampling " \
                "with Monte Carlo simulations instead of complex statistical calculations?"
-    result = pipeline.search(question, library)
+    result = pipeline.search(question, library, principal=LOCAL)
     assert result.language == "en" and result.translated is not None and result.translated.language == "fr"
     rapport = "fr_rapport_provisionnement_non_vie_ChainLadder_Mack_Bootstrap.pdf"
     assert _found(result, rapport, 2), [(h.document.file_name, h.parent.pages) for h in result.parents[:5]]
@@ -77,8 +79,8 @@ def test_english_question_finds_the_french_page(library: Settings) -> None:
 
 def test_same_language_question_is_unchanged(library: Settings) -> None:
     question = "Why must undertakings justify ignoring future management actions on the grounds of materiality?"
-    with_channels = pipeline.search(question, library)
-    without = pipeline.search(question, _without_crosslingual(library))
+    with_channels = pipeline.search(question, library, principal=LOCAL)
+    without = pipeline.search(question, _without_crosslingual(library), principal=LOCAL)
     eiopa = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
     assert with_channels.parents[0].document.file_name == eiopa and 1 in with_channels.parents[0].parent.pages
     assert with_channels.parents[0].parent.id == without.parents[0].parent.id
@@ -87,7 +89,8 @@ def test_same_language_question_is_unchanged(library: Settings) -> None:
 
 
 def test_extractive_answer_labels_the_other_language_passage(library: Settings) -> None:
-    answer = pipeline.ask("Dans quel cas la provision pour primes, hors marge de risque, est-elle négative ?", library)
+    answer = pipeline.ask("Dans quel cas la provision pour primes, hors marge de risque, est-elle négative ?", library,
+                          principal=LOCAL)
     assert answer.language == "fr" and answer.mode == "extractive"
     labelled = [p for p in answer.paragraphs if p.language == "en"]
     assert labelled, [p.text[:80] for p in answer.paragraphs]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EVAL_DIR
+from tests.conftest import EVAL_DIR, shared
 
 PDFS = ("en_actuar_coverage_modifications.pdf", "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf")
 PAGE_ONLY = {"pages", "bm25s-pages"}  # engines that rank pages, not parents
@@ -20,9 +20,7 @@ def evaluated(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
     from rag_core.config import Settings
     from rag_core.evaluation import load_rows
 
-    questions_file = EVAL_DIR / "dev_questions.jsonl"
-    if not questions_file.is_file():
-        pytest.skip("dev question set not found")
+    questions_file = shared(EVAL_DIR / "dev_questions.jsonl", "the dev question set")
     root = tmp_path_factory.mktemp("evaluation")
     pdf_dir = root / "pdfs"
     pdf_dir.mkdir()
@@ -91,6 +89,7 @@ def test_metrics_lie_in_unit_interval(evaluated: tuple[dict, str, Path]) -> None
 
 
 def test_second_run_reuses_the_library(evaluated: tuple[dict, str, Path], corpus_dir: Path, tmp_path: Path) -> None:
+    from rag_core.access import Principal
     from rag_core.config import Settings
     from rag_core.evaluation import ensure_ingested
 
@@ -98,7 +97,7 @@ def test_second_run_reuses_the_library(evaluated: tuple[dict, str, Path], corpus
     pdf_dir = tmp_path / "pdfs"
     pdf_dir.mkdir()
     shutil.copyfile(corpus_dir / PDFS[0], pdf_dir / PDFS[0])
-    info = ensure_ingested(pdf_dir, Settings(data_dir=data_dir))
+    info = ensure_ingested(pdf_dir, Settings(data_dir=data_dir), principal=Principal.local_operator())
     assert info["ingested_now"] == []
 
 

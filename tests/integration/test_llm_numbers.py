@@ -14,8 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.answering import answer
 from rag_core.models import Answer
+from rag_core.understanding import conversation_path
 from tests.integration.test_llm import good, llm_settings, messages
 from tests.openai_server import ChatServer
 from tests.unit.test_numbers import CELLS, table_result
@@ -98,7 +100,7 @@ def test_prompt_and_schema_ask_for_computations_and_the_stored_answer_counts(set
     assert "computations" in paragraph_def["required"]  # strict mode: the model must always fill it
     system, _ = messages(server)
     assert "computations" in system and "unité" in system
-    pipeline._store_answer(s, "conv-numbers", a)
-    (stored,) = (s.data_dir / "conversations" / "conv-numbers.jsonl").read_text().splitlines()
+    pipeline._store_answer(s, "conv-numbers", a, Principal.local_operator())
+    (stored,) = conversation_path(s, "conv-numbers", "local").read_text().splitlines()
     record = json.loads(stored)
     assert record["unsupported_numbers"] == 1 and record["paragraphs"][0]["numbers"][0]["status"] == "unsupported"

@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.parsing.pagetext import searchable_page_texts
@@ -16,6 +17,7 @@ from rag_core.store import Store
 from tests.integration.test_pipeline import SMALL_EN, SMALL_FR
 from tests.integration.test_store import DOCS, _chunked, _record
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 # Page text beyond the children's: words only the page channel can see (a running header, say).
 PAGE_ONLY_WORDS = {("a" * 64, 2): "Annexe triangle cumulatif des règlements", ("b" * 64, 3): "Appendix glossary"}
 
@@ -116,7 +118,7 @@ def test_a_library_written_before_the_page_channel_still_searches(settings: Sett
 
 def test_ingestion_indexes_every_page_of_a_real_pdf(tmp_path: Path, corpus_dir: Path) -> None:
     settings = Settings(data_dir=tmp_path / "lib")
-    results = pipeline.ingest([corpus_dir / SMALL_EN, corpus_dir / SMALL_FR], settings)
+    results = pipeline.ingest([corpus_dir / SMALL_EN, corpus_dir / SMALL_FR], settings, principal=LOCAL)
     store = pipeline.open_store(settings)
     for result, pdf in zip(results, (SMALL_EN, SMALL_FR), strict=True):
         with pymupdf.open(corpus_dir / pdf) as doc:

@@ -72,3 +72,21 @@ def test_whole_small_regulation(name: str, corpus_dir: Path, tmp_path: Path, set
     assert parsed.pages == 7
     levels = [t.level for t in parsed.document.texts if isinstance(t, SectionHeaderItem)]
     assert len(levels) >= 10 and max(levels) >= 2
+
+
+def test_latex_accents_are_searchable(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    """Slides typeset with OT1 fonts write "Ann´ees": the parse and the page channel both read "Années"."""
+    from rag_core.parsing.pagetext import page_texts
+    from rag_core.text import fold
+
+    cut = tmp_path / "slides.pdf"
+    with pymupdf.open(corpus_dir / "fr_slides_provisionnement_IARD.pdf") as doc:
+        doc.select([7])
+        doc.save(cut)
+    parsed = parse(cut, settings, tmp_path / "artifacts")
+    chunked = build_chunks(parsed.document, "e" * 64, settings)
+    indexed = " ".join(fold(child.context_text) for child in chunked.children)
+    assert "annees" in indexed.split() or " annees " in f" {indexed} "
+    assert "´" not in indexed and "reglement des sinistres" in indexed
+    (page,) = page_texts(cut)
+    assert "Années" in page and "´" not in page

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, StaleStageError
 from rag_core.library import DocumentFolder
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 SMALL_EN = "en_actuar_coverage_modifications.pdf"
 SMALL_FR = "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"
 REPO = Path(__file__).resolve().parents[2]
@@ -26,7 +28,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path):
     settings = Settings(data_dir=tmp_path_factory.mktemp("lib"))
     events = []
     results = pipeline.ingest([corpus_dir / SMALL_EN, corpus_dir / SMALL_FR], settings,
-                              collection="guides", progress=events.append)
+                              collection="guides", progress=events.append, principal=LOCAL)
     return settings, results, events
 
 
@@ -44,22 +46,22 @@ def test_ingest_makes_documents_searchable_with_provenance(ingested) -> None:
     assert set(manifest["stages"]) == {"parse", "chunk", "embed", "write"}
     assert manifest["stages"]["parse"]["parser"] == "pymupdf"
     assert manifest["stages"]["parse"]["versions"]
-    result = pipeline.search("payment per payment with an ordinary deductible", settings)
+    result = pipeline.search("cdf of the payment per loss with a franchise deductible", settings, principal=LOCAL)
     assert result.parents and result.parents[0].document.doc_id == en.doc_id
     assert result.parents[0].best_child.boxes
 
 
 def test_same_bytes_twice_is_the_same_document(ingested, corpus_dir: Path) -> None:
     settings, results, _ = ingested
-    again = pipeline.ingest([corpus_dir / SMALL_EN], settings, collection="guides")
+    again = pipeline.ingest([corpus_dir / SMALL_EN], settings, collection="guides", principal=LOCAL)
     assert again[0].status == "already_present"
     assert again[0].doc_id == results[0].doc_id
-    assert len(pipeline.list_documents(settings)) == 2
+    assert len(pipeline.list_documents(settings, principal=LOCAL)) == 2
 
 
 def test_inspect_view_is_stable_json(ingested) -> None:
     settings, results, _ = ingested
-    view = pipeline.inspect(results[0].doc_id, settings)
+    view = pipeline.inspect(results[0].doc_id, settings, principal=LOCAL)
     assert set(view) == {"document", "sections", "parents", "children", "tables"}
     assert view["sections"] and all(s["level"] >= 1 for s in view["sections"])
     parent_ids = {p["id"] for p in view["parents"]}
@@ -71,19 +73,20 @@ def test_forged_ids_get_nothing(ingested) -> None:
     settings, _, _ = ingested
     for forged in ["../../etc/passwd", "0" * 64, "abc"]:
         with pytest.raises(NotFoundError):
-            pipeline.source_path(forged, settings)
+            pipeline.source_path(forged, settings, principal=LOCAL)
     with pytest.raises(NotFoundError):
-        pipeline.artifact_path(pipeline.list_documents(settings)[0].doc_id, "../../../../etc/passwd", settings)
+        pipeline.artifact_path(pipeline.list_documents(settings, principal=LOCAL)[0].doc_id, "../../../../etc/passwd",
+                               settings, principal=LOCAL)
 
 
 def test_stages_are_reused_and_a_stale_stage_is_refused(tmp_path: Path, corpus_dir: Path) -> None:
     settings = Settings(data_dir=tmp_path / "lib")
-    first = pipeline.ingest([corpus_dir / SMALL_EN], settings)[0]
+    first = pipeline.ingest([corpus_dir / SMALL_EN], settings, principal=LOCAL)[0]
     folder = DocumentFolder(settings.documents_dir, first.doc_id)
     before = folder.manifest()["stages"]
     # Changing the chunk size redoes chunk, embed and write, but reuses the parse.
     smaller = Settings(data_dir=tmp_path / "lib", chunking={"max_tokens": 200})
-    again = pipeline.ingest([corpus_dir / SMALL_EN], smaller)[0]
+    again = pipeline.ingest([corpus_dir / SMALL_EN], smaller, principal=LOCAL)[0]
     after = folder.manifest()["stages"]
     assert again.status == "ingested"
     assert after["parse"] == before["parse"]
@@ -92,16 +95,16 @@ def test_stages_are_reused_and_a_stale_stage_is_refused(tmp_path: Path, corpus_d
     # A parsed document edited behind the pipeline's back makes the chunks stale.
     folder.document_json.write_text(folder.document_json.read_text().replace('"name"', '"name" ', 1))
     with pytest.raises(StaleStageError, match="ingest the file again"):
-        pipeline.load_chunks(first.doc_id, smaller)
+        pipeline.load_chunks(first.doc_id, smaller, principal=LOCAL)
 
 
 def test_delete_removes_rows_and_files(tmp_path: Path, corpus_dir: Path) -> None:
     settings = Settings(data_dir=tmp_path / "lib")
-    doc_id = pipeline.ingest([corpus_dir / SMALL_EN], settings)[0].doc_id
-    pipeline.delete(doc_id, settings)
-    assert pipeline.list_documents(settings) == []
+    doc_id = pipeline.ingest([corpus_dir / SMALL_EN], settings, principal=LOCAL)[0].doc_id
+    pipeline.delete(doc_id, settings, principal=LOCAL)
+    assert pipeline.list_documents(settings, principal=LOCAL) == []
     assert not (settings.documents_dir / doc_id).exists()
-    assert pipeline.search("deductible", settings).parents == []
+    assert pipeline.search("deductible", settings, principal=LOCAL).parents == []
     assert pipeline.open_store(settings).count_children() == 0
 
 
@@ -124,8 +127,8 @@ def test_cli_ingest_documents_inspect_search_ask(tmp_path: Path, corpus_dir: Pat
     assert [d["file_name"] for d in docs] == [SMALL_EN]
     view = json.loads(_cli("inspect", docs[0]["doc_id"][:10], "--json", data_dir=data).stdout)
     assert view["parents"] and view["children"]
-    found = _cli("search", "franchise deductible", "--collection", "vignettes", data_dir=data)
+    found = _cli("search", "Klugman Panjer Willmot Loss Models", "--collection", "vignettes", data_dir=data)
     assert found.returncode == 0 and SMALL_EN in found.stdout
-    answer = json.loads(_cli("ask", "What is a franchise deductible?", "--json", data_dir=data).stdout)
+    answer = json.loads(_cli("ask", "Which book does the coverage vignette cite?", "--json", data_dir=data).stdout)
     assert answer["mode"] == "extractive" and answer["paragraphs"]
     assert _cli("inspect", "nope", data_dir=data).returncode == 1

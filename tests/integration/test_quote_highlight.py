@@ -20,7 +20,7 @@ DOC_ID = "6" * 64
 # Two consecutive lines of page 1: "...return the distribution of either the payment" /
 # "per loss or the payment per payment random variable. This terminology refers"
 TWO_LINE_QUOTE = "the payment per loss or the payment per payment random variable"
-ONE_LINE_QUOTE = "all four random variables are equivalent"
+ONE_LINE_QUOTE = "presents the definitions of the above four random variables"
 
 
 def _letters(text: str) -> str:

@@ -23,12 +23,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.evaluation import run_evaluation
 from rag_core.evaluation.citation_reports import read_reports, report_citation
+from rag_core.understanding import conversation_path
 from tests import bad_files
 from tests.openai_server import ChatServer, Reply
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 REPO = Path(__file__).resolve().parents[2]
 KEY = "issue7-LEAKCHECK-3f8e1a9c5b7d2e6f"  # not shaped like an OpenAI key: only the exact-value redaction can hide it
 QUESTION = "How are the Bornhuetter development factors computed?"
@@ -86,7 +89,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     pdf_dir = tmp_path / "pdfs"
     pdf_dir.mkdir()
     pdf = bad_files.make_pdf(pdf_dir / "bf.pdf", "Bornhuetter")
-    assert pipeline.ingest([pdf], settings)[0].status == "ingested"
+    assert pipeline.ingest([pdf], settings, principal=LOCAL)[0].status == "ingested"
     # Each question makes two model calls: the router (budget) then the answer. Separate
     # conversations, so no follow-up rewrite call; each error is served to both calls.
     server.answer(PLAN)
@@ -96,7 +99,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
                     Reply(status=500, body=f"internal error for key {KEY}"),
                     Reply(content=f"not json, key {KEY}")):
         server.queue(failure, failure)
-    answers = [pipeline.ask(QUESTION, settings, conversation_id=f"leak-check-{i}") for i in range(4)]
+    answers = [pipeline.ask(QUESTION, settings, conversation_id=f"leak-check-{i}", principal=LOCAL) for i in range(4)]
     assert [a.mode for a in answers] == ["llm", "extractive", "extractive", "extractive"], [a.warnings for a in answers]
     assert answers[0].budget_reason == PLAN["reason"], "the router's reply was used"
     assert all(h["authorization"] == f"Bearer {KEY}" for h in server.headers)  # the key was really used
@@ -110,7 +113,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     (exports / "reported_citations.jsonl").write_bytes(read_reports(data))
     row = {"id": "q1", "pdf": "bf.pdf", "question": QUESTION, "language": "en", "type": "factual",
            "pages": [1], "answer": "", "quote": QUOTE}
-    results = run_evaluation([row], pdf_dir, settings, ["lexical", "bm25s-pages"], "leak-check")
+    results = run_evaluation([row], pdf_dir, settings, ["lexical", "bm25s-pages"], "leak-check", principal=LOCAL)
     (exports / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
 
     # the command line, with the key in its environment, at DEBUG through a 401 that echoes it
@@ -131,7 +134,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     server.queue(page_401, page_401, page_401)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
     home = proto_text(at)
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("views/ask.py").run()
     at.chat_input(key="ask_input").set_value(QUESTION).run()
     at.chat_input(key="ask_input").set_value(QUESTION + " Again?").run()
     assert not at.exception, at.exception
@@ -139,7 +142,7 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
 
     # the search works: values that must be there are found ...
     assert files_containing(data, QUESTION), "the stored answers hold the question"
-    assert (data / "conversations" / "cli-check.jsonl").is_file()
+    assert conversation_path(settings, "cli-check", "local").is_file()  # the CLI acts as the local operator
     assert files_containing(exports, QUESTION) and files_containing(data / "lancedb", "Bornhuetter")
     assert "refused the API key (401)" in page and QUESTION in page and "test-model" in home
     assert "[redacted]" in caplog.text and QUESTION in cli.stdout

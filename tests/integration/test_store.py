@@ -112,9 +112,16 @@ def test_full_text_search_in_french_and_english(library, query: str, lang: str, 
 def test_hostile_queries_never_break_search(library, query: str) -> None:
     store, settings = library
     result = search(query, store, select_embedder(settings), settings, list(DOCS))
-    assert isinstance(result.parents, list)
     assert store.count_children() == 6  # nothing was dropped
     assert len(lexical_query(query).split()) <= 64
+    # whatever comes back is whole parents of the scope, ranked 1..n
+    assert [p.fused_rank for p in result.parents] == list(range(1, len(result.parents) + 1))
+    assert all(p.document.doc_id in DOCS and p.best_child.parent_id == p.parent.id for p in result.parents)
+    if not query.strip():
+        assert result.parents == []
+    if query.startswith("mortalité"):  # cut to 64 terms, the word still finds its section by its words
+        assert result.parents[0].parent.heading_path == ["Provisions techniques"]
+        assert result.parents[0].lexical is not None and result.parents[0].lexical.rank == 1
 
 
 def test_prefilter_never_leaks_another_collection(library) -> None:
@@ -208,3 +215,28 @@ def test_exact_search_in_memory_equals_lancedb_flat_scan(fresh_library) -> None:
     store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children,
                          embedder.embed_passages([c.context_text for c in children]), embedder.name)
     assert {h.doc_id for h in store.dense(vector, list(DOCS), 6)} == {doc_a, "b" * 64}
+
+
+def test_a_small_scope_is_searched_exactly_when_the_ann_index_exists(settings: Settings) -> None:
+    # 30 documents of 40 random children: the ANN index is built, then one document (40 children)
+    # is the scope. It gets exactly what the exact prefiltered scan gets, all 40 when k is larger.
+    store = Store(settings.db_uri)
+    rng = np.random.default_rng(7)
+    doc_ids = [f"{d:02d}" + "e" * 62 for d in range(30)]
+    for doc_id in doc_ids:
+        sections = [(f"S{i}", f"text {i} of {doc_id[:2]}") for i in range(40)]
+        parents, children = _chunked(doc_id, sections)
+        vectors = rng.standard_normal((40, 384)).astype(np.float32)
+        store.write_document(_record(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"), parents, children,
+                             vectors / np.linalg.norm(vectors, axis=1, keepdims=True), "synthetic")
+    store.build_ann_index()
+    scope = doc_ids[3:4]
+    for _ in range(5):
+        query = rng.standard_normal(384).astype(np.float32)
+        ours, reference = store.dense(query, scope, 20), store.dense(query, scope, 20, exact=True)
+        assert [h.child_id for h in ours] == [h.child_id for h in reference]
+        assert len(store.dense(query, scope, 60)) == 40 and {h.doc_id for h in ours} == set(scope)
+    assert [key[1] for key in store._scope_vectors] == [frozenset(scope)]  # read once, searched in memory
+    assert len(store.dense(query, doc_ids, 20)) == 20  # no prefilter: through the index
+    store.delete_document(scope[0])  # a new table version: the scope's vectors are read again
+    assert store.dense(query, scope, 20) == []

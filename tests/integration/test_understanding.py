@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from rag_core import pipeline, reranking, retrieval
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
@@ -24,6 +25,7 @@ from tests.integration.test_llm import llm_settings
 from tests.integration.test_store import _build
 from tests.openai_server import ChatServer, Reply
 
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
     "c" * 64: ("fr", "provisionnement", [
         ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
@@ -90,6 +92,49 @@ def test_fake_reranker_reorders_and_applies_the_minimum_score(library) -> None:
     assert len(everything.parents) == len(result.parents)  # nothing lost below the threshold 0
 
 
+class ScriptedReranker:
+    """Scores chosen by the test for each candidate position, against the search order."""
+
+    name = "scripted"
+
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+        self.read: list[list[str]] = []
+
+    def score(self, question: str, passages) -> list[float]:  # type: ignore[no-untyped-def]
+        self.read.append(list(passages))
+        return self.scores[: len(passages)]
+
+
+def test_the_reranker_order_replaces_the_search_order_and_its_minimum_drops_candidates(library) -> None:
+    store, settings = library
+    question = "méthode Chain-Ladder, modèle de Mack et bootstrap des réserves"
+    result = searcher(store, settings)(question, 10)
+    ids = [p.parent.id for p in result.parents]
+    n = len(ids)
+    assert n >= 5
+    # the reranker reads each candidate's best child, in the search order
+    backwards = ScriptedReranker([(i + 1) / n for i in range(n)])  # the last candidate scores best
+    reranked = reranking.rerank(question, result, backwards, keep=50, min_score=0.0)
+    assert backwards.read == [[p.best_child.context_text for p in result.parents]]
+    assert [p.parent.id for p in reranked.parents] == ids[::-1]
+    assert [p.rerank_score for p in reranked.parents] == [(i + 1) / n for i in reversed(range(n))]
+    # a shuffle: candidate i gets score 10 - order.index(i), so the new order is `order`
+    order = [2, 0, 4, 1, 3] + list(range(5, n))
+    shuffled = reranking.rerank(question, result, ScriptedReranker([10.0 - order.index(i) for i in range(n)]),
+                                keep=50, min_score=0.0)
+    assert [p.parent.id for p in shuffled.parents] == [ids[i] for i in order]
+    # equal scores keep the search order
+    tied = reranking.rerank(question, result, ScriptedReranker([0.5] * n), keep=50, min_score=0.0)
+    assert [p.parent.id for p in tied.parents] == ids
+    # the minimum drops what scores under it, then `keep` trims the best ones
+    above = reranking.rerank(question, result, backwards, keep=50, min_score=(n - 2) / n)
+    assert [p.parent.id for p in above.parents] == [ids[-1], ids[-2], ids[-3]]
+    assert [p.parent.id for p in reranking.rerank(question, result, backwards, keep=2, min_score=0.0).parents] \
+        == [ids[-1], ids[-2]]
+    assert reranking.rerank(question, result, backwards, keep=50, min_score=2.0).parents == []
+
+
 def test_registered_reranker_is_selected_by_name(library) -> None:
     _, settings = library
     fake = fake_reranker.install()
@@ -149,18 +194,19 @@ def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> Non
 
 def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
     _, settings = library
-    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1")
+    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1",
+                         principal=LOCAL)
     assert first.standalone_question == ""
-    follow = pipeline.ask("et ses limites ?", settings, conversation_id="conv-1")
+    follow = pipeline.ask("et ses limites ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert follow.question == "et ses limites ?"
     assert follow.standalone_question == "et ses limites (méthode Chain-Ladder) ?"
     assert follow.paragraphs and follow.sources[0].section == "Limites de Chain-Ladder"
     # only this turn's search is evidence: every source belongs to a parent retrieved now
     assert {s.parent_id for s in follow.sources} <= set(follow.parent_ids)
     # a follow-up of a follow-up builds on the rewritten question
-    third = pipeline.ask("et ses hypothèses ?", settings, conversation_id="conv-1")
+    third = pipeline.ask("et ses hypothèses ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert "Chain-Ladder" in third.standalone_question
-    alone = pipeline.ask("et ses limites ?", settings, conversation_id="conv-2")
+    alone = pipeline.ask("et ses limites ?", settings, conversation_id="conv-2", principal=LOCAL)
     assert alone.standalone_question == ""
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,31 +26,41 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free port with its own data dir; returns once /_stcore/health answers."""
+def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[str, str] | None = None,
+              args: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """`streamlit run app.py` on a free port with its own data dir; returns once /_stcore/health answers.
+
+    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds command-line options (e.g. --secrets.files)."""
     port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           **(env or {})}
     streamlit = Path(sys.executable).with_name("streamlit")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     proc = subprocess.Popen(
         [str(streamlit), "run", "app.py", "--server.address", "127.0.0.1", "--server.port", str(port),
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+         "--server.headless", "true", "--browser.gatherUsageStats", "false", *(args or [])],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    wait_until_up(proc, f"{url}/_stcore/health", log_path, timeout_s)
+    return proc, url
+
+
+def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeout_s: float) -> None:
+    """Until `probe_url` answers 200; stops the process and raises if it exits or never answers."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}: see {log_path}")
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}: see {log_path}")
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            with urllib.request.urlopen(probe_url, timeout=2) as resp:
                 if resp.status == 200:
-                    return proc, url
+                    return
         except OSError:
             time.sleep(0.3)
     stop_app(proc)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout_s} s: see {log_path}")
+    raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
 def stop_app(proc: subprocess.Popen) -> None:
@@ -63,29 +75,97 @@ def launch(pw):
     return pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-def wait_idle(page, timeout_ms: int = 120_000) -> None:
-    """Until Streamlit's script run has finished (its status widget is shown meanwhile)."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
+class _Runs:
+    """Counts the script runs that the Streamlit server reports finished to one page (its
+    `script_finished` messages on the websocket), so a test waits for the run an action started
+    rather than for a fixed time."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self._done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+        self._parse = ForwardMsg.FromString
+        self.finished = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            msg = self._parse(payload)
+        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run
+            return
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished in self._done:
+            self.finished += 1
+
+
+def _runs(page) -> _Runs:  # type: ignore[no-untyped-def]
+    runs = getattr(page, "_streamlit_runs", None)
+    if runs is None:
+        runs = _Runs(page)
+        page._streamlit_runs = runs
+    return runs
+
+
+@contextmanager
+def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """Around an action that makes Streamlit run the script (a page load, a click, a chat
+    message): on leaving, a run that finished after the action has been reported by the server
+    and the app shows no run in progress. A run stopped early for a rerun does not count."""
+    runs = _runs(page)
+    before = runs.finished
+    yield
+    deadline = time.monotonic() + timeout_ms / 1000
+    while runs.finished <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no Streamlit run finished within {timeout_ms} ms of the action")
+        page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+
+
+def goto(page, url: str, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyped-def]
+    """Load `url` and wait for the script run of that page load."""
+    with rerun(page, timeout_ms):
+        page.goto(url)
 
 
 def open_home(page, url: str, heading: str = "Questions-réponses sur vos documents") -> None:
     """Home first: app.py's first run registers the navigation and pays the imports."""
-    page.goto(url)
-    page.get_by_role("heading", name=heading).wait_for(timeout=120_000)
-    wait_idle(page)
+    goto(page, url)
+    page.get_by_role("heading", name=heading).wait_for(timeout=10_000)
 
 
 def upload_in_library(page, url: str, pdf: Path, result_text: str, timeout_ms: int):  # type: ignore[no-untyped-def]
     """Upload `pdf` on the Library page and wait for its per-file result (an alert holding
     `result_text`); returns that alert's locator."""
-    page.goto(f"{url}/library")
-    page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=60_000)
-    page.locator('input[type="file"]').set_input_files(str(pdf))
-    page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=30_000)
-    wait_idle(page)
-    page.get_by_role("button", name="Importer").click()
+    goto(page, f"{url}/library")
+    page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=10_000)
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(pdf))
+    page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=10_000)
+    with rerun(page, timeout_ms):
+        page.get_by_role("button", name="Importer").click()
     result = page.locator('[data-testid="stAlert"]').filter(has_text=result_text)
-    result.first.wait_for(timeout=timeout_ms)
-    wait_idle(page)
+    result.first.wait_for(timeout=10_000)
     return result
+
+
+# Placed when the page canvas has a size and the annotations selected by `selector` exist and
+# stay where they are between two polls (the viewer draws the page, then positions them).
+_SETTLED = """selector => {
+  const canvas = document.querySelector("canvas");
+  const marks = [...document.querySelectorAll(selector)];
+  if (!canvas || !(parseFloat(canvas.style.width) > 0) || !marks.length) return false;
+  const layout = JSON.stringify([canvas.style.width,
+    marks.map(e => [e.style.left, e.style.top, e.style.width, e.style.height])]);
+  const settled = window.__lastLayout === layout;
+  window.__lastLayout = layout;
+  return settled;
+}"""
+
+
+def viewer_settled(page, selector: str, timeout_ms: int = 30_000):  # type: ignore[no-untyped-def]
+    """The PDF viewer's frame, once its page is drawn and the `selector` highlights are placed."""
+    frame = page.locator(VIEWER_IFRAME).first.element_handle(timeout=timeout_ms).content_frame()
+    frame.wait_for_function(_SETTLED, arg=selector, polling=100, timeout=timeout_ms)
+    return frame

@@ -17,7 +17,7 @@ import pytest
 
 from tests import bad_files
 from tests.openai_server import ChatServer
-from tests.ui.browser_support import CHROMIUM, REPO, open_home, start_app, stop_app, upload_in_library, wait_idle
+from tests.ui.browser_support import CHROMIUM, REPO, goto, open_home, rerun, start_app, stop_app, upload_in_library
 
 ARTIFACTS = REPO / "test-artifacts" / "browser-hostile"
 FILE_NAME = "<img src=x onerror=window.__pwned=9> **report**.pdf"
@@ -96,9 +96,8 @@ def _journey(url: str, page, source: Path) -> None:
     assert_nothing_ran(page, "library")
 
     # Inspect: the child's raw text shows every hostile line literally.
-    page.goto(f"{url}/inspect")
-    page.get_by_role("heading", name="Sections").wait_for(timeout=60_000)
-    wait_idle(page)
+    goto(page, f"{url}/inspect")
+    page.get_by_role("heading", name="Sections").wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "02_inspect.png"), full_page=True)
     text = visible_text(page)
     for line in bad_files.HOSTILE_LINES:
@@ -106,13 +105,13 @@ def _journey(url: str, page, source: Path) -> None:
     assert_nothing_ran(page, "inspect")
 
     # Ask: the model's answer repeats the hostile text; it is shown as text.
-    page.goto(f"{url}/ask")
+    goto(page, f"{url}/ask")
     chat = page.locator('[data-testid="stChatInputTextArea"]')
-    chat.wait_for(timeout=60_000)
+    chat.wait_for(timeout=10_000)
     chat.fill(QUESTION)
-    chat.press("Enter")
-    page.locator('[data-testid="stChatMessage"] button').filter(has_text="p.").first.wait_for(timeout=180_000)
-    wait_idle(page)
+    with rerun(page, 180_000):
+        chat.press("Enter")
+    page.locator('[data-testid="stChatMessage"] button').filter(has_text="p.").first.wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "03_ask.png"), full_page=True)
     text = visible_text(page)
     for line in bad_files.HOSTILE_LINES:
@@ -122,20 +121,22 @@ def _journey(url: str, page, source: Path) -> None:
     assert_nothing_ran(page, "ask")
 
     # Search: the ranked passages; the file name and sections are shown as text.
-    page.goto(f"{url}/search")
+    goto(page, f"{url}/search")
     query = page.get_by_label("Question")
-    query.wait_for(timeout=60_000)
+    query.wait_for(timeout=10_000)
     query.fill("loss ratio motor portfolio")
-    page.get_by_role("button", name="Rechercher").click()
-    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=120_000)
-    wait_idle(page)
+    with rerun(page):  # the text is committed (one run), then the search is asked (another)
+        query.press("Enter")
+    with rerun(page):
+        page.get_by_role("button", name="Rechercher").click()
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "04_search.png"), full_page=True)
     assert_nothing_ran(page, "search")
     # Selecting the first row (its checkbox, drawn on the grid's canvas) opens the passage, titled
     # with the file name, written as Markdown by the page: it must read literally.
-    page.locator('[data-testid="stDataFrame"]').first.click(position={"x": 16, "y": 54})
-    page.get_by_text("Page(s) affichée(s)").first.wait_for(timeout=60_000)
-    wait_idle(page)
+    with rerun(page):
+        page.locator('[data-testid="stDataFrame"]').first.click(position={"x": 16, "y": 54})
+    page.get_by_text("Page(s) affichée(s)").first.wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "05_search_passage.png"), full_page=True)
     assert FILE_NAME in visible_text(page)
     assert_nothing_ran(page, "search passage")

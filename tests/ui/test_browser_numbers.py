@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, open_home, start_app, stop_app, wait_idle
+from tests.ui.browser_support import (
+    CHROMIUM, REPO, VIEWER_IFRAME, goto, open_home, rerun, start_app, stop_app, viewer_settled,
+)
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 QUESTION = "What were the amounts for motor liability?"
@@ -54,12 +56,13 @@ def make_pdf(path: Path) -> Path:
 @pytest.fixture
 def app_url(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     from rag_core import pipeline
+    from rag_core.access import Principal
     from rag_core.config import Settings
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pdf = make_pdf(tmp_path / "payments.pdf")
     data = tmp_path / "data"
-    (result,) = pipeline.ingest([pdf], Settings(data_dir=data))
+    (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
     assert result.status == "ingested", result.message
     proc, url = start_app(data, ARTIFACTS / "streamlit_numbers.log")
     yield url, pdf
@@ -88,23 +91,23 @@ def test_clicking_a_quoted_number_highlights_its_own_cell(app_url: tuple[str, Pa
 
 def _journey(url: str, pdf: Path, page) -> None:
     open_home(page, url)
-    page.goto(f"{url}/ask")
+    goto(page, f"{url}/ask")
     chat = page.locator('[data-testid="stChatInputTextArea"]')
-    chat.wait_for(timeout=60_000)
+    chat.wait_for(timeout=10_000)
     chat.fill(QUESTION)
-    chat.press("Enter")
+    with rerun(page, 180_000):
+        chat.press("Enter")
     chip = page.locator('[data-testid="stChatMessage"] button').filter(has_text=f"{NUMBER} · cellule L{NUMBER_ROW + 1} C{NUMBER_COL + 1}")
-    chip.first.wait_for(timeout=120_000)
-    wait_idle(page)
+    chip.first.wait_for(timeout=10_000)
     # the number is marked as quoted in the paragraph itself
     assert page.locator('[data-testid="stChatMessage"]').get_by_text(f"{NUMBER} ✓").count() >= 1
     page.screenshot(path=str(ARTIFACTS / "numbers_01_answer.png"), full_page=True)
 
-    chip.first.click()
+    with rerun(page):
+        chip.first.click()
     frame = page.frame_locator(VIEWER_IFRAME)
     strong = frame.locator('[id^="annotation-cite-"]')
-    strong.first.wait_for(state="attached", timeout=30_000)
-    page.wait_for_timeout(500)
+    viewer_settled(page, '[id^="annotation-cite-"]')
     page.screenshot(path=str(ARTIFACTS / "numbers_02_cell_viewer.png"), full_page=True)
     caption = page.get_by_text("Page(s) affichée(s)").first.inner_text()
     assert caption.endswith(": 1"), caption

@@ -9,6 +9,7 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.models import Answer, HighlightBox, NumberLocation, NumberTrace, Paragraph
+from tests.fakes import replace
 from tests.ui.test_apptest import DOC_ID, SOURCE, _app, _viewer_args, fake_pipeline  # noqa: F401 (fixture)
 
 CELL_BOX = HighlightBox(page=3, x0=250, y0=300, x1=320, y1=318)
@@ -31,16 +32,16 @@ def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # n
         _trace("4 567", "unsupported", "absent des sources citées et d'aucun calcul déclaré"),
     ]
 
-    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None):
+    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
         return Answer(question=question, mode="llm", sources=[SOURCE], unsupported_numbers=1, mismatched_numbers=1,
                       paragraphs=[Paragraph(text=TEXT, source_ids=[SOURCE.id], numbers=numbers)])
 
-    monkeypatch.setattr(pipeline, "ask", ask, raising=False)
+    replace(monkeypatch, pipeline, "ask", ask)
     return fake_pipeline
 
 
 def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: dict) -> None:
-    at = _app("pages/ask.py")
+    at = _app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Paiements ?").run()
     assert not at.exception
     paragraph = next(m.value for m in at.markdown if "Paid" in m.value)

@@ -20,8 +20,6 @@ SMALL_BUDGET = 64  # tokens: most paragraphs overflow, so the plain-text splitte
 @pytest.fixture(scope="module")
 def documents() -> dict[str, DoclingDocument]:
     paths = fixture_paths()
-    if not paths:
-        pytest.skip("docling fixtures not found")
     return {p.name: DoclingDocument.load_from_json(p) for p in paths}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rag_core.config import RetrievalSettings
-from rag_core.crosslingual import evidence_ratio, other_language, place, placement
+from rag_core.retrieval import evidence_ratio, other_language, place, placement
 from rag_core.store import ChildHit
 
 

@@ -14,7 +14,7 @@ from rag_core.reranking.bge import BgeReranker
 from rag_core.understanding import followups
 from rag_core.understanding.budget import plan_question, rule_plan
 from rag_core.understanding.subquestions import share_budget, split_comparison
-from rag_core.understanding.thesaurus import ALT_WEIGHT, BUNDLED, PREF_WEIGHT, Thesaurus, load_thesaurus, save_uploaded_thesaurus
+from rag_core.understanding.thesaurus import BUNDLED, Thesaurus, load_thesaurus, save_uploaded_thesaurus
 
 SMALL = {"concepts": [
     {"id": "ibnr", "prefLabel": {"en": "incurred but not reported", "fr": "sinistres survenus non déclarés"},
@@ -29,9 +29,9 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
     thesaurus = Thesaurus.from_json(json.dumps(SMALL))
     expansion = thesaurus.expand("Comment estimer les IBNR ?")
     assert expansion.concepts == ("ibnr",)
-    assert expansion.terms == (("incurred but not reported", PREF_WEIGHT), ("sinistres survenus non déclarés", PREF_WEIGHT),
-                               ("sinistres tardifs", ALT_WEIGHT))
-    assert (PREF_WEIGHT, ALT_WEIGHT) == (0.95, 0.85)
+    # the method's weights (METHOD.md §3): prefLabel 0.95, altLabel 0.85
+    assert expansion.terms == (("incurred but not reported", 0.95), ("sinistres survenus non déclarés", 0.95),
+                               ("sinistres tardifs", 0.85))
     # the label already in the question is not added again; broader concepts do not expand
     assert "IBNR" not in expansion.labels and "PSAP" not in expansion.labels
     # as BM25 boosts the weights are shared by the added terms
@@ -107,7 +107,7 @@ def test_router_off_gives_the_fixed_budget() -> None:
      ["Chain-Ladder pour les branches longues", "Bornhuetter-Ferguson pour les branches longues",
       "Cape Cod pour les branches longues"]),
     ("Mack versus bootstrap for reserve risk", ["Mack for reserve risk", "bootstrap for reserve risk"]),
-    ("What two names does Mack give to the factor that compares a year's loss ratio with the average?", []),
+    ("Which ratio compares the paid and the incurred losses of the oldest year?", []),  # "compares" in a clause
     ("Compare the SCR", []),
 ])
 def test_comparisons_split_into_one_to_three_sub_questions(question: str, subs: list[str]) -> None:

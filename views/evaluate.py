@@ -1,6 +1,8 @@
 """Evaluate: run a question set against the library and show metrics with 95 % intervals.
 
-Thin: reads widgets, calls `rag_core.evaluation.run_evaluation`, renders its results.
+Thin: reads widgets, calls `rag_core.evaluation.run_evaluation` as the signed-in principal (so the
+search space is the part of the library that principal can read), renders its results. The
+folder of PDFs on the server and the reported citations (everyone's) are for administrators.
 """
 
 from __future__ import annotations
@@ -12,82 +14,78 @@ from pathlib import Path
 import altair as alt
 import streamlit as st
 
-from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.evaluation import ALL_ENGINES, read_question_lines, report, run_evaluation
+from ui.auth import page_context
+from ui.i18n import t
 
 RESULTS_KEY = "evaluate_results"
+SOURCES = ("shared", "upload", "reported")
 
-st.title("Evaluate retrieval")
-try:
-    settings = Settings()
-except Exception as err:  # invalid RAG_ variables: say so, never a traceback
-    st.error(f"The settings are invalid: {err}")
-    st.stop()
+settings, principal = page_context()
+st.title(t("evaluate.title"))
 
 shared = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 reported = settings.data_dir / "reported_citations.jsonl"
 sets = sorted((shared / "eval").glob("*.jsonl")) if (shared / "eval").is_dir() else []
 
-source = st.radio("Question set", ["Shared set", "Upload", "Reported citations"], horizontal=True,
-                  key="evaluate_source")
+source = st.radio(t("evaluate.set"), SOURCES if principal.is_admin else SOURCES[:2], horizontal=True,
+                  key="evaluate_source", format_func=lambda s: t(f"evaluate.source.{s}"))
 lines: list[str] = []
 set_name = ""
-if source == "Shared set":
+if source == "shared":
     if not sets:
-        st.info(f"No question set found in {shared / 'eval'} (set RAG_SHARED_DIR).")
+        st.info(t("evaluate.no_set", path=str(shared / "eval")))
     else:
-        chosen = st.selectbox("File", sets, format_func=lambda p: p.name, key="evaluate_file")
+        chosen = st.selectbox(t("evaluate.file"), sets, format_func=lambda p: p.name, key="evaluate_file")
         lines, set_name = chosen.read_text(encoding="utf-8").splitlines(), chosen.stem
-elif source == "Upload":
-    upload = st.file_uploader("Questions (JSON lines)", type=["jsonl"], key="evaluate_upload")
+elif source == "upload":
+    upload = st.file_uploader(t("evaluate.upload"), type=["jsonl"], key="evaluate_upload")
     if upload is not None:
         lines, set_name = upload.getvalue().decode("utf-8").splitlines(), Path(upload.name).stem
 elif reported.is_file():
     lines, set_name = reported.read_text(encoding="utf-8").splitlines(), "reported_citations"
 else:
-    st.info("No citation has been reported yet.")
+    st.info(t("evaluate.no_reports"))
 
-pdf_dir = st.text_input("Folder of the set's PDFs (the whole folder is the search space)",
-                        str(shared / "corpus" / "pdfs"), key="evaluate_pdf_dir")
-engines = st.multiselect("Engines", list(ALL_ENGINES), list(ALL_ENGINES), key="evaluate_engines")
+# A folder on the server: only an administrator chooses it.
+pdf_dir = st.text_input(t("evaluate.pdf_dir"), str(shared / "corpus" / "pdfs"), key="evaluate_pdf_dir",
+                        disabled=not principal.is_admin)
+engines = st.multiselect(t("evaluate.engines"), list(ALL_ENGINES), list(ALL_ENGINES), key="evaluate_engines")
 
-if st.button("Run", type="primary", disabled=not lines or not engines, key="evaluate_run"):
-    bar = st.progress(0.0, text="Starting…")
+if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engines, key="evaluate_run"):
+    bar = st.progress(0.0, text=t("evaluate.starting"))
 
     def progress(phase: str, done: int, total: int) -> None:
         bar.progress(min(done / total, 1.0) if total else 1.0, text=f"{phase}: {done}/{total}")
 
     try:
         rows = read_question_lines(lines)
-        st.session_state[RESULTS_KEY] = run_evaluation(rows, Path(pdf_dir), settings, engines, set_name, progress)
-        bar.progress(1.0, text="Done")
+        st.session_state[RESULTS_KEY] = run_evaluation(rows, Path(pdf_dir), settings, engines, set_name, progress,
+                                                       principal=principal)
+        bar.progress(1.0, text=t("evaluate.done"))
     except RagError as err:
         st.error(str(err))
 
 results = st.session_state.get(RESULTS_KEY)
 if results:
-    st.subheader(f"{results['set']}: {results['n_answerable']} answerable of {results['n_questions']} questions")
-    st.caption(f"Default engine: {results['default_engine']}. Page level: a page takes the rank of its best "
-               "child; means with 95 % bootstrap intervals.")
+    st.subheader(t("evaluate.summary", set=results["set"], n=results["n_answerable"], total=results["n_questions"]))
+    st.caption(t("evaluate.caption", engine=results["default_engine"]))
     st.dataframe(report.summary_rows(results), hide_index=True, width="stretch")
     comp = results.get("baseline_comparison")
     if comp:
         (st.success if comp["beats_all"] else st.warning)(
-            "The default engine " + ("beats" if comp["beats_all"] else "does not beat")
-            + " the best METHOD.md §6 baseline on every column.")
+            t("evaluate.beats" if comp["beats_all"] else "evaluate.not_beats"))
     for name, why in results["absent_engines"].items():
-        st.caption(f"{name}: absent ({why})")
-    metric = st.selectbox("Metric for the charts", ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
+        st.caption(t("evaluate.absent", name=name, why=why))
+    metric = st.selectbox(t("evaluate.metric"), ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
                                                     "recall@100", "doc@3"], key="evaluate_metric")
     matches = report.language_match_lines(results)
     if matches:
-        st.markdown("**Same language / cross-lingual** (question language vs the relevant PDFs' language; "
-                    "doc@3: a relevant PDF among the first three documents)")
+        st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
         for line in matches:
             st.caption(line)
-    for field, title in (("type", "By type"), ("language", "By language"),
-                         ("language_match", "Same language / cross-lingual")):
+    for field in ("type", "language", "language_match"):
         data = report.breakdown_rows(results, field, metric)
         if not data:
             continue
@@ -95,11 +93,11 @@ if results:
         bars = base.mark_bar().encode(y=alt.Y("mean:Q", title=metric, scale=alt.Scale(domain=[0, 1])),
                                       color="engine:N", tooltip=[f"{field}:N", "engine:N", "mean:Q", "n:Q"])
         errs = base.mark_errorbar().encode(y="low:Q", y2="high:Q")
-        st.markdown(f"**{title}**")
+        st.markdown("**" + t(f"evaluate.by_{field}") + "**")
         st.altair_chart(alt.layer(bars, errs).facet(column=alt.Column(f"{field}:N", title=None)))
-    engine = st.selectbox("Per question, engine", results["engines"],
+    engine = st.selectbox(t("evaluate.per_question"), results["engines"],
                           index=results["engines"].index(results["default_engine"])
                           if results["default_engine"] in results["engines"] else 0, key="evaluate_engine")
     st.dataframe(report.question_rows(results, engine), hide_index=True, width="stretch")
-    st.download_button("Download results.json", json.dumps(results, ensure_ascii=False, indent=1),
+    st.download_button(t("evaluate.download"), json.dumps(results, ensure_ascii=False, indent=1),
                        f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download")

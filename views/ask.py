@@ -9,25 +9,26 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
+from ui.auth import page_context
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
-from ui.resources import get_settings
 from ui.number_marks import marked_text, number_marks, numbers_summary
+from ui.table_excerpt import table_excerpt
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
+JUDGED = {"supported": ("green", ":material/verified:"), "partly": ("orange", ":material/rule:"),
+          "not_supported": ("red", ":material/report:")}
 
+settings, principal = page_context()
 st.title(t("ask.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
 # ---- scope
 with st.sidebar:
-    _, collections = call(pipeline.list_collections, settings)
+    _, collections = call(pipeline.list_collections, settings, principal=principal)
     chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
                                         placeholder=t("ask.scope_help"))
-    _, documents = call(pipeline.list_documents, settings)
+    _, documents = call(pipeline.list_documents, settings, principal=principal)
     documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
     chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
@@ -52,10 +53,14 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.warning(escape_md(t("ask.no_source", q=sub.question)
                                  + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")))
     if answer.mode == "refused":
-        st.info(t("ask.refused"))
+        if answer.missing_terms:
+            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
+        st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         citation_cards(closest, key=f"closest-{m}")
         return
+    if answer.terms_not_in_passages or answer.retried_terms:
+        st.warning(escape_md(answer.missing_information), icon=":material/manage_search:")
     numbers_summary(answer)
     heading = ""
     for p_index, paragraph in enumerate(answer.paragraphs):
@@ -64,15 +69,23 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
         if paragraph.language:  # another language than the question's: shown as written, labelled
             st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
-        st.markdown(marked_text(paragraph))
+        if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
+            st.markdown(marked_text(paragraph))
         if paragraph.status == "partially_supported":
             st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
-            if paragraph.note:
-                st.caption(escape_md(paragraph.note))
+        if paragraph.judged:
+            color, icon = JUDGED[paragraph.judged]
+            st.badge(t(f"ask.judged.{paragraph.judged}"), color=color, icon=icon,
+                     help=escape_md(paragraph.judged_reason) or None)
+        if paragraph.collections:
+            st.badge(t("ask.collections", names=escape_md(", ".join(paragraph.collections))), color="violet",
+                     icon=":material/call_split:")
+        if paragraph.note and (paragraph.status == "partially_supported" or paragraph.judged == "not_supported"):
+            st.caption(escape_md(paragraph.note))
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
                        quote=paragraph.quote)
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
-    if answer.missing_information:
+    if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
     if answer.mode == "greeting":
         return
@@ -91,7 +104,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
                     ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
                                  source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
-                                 comment=comment)
+                                 comment=comment, user=principal.user)
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -116,11 +129,13 @@ with chat_col:
         with st.chat_message("assistant"):
             with st.spinner(t("ask.thinking")):
                 ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None)
+                                  collections=chosen_collections or None, doc_ids=chosen_docs or None,
+                                  principal=principal)
             if ok and answer is not None:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
-    reports = read_reports(settings.data_dir)
+    # one's own reports; an administrator's download holds everyone's
+    reports = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
     if reports:
         st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
                            key="ask_export", icon=":material/download:")
@@ -131,4 +146,4 @@ with viewer_col:
         st.caption(t("ask.viewer_empty"))
     else:
         st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
-        show_target(target, settings, key="ask-viewer")
+        show_target(target, settings, principal, key="ask-viewer")

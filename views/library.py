@@ -1,4 +1,9 @@
-"""Library: upload files into a collection, follow their ingestion, list and delete documents."""
+"""Library: upload files into a collection, follow their ingestion, list and delete documents.
+
+Scoped by the signed-in principal: the list shows the collections it can read, uploads go only
+into collections it can write (or a new one, which it then manages), deletion needs `manage`.
+`rag_core` checks each of these again; the page only avoids offering what would be refused.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,8 @@ from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.models import ProgressEvent
 from ui import state
+from ui.auth import page_context
 from ui.i18n import t
-from ui.resources import get_settings
 from ui.widgets import call, escape_md
 
 log = logging.getLogger(__name__)
@@ -22,22 +27,23 @@ UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]
 STAGES = ("parse", "chunk", "embed", "write")
 NEW = "\x00new"
 
+settings, principal = page_context()
 st.title(t("library.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
 for kind, text in state.pop_flash():
     (st.success if kind == "success" else st.error)(text)
 
-ok, collections = call(pipeline.list_collections, settings)
-collections = list(collections or [])
-options = collections + [NEW] if collections else ["default", NEW]
+_, writable = call(pipeline.writable_collections, settings, principal=principal)
+writable = list(writable or [])
+# An empty library offers its administrator (the local operator) the usual "default" collection.
+options = (writable or (["default"] if principal.is_admin else [])) + [NEW]
 choice = st.selectbox(
     t("library.collection"), options, key="library_collection",
     format_func=lambda c: t("library.new_collection") if c == NEW else c,
 )
 collection = st.text_input(t("library.new_name"), key="library_new_name").strip() if choice == NEW else choice
+if choice == NEW:
+    st.caption(t("library.new_help"))
 
 files = st.file_uploader(
     t("library.upload"), type=UPLOAD_TYPES, accept_multiple_files=True, key=f"uploader-{state.upload_nonce()}"
@@ -73,7 +79,7 @@ def _ingest(uploaded: list, collection: str) -> None:
                 paths.append(path)
             ok, results = call(
                 pipeline.ingest, paths, settings, collection=collection, progress=on_progress,
-                file_names=[f.name for f in uploaded],
+                file_names=[f.name for f in uploaded], principal=principal,
             )
         for name, bar in bars.items():
             bar.progress(1.0, text=name)  # type: ignore[attr-defined]
@@ -88,8 +94,12 @@ def _ingest(uploaded: list, collection: str) -> None:
 if st.button(t("library.ingest"), type="primary", disabled=not files, key="library_ingest"):
     if not collection:
         st.error(t("library.no_name"))
-    else:
+    elif collection in writable:
         _ingest(list(files or []), collection)
+    else:  # a new collection: its creator manages it
+        ok, created = call(pipeline.create_collection, settings, collection, principal=principal)
+        if ok and created:
+            _ingest(list(files or []), created)
 
 for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
@@ -98,7 +108,7 @@ for result in st.session_state.get(state.INGEST_RESULTS, []):
         st.warning(escape_md(f"{result['file_name']} — {warning}"))
 
 st.header(t("library.documents"))
-ok, documents = call(pipeline.list_documents, settings)
+ok, documents = call(pipeline.list_documents, settings, principal=principal)
 documents = list(documents or [])
 if ok and not documents:
     st.caption(t("library.empty"))
@@ -111,7 +121,7 @@ if documents:
 
     def _delete(doc_id: str, name: str) -> None:
         try:
-            pipeline.delete(doc_id, settings)
+            pipeline.delete(doc_id, settings, principal=principal)
             state.flash("success", escape_md(t("library.deleted", name=name)))
         except RagError as err:
             state.flash("error", escape_md(str(err)))
@@ -120,13 +130,17 @@ if documents:
             state.flash("error", t("error.generic"))
         st.session_state.pop("library_delete_confirm", None)
 
+    _, manageable = call(pipeline.manageable_collections, settings, principal=principal)
+    deletable = {d.doc_id: d for d in documents if principal.is_admin or d.collection in set(manageable or [])}
+    if not deletable:
+        st.caption(t("library.read_only"))
+        st.stop()
     with st.expander(t("library.delete")):
-        by_id = {d.doc_id: d for d in documents}
         doc_id = st.selectbox(
-            t("library.delete_pick"), list(by_id), key="library_delete_pick",
-            format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})",
+            t("library.delete_pick"), list(deletable), key="library_delete_pick",
+            format_func=lambda i: f"{deletable[i].file_name} ({deletable[i].collection})",
         )
-        name = by_id[doc_id].file_name if doc_id else ""
+        name = deletable[doc_id].file_name if doc_id else ""
         confirmed = st.checkbox(escape_md(t("library.delete_confirm", name=name)), key="library_delete_confirm")
         st.button(t("library.delete_button"), disabled=not confirmed, key="library_delete",
                   on_click=_delete, args=(doc_id, name))

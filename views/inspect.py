@@ -5,16 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core import pipeline
+from ui.auth import page_context
 from ui.i18n import t
-from ui.resources import get_settings
-from ui.widgets import call, escape_md, excel_bytes, show_page, structure_annotations, table_frame
+from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
 
+settings, principal = page_context()
 st.title(t("inspect.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
-ok, documents = call(pipeline.list_documents, settings)
+ok, documents = call(pipeline.list_documents, settings, principal=principal)
 documents = list(documents or [])
 if not documents:
     if ok:
@@ -25,7 +23,7 @@ by_id = {d.doc_id: d for d in documents}
 doc_id = st.selectbox(t("inspect.pick"), list(by_id), key="inspect_doc",
                       format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})")
 record = by_id[doc_id]
-ok, chunked = call(pipeline.load_chunks, doc_id, settings)
+ok, chunked = call(pipeline.load_chunks, doc_id, settings, principal=principal)
 if not ok or chunked is None:
     st.stop()
 parents, children = chunked.parents, chunked.children
@@ -88,7 +86,8 @@ with right:
             st.session_state["inspect_page"] = 1
         page = st.number_input(t("inspect.page"), min_value=1, max_value=record.pages, step=1, key="inspect_page")
         st.caption(t("inspect.legend"))
-        show_page(doc_id, int(page), structure_annotations(int(page), parents, children), settings, key="inspect-viewer")
+        show_page(doc_id, int(page), structure_annotations(int(page), parents, children), settings, principal,
+                  key="inspect-viewer")
 
 # ---- tables and figures
 items = [item for p in parents for item in p.items]
@@ -100,14 +99,9 @@ if not tables:
 for n, item in enumerate(tables, start=1):
     st.markdown(f"**{escape_md(t('inspect.table_caption', n=n, page=item.page))}**"
                 + (f" — {escape_md(item.caption)}" if item.caption else ""))
-    frame = table_frame(item)
-    st.dataframe(frame, hide_index=True, width="stretch")
-    c1, c2 = st.columns(2)
-    stem = f"{record.file_name.rsplit('.', 1)[0]}_table{n}"
-    c1.download_button(t("inspect.csv"), frame.to_csv(index=False).encode("utf-8"), f"{stem}.csv", "text/csv",
-                       key=f"csv-{n}")
-    c2.download_button(t("inspect.xlsx"), excel_bytes(frame), f"{stem}.xlsx",
-                       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key=f"xlsx-{n}")
+    if item.source:
+        st.caption(t("inspect.table_ocr") if item.source == "OCR of a picture" else t("inspect.table_text_layer"))
+    table_exports(item, n, doc_id, record.file_name, settings, principal)
 
 st.subheader(t("inspect.figures"))
 if not figures:
@@ -115,7 +109,9 @@ if not figures:
 for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
-        ok, path = call(pipeline.artifact_path, doc_id, item.image_path, settings)
+        # Checked by rag_core first; st.image then serves the crop from /media/<id> for this session.
+        ok, path = call(checked_once, "figure", doc_id, item.image_path, settings, principal,
+                        lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal))
         if ok and path is not None:
             st.image(str(path), width=480)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

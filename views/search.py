@@ -8,17 +8,15 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import SearchResult
 from ui import state
+from ui.auth import page_context
 from ui.i18n import t
-from ui.resources import get_settings
 from ui.widgets import call, escape_md, show_target, viewer_target
 
+settings, principal = page_context()
 st.title(t("search.title"))
-settings = get_settings()
-if settings is None:
-    st.stop()
 
-_, collections = call(pipeline.list_collections, settings)
-_, documents = call(pipeline.list_documents, settings)
+_, collections = call(pipeline.list_collections, settings, principal=principal)
+_, documents = call(pipeline.list_documents, settings, principal=principal)
 names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in (documents or [])}
 
 with st.form("search_form"):
@@ -36,13 +34,15 @@ with st.form("search_form"):
 
 
 def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-untyped-def]
-    """The thesaurus or the glossary: which one is in use, and the upload of the user's own."""
+    """The thesaurus or the glossary: which one is in use, and the upload of the user's own. Both are
+    shared by everyone: only an administrator may replace the thesaurus or extend the glossary."""
     with st.expander(t(f"search.{kind}")):
         ok, found = call(info, settings)
         if ok:
             st.caption(t(f"search.{kind}_in_use", name=found["name"], n=found[count]) if found
                        else t(f"search.{kind}_off"))
-        file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}")
+        file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}") \
+            if principal.is_admin else None
         if file is not None and st.session_state.get(f"search_{kind}_done") != file.file_id:
             ok, n = call(upload, file.getvalue(), settings)
             if ok:
@@ -58,7 +58,7 @@ if backends and backends.get("reranker"):
 
 if submitted and query.strip():
     ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
-                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k)
+                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k, principal=principal)
     st.session_state[state.SEARCH_RESULT] = result if ok else None
     state.close_viewer()
 
@@ -106,4 +106,4 @@ if result is not None:
 
 target = state.viewer_target()
 if target is not None:
-    show_target(target, settings, key="search-viewer")
+    show_target(target, settings, principal, key="search-viewer")

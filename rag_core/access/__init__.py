@@ -1,0 +1,22 @@
+"""Access control: who is asking (`Principal`), what they may do (`Grant`s on collections),
+what they may see (`Scope`: readable collections -> document ids) and what they did (the audit trail).
+
+The pipeline façade takes a `Principal` in every entry point and enforces these rules below
+the UI; pages and the CLI only build the principal and pass it. This package imports no
+outside library and reads no LanceDB table.
+"""
+
+from __future__ import annotations
+
+from rag_core.access.audit import EVENTS, AuditLog, scrub, to_csv
+from rag_core.access.grants import ROLES, AccessTable, Grant, GrantStore, Role, includes
+from rag_core.access.principal import (
+    LOCAL_USER, Principal, make_principal, principal_from_claims, principal_from_headers, split_groups,
+)
+from rag_core.access.scope import Scope
+
+__all__ = [
+    "EVENTS", "LOCAL_USER", "ROLES", "AccessTable", "AuditLog", "Grant", "GrantStore", "Principal", "Role", "Scope",
+    "includes", "make_principal", "principal_from_claims", "principal_from_headers", "scrub", "split_groups",
+    "to_csv",
+]

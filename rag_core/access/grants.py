@@ -1,0 +1,196 @@
+"""Grants on collections, stored in the library: who may read, write or manage what.
+
+`read` sees, searches, asks, opens pages and exports tables; `write` adds uploads; `manage`
+adds deleting documents and granting on the collection. Administrators manage everything.
+No grant means no access: a collection nobody was granted (one of a library written before
+grants existed, for instance) is visible to administrators only, and a new collection starts
+with a `manage` grant for its creator.
+
+The grants live in `<data_dir>/access/grants.json`, changed only through these functions:
+read-modify-write under an exclusive file lock, written to a temporary file, fsynced and
+renamed over the old one, so a crash leaves the old grants or the new ones, never half.
+Readers take the file as it is and keep its parse until it changes (one `stat` per question).
+This module does not know documents: `scope.py` maps collections to document ids.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from rag_core.access.principal import Principal
+from rag_core.errors import InputError
+from rag_core.library import atomic_write_json
+
+Role = Literal["read", "write", "manage"]
+SubjectKind = Literal["user", "group"]
+ROLES: tuple[Role, ...] = ("read", "write", "manage")  # each includes the ones before it
+_RANK = {role: i for i, role in enumerate(ROLES)}
+
+
+@dataclass(frozen=True)
+class Grant:
+    collection: str
+    subject_kind: SubjectKind
+    subject: str
+    role: Role
+    granted_by: str
+    granted_at: str
+
+
+def check_role(role: str) -> Role:
+    if role not in _RANK:
+        raise InputError(f"Unknown role '{role}'; choose read, write or manage.")
+    return role  # type: ignore[return-value]
+
+
+def includes(held: Role | None, wanted: Role) -> bool:
+    """Does the role `held` allow `wanted` (manage > write > read)?"""
+    return held is not None and _RANK[held] >= _RANK[check_role(wanted)]
+
+
+def _matches(grant: Grant, principal: Principal) -> bool:
+    if grant.subject_kind == "user":
+        return grant.subject.strip().lower() == principal.user_key
+    return grant.subject in principal.groups
+
+
+@dataclass(frozen=True)
+class AccessTable:
+    """The grants and the registered collections, as one file held them at one moment."""
+
+    grants: tuple[Grant, ...] = ()
+    created: dict[str, dict[str, str]] = field(default_factory=dict)  # collection -> {"by", "at"}
+
+    def role_of(self, principal: Principal, collection: str) -> Role | None:
+        """The strongest role the principal holds on `collection` (administrators: manage)."""
+        if principal.is_admin:
+            return "manage"
+        best: Role | None = None
+        for grant in self.grants:
+            if grant.collection == collection and _matches(grant, principal):
+                if best is None or _RANK[grant.role] > _RANK[best]:
+                    best = grant.role
+        return best
+
+    def collections_for(self, principal: Principal, action: Role) -> frozenset[str] | None:
+        """Collections on which the principal may do `action`; None means every one (administrators)."""
+        if principal.is_admin:
+            return None
+        return frozenset(g.collection for g in self.grants
+                         if _matches(g, principal) and includes(g.role, action))
+
+    def known_collections(self) -> frozenset[str]:
+        """Collections that were created or granted, with or without documents."""
+        return frozenset(self.created) | frozenset(g.collection for g in self.grants)
+
+    def to_json(self) -> dict:
+        return {"version": 1, "collections": self.created, "grants": [asdict(g) for g in self.grants]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AccessTable":
+        return cls(tuple(Grant(**g) for g in data.get("grants", [])), dict(data.get("collections", {})))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_cache: dict[Path, tuple[tuple[int, int, int], AccessTable]] = {}
+_cache_lock = threading.Lock()
+
+
+class GrantStore:
+    """The grants file of one library."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / "access" / "grants.json"
+
+    def load(self) -> AccessTable:
+        """The grants as they are now (parsed again only when the file changed)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return AccessTable()
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        with _cache_lock:
+            cached = _cache.get(self.path)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        table = AccessTable.from_json(json.loads(self.path.read_text(encoding="utf-8")))
+        with _cache_lock:
+            _cache[self.path] = (key, table)
+        return table
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with (self.path.parent / ".grants.lock").open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _save(self, table: AccessTable) -> None:
+        atomic_write_json(self.path, table.to_json())
+        fd = os.open(self.path.parent, os.O_RDONLY)  # the rename itself survives a crash
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def grant(self, collection: str, kind: SubjectKind, subject: str, role: Role, by: str) -> Grant:
+        """Give `subject` the role `role` on `collection` (it replaces the subject's earlier role there)."""
+        subject = _clean_subject(kind, subject)
+        new = Grant(collection, kind, subject, check_role(role), by, _now())
+        with self._locked():
+            table = self.load()
+            kept = tuple(g for g in table.grants if not _same_subject(g, collection, kind, subject))
+            self._save(AccessTable(kept + (new,), table.created))
+        return new
+
+    def revoke(self, collection: str, kind: SubjectKind, subject: str) -> Grant | None:
+        """Remove the subject's grant on `collection`; returns it (None when there was none)."""
+        subject = _clean_subject(kind, subject)
+        with self._locked():
+            table = self.load()
+            gone = [g for g in table.grants if _same_subject(g, collection, kind, subject)]
+            if gone:
+                self._save(AccessTable(tuple(g for g in table.grants if g not in gone), table.created))
+        return gone[0] if gone else None
+
+    def register(self, collection: str, creator: str) -> Grant | None:
+        """Record a new collection and give its creator `manage`; None if it was already known
+        (created or granted). Whether it already holds documents is the caller's question."""
+        with self._locked():
+            table = self.load()
+            if collection in table.known_collections():
+                return None
+            grant = Grant(collection, "user", creator.strip(), "manage", creator.strip(), _now())
+            created = {**table.created, collection: {"by": creator.strip(), "at": grant.granted_at}}
+            self._save(AccessTable(table.grants + (grant,), created))
+        return grant
+
+
+def _same_subject(grant: Grant, collection: str, kind: SubjectKind, subject: str) -> bool:
+    if grant.collection != collection or grant.subject_kind != kind:
+        return False
+    return grant.subject.lower() == subject.lower() if kind == "user" else grant.subject == subject
+
+
+def _clean_subject(kind: str, subject: str) -> str:
+    if kind not in ("user", "group"):
+        raise InputError("A grant is given to a user or to a group.")
+    cleaned = subject.strip()
+    if not cleaned or any(ch in cleaned for ch in "\n\r\t"):
+        raise InputError(f"Give the {kind} a grant is for (an e-mail address or a group name).")
+    return cleaned

@@ -1,0 +1,372 @@
+"""Does the library even mention what the question is about? (issue 17)
+
+A careful analyst first checks that the documents name the things a question asks about.
+The terms that carry a question are its identifiers and acronyms ("TSCA", "IFRS 17",
+"Guideline 37"), its proper names ("Schnieper", "Smith-Wilson", a hyphenated pair is one
+phrase) and its content words. Each is looked up with the full-text index (`Lookup`: the
+passages of the accessible scope that hold all its words after Snowball stemming, the same
+analysis as search), a phrase then checked word by word in order in those passages. The
+thesaurus counts: a term inside a recognised concept is mentioned when any label of that
+concept (its synonyms and its translations) is.
+
+- A term that no accessible passage mentions is *missing*: the question is refused by name.
+  Identifiers and names always count; a plain content word counts only when the scope holds
+  documents in the question's language (a French question about English documents must not
+  be refused because its French words are absent) and it is long enough not to be a
+  paraphrase's filler (`policy`).
+- A term the library mentions but the retrieved passages do not is *not retrieved*: only
+  identifiers, names and rare words (fewer than `RARE_PASSAGES` passages) count.
+This module decides nothing about answers and does not search (the caller passes `Lookup`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rag_core.models import RetrievedParent, SearchResult
+from rag_core.stemming import both_stems
+from rag_core.text import STOP_WORDS, detect_language, fold
+from rag_core.understanding.thesaurus import Thesaurus
+
+Kind = Literal["identifier", "abbreviation", "name", "alias", "word"]
+# (folded words, limit) -> folded texts holding them all; None when the library cannot tell (no index yet)
+Lookup = Callable[[tuple[str, ...], int], list[str] | None]
+
+RARE_PASSAGES = 12  # a word in fewer passages than this carries the question (checked in the retrieved ones)
+PHRASE_CANDIDATES = 200  # passages read to find a phrase's words next to each other
+MAX_GAP = 2  # words allowed between two words of a phrase ("taxe sur les conventions")
+MIN_ACRONYM_CHARS = 4  # TSCA, IFRS, IBNER count when absent; USP, TP do not (see `_short`)
+MAX_ALIAS_WORDS = 2
+REFERENCE_WORDS = frozenset("article articles guideline guidelines section chapter chapitre table tableau figure "
+                            "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
+                            "orientation".split())
+_TOKEN = re.compile(r"\w+")
+_ROMAN = re.compile(r"^[IVXLCDM]+$")
+_ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
+_SENTENCE_END = re.compile(r"[.?!:;(\[«\"]\s*$")
+
+
+@dataclass(frozen=True)
+class Term:
+    text: str  # as the question writes it
+    kind: Kind
+    words: tuple[str, ...]  # folded, stop words removed
+    variants: tuple[tuple[str, ...], ...] = ()  # thesaurus labels (folded words) that count as mentions
+
+    @property
+    def forms(self) -> tuple[tuple[str, ...], ...]:
+        return (self.words, *self.variants)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What the library and the retrieved passages say about the question's terms."""
+
+    terms: tuple[Term, ...] = ()
+    missing: tuple[str, ...] = ()  # no accessible passage mentions them
+    not_retrieved: tuple[str, ...] = ()  # in the library, not in the retrieved passages
+    passages: dict[str, int] = field(default_factory=dict)  # term -> passages mentioning it (capped)
+
+    @property
+    def refuses(self) -> bool:
+        return bool(self.missing)
+
+
+# ----- the terms of a question -------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Token:
+    raw: str
+    start: int
+    end: int
+    index: int  # position among all word tokens (the thesaurus' positions)
+
+
+def _groups(question: str) -> list[tuple[list[_Token], bool]]:
+    """Word tokens joined by hyphens into groups; elided articles and possessive 's dropped.
+    Each group says whether it opens a sentence (its capital then proves nothing)."""
+    tokens = [_Token(m.group(), m.start(), m.end(), i) for i, m in enumerate(_TOKEN.finditer(question))]
+    groups: list[tuple[list[_Token], bool]] = []
+    previous: _Token | None = None
+    for tok in tokens:
+        between = question[previous.end:tok.start] if previous else ""
+        if previous is not None and between in ("'", "’") and tok.raw.lower() == "s":
+            previous = tok
+            continue  # Mack's
+        if tok.raw.lower() in _ELISIONS and question[tok.end:tok.end + 1] in ("'", "’"):
+            previous = tok
+            continue  # l'assurance, d'IBNR
+        if previous is not None and between == "-" and groups and groups[-1][0][-1] is previous:
+            groups[-1][0].append(tok)
+        else:
+            opens = previous is None or bool(_SENTENCE_END.search(question[: tok.start]))
+            groups.append(([tok], opens))
+        previous = tok
+    return groups
+
+
+def _acronym(raw: str) -> bool:
+    """TSCA, IBNER, MSEP, ACT2008, MackChainLadder: two capitals or more; not a Roman numeral (Solvency II)."""
+    upper = sum(c.isupper() for c in raw)
+    return upper >= 2 and not _ROMAN.match(raw)
+
+
+def _short(raw: str) -> bool:
+    """USP, TP, DTAs: an abbreviation of three letters or fewer is often used without the documents
+    ever writing it (they spell it out); its absence proves little."""
+    return len(raw[:-1] if raw.endswith("s") and raw[:-1].isupper() else raw) < MIN_ACRONYM_CHARS
+
+
+def _alias_spans(question: str) -> list[tuple[int, int]]:
+    """Short parenthesised names, "the symmetric adjustment (equity dampener)": the question names its
+    subject there, so even plain words inside carry it."""
+    return [(m.start(1), m.end(1)) for m in re.finditer(r"\(([^()]{2,60})\)", question)
+            if 0 < len(_content(fold(w) for w in _TOKEN.findall(m.group(1)))) <= MAX_ALIAS_WORDS]
+
+
+def _content(words: Iterable[str]) -> tuple[str, ...]:
+    return tuple(w for w in words if w not in STOP_WORDS and not w.isdigit() and len(w) > 1)
+
+
+def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Term]:
+    """The terms that carry `question`, in order (see the module docstring)."""
+    groups = _groups(question)
+    aliases = _alias_spans(question)
+    terms: list[tuple[Term, list[int]]] = []
+    for g, (group, opens) in enumerate(groups):
+        raws = [t.raw for t in group]
+        folded = tuple(fold(r) for r in raws)
+        text = question[group[0].start:group[-1].end]
+        positions = [t.index for t in group]
+        following = groups[g + 1][0] if g + 1 < len(groups) else []
+        number = following[0].raw if len(following) == 1 and following[0].raw.isdigit() else ""
+        if len(group) > 1:
+            words = _content(folded)
+            alpha = [r for r in raws if not r.isdigit()]
+            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) else "word"
+            if words:
+                terms.append((Term(text, kind, words), positions))
+            continue
+        raw, word = raws[0], folded[0]
+        if raw.isdigit() or len(raw) < 2:
+            continue
+        if _acronym(raw):
+            terms.append((Term(f"{text} {number}" if number else text, "abbreviation" if _short(raw) else "identifier",
+                               (word, number) if number else (word,)), positions))
+        elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
+            if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
+                terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
+            else:
+                terms.append((Term(text, "name", (word,)), positions))
+        elif word not in STOP_WORDS and len(word) > 2:
+            inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
+            terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
+    if thesaurus is not None:
+        terms = _with_variants(question, terms, thesaurus)
+    unique: dict[tuple[str, ...], Term] = {}
+    for term, _ in terms:
+        unique.setdefault(term.words, term)
+    return list(unique.values())
+
+
+def _with_variants(question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus
+                   ) -> list[tuple[Term, list[int]]]:
+    """Give each term inside a recognised concept the concept's other labels (synonyms, translations)."""
+    words = [fold(m.group()) for m in _TOKEN.finditer(question)]
+    spans = thesaurus.spans(words)
+    out = []
+    for term, positions in terms:
+        labels: list[tuple[str, ...]] = []
+        for start, end, concepts in spans:
+            if any(start <= p < end for p in positions):
+                for concept in concepts:
+                    for label in (*concept.pref_labels, *concept.alt_labels):
+                        key = _content(fold(w) for w in _TOKEN.findall(label))
+                        if key and key != term.words and key not in labels:
+                            labels.append(key)
+        out.append((Term(term.text, term.kind, term.words, tuple(labels)) if labels else term, positions))
+    return out
+
+
+# ----- mentions ----------------------------------------------------------------------------------
+def _stem_sequence(text: str) -> list[frozenset[str]]:
+    return [both_stems(w) for w in _TOKEN.findall(text)]
+
+
+def _has_phrase(sequence: Sequence[frozenset[str]], words: tuple[str, ...]) -> bool:
+    """The words in order, at most `MAX_GAP` other words between two of them."""
+    wanted = [both_stems(w) for w in words]
+    for i, stems in enumerate(sequence):
+        if not stems & wanted[0]:
+            continue
+        at, ok = i, True
+        for target in wanted[1:]:
+            nxt = next((j for j in range(at + 1, min(at + 2 + MAX_GAP, len(sequence))) if sequence[j] & target), None)
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return True
+    return False
+
+
+def mentions(form: tuple[str, ...], texts: Iterable[str]) -> int:
+    """How many of `texts` (folded) mention `form` (a word, or a phrase in order)."""
+    if len(form) == 1:
+        wanted = both_stems(form[0])
+        return sum(1 for t in texts if any(s & wanted for s in _stem_sequence(t)))
+    return sum(1 for t in texts if _has_phrase(_stem_sequence(t), form))
+
+
+def library_passages(term: Term, lookup: Lookup) -> int | None:
+    """Passages of the accessible library that mention the term or one of its variants (capped);
+    None when the library cannot tell."""
+    best = 0
+    for form in term.forms:
+        texts = lookup(form, RARE_PASSAGES if len(form) == 1 else PHRASE_CANDIDATES)
+        if texts is None:
+            return None
+        found = len(texts) if len(form) == 1 else mentions(form, texts)
+        best = max(best, found)
+        if best >= RARE_PASSAGES:
+            break
+    return best
+
+
+MIN_WORD_CHARS = 5
+# Below this many passages in scope, a plain word's absence says little (a 5-page library lacks most words).
+MIN_PASSAGES_FOR_WORDS = 300
+
+
+def counts_when_absent(term: Term, question_language: str, scope_languages: Iterable[str], passages: int) -> bool:
+    """Identifiers and names carry the question; a plain word only inside a short parenthesised name,
+    in its own language's scope, long enough, and in a scope large enough for its absence to mean
+    something. Measured on the dev sets (benchmarks/answers_dev.py --terms-only): absent plain words
+    are everywhere in paraphrased questions (31 of 85 dev questions held one), and so are short
+    abbreviations the documents spell out (USP, TP, DTA)."""
+    if term.kind in ("identifier", "name"):
+        return True
+    if term.kind != "alias":
+        return False
+    return (question_language in set(scope_languages) and passages >= MIN_PASSAGES_FOR_WORDS
+            and all(len(w) >= MIN_WORD_CHARS for w in term.words))
+
+
+def check_coverage(
+    question: str,
+    lookup: Lookup,
+    passages: Sequence[str],
+    question_language: str,
+    scope_languages: Iterable[str],
+    thesaurus: Thesaurus | None = None,
+    scope_passages: int = 0,
+) -> Coverage:
+    """Missing and not-retrieved terms of `question`; `passages` are the retrieved context texts,
+    `scope_passages` the number of passages in the accessible scope."""
+    terms = question_terms(question, thesaurus)
+    languages = set(scope_languages)
+    folded = [fold(p) for p in passages]
+    missing: list[str] = []
+    not_retrieved: list[str] = []
+    counts: dict[str, int] = {}
+    for term in terms:
+        n = library_passages(term, lookup)
+        if n is None:
+            break  # no full-text index to ask: nothing can be said, nothing is refused
+        counts[term.text] = n
+        if n == 0:
+            if counts_when_absent(term, question_language, languages, scope_passages):
+                missing.append(term.text)
+            continue
+        carries = term.kind in ("identifier", "abbreviation", "name") or (n < RARE_PASSAGES and counts_when_absent(
+            term, question_language, languages, scope_passages))
+        if carries and not any(mentions(form, folded) for form in term.forms):
+            not_retrieved.append(term.text)
+    kinds = {t.text: t.kind for t in terms}
+    named = [m for m in missing if kinds[m] in ("identifier", "name")]
+    # A missing name or identifier says it all; the words are named only when they are the whole reason.
+    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
+
+
+# ----- the check within a question's path --------------------------------------------------------
+@dataclass(frozen=True)
+class Library:
+    """The accessible scope as the check sees it: the full-text lookup, its documents' languages, the thesaurus."""
+
+    lookup: Lookup
+    languages: frozenset[str]
+    thesaurus: Thesaurus | None = None
+    passages: int = 0  # children in scope
+
+    def check(self, question: str, hits: Sequence[RetrievedParent]) -> Coverage:
+        return check_coverage(question, self.lookup, [passage_text(h) for h in hits], detect_language(question),
+                              self.languages, self.thesaurus, self.passages)
+
+
+def passage_text(hit: RetrievedParent) -> str:
+    """What a retrieved parent says: its section headings, its text and its items' captions."""
+    return "\n".join([*hit.parent.heading_path, hit.parent.text, *(i.caption for i in hit.parent.items)])
+
+
+
+
+def _mentions_all(hit: RetrievedParent, terms: Sequence[Term]) -> bool:
+    text = [fold(passage_text(hit))]
+    return all(any(mentions(form, text) for form in term.forms) for term in terms)
+
+
+def checked_search(
+    question: str, result: SearchResult, context_k: int, library: Library,
+    search: Callable[[str, int], SearchResult],
+) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
+    """Check the question's terms against the library and the first `context_k` parents; when the
+    library mentions some that those parents do not, search once more with them added to the query and
+    put the parents that mention them all first. Returns (result, coverage, terms retried)."""
+    coverage = library.check(question, result.parents[:context_k])
+    if coverage.refuses or not coverage.not_retrieved:
+        return result, coverage, ()
+    wanted = [t for t in coverage.terms if t.text in coverage.not_retrieved]
+    retry = search(f"{question} {' '.join(t.text for t in wanted)}", max(context_k, 10))
+    first = [h for h in retry.parents if _mentions_all(h, wanted)]
+    if not first:
+        return result, coverage, coverage.not_retrieved
+    ordered = first + [h for h in retry.parents if h not in first]
+    parents = [h.model_copy(update={"fused_rank": i}) for i, h in enumerate(ordered, start=1)]
+    retried = result.model_copy(update={"parents": parents})
+    return retried, library.check(question, parents[:context_k]), coverage.not_retrieved
+
+
+# ----- what the reader is told -------------------------------------------------------------------
+_SAY = {
+    "en": {"missing": "None of the documents you can access mentions {terms}.",
+           "not_in_passages": "The passages used do not mention {terms}, although the library does.",
+           "retried": "The search was repeated requiring {terms}.",
+           "quote": "'{}'", "or": " or "},
+    "fr": {"missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
+           "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
+           "retried": "La recherche a été refaite en exigeant {terms}.",
+           "quote": "« {} »", "or": " ni "},
+}
+
+
+def _listed(terms: Sequence[str], language: str) -> str:
+    say = _SAY.get(language, _SAY["en"])
+    quoted = [say["quote"].format(t) for t in terms]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + say["or"] + quoted[-1]
+
+
+def missing_message(terms: Sequence[str], language: str) -> str:
+    """"None of the documents you can access mentions 'TSCA'." """
+    return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
+
+
+def coverage_notes(not_in_passages: Sequence[str], retried: Sequence[str], language: str) -> list[str]:
+    """The sentences that mark an answer whose passages miss some of the question's terms."""
+    say = _SAY.get(language, _SAY["en"])
+    notes = [say["retried"].format(terms=_listed(retried, language))] if retried else []
+    if not_in_passages:
+        notes.append(say["not_in_passages"].format(terms=_listed(not_in_passages, language)))
+    return notes

@@ -1,0 +1,101 @@
+"""Table rows as an answer: when the question names a row label of a context table, show the row.
+
+A row is named when its label (its first cell) is a figure the question writes (an accident
+year: "1991") or words the question holds ("IBNR", "Total"); a column is named the same way by
+its header. The answer paragraph then shows the matching rows (at most `MAX_ROWS`), restricted
+to the named columns when the question names some, cites the table itself and quotes the row
+as the table's text holds it; each cell keeps its box so that a click opens that cell. The
+paragraph's text reads the row ("1991 — Latest: 5,234; IBNR: 851") so that its figures are
+traced to their cells like any other. Nothing is generated and nothing is searched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_core.answering.evidence import stem_set
+from rag_core.citations import item_source_id
+from rag_core.models import Item, Paragraph, RetrievedParent, TableCell, TableExcerpt
+from rag_core.text import collapse_ws
+
+MAX_ROWS = 3
+MAX_TABLES = 2
+_FIGURE = re.compile(r"\d[\d.,]*")
+
+
+def _figures(text: str) -> set[str]:
+    return {m.group().strip(".,") for m in _FIGURE.finditer(text) if len(m.group().strip(".,")) >= 2}
+
+
+def _names(label: str, figures: set[str], stems: frozenset[str]) -> bool:
+    """Does the question name this label? Its figures (a year) or all its words."""
+    label = collapse_ws(label)
+    if not label:
+        return False
+    own = _figures(label)
+    if own and re.fullmatch(r"[\d\s.,/-]+", label):
+        return own <= figures
+    words = stem_set(label)
+    return bool(words) and words <= stems and not own - figures
+
+
+def _grid(item: Item) -> dict[tuple[int, int], TableCell]:
+    return {(c.row, c.col): c for c in item.cells}
+
+
+def _quote(item: Item, row: list[TableCell]) -> str:
+    """The row as the table's text holds it (a Markdown line), else its label cell."""
+    texts = [collapse_ws(c.text) for c in row if c.text.strip()]
+    for line in item.text.splitlines():
+        flat = collapse_ws(line)
+        if texts and all(t in flat for t in texts):
+            return line.strip()
+    return texts[0] if texts else ""
+
+
+def excerpt(item: Item, source_id: str, question: str) -> TableExcerpt | None:
+    """The rows (and columns) of `item` that the question names; None when it names no row."""
+    if item.kind != "table" or not item.cells or item.n_rows < 2:
+        return None
+    grid = _grid(item)
+    figures, stems = _figures(question), stem_set(question)
+    rows = [r for r in range(1, item.n_rows) if _names(grid[(r, 0)].text if (r, 0) in grid else "", figures, stems)]
+    if not rows:
+        return None
+    cols = [c for c in range(1, item.n_cols) if (0, c) in grid and _names(grid[(0, c)].text, figures, stems)]
+    shown = [0, *cols] if cols else list(range(item.n_cols))
+    header = [grid[(0, c)] for c in shown if (0, c) in grid]
+    body = [[grid[(r, c)] for c in shown if (r, c) in grid] for r in rows[:MAX_ROWS]]
+    matched = [(r, c) for r in rows[:MAX_ROWS] for c in (cols or [0])]
+    return TableExcerpt(source_id=source_id, caption=item.caption, header=header, rows=body, matched=matched)
+
+
+def _reading(table: TableExcerpt) -> str:
+    """The rows as a sentence: "1991 — Latest: 5,234; IBNR: 851"."""
+    heads = {c.col: collapse_ws(c.text) for c in table.header}
+    lines = []
+    for row in table.rows:
+        label, rest = collapse_ws(row[0].text), row[1:]
+        cells = "; ".join(f"{heads.get(c.col, '') + ': ' if heads.get(c.col) else ''}{collapse_ws(c.text)}"
+                          for c in rest if c.text.strip())
+        lines.append(f"{label} — {cells}" if cells else label)
+    return " · ".join(lines)
+
+
+def table_paragraphs(hits: Sequence[RetrievedParent], question: str) -> list[Paragraph]:
+    """One paragraph per context table whose rows the question names (at most `MAX_TABLES`); the tables
+    whose caption (or, without one, section heading) shares the most words with the question first."""
+    stems = stem_set(question)
+    found: list[tuple[int, int, Paragraph]] = []
+    for hit in hits:
+        for item in hit.parent.items:
+            sid = item_source_id(hit.parent, item)
+            table = excerpt(item, sid, question)
+            if table is None:
+                continue
+            quote = _quote(item, table.rows[0])
+            title = item.caption or (hit.parent.heading_path[-1] if hit.parent.heading_path else "")
+            found.append((-len(stem_set(title) & stems), len(found),
+                          Paragraph(text=_reading(table), source_ids=[sid], quote=quote, table=table)))
+    return [p for _, _, p in sorted(found, key=lambda f: f[:2])[:MAX_TABLES]]

@@ -1,0 +1,40 @@
+"""A parsed table as the CSV or Excel bytes a user downloads (`Item.grid`, header row first).
+
+`pipeline.export_table` produces these bytes only after checking that the principal may read
+the document. This module does not read the library.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Literal
+
+from openpyxl import Workbook
+
+from rag_core.models import Item
+
+TableFormat = Literal["csv", "xlsx"]
+
+
+def _safe(text: str) -> str:
+    # a spreadsheet must not run a cell as a formula (CSV injection): "-12" stays a number
+    if text[:1] in ("=", "+", "@") or (text[:1] == "-" and not text[1:2].isdigit()):
+        return "'" + text
+    return text
+
+
+def table_bytes(item: Item, fmt: TableFormat) -> bytes:
+    grid = [[_safe(text) for text in row] for row in item.grid()]
+    if fmt == "csv":
+        buffer = io.StringIO()
+        csv.writer(buffer).writerows(grid)
+        return buffer.getvalue().encode("utf-8")
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "table"
+    for row in grid:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()

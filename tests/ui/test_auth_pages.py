@@ -1,0 +1,145 @@
+"""The sign-in gate through streamlit.testing.v1.AppTest: what renders in each mode before anyone is
+signed in, the local mode's loopback rule, the sign-in record, and the page layout that keeps
+every page behind app.py's navigation. The browser tests (test_browser_access.py) do the real
+sign-ins; these are the fast checks of the same rules.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from streamlit import config as st_config
+from streamlit.testing.v1 import AppTest
+
+from rag_core import pipeline
+from rag_core.access import Principal
+
+REPO = Path(__file__).resolve().parents[2]
+APP = str(REPO / "app.py")
+
+
+@pytest.fixture
+def sign_ins(monkeypatch: pytest.MonkeyPatch) -> list:
+    seen: list = []
+    monkeypatch.setattr(pipeline, "record_sign_in", lambda s, *, principal: seen.append(principal), raising=False)
+    monkeypatch.setattr(pipeline, "backends", lambda s: {"parser": "pymupdf"})
+    return seen
+
+
+def _texts(at: AppTest) -> str:
+    return " ".join(str(e.value) for kind in ("title", "markdown", "error", "caption") for e in getattr(at, kind))
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({"RAG_AUTH__MODE": "header"}, "les en-têtes d'identité sont ignorés"),
+    ({"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true"}, "Le proxy n'a pas indiqué qui vous êtes"),
+    ({"RAG_AUTH__MODE": "oidc"}, "La connexion OpenID Connect n'est pas configurée"),
+])
+def test_nobody_signed_in_sees_only_why(env: dict, expected: str, monkeypatch: pytest.MonkeyPatch,
+                                        sign_ins: list) -> None:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(pipeline, "list_documents", lambda *a, **k: pytest.fail("a page read the library"))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Connexion"
+    assert expected in _texts(at).replace("\\", "")
+    assert "Moteurs utilisés" not in _texts(at) and not at.dataframe  # the home page did not render
+    assert sign_ins == []
+
+
+def test_local_mode_refuses_a_non_loopback_address(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    previous = st_config.get_option("server.address")
+    st_config.set_option("server.address", "0.0.0.0")
+    try:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+    finally:
+        st_config.set_option("server.address", previous)
+    assert "Le mode local montre tous les documents" in _texts(at)
+    assert not at.dataframe and sign_ins == []
+
+
+def test_local_operator_is_recorded_once_per_session(sign_ins: list) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert "mode local : vous voyez tous les documents" in " ".join(c.value for c in at.sidebar.caption)
+    at.radio(key="lang").set_value("en").run()
+    assert "local mode: you see every document" in " ".join(c.value for c in at.sidebar.caption)
+    assert sign_ins == [Principal.local_operator()]
+
+
+def test_no_pages_folder_and_every_view_checks_sign_in_first() -> None:
+    # Streamlit serves a `pages/` folder beside app.py by itself: a page opened by its address on a
+    # fresh server would then run without app.py (no gate, no language switch).
+    assert not (REPO / "pages").exists()
+    for view in sorted((REPO / "views").glob("*.py")):
+        tree = ast.parse(view.read_text(encoding="utf-8"))
+        first = next(ast.unparse(n) for n in tree.body if not _inert(n))
+        assert first.startswith("settings, principal = page_context()"), (view.name, first)
+
+
+def _inert(node: ast.stmt) -> bool:
+    """Imports, definitions, the docstring, constants and the logger: nothing that reads data."""
+    if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return True
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+        calls = [c for c in ast.walk(node.value) if isinstance(c, ast.Call)]
+        return all(ast.unparse(c.func) == "logging.getLogger" for c in calls)
+    return False
+
+
+def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    from rag_core.access import Grant
+
+    calls: dict = {"grant": [], "revoke": [], "audit": []}
+    grants = [Grant(collection="solvency", subject_kind="user", subject="bob@example.com", role="manage",
+                    granted_by="local", granted_at="2026-12-01T10:00:00")]
+    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: ["reserving", "solvency"],
+                        raising=False)
+    monkeypatch.setattr(pipeline, "list_grants", lambda s, *, principal: grants, raising=False)
+    monkeypatch.setattr(pipeline, "grant", lambda s, c, *, principal, role, **who: calls["grant"].append((c, role, who)),
+                        raising=False)
+    monkeypatch.setattr(pipeline, "revoke", lambda s, c, *, principal, **who: calls["revoke"].append((c, who)),
+                        raising=False)
+
+    def audit_events(s, *, principal, user=None, since=None, document=None):
+        calls["audit"].append((user, since, document))
+        return [{"time": "2026-12-01T10:00:00", "user": "bob@example.com", "event": "sign_in"}]
+
+    monkeypatch.setattr(pipeline, "audit_events", audit_events, raising=False)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("views/access.py").run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Accès"
+    at.selectbox(key="access_collection").set_value("solvency").run()
+    assert list(at.dataframe[0].value["bénéficiaire"]) == ["bob@example.com"]
+    at.radio(key="access_kind").set_value("group")
+    at.text_input(key="access_subject").input("reserving")
+    at.selectbox(key="access_role").set_value("read")
+    at.button[0].click().run()  # the form's submit button
+    assert calls["grant"] == [("solvency", "read", {"group": "reserving"})]
+    at.button(key="access_revoke").click().run()
+    assert calls["revoke"] == [("solvency", {"user": "bob@example.com"})]
+    at.text_input(key="audit_user").input("bob@example.com").run()
+    assert calls["audit"][-1] == ("bob@example.com", None, None)
+    assert at.get("download_button")
+
+
+def test_access_page_refuses_who_manages_nothing(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    monkeypatch.setenv("RAG_AUTH__MODE", "header")
+    monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
+    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: [], raising=False)
+    monkeypatch.setattr(pipeline, "list_grants", lambda *a, **k: pytest.fail("grants read"), raising=False)
+    from ui import auth
+
+    monkeypatch.setattr(auth, "resolve", lambda settings: (Principal("carol@example.com", frozenset({"x"})), ""))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    with pytest.raises(ValueError, match="Could not find a navigation page"):  # not in the navigation
+        at.switch_page("views/access.py")
+    page = AppTest.from_file(str(REPO / "views" / "access.py"), default_timeout=60).run()  # and refuses by itself
+    assert "réservée aux administrateurs" in _texts(page)

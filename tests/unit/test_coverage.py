@@ -1,0 +1,87 @@
+"""The pieces of issue 17 that need no library: the terms of a question, phrase mentions, the
+messages, code and console detection, and the choice of evidence sentences."""
+
+from __future__ import annotations
+
+from rag_core.answering.coverage import coverage_notes, mentions, missing_message, question_terms
+from rag_core.answering.evidence import Candidate, is_code_like, select
+from rag_core.understanding.thesaurus import BUNDLED, Thesaurus
+
+
+def kinds(question: str) -> dict[str, str]:
+    return {t.text: t.kind for t in question_terms(question)}
+
+
+def test_acronyms_names_and_identifiers_carry_the_question() -> None:
+    terms = kinds("Quel est le rôle du SCR et de l'IBNER dans la méthode de Mack-Schnieper selon l'Article 77 ?")
+    assert terms["IBNER"] == "identifier"
+    assert terms["SCR"] == "abbreviation"  # three letters: the documents may spell it out instead
+    assert terms["Mack-Schnieper"] == "name"
+    assert terms["Article 77"] == "identifier"
+    assert "Quel" not in terms and "le" not in terms  # the opening capital and function words are not terms
+
+
+def test_roman_numerals_years_elisions_and_possessives_are_not_terms_of_their_own() -> None:
+    terms = kinds("Does Solvency II require Wüthrich's 2008 method for the insurer's reserves?")
+    assert terms["Solvency"] == "name" and "II" not in terms
+    assert terms["Wüthrich"] == "name" and "Wüthrich 2008" not in terms  # a year after a name is a citation
+    assert "s" not in terms and terms["reserves"] == "word"
+    assert "Poisson 10" not in kinds("With a Poisson 10 frequency, what is the VaR?")  # a parameter, not a reference
+    assert kinds("What is the symmetric adjustment (equity dampener)?")["dampener"] == "alias"
+    assert "assurance" in {t.words[0] for t in question_terms("Le taux de l'assurance auto ?")}
+
+
+def test_thesaurus_labels_count_as_mentions_of_the_words_they_cover() -> None:
+    thesaurus = Thesaurus.from_json(BUNDLED.read_bytes())
+    term = next(t for t in question_terms("Comment estimer les IBNR ?", thesaurus) if t.text == "IBNR")
+    assert any(len(v) > 1 for v in term.variants)  # its English and French labels
+
+
+def test_a_phrase_is_mentioned_only_with_its_words_in_order_and_close() -> None:
+    assert mentions(("smith", "wilson"), ["la methode de smith wilson extrapole"]) == 1
+    assert mentions(("taxe", "conventions"), ["la taxe sur les conventions d assurance"]) == 1
+    assert mentions(("smith", "wilson"), ["wilson cite smith", "smith a ecrit un long texte avec wilson"]) == 0
+    assert mentions(("provision",), ["les provisions techniques"]) == 1  # Snowball stems, as the index
+
+
+def test_messages_name_the_terms_in_the_question_language() -> None:
+    assert missing_message(["TSCA"], "en") == "None of the documents you can access mentions 'TSCA'."
+    assert missing_message(["IFRS 17", "CSM"], "fr") == (
+        "Aucun des documents auxquels vous avez accès ne mentionne « IFRS 17 » ni « CSM ».")
+    assert coverage_notes(["Bondy"], ["Bondy"], "en") == [
+        "The search was repeated requiring 'Bondy'.",
+        "The passages used do not mention 'Bondy', although the library does."]
+
+
+def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None:
+    for line in ["> data(hachemeister)", "R> fit <- MackChainLadder(RAA, est.sigma = \"Mack\")",
+                 "[1,] 1738 1642 1794 2051 2079", "11343397 1.2 4.5 6.7 8.9", "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
+                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1", "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
+        assert is_code_like(line), line
+    for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
+                 "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
+                 "Mack (1993) shows that the chain ladder estimator is unbiased."]:
+        assert not is_code_like(line), line
+
+
+def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
+    return Candidate(parent, (parent, pos), text, frozenset(text.lower().split()), relevance)
+
+
+def test_evidence_drops_what_is_below_the_floor_and_what_repeats_a_chosen_sentence() -> None:
+    chosen = select([
+        _c(0, 0, "mack model gives the msep of reserves", 0.9),
+        _c(0, 1, "mack model gives the msep of the reserves", 0.88),  # a near copy of the first
+        _c(1, 0, "the msep is a variance of prediction", 0.6),
+        _c(2, 0, "mortality tables for life contracts", 0.1),  # under the floor
+    ], limit=2)
+    assert [c.text for c in chosen] == ["mack model gives the msep of reserves", "the msep is a variance of prediction"]
+
+
+def test_a_library_that_cannot_tell_refuses_nothing() -> None:
+    from rag_core.answering.coverage import check_coverage
+
+    unindexed = check_coverage("What is the TSCA rate?", lambda words, limit: None, [], "en", {"en"})
+    assert not unindexed.refuses and unindexed.not_retrieved == ()
+    empty = check_coverage("What is the TSCA rate?", lambda words, limit: [], [], "en", {"en"})
+    assert empty.missing == ("TSCA",)

@@ -1,0 +1,137 @@
+"""Who is using the app: the `Principal` of this browser session, by `settings.auth.mode`.
+
+- `local`: the local operator (administrator), no sign-in; refused unless the server listens
+  on a loopback address only.
+- `oidc`: Streamlit's native `st.login` / `st.user` / `st.logout` against the `[auth]` block of
+  `.streamlit/secrets.toml`; the user and groups come from the claims named in settings.
+- `header`: an authenticating reverse proxy's headers (`st.context.headers`), read only when
+  `settings.auth.trust_proxy_headers` is on.
+
+Every page calls `page_context()` first: it renders nothing but the sign-in screen (or the
+reason why nobody can be signed in) until a principal exists, and then returns it. Nothing
+here decides what a principal may read: `rag_core` does, from the principal passed to it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import streamlit as st
+
+from rag_core import pipeline
+from rag_core.access import Principal, principal_from_claims, principal_from_headers
+from rag_core.config import Settings
+from rag_core.errors import AccessDenied, RagError
+from ui.i18n import t
+from ui.resources import get_settings
+from ui.widgets import escape_md
+
+log = logging.getLogger(__name__)
+
+SIGNED_IN = "auth_signed_in"  # session key: the user whose sign-in was recorded in this session
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def _oidc_configured() -> bool:
+    try:
+        return "auth" in st.secrets
+    except Exception:  # no secrets.toml at all
+        return False
+
+
+def resolve(settings: Settings) -> tuple[Principal | None, str]:
+    """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen."""
+    mode = settings.auth.mode
+    if mode == "local":
+        address = str(st.get_option("server.address") or "")
+        if address not in LOOPBACK:
+            return None, "auth.local_exposed"
+        return Principal.local_operator(), ""
+    if mode == "oidc":
+        if not _oidc_configured():
+            return None, "auth.oidc_unconfigured"
+        if not st.user.get("is_logged_in"):
+            return None, "auth.sign_in_needed"
+        try:
+            return principal_from_claims(st.user.to_dict(), settings), ""
+        except RagError as err:
+            log.warning("sign-in refused: %s", err)
+            return None, "auth.claims_missing"
+    if not settings.auth.trust_proxy_headers:
+        return None, "auth.header_untrusted"
+    try:
+        return principal_from_headers(dict(st.context.headers), settings), ""
+    except AccessDenied as err:
+        log.warning("proxy identity refused: %s", err)
+        return None, "auth.header_missing"
+
+
+def _record_sign_in(settings: Settings, principal: Principal) -> None:
+    """One audit record per session and user (not one per rerun)."""
+    if st.session_state.get(SIGNED_IN) == principal.user:
+        return
+    try:
+        pipeline.record_sign_in(settings, principal=principal)
+    except Exception:  # the audit trail must not lock people out; its failure is logged
+        log.exception("could not record the sign-in of %s", principal.user)
+    st.session_state[SIGNED_IN] = principal.user
+
+
+def sign_in_screen(settings: Settings | None, reason: str) -> None:
+    """What someone who is not signed in sees: a title, the reason, and a sign-in button in OIDC mode."""
+    st.title(t("auth.title"))
+    if reason == "auth.sign_in_needed":
+        st.write(t("auth.sign_in_intro"))
+        if st.button(t("auth.sign_in"), type="primary", key="auth_sign_in", icon=":material/login:"):
+            st.login()
+        return
+    header = settings.auth.user_header if settings is not None else ""
+    st.error(t(reason, header=header))
+
+
+def page_context() -> tuple[Settings, Principal]:
+    """Settings and principal for a page; stops the page (sign-in screen shown) when there is none."""
+    settings = get_settings()
+    if settings is None:
+        st.stop()
+    principal, reason = resolve(settings)
+    if principal is None:
+        sign_in_screen(settings, reason)
+        st.stop()
+    _record_sign_in(settings, principal)
+    return settings, principal
+
+
+def identity_sidebar(settings: Settings, principal: Principal) -> None:
+    """Who is signed in, and the way out."""
+    mode = settings.auth.mode
+    if mode == "local":
+        st.caption(t("auth.local_mode"))
+        return
+    groups = ", ".join(sorted(principal.groups)) or "—"
+    st.caption(escape_md(t("auth.signed_in_as", user=principal.user, groups=groups))
+               + (f" · {t('auth.admin')}" if principal.is_admin else ""))
+    if mode == "oidc":
+        if st.button(t("auth.sign_out"), key="auth_sign_out", icon=":material/logout:"):
+            try:
+                pipeline.record_event(settings, "sign_out", principal=principal)
+            except Exception:
+                log.exception("could not record the sign-out of %s", principal.user)
+            st.session_state.clear()  # nothing of this user's session survives the sign-out
+            st.logout()
+
+
+def may_manage_access(settings: Settings, principal: Principal) -> bool:
+    """The Access page is for administrators and collection managers only."""
+    if principal.is_admin:
+        return True
+    try:
+        return bool(pipeline.manageable_collections(settings, principal=principal))
+    except RagError:
+        return False
+
+
+def principal_key(principal: Principal) -> tuple[Any, ...]:
+    """A hashable identity for per-session caches of scoped data."""
+    return (principal.user, tuple(sorted(principal.groups)), principal.is_admin)

@@ -1,0 +1,43 @@
+"""A table answer (issue 17): the rows the question names, each cell a button that opens the viewer
+on that cell (its own box strong, the table light). Document text is escaped."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from rag_core.models import Paragraph, Source, TableCell
+from ui import state
+from ui.widgets import escape_md, source_label, viewer_target
+
+
+def cell_target(cell: TableCell, source: Source) -> dict:
+    boxes = [cell.box] if cell.box is not None else []
+    return viewer_target(
+        doc_id=source.doc_id, file_name=source.file_name, label=f"{cell.text} · {source_label(source)}",
+        pages=sorted({b.page for b in boxes}) or source.pages, boxes=boxes,
+        parent_boxes=[b for b in source.boxes if b not in boxes], text=cell.text,
+        source_id=f"{source.id}|{cell.row},{cell.col}",
+    )
+
+
+def table_excerpt(paragraph: Paragraph, sources: Mapping[str, Source], *, key: str) -> bool:
+    """Draw the paragraph's table rows; False when it has none (or its table is not a cited source)."""
+    table = paragraph.table
+    source = sources.get(table.source_id) if table is not None else None
+    if table is None or source is None or not table.rows:
+        return False
+    if table.caption:
+        st.caption(escape_md(table.caption))
+    width = max(len(table.header), *(len(r) for r in table.rows))
+    heads = st.columns(width)
+    for col, cell in zip(heads, table.header):
+        col.markdown("**" + escape_md(cell.text) + "**")
+    matched = set(table.matched)
+    for r, row in enumerate(table.rows):
+        for c, (col, cell) in enumerate(zip(st.columns(width), row)):
+            col.button(escape_md(cell.text) or "·", key=f"{key}-{r}-{c}",
+                       type="primary" if (cell.row, cell.col) in matched else "tertiary",
+                       disabled=cell.box is None, on_click=state.open_viewer, args=(cell_target(cell, source),))
+    return True
