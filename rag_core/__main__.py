@@ -139,10 +139,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     if result.translated is not None:
         terms = "; ".join(result.translated.terms + result.translated.kept) or "none"
         print(f"terms searched in the {result.translated.language} documents: {terms}")
-    print("channels: L lexical, D dense, P pages, O dense over the other language's documents, T translated terms")
+    print("channels: L lexical, D dense, P pages, O dense over the other language's documents, T translated terms;"
+          " placed: the other language's best passage, placed at its rank")
     for hit in result.parents:
         ranks = " ".join(f"{name}#{ch.rank}" if ch else f"{name} –" for name, ch in (
             ("L", hit.lexical), ("D", hit.dense), ("P", hit.page), ("O", hit.dense_other), ("T", hit.translated)))
+        ranks += " placed" if hit.placed else ""
         print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {ranks}  {hit.document.file_name} ({hit.document.language})"
               f" · {hit.parent.section} · p. {_pages(hit.parent.pages)}")
     if not result.parents:

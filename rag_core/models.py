@@ -153,6 +153,7 @@ class RetrievedParent(Frozen):
         None, description="Rank in the dense channel over the documents written in another language than the question")
     translated: ChannelHit | None = Field(
         None, description="Rank in the lexical channel of the question's terms translated into that other language")
+    placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
     rerank_score: float | None = None
 
 

@@ -124,14 +124,19 @@ def placement(ratio: float, weights: RetrievalSettings) -> int:
         else weights.other_language_rank
 
 
+def placed_key(main: Sequence[K], other: Sequence[K], rank: int) -> K | None:
+    """The key `place` moves: the best of `other` not already ranked above `rank` (None: nothing moves)."""
+    if rank <= 0:
+        return None
+    above = set(main[:rank - 1])
+    return next((key for key in other if key not in above), None)
+
+
 def place(main: Sequence[K], other: Sequence[K], rank: int) -> list[K]:
     """`main` with the best key of `other` not already ranked above `rank` moved or inserted at `rank`
     (1-based; 0 or an empty `other` leaves `main` as it is)."""
     out = list(main)
-    if rank <= 0:
-        return out
-    above = set(out[:rank - 1])
-    chosen = next((key for key in other if key not in above), None)
+    chosen = placed_key(main, other, rank)
     if chosen is None:
         return out
     if chosen in out:
@@ -219,17 +224,19 @@ def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: flo
 
 
 def fuse_with_other_language(channels: Channels, weights: RetrievalSettings, languages: Mapping[str, str],
-                             language: str, reduced: ParentRankings | None = None) -> list[tuple[str, float]]:
-    """The fused parents, with the best other-language parent placed (`place`)."""
+                             language: str, reduced: ParentRankings | None = None
+                             ) -> tuple[list[tuple[str, float]], str | None]:
+    """The fused parents with the best other-language parent placed (`place`), and that parent's id."""
     reduced = reduced or ParentRankings.of(channels)
     main = reduced.fuse(weights.dense_weight, weights.page_weight)
     other = reduced.fuse_other(weights.other_language_weight, weights.translated_weight)
     if not other:
-        return main
+        return main, None
     rank = placement(
         evidence_ratio(channels.lexical, channels.translated, languages, language), weights)
+    keys, other_keys = [p for p, _ in main], [p for p, _ in other]
     scores = dict(other) | dict(main)  # a placed parent keeps its fused score when it has one
-    return [(pid, scores[pid]) for pid in place([p for p, _ in main], [p for p, _ in other], rank)]
+    return [(pid, scores[pid]) for pid in place(keys, other_keys, rank)], placed_key(keys, other_keys, rank)
 
 
 def _channel_hits(hits: Sequence[ChildHit]) -> dict[str, ChannelHit]:
@@ -284,8 +291,9 @@ def search(
         fused_children = best_child_per_parent(store.hybrid(query, vector, language, scope, 2 * candidate_k))
         ranking = [(h.parent_id, h.score) for h in fused_children]
         best = {h.parent_id: h.child_id for h in fused_children}
+        placed = None
     else:
-        ranking = fuse_with_other_language(channels, weights, languages, language, reduced)
+        ranking, placed = fuse_with_other_language(channels, weights, languages, language, reduced)
         best = {}  # each parent's passage: from its best channel, lexical first
         for hits in (reduced.dense_other, reduced.translated, reduced.dense, reduced.lexical):
             best.update({h.parent_id: h.child_id for h in reversed(hits)})
@@ -314,6 +322,7 @@ def search(
                 page=PageChannelHit(rank=reduced.pages[pid][0], score=reduced.pages[pid][1].score,
                                     page=reduced.pages[pid][1].page) if pid in reduced.pages else None,
                 dense_other=info["dense_other"].get(pid), translated=info["translated"].get(pid),
+                placed=pid == placed,
             )
         )
     shown = other.translation if other is not None and other.translation is not None else None

@@ -237,6 +237,8 @@ STRINGS: dict[str, dict[Lang, str]] = {
                           "en": "Terms searched in the {language} documents: {terms}"},
     "search.translated_none": {"fr": "Aucun terme du glossaire reconnu ; documents en {language} : canal dense seul.",
                                "en": "No glossary term recognised; {language} documents: dense channel only."},
+    "search.placed": {"fr": "Rang {rank} : le meilleur passage des documents en {language}, placé à ce rang.",
+                      "en": "Rank {rank}: the best passage of the {language} documents, placed at that rank."},
     "search.glossary": {"fr": "Glossaire bilingue", "en": "Bilingual glossary"},
     "search.glossary_in_use": {"fr": "Glossaire utilisé : {name} ({n} entrées).", "en": "Glossary in use: {name} ({n} entries)."},
     "search.glossary_off": {"fr": "Traduction des termes désactivée (RAG_UNDERSTANDING__TRANSLATION).",

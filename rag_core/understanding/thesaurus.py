@@ -129,19 +129,8 @@ class Thesaurus:
     def spans(self, words: list[str]) -> list[tuple[int, int, list[Concept]]]:
         """(start, end, concepts) of each label found in `words` (folded words, in order), longest first
         at a position: which words of a question a concept's labels (its synonyms and translations) cover."""
-        keys = [_key(w)[0] if _key(w) else "" for w in words]
-        out: list[tuple[int, int, list[Concept]]] = []
-        i = 0
-        while i < len(keys):
-            step = 1
-            for n in range(min(self._longest, len(keys) - i), 0, -1):
-                hits = self._index.get(tuple(keys[i:i + n]))
-                if hits and all(keys[i:i + n]):
-                    out.append((i, i + n, hits))
-                    step = n
-                    break
-            i += step
-        return out
+        keys = tuple(_key(w)[0] if _key(w) else "" for w in words)
+        return [(m.start, m.end, list(m.items)) for m in self._index.find(keys)]  # no label holds an empty key
 
     def expand(self, question: str) -> Expansion:
         """Weighted terms to add to the lexical query: prefLabels 0.95, altLabels 0.85, not already asked."""

@@ -105,9 +105,10 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     from streamlit.testing.v1 import AppTest
 
     results, _, _ = evaluated
-    page = Path(__file__).resolve().parents[2] / "pages" / "6_Evaluate.py"
+    page = Path(__file__).resolve().parents[2] / "views" / "evaluate.py"
     at = AppTest.from_file(str(page), default_timeout=60)
     at.session_state["evaluate_results"] = results
+    at.session_state["lang"] = "en"
     at.run()
     assert not at.exception
     assert len(at.dataframe) == 2  # summary and per-question tables

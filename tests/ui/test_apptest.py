@@ -111,7 +111,8 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
                           lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None, *, principal):
+    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
+               language=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
         return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
 
@@ -336,7 +337,7 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, lexical=None, dense=None,
                           dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
-                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"))
+                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
     translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
                                  kept=["tarif"], forms=["deductible", "ordinary deductible"])
     monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
@@ -351,6 +352,7 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
     assert "Glossaire utilisé : " in captions and "entrées" in captions
+    assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
 
 
 def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rag_core.config import RetrievalSettings
-from rag_core.retrieval import evidence_ratio, other_language, place, placement
+from rag_core.retrieval import evidence_ratio, other_language, place, placed_key, placement
 from rag_core.store import ChildHit
 
 
@@ -20,6 +20,7 @@ def test_place_inserts_moves_or_keeps() -> None:
     assert place(main, ["a", "x"], 2) == ["a", "x", "b", "c", "d", "e"]  # already above: the next one
     assert place(main, ["x"], 0) == main and place(main, [], 3) == main
     assert place(["a"], ["x"], 5) == ["a", "x"]  # a short list takes it at its end
+    assert placed_key(main, ["a", "x"], 2) == "x" and placed_key(main, ["x"], 0) is None
 
 
 def test_evidence_ratio_compares_each_language_best_match() -> None:
