@@ -15,8 +15,11 @@ import pymupdf
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
+
+LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
 PAGES = {
     "en_actuar_credibility_theory.pdf": [1, 2],
@@ -35,14 +38,14 @@ def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
             doc.save(root / name)
         files.append(root / name)
     settings = Settings(data_dir=root / "data")
-    results = pipeline.ingest(files, settings)
+    results = pipeline.ingest(files, settings, principal=LOCAL)
     assert all(r.status == "ingested" for r in results), [r.message for r in results]
     return settings, {r.file_name: r.doc_id for r in results if r.doc_id}
 
 
 def ask(library: tuple[Settings, dict[str, str]], question: str, only: str | None = None) -> Answer:
     settings, ids = library
-    return pipeline.ask(question, settings, doc_ids=[ids[only]] if only else None)
+    return pipeline.ask(question, settings, doc_ids=[ids[only]] if only else None, principal=LOCAL)
 
 
 def test_an_english_question_about_an_absent_name_is_refused_by_name(library) -> None:

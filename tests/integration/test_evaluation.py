@@ -105,11 +105,12 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     from streamlit.testing.v1 import AppTest
 
     results, _, _ = evaluated
-    page = Path(__file__).resolve().parents[2] / "views" / "evaluate.py"
-    at = AppTest.from_file(str(page), default_timeout=60)
+    app = Path(__file__).resolve().parents[2] / "app.py"  # pages run through app.py's navigation and sign-in
+    at = AppTest.from_file(str(app), default_timeout=60)
     at.session_state["evaluate_results"] = results
-    at.session_state["lang"] = "en"
     at.run()
+    at.radio(key="lang").set_value("en")
+    at.switch_page("views/evaluate.py").run()
     assert not at.exception
     assert len(at.dataframe) == 2  # summary and per-question tables
     assert "Per question, engine" in [s.label for s in at.selectbox]

@@ -76,12 +76,11 @@ def fake_access(monkeypatch: pytest.MonkeyPatch) -> dict:
     """The façade's access functions as the local operator (administrator) sees them: these tests
     are about the pages; the scoping itself is tested below the UI and in test_browser_access.py."""
     seen: dict = {"sign_in": []}
-    monkeypatch.setattr(pipeline, "record_sign_in", lambda s, *, principal: seen["sign_in"].append(principal),
-                        raising=False)
-    monkeypatch.setattr(pipeline, "record_event", lambda s, event, *, principal, **fields: None, raising=False)
-    monkeypatch.setattr(pipeline, "writable_collections", lambda s, *, principal: ["vignettes"], raising=False)
-    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: ["vignettes"], raising=False)
-    monkeypatch.setattr(pipeline, "get_document", lambda doc_id, s, *, principal: RECORD, raising=False)
+    replace(monkeypatch, pipeline, "record_sign_in", lambda settings, *, principal: seen["sign_in"].append(principal))
+    replace(monkeypatch, pipeline, "record_event", lambda settings, event, *, principal, **fields: None)
+    replace(monkeypatch, pipeline, "writable_collections", lambda settings, *, principal: ["vignettes"])
+    replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: ["vignettes"])
+    replace(monkeypatch, pipeline, "get_document", lambda doc_id, settings, *, principal: RECORD)
     return seen
 
 

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
 from rag_core.access import Principal
+from tests.fakes import replace
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -23,8 +24,8 @@ APP = str(REPO / "app.py")
 @pytest.fixture
 def sign_ins(monkeypatch: pytest.MonkeyPatch) -> list:
     seen: list = []
-    monkeypatch.setattr(pipeline, "record_sign_in", lambda s, *, principal: seen.append(principal), raising=False)
-    monkeypatch.setattr(pipeline, "backends", lambda s: {"parser": "pymupdf"})
+    replace(monkeypatch, pipeline, "record_sign_in", lambda settings, *, principal: seen.append(principal))
+    replace(monkeypatch, pipeline, "backends", lambda settings: {"parser": "pymupdf"})
     return seen
 
 
@@ -98,19 +99,24 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
     calls: dict = {"grant": [], "revoke": [], "audit": []}
     grants = [Grant(collection="solvency", subject_kind="user", subject="bob@example.com", role="manage",
                     granted_by="local", granted_at="2026-12-01T10:00:00")]
-    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: ["reserving", "solvency"],
-                        raising=False)
-    monkeypatch.setattr(pipeline, "list_grants", lambda s, *, principal: grants, raising=False)
-    monkeypatch.setattr(pipeline, "grant", lambda s, c, *, principal, role, **who: calls["grant"].append((c, role, who)),
-                        raising=False)
-    monkeypatch.setattr(pipeline, "revoke", lambda s, c, *, principal, **who: calls["revoke"].append((c, who)),
-                        raising=False)
+    def who(user: str | None, group: str | None) -> dict:
+        return {k: v for k, v in (("user", user), ("group", group)) if v is not None}
 
-    def audit_events(s, *, principal, user=None, since=None, document=None):
+    def grant(settings, collection, *, principal, user=None, group=None, role):  # type: ignore[no-untyped-def]
+        calls["grant"].append((collection, role, who(user, group)))
+
+    def revoke(settings, collection, *, principal, user=None, group=None):  # type: ignore[no-untyped-def]
+        calls["revoke"].append((collection, who(user, group)))
+
+    def audit_events(settings, *, principal, user=None, since=None, document=None):  # type: ignore[no-untyped-def]
         calls["audit"].append((user, since, document))
         return [{"time": "2026-12-01T10:00:00", "user": "bob@example.com", "event": "sign_in"}]
 
-    monkeypatch.setattr(pipeline, "audit_events", audit_events, raising=False)
+    replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: ["reserving", "solvency"])
+    replace(monkeypatch, pipeline, "list_grants", lambda settings, *, principal: grants)
+    replace(monkeypatch, pipeline, "grant", grant)
+    replace(monkeypatch, pipeline, "revoke", revoke)
+    replace(monkeypatch, pipeline, "audit_events", audit_events)
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("views/access.py").run()
     assert not at.exception, at.exception
@@ -132,8 +138,8 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
 def test_access_page_refuses_who_manages_nothing(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
     monkeypatch.setenv("RAG_AUTH__MODE", "header")
     monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
-    monkeypatch.setattr(pipeline, "manageable_collections", lambda s, *, principal: [], raising=False)
-    monkeypatch.setattr(pipeline, "list_grants", lambda *a, **k: pytest.fail("grants read"), raising=False)
+    replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: [])
+    replace(monkeypatch, pipeline, "list_grants", lambda settings, *, principal: pytest.fail("grants read"))
     from ui import auth
 
     monkeypatch.setattr(auth, "resolve", lambda settings: (Principal("carol@example.com", frozenset({"x"})), ""))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, rerun, start_app, stop_app
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts" / "access"
 USERS = {
@@ -108,9 +108,11 @@ def shot(page, name: str) -> Path:
 
 
 def wait_idle(page, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyped-def]
-    """Until the app shows no script run in progress. Called after a wait on something the run
-    draws (so the run has started); around an action, `rerun` waits for the run itself."""
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    """Until Streamlit's script run has finished (its status widget is shown meanwhile).
+    Known weakness (issue 19): the short pause lets a run that an action starts begin first;
+    these journeys still have to move to `browser_support.rerun`."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
 
 
 def goto(page, url: str, heading: str) -> None:
@@ -239,8 +241,8 @@ def _oidc_journey(url: str, new_page) -> None:
     # Search and Evaluate: nothing of the other collection.
     goto(alice, f"{url}/search", "Test de la recherche")
     alice.get_by_label("Question").fill("solvency capital requirement value-at-risk")
-    with rerun(alice):
-        alice.get_by_role("button", name="Rechercher").click()
+    alice.get_by_role("button", name="Rechercher").click()
+    wait_idle(alice)
     assert "solvency_note" not in main_text(alice)
     goto(alice, f"{url}/evaluate", "Évaluation de la recherche")
     assert "solvency_note" not in main_text(alice)
@@ -266,8 +268,8 @@ def _oidc_journey(url: str, new_page) -> None:
 
     goto(bob, f"{url}/access", "Accès")
     bob.get_by_role("combobox", name="Droit à retirer", exact=True).click()
-    with rerun(bob):
-        bob.get_by_role("option", name="groupe reserving (lecture)").click()
+    bob.get_by_role("option", name="groupe reserving (lecture)").click()
+    wait_idle(bob)
     bob.get_by_role("button", name="Retirer").click()
     bob.get_by_text("retiré").wait_for(timeout=30_000)
     wait_idle(bob)
