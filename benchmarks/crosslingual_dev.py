@@ -39,6 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core import retrieval, understanding  # noqa: E402
+from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.evaluation import load_rows, metrics  # noqa: E402
 from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus  # noqa: E402
@@ -275,7 +276,7 @@ def main() -> int:
         if not args.analyse_only:
             if corpus is None:
                 pdfs = sorted(p.name for p in Path(args.pdf_dir).glob("*.pdf"))
-                corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir))
+                corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir), principal=Principal.local_operator())
             path.write_text(json.dumps(collect(name, corpus, settings), ensure_ascii=False), encoding="utf-8")
         rows = json.loads(path.read_text(encoding="utf-8"))
         wrong = [r["id"] for r in rows if r["language"] != r["given_language"]]
