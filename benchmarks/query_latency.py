@@ -8,6 +8,10 @@ two children per page (as in the corpus: 1,083 children on 538 pages), so 100k c
 on 50k pages. For each size: p50/p95 of hybrid retrieval (the three channels, lexical and
 dense over children and BM25 over whole pages, + RRF on parents, with the scope prefilter)
 without the question's embedding (vector precomputed) and with it.
+With `--bilingual` every other document is French and each question is also searched with the
+cross-lingual channels (the dense channel over the documents of the other language, and BM25
+of the question's translated terms over them): the cost of those channels, measured on the
+same questions in the same run, alternately with and without them.
 ANN recall@20 against exact search is measured on REAL embeddings: the children of a library
 built by benchmarks/ingest.py (--library) with the dev questions as queries; and, for
 reference, on the synthetic 100k table. Targets (2 cores, without embedding): p50 ≤ 30 ms at
@@ -32,13 +36,15 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-EVAL = REPO.parent / "shared" / "eval"
+EVAL = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "eval"
 
+from rag_core import understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.embedding import select_embedder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import fuse_parents, run_channels  # noqa: E402
+from rag_core.retrieval import fuse_parents, fuse_with_other_language, other_language, run_channels  # noqa: E402
 from rag_core.store import Store  # noqa: E402
+from rag_core.text import detect_language  # noqa: E402
 
 
 def questions() -> list[str]:
@@ -49,7 +55,7 @@ def questions() -> list[str]:
     return out
 
 
-def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random) -> list[str]:
+def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, bilingual: bool = False) -> list[str]:
     docs = 50
     per_doc = n // docs
     box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
@@ -70,7 +76,7 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random) 
         vectors = nprng.standard_normal((per_doc, dim)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         record = DocumentRecord(doc_id=doc_id, file_name=f"{d}.pdf", title=str(d), collection="bench",
-                                language="en", pages=1, parents=len(parents), children=per_doc, tables=0,
+                                language="fr" if bilingual and d % 2 else "en", pages=1, parents=len(parents), children=per_doc, tables=0,
                                 parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
     return [f"{d:064x}" for d in range(docs)]
@@ -90,12 +96,40 @@ def recall_at(store: Store, queries: np.ndarray, scope: list[str], k: int = 20) 
     return float(np.mean(hits))
 
 
+def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarray, pages: bool) -> None:
+    """The three channels alone and with the cross-lingual ones, alternately on each question
+    (the question's language detected, its terms translated: what `retrieval.search` does)."""
+    settings = Settings()
+    weights = settings.retrieval
+    plain, both = [], []
+    for rep in range(2):
+        for q, v in zip(qs, qvecs, strict=True):
+            runs = [False, True] if rep % 2 == 0 else [True, False]
+            for with_other in runs:
+                t = time.perf_counter()
+                lang = detect_language(q)
+                if with_other:
+                    languages = {r.doc_id: r.language for r in store.documents()}
+                    other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
+                    fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
+                                             weights, languages, lang)
+                else:
+                    fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages),
+                                 weights.dense_weight, weights.page_weight)
+                (both if with_other else plain).append(time.perf_counter() - t)
+    print(f"  three channels, language detected: {percentiles(plain)}")
+    print(f"  + cross-lingual channels:          {percentiles(both)}")
+    print(f"  p50 difference: {1000 * (statistics.median(both) - statistics.median(plain)):+.1f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--library", help="data dir of a real library (benchmarks/ingest.py --data-dir)")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--without-pages", action="store_true", help="two channels only (the cost of the page channel)")
+    parser.add_argument("--bilingual", action="store_true",
+                        help="half the documents French; time the cross-lingual channels against the same search without")
     args = parser.parse_args()
     embedder = select_embedder(Settings())
     qs = questions()[: args.queries]
@@ -106,7 +140,7 @@ def main() -> int:
     for n in args.sizes:
         store = Store(tempfile.mkdtemp(prefix=f"bench-{n}-"))
         t0 = time.perf_counter()
-        scope = build(store, n, embedder.dim, vocab, rng)
+        scope = build(store, n, embedder.dim, vocab, rng, args.bilingual)
         store.optimize(ann_min_rows=50_000)
         print(f"\n{n:,} children: built in {time.perf_counter() - t0:.0f} s "
               f"({'ANN index' if n >= 50_000 else 'flat vector search'} + FTS)")
@@ -122,6 +156,8 @@ def main() -> int:
             with_embed.append(time.perf_counter() - t)
         print(f"  hybrid, without embedding: {percentiles(no_embed)}")
         print(f"  hybrid, with embedding:    {percentiles(with_embed)}")
+        if args.bilingual:
+            crosslingual(store, scope, qs, qvecs, pages)
         if n >= 50_000:
             print(f"  ANN recall@20 vs exact (synthetic vectors, real queries): {recall_at(store, qvecs, scope):.3f}")
     if args.library:

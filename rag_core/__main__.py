@@ -21,6 +21,8 @@ from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, RagError
 from rag_core.models import ProgressEvent
 
+LANGUAGE_NAMES = {"fr": "French", "en": "English"}
+
 
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings(data_dir=Path(args.data_dir)) if getattr(args, "data_dir", None) else Settings()
@@ -128,18 +130,23 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     result = pipeline.search(args.question, settings, collections=args.collection, doc_ids=args.documents, k=args.k,
-                             principal=principal_of(args, settings))
+                             language=args.language, principal=principal_of(args, settings))
     if args.json:
         print(result.model_dump_json(indent=1))
         return 0
     if result.expanded_terms:
         print(f"added terms: {', '.join(result.expanded_terms)}")
+    if result.translated is not None:
+        terms = "; ".join(result.translated.terms + result.translated.kept) or "none"
+        print(f"terms searched in the {result.translated.language} documents: {terms}")
+    print("channels: L lexical, D dense, P pages, O dense over the other language's documents, T translated terms;"
+          " placed: the other language's best passage, placed at its rank")
     for hit in result.parents:
-        lex = f"L#{hit.lexical.rank}" if hit.lexical else "L –"
-        den = f"D#{hit.dense.rank}" if hit.dense else "D –"
-        page = f"P#{hit.page.rank}" if hit.page else "P –"
-        print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {lex:>5} {den:>5} {page:>5}  {hit.document.file_name} · "
-              f"{hit.parent.section} · p. {_pages(hit.parent.pages)}")
+        ranks = " ".join(f"{name}#{ch.rank}" if ch else f"{name} –" for name, ch in (
+            ("L", hit.lexical), ("D", hit.dense), ("P", hit.page), ("O", hit.dense_other), ("T", hit.translated)))
+        ranks += " placed" if hit.placed else ""
+        print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {ranks}  {hit.document.file_name} ({hit.document.language})"
+              f" · {hit.parent.section} · p. {_pages(hit.parent.pages)}")
     if not result.parents:
         print("No passage found.")
     return 0
@@ -168,7 +175,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
             heading = para.sub_question
             print(f"\n## {heading}")
         mark = "" if para.status == "supported" else "  [partially supported: " + para.note + "]"
-        print(f"\n{para.text}{mark}")
+        written = f"[passage in {LANGUAGE_NAMES.get(para.language, para.language)}] " if para.language else ""
+        print(f"\n{written}{para.text}{mark}")
         for sid in para.source_ids:
             src = by_id.get(sid)
             if src:
@@ -333,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--collection", action="append")
     p.add_argument("--documents", nargs="*")
     p.add_argument("--k", type=int, default=10)
+    p.add_argument("--language", choices=["fr", "en"], help="the question's language (default: detected)")
     p.add_argument("--json", action="store_true")
     p = add("ask", cmd_ask, "answer a question with checked citations")
     p.add_argument("question")

@@ -149,14 +149,30 @@ class RetrievedParent(Frozen):
     lexical: ChannelHit | None
     dense: ChannelHit | None
     page: PageChannelHit | None = None
+    dense_other: ChannelHit | None = Field(
+        None, description="Rank in the dense channel over the documents written in another language than the question")
+    translated: ChannelHit | None = Field(
+        None, description="Rank in the lexical channel of the question's terms translated into that other language")
+    placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
     rerank_score: float | None = None
 
+
+
+class TranslatedTerms(Frozen):
+    """The question's terms as searched in the documents of another language (glossary, thesaurus)."""
+
+    language: Language = Field(description="Language of the documents searched with these terms")
+    terms: list[str] = Field(default_factory=list, description="'question term → its forms in that language'")
+    kept: list[str] = Field(default_factory=list, description="Content words searched as written (names, symbols)")
+    forms: list[str] = Field(default_factory=list, description="Every translated form searched")
 
 
 class SearchResult(Frozen):
     query: str
     parents: list[RetrievedParent]
     expanded_terms: list[str] = Field(default_factory=list)
+    language: Language | None = Field(None, description="Language of the question (detected or given)")
+    translated: TranslatedTerms | None = None
     elapsed_s: float = 0.0
 
 
@@ -171,6 +187,7 @@ class Source(Frozen):
     doc_id: str
     file_name: str
     title: str
+    language: Language | None = Field(None, description="Language of the document")
     section: str
     pages: list[int]
     label: str = Field(description="Readable card text: document · section · p. N")
@@ -246,6 +263,8 @@ class Paragraph(Frozen):
     computations: list[Computation] = Field(default_factory=list)
     numbers: list[NumberTrace] = Field(default_factory=list)
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
+    language: Language | None = Field(
+        None, description="Language of the quoted passage when it is not the question's (shown as written, labelled)")
     table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
     judged: Literal["supported", "partly", "not_supported"] | None = Field(
         None, description="The optional second pass's verdict on this paragraph (None: not judged)")

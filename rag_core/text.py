@@ -35,6 +35,7 @@ _EN_WORDS = frozenset(
 )
 
 
+
 def fold(text: str) -> str:
     """Lower-case, NFKD, strip combining marks: 'Mortalité' -> 'mortalite'. Same length mapping is not kept."""
     decomposed = unicodedata.normalize("NFKD", text.lower())

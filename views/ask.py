@@ -67,6 +67,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         if paragraph.sub_question and paragraph.sub_question != heading:
             heading = paragraph.sub_question
             st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
+        if paragraph.language:  # another language than the question's: shown as written, labelled
+            st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
         if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
             st.markdown(marked_text(paragraph))
         if paragraph.status == "partially_supported":

@@ -79,8 +79,13 @@ if results:
     for name, why in results["absent_engines"].items():
         st.caption(t("evaluate.absent", name=name, why=why))
     metric = st.selectbox(t("evaluate.metric"), ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
-                                                    "recall@100"], key="evaluate_metric")
-    for field in ("type", "language"):
+                                                    "recall@100", "doc@3"], key="evaluate_metric")
+    matches = report.language_match_lines(results)
+    if matches:
+        st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
+        for line in matches:
+            st.caption(line)
+    for field in ("type", "language", "language_match"):
         data = report.breakdown_rows(results, field, metric)
         if not data:
             continue

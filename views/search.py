@@ -1,4 +1,4 @@
-"""Search (retrieval testing): ranked parents with fused, lexical and dense ranks; a row opens its passage."""
+"""Search (retrieval testing): ranked parents with their rank in every channel; a row opens its passage."""
 
 from __future__ import annotations
 
@@ -31,18 +31,27 @@ with st.form("search_form"):
                                  format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
     submitted = st.form_submit_button(t("search.run"), type="primary")
 
-with st.expander(t("search.thesaurus")):
-    ok, info = call(pipeline.thesaurus_info, settings)
-    if ok:
-        st.caption(t("search.thesaurus_in_use", name=info["name"], n=info["concepts"]) if info else t("search.thesaurus_off"))
-    # The thesaurus is shared by everyone: only an administrator may replace it.
-    upload = st.file_uploader(t("search.thesaurus_upload"), type=["json"], key="search_thesaurus") \
-        if principal.is_admin else None
-    if upload is not None and st.session_state.get("search_thesaurus_done") != upload.file_id:
-        ok, n = call(pipeline.upload_thesaurus, upload.getvalue(), settings)
+
+
+def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-untyped-def]
+    """The thesaurus or the glossary: which one is in use, and the upload of the user's own. Both are
+    shared by everyone: only an administrator may replace the thesaurus or extend the glossary."""
+    with st.expander(t(f"search.{kind}")):
+        ok, found = call(info, settings)
         if ok:
-            st.session_state["search_thesaurus_done"] = upload.file_id
-            st.success(t("search.thesaurus_saved", n=n))
+            st.caption(t(f"search.{kind}_in_use", name=found["name"], n=found[count]) if found
+                       else t(f"search.{kind}_off"))
+        file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}") \
+            if principal.is_admin else None
+        if file is not None and st.session_state.get(f"search_{kind}_done") != file.file_id:
+            ok, n = call(upload, file.getvalue(), settings)
+            if ok:
+                st.session_state[f"search_{kind}_done"] = file.file_id
+                st.success(t(f"search.{kind}_saved", n=n))
+
+
+word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "concepts")
+word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
@@ -58,6 +67,13 @@ if result is not None:
     st.caption(t("search.elapsed", n=len(result.parents), s=result.elapsed_s))
     if result.expanded_terms:
         st.caption(escape_md(t("search.expanded", terms=", ".join(result.expanded_terms))))
+    if result.translated is not None:
+        other = t(f"lang.{result.translated.language}")
+        searched = result.translated.terms + result.translated.kept
+        st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched)) if result.translated.terms
+                             else t("search.translated_none", language=other)))
+        for hit in (h for h in result.parents if h.placed):
+            st.caption(t("search.placed", rank=hit.fused_rank, language=other))
     if not result.parents:
         st.info(t("search.none"))
     else:
@@ -69,7 +85,10 @@ if result is not None:
             t("scol.dense_rank"): r.dense.rank if r.dense else absent,
             t("scol.dense_score"): round(r.dense.score, 4) if r.dense else absent,
             t("scol.page_rank"): t("scol.page_hit", rank=r.page.rank, page=r.page.page) if r.page else absent,
-            t("scol.document"): r.document.file_name, t("scol.section"): r.parent.section,
+            t("scol.other_rank"): r.dense_other.rank if r.dense_other else absent,
+            t("scol.translated_rank"): r.translated.rank if r.translated else absent,
+            t("scol.document"): r.document.file_name, t("scol.language"): r.document.language,
+            t("scol.section"): r.parent.section,
             t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],
         } for r in result.parents]
         frame = pd.DataFrame(rows).astype(str)

@@ -115,7 +115,8 @@ def answer(
     marked on the answer (`retried`: the terms the search was repeated with).
     """
     started = time.perf_counter()
-    language = detect_language(question)
+    language = result.language or detect_language(question)
+    forms = result.translated.forms if result.translated is not None else []
     context = list(result.parents[: max(settings.retrieval.context_k, 0)])
     sources = build_sources(result, settings.retrieval.context_k)
     if coverage is not None and coverage.refuses:
@@ -128,7 +129,7 @@ def answer(
 
     def extractive(warnings: Sequence[str] = (), dropped: Sequence[str] = (), tokens: tuple[int, int] = (0, 0)) -> Answer:
         return _extractive(question, language, context, sources, started, warnings, dropped, tokens,
-                           result.expanded_terms).model_copy(
+                           [*result.expanded_terms, *forms]).model_copy(
             update={**marks, "missing_information": " ".join(notes)})
 
     if not llm_configured(settings):

@@ -35,15 +35,21 @@ def extractive_paragraphs(
     extra_terms: Sequence[str] = (),
 ) -> list[Paragraph]:
     """Table rows the question names, then one paragraph per context parent that holds relevant
-    sentences; `source_ids[i]` is the registry id of `hits[i]`."""
+    sentences; `source_ids[i]` is the registry id of `hits[i]`. A parent written in another
+    language than the question's (`language`) is quoted as written and its paragraph labelled
+    with its language (`extra_terms` carries the question's translated terms to match it)."""
     paragraphs = table_paragraphs(hits, question)
     chosen = select(candidates(hits, question, language, extra_terms))
     for p, (hit, sid) in enumerate(zip(hits, source_ids, strict=True)):
         sentences = [c.text for c in chosen if c.parent == p]
         if sentences:
-            paragraphs.append(Paragraph(text=" ".join(sentences), source_ids=[sid], quote=sentences[0]))
+            other = bool(language) and hit.document.language != language
+            paragraphs.append(Paragraph(text=" ".join(sentences), source_ids=[sid], quote=sentences[0],
+                                        language=hit.document.language if other else None))
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:
-            paragraphs.append(Paragraph(text=sentence, source_ids=[source_ids[0]], quote=sentence))
+            other = bool(language) and hits[0].document.language != language
+            paragraphs.append(Paragraph(text=sentence, source_ids=[source_ids[0]], quote=sentence,
+                                        language=hits[0].document.language if other else None))
     return paragraphs

@@ -27,7 +27,8 @@ Rules:
 5. Keep units and quantities consistent: do not confuse a variance with a standard deviation, a standard deviation with an MSEP or its square root, a rate with an amount, a percentage with a ratio. Say which one a figure is.
 6. Separate what the sources state from what you compute: present cited data as such, and mark computed results explicitly (for example "Computed from the figures of S2: ..."). Copy every quoted number exactly as the source writes it, with its unit (%, €, k€, ...). Every number you did not copy from a source must be declared in the paragraph's `computations`: the operation, its inputs (numbers copied from the sources, each with its source id) and the result as written in the text. The numbers are checked against the sources and recomputed.
 7. Write formulas in LaTeX ($...$ inline, $$...$$ for display).
-8. Answer in English, concisely, with no preamble.""",
+8. Answer in English, concisely, with no preamble.
+9. A source may be written in another language (its `language` attribute). Still answer in English; its `quote` stays in the source's own language, copied as written, never translated.""",
     "fr": """Vous êtes un assistant pour des actuaires. Vous répondez UNIQUEMENT à partir des sources numérotées données dans le message de l'utilisateur, entre <sources> et </sources>.
 
 Règles :
@@ -38,7 +39,8 @@ Règles :
 5. Gardez des unités et des grandeurs cohérentes : ne confondez pas une variance et un écart-type, un écart-type et une MSEP ou sa racine, un taux et un montant, un pourcentage et un ratio. Dites de laquelle il s'agit.
 6. Séparez ce que disent les sources de ce que vous calculez : présentez les données citées comme telles et signalez explicitement les résultats calculés (par exemple « Calculé à partir des chiffres de S2 : ... »). Recopiez chaque nombre cité exactement comme la source l'écrit, avec son unité (%, €, k€, ...). Tout nombre qui n'est pas recopié d'une source doit être déclaré dans les `computations` du paragraphe : l'opération, ses données (des nombres recopiés des sources, chacun avec l'identifiant de sa source) et le résultat tel qu'il est écrit dans le texte. Les nombres sont vérifiés dans les sources et recalculés.
 7. Écrivez les formules en LaTeX ($...$ dans le texte, $$...$$ en display).
-8. Répondez en français, de façon concise, sans préambule.""",
+8. Répondez en français, de façon concise, sans préambule.
+9. Une source peut être rédigée dans une autre langue (son attribut `language`). Répondez tout de même en français ; sa `quote` reste dans la langue de la source, recopiée telle quelle, jamais traduite.""",
 }
 
 _LABELS = {
@@ -79,6 +81,8 @@ def number_sources(sources: Sequence[Source]) -> list[PromptSource]:
 def render_source(ps: PromptSource) -> str:
     s = ps.source
     attrs = f'id="{ps.alias}" kind="{s.kind}" document="{_attr(s.title)}" section="{_attr(s.section)}"'
+    if s.language:
+        attrs += f' language="{s.language}"'
     pages = page_range(s.pages)
     if pages:
         attrs += f' pages="{_attr(pages)}"'

@@ -75,7 +75,7 @@ def _question_row(q: Question, corpus: Corpus, engines: Sequence[str]) -> dict:
     runs, signals = run_question(q, corpus, engines)
     row: dict = {
         "id": q.id, "question": q.question, "language": q.language, "type": q.type, "pdfs": list(q.pdfs),
-        "answerable": q.answerable,
+        "language_match": corpus.language_match(q), "answerable": q.answerable,
         "relevant": [{"pdf": pdf, "page": page, "grade": g} for (pdf, page), g in sorted(q.relevant.items())],
         "signals": signals, "engines": {},
     }
@@ -162,6 +162,7 @@ def run_evaluation(
         "summary": summary,
         "baseline_comparison": report.compare_baselines(out_rows, reference, set_name),
         "by_language": report.breakdown(out_rows, wanted, "language"),
+        "by_language_match": report.breakdown(out_rows, wanted, "language_match"),
         "by_type": report.breakdown(out_rows, wanted, "type"),
         "paired_vs_default": report.paired_vs(out_rows, reference, wanted) if reference in wanted else {},
         "refusal_sweep": report.sweep(out_rows, signals),
@@ -198,6 +199,7 @@ def summary_text(results: dict) -> str:
         verdict = "beats it on every column" if comp["beats_all"] else "does NOT beat it on " + ", ".join(lost)
         lines.append(f"{comp['engine']} vs best METHOD.md §6 baseline ({comp['n_questions']} single-document "
                      f"questions): {verdict} ({cells})")
+    lines += report.language_match_lines(results)
     for engine, s in results["summary"].items():
         ref = s.get("refusal")
         if ref and ref["correct_refusals"] is not None:

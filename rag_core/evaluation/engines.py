@@ -2,9 +2,11 @@
 
 Page level (METHOD.md §5): a page takes the rank of its best child; channels are searched
 with `PAGE_CANDIDATE_K` children so that recall@100 means something. "pages" is the page
-channel alone (BM25 over whole pages in LanceDB). "hybrid-parents" fuses the three channels'
-*page* rankings by weighted RRF (k=60); "hybrid-children" takes the pages of LanceDB's
-natively fused children. "bm25s-pages" is the §6 baseline (whole pages).
+channel alone (BM25 over whole pages in LanceDB). "dense-other-language" is the dense channel
+over the documents written in another language than the question, "translated" BM25 of the
+question's translated terms over them (children and pages fused). "hybrid-parents" fuses the
+channels' *page* rankings by weighted RRF (k=60) with the product's weights; "hybrid-children"
+takes the pages of LanceDB's natively fused children. "bm25s-pages" is the §6 baseline.
 Parent level (passages, context, refusal) uses the product's own settings and code path
 (`retrieval.search`), so what is measured is what the product does.
 This module does not aggregate or format results (`report.py`).
@@ -27,12 +29,13 @@ from rag_core.evaluation.bm25_pages import PageIndex
 from rag_core.evaluation.questions import PageKey, Question
 from rag_core.models import DocumentRecord, Parent
 from rag_core.parsing.pagetext import page_texts
-from rag_core.store import ChildHit, Store
+from rag_core.store import ChildHit, PageHit, Store
 from rag_core.text import contains_quote, detect_language
 
 PAGE_CANDIDATE_K = 100  # children per channel for page rankings: enough for recall@100
 RANKED_PAGES_KEPT = 100
-ALL_ENGINES = ("lexical", "dense", "pages", "hybrid-parents", "hybrid-children", "bm25s-pages")
+ALL_ENGINES = ("lexical", "dense", "pages", "dense-other-language", "translated", "hybrid-parents", "hybrid-children",
+               "bm25s-pages")
 OPTIONAL_ENGINES = ("reranker",)
 
 
@@ -103,6 +106,18 @@ class Corpus:
     def pages_of(self, hits: Sequence[ChildHit]) -> list[PageKey]:
         return metrics.pages_of_children(self.child_pages.get(h.child_id, []) for h in hits)
 
+    def pages_of_pages(self, hits: Sequence[PageHit]) -> list[PageKey]:
+        return [(self.records[h.doc_id].file_name, h.page) for h in hits if h.doc_id in self.records]
+
+    def language_match(self, question: Question) -> str:
+        """'same language' when every relevant PDF is in the question's language, 'cross-lingual' when
+        none is, 'mixed' otherwise (unanswerable questions: 'same language')."""
+        by_name = {r.file_name: r.language for r in self.records.values()}
+        languages = {by_name.get(pdf, question.language) for pdf in question.pdfs}
+        if languages <= {question.language}:
+            return "same language"
+        return "cross-lingual" if question.language not in languages else "mixed"
+
 
 class _QueryCache:
     """The configured embedder, embedding each question once however many engines search it."""
@@ -137,13 +152,22 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     embedder = corpus.embedder()
     language = detect_language(question.question)
     vector = embedder.embed_query(question.question)
-    channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language)
+    translation = understanding.translation(question.question, language, settings)
+    weights = settings.retrieval
+    languages = {doc_id: r.language for doc_id, r in corpus.records.items()}
+    other = retrieval.other_language(languages, corpus.scope, language, translation) \
+        if weights.other_language_rank > 0 else None
+    channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language,
+                                      other=other)
     k = settings.retrieval.candidate_k
     lex_parents = retrieval.best_child_per_parent(channels.lexical[:k])
     den_parents = retrieval.best_child_per_parent(channels.dense[:k])
     lex_pages = corpus.pages_of(channels.lexical)
     den_pages = corpus.pages_of(channels.dense)
-    page_pages = [(corpus.records[h.doc_id].file_name, h.page) for h in channels.pages if h.doc_id in corpus.records]
+    page_pages = corpus.pages_of_pages(channels.pages)
+    other_pages = corpus.pages_of(channels.dense_other)
+    translated_pages = corpus.pages_of(channels.translated)
+    translated_whole = corpus.pages_of_pages(channels.translated_pages)
     out: dict[str, EngineRun] = {}
     for engine in engines:
         if engine == "lexical":
@@ -152,20 +176,31 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             out[engine] = EngineRun(den_pages, [(h.parent_id, h.score) for h in den_parents])
         elif engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
-            if fusion == "parents":
+            if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
                 pages = metrics.fuse_rankings([lex_pages, den_pages, page_pages],
-                                              weights=[1.0, settings.retrieval.dense_weight,
-                                                       settings.retrieval.page_weight])
+                                              weights=[1.0, weights.dense_weight, weights.page_weight])
+                ratio = retrieval.evidence_ratio(channels.lexical, channels.translated, languages, language)
+                pages = retrieval.place(pages, metrics.fuse_rankings(
+                    [other_pages, translated_pages, translated_whole],
+                    weights=[weights.other_language_weight, weights.translated_weight, weights.translated_weight]),
+                    retrieval.placement(ratio, weights) if other is not None else 0)
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
             result = retrieval.search(question.question, corpus.store, embedder, settings,  # type: ignore[arg-type]
                                       corpus.scope, fusion=fusion,
                                       extra_terms=understanding.expansion_terms(question.question, settings)
-                                      if settings.understanding.thesaurus else ())
+                                      if settings.understanding.thesaurus else (), language=language,
+                                      translation=translation)
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "pages":
             out[engine] = EngineRun(page_pages, [], has_parents=False)
+        elif engine == "dense-other-language":
+            out[engine] = EngineRun(other_pages, [(h.parent_id, h.score) for h in
+                                                  retrieval.best_child_per_parent(channels.dense_other[:k])])
+        elif engine == "translated":
+            out[engine] = EngineRun(metrics.fuse_rankings([translated_pages, translated_whole]), [
+                (h.parent_id, h.score) for h in retrieval.best_child_per_parent(channels.translated[:k])])
         elif engine == "bm25s-pages":
             out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)
     signals = {

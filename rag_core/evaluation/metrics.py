@@ -17,7 +17,7 @@ RRF_K = 60  # Cormack, Clarke & Büttcher, SIGIR 2009
 BOOTSTRAP_SAMPLES = 2000
 BOOTSTRAP_SEED = 20261129
 
-RANK_METRICS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "recall@10", "recall@100")
+RANK_METRICS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "recall@10", "recall@100", "doc@3")
 
 
 def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
@@ -64,6 +64,17 @@ def ndcg_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: in
     return dcg / idcg if idcg > 0 else 0.0
 
 
+def _document(key: Hashable) -> Hashable:
+    return key[0] if isinstance(key, tuple) else key
+
+
+def document_hit_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: int = 3) -> float:
+    """1.0 when a document holding a relevant page is among the first `k` distinct documents of
+    the ranking (a key `(pdf, page)` belongs to document `pdf`; any other key is its own document)."""
+    wanted = {_document(key) for key, grade in relevant.items() if grade > 0}
+    return 1.0 if wanted & set(dedupe(_document(key) for key in ranking)[:k]) else 0.0
+
+
 def rank_metrics(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) -> dict[str, float]:
     """All page-level metrics of one question."""
     return {
@@ -74,6 +85,7 @@ def rank_metrics(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) 
         "ndcg@10": ndcg_at(ranking, relevant, 10),
         "recall@10": recall_at(ranking, relevant, 10),
         "recall@100": recall_at(ranking, relevant, 100),
+        "doc@3": document_hit_at(ranking, relevant, 3),
     }
 
 

@@ -54,10 +54,11 @@ def summarise_engine(rows: Sequence[dict], engine: str, threshold: float) -> dic
 
 
 def breakdown(rows: Sequence[dict], engines: Sequence[str], field: str) -> dict:
-    """Page metrics (with intervals) per value of `field` ("language" or "type")."""
+    """Page metrics (with intervals) per value of `field` ("language", "type" or "language_match")."""
     groups: dict[str, list[dict]] = {}
     for row in _answerable(rows):
-        groups.setdefault(str(row[field]), []).append(row)
+        if field in row:  # results written before a field existed have no such group
+            groups.setdefault(str(row[field]), []).append(row)
     return {
         value: {
             engine: {name: metrics.bootstrap_ci([r["engines"][engine]["metrics"][name] for r in group])
@@ -167,12 +168,27 @@ def summary_rows(results: dict) -> list[dict]:
 
 def breakdown_rows(results: dict, field: str, metric: str = "ndcg@10") -> list[dict]:
     """Long format for a bar chart with error bars: group, engine, mean, low, high, n."""
-    key = "by_language" if field == "language" else "by_type"
     return [
         {field: group, "engine": engine, "mean": cis[metric]["mean"], "low": cis[metric]["low"],
          "high": cis[metric]["high"], "n": cis["n"]}
-        for group, per_engine in results[key].items() for engine, cis in per_engine.items()
+        for group, per_engine in results.get(f"by_{field}", {}).items() for engine, cis in per_engine.items()
+        if metric in cis
     ]
+
+
+def language_match_lines(results: dict) -> list[str]:
+    """The default engine on same-language and cross-lingual questions (mean [95% CI], n)."""
+    engine = results["default_engine"]
+    lines = []
+    for group, per_engine in results.get("by_language_match", {}).items():
+        cis = per_engine.get(engine)
+        if not cis:
+            continue
+        cells = ", ".join(f"{name} {cis[name]['mean']:.3f} [{cis[name]['low']:.2f},{cis[name]['high']:.2f}]"
+                          for name in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
+                          if name in cis and cis[name]["mean"] is not None)
+        lines.append(f"{engine}, {group} ({cis['n']} questions): {cells}")
+    return lines
 
 
 def question_rows(results: dict, engine: str | None = None) -> list[dict]:

@@ -38,7 +38,7 @@ from rag_core.pipeline.views import answer_sources, document_view, search_source
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
-from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, SearchResult
+from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
 from rag_core.text import detect_language
@@ -220,11 +220,14 @@ def inspect(doc_id: str, settings: Settings, *, principal: Principal) -> dict[st
 
 # ----- questions --------------------------------------------------------------------------------
 def _search(query: str, settings: Settings, scope: Sequence[str], k: int | None = None,
-            candidate_k: int | None = None, thesaurus: bool | None = None) -> SearchResult:
+            candidate_k: int | None = None, thesaurus: bool | None = None,
+            language: Language | None = None) -> SearchResult:
     use = settings.understanding.thesaurus if thesaurus is None else thesaurus
     terms = understanding.expansion_terms(query, settings) if use else ()
+    language = language or detect_language(query)  # type: ignore[assignment]
     return retrieval.search(query, open_store(settings), select_embedder(settings), settings, scope, k=k,
-                            candidate_k=candidate_k, extra_terms=terms)
+                            candidate_k=candidate_k, extra_terms=terms, language=language,
+                            translation=understanding.translation(query, language, settings))
 
 
 def _resolve(settings: Settings, principal: Principal, collections: Sequence[str] | None,
@@ -259,13 +262,16 @@ def search(
     k: int | None = None,
     candidate_k: int | None = None,
     thesaurus: bool | None = None,
+    language: Language | None = None,
     *,
     principal: Principal,
 ) -> SearchResult:
     """Ranked parents of the readable documents (within `collections` / `doc_ids` when given);
-    the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms."""
+    the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms. `language`
+    is the question's (detected when None); the glossary translates its terms for the documents
+    written in the other language."""
     scope, searched = _resolve(settings, principal, collections, doc_ids)
-    result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus)
+    result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus, language=language)
     perm.audit(settings, "search", principal, results=search_sources(result),
                **_scope_fields(settings, searched, "query", query, collections, doc_ids))
     return result
@@ -349,6 +355,20 @@ def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
 def upload_thesaurus(data: bytes, settings: Settings) -> int:
     """Check and store the user's thesaurus (it replaces the bundled one); returns its number of concepts."""
     return len(understanding.save_uploaded_thesaurus(data, settings).concepts)
+
+
+def glossary_info(settings: Settings) -> dict[str, Any] | None:
+    """The bilingual glossary in use (name, entries, the user's extension), or None when translation is off."""
+    glossary = understanding.load_glossary(settings)
+    if glossary is None:
+        return None
+    extension = understanding.glossary_extension_path(settings)
+    return {"name": glossary.name, "entries": len(glossary.entries), "extension": str(extension) if extension else None}
+
+
+def upload_glossary(data: bytes, settings: Settings) -> int:
+    """Check and store the user's glossary (it extends the bundled one); returns its number of entries."""
+    return len(understanding.save_uploaded_glossary(data, settings).entries)
 
 
 def temp_upload(data: bytes, suffix: str) -> Path:

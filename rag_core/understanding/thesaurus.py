@@ -13,21 +13,19 @@ This module does not search.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.text import fold
+from rag_core.library import atomic_write_bytes
+from rag_core.understanding.labels import LabelIndex, chosen_file, label_key as _key, read_cached
 
 QUESTION_WEIGHT = 1.0  # METHOD.md §3
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"
 UPLOADED_NAME = "thesaurus.json"  # under <data_dir>/thesaurus/
-_TOKEN = re.compile(r"[0-9a-z]+")
 MAX_TERMS = 12  # a question naming many concepts must not turn into a long query
 
 
@@ -38,6 +36,11 @@ class Concept:
     alt_labels: tuple[str, ...]
     broader: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
+    by_language: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (language, labels: prefLabel first)
+
+    def labels_in(self, language: str) -> tuple[str, ...]:
+        """This concept's labels in `language` (prefLabel first); none when its labels name no language."""
+        return next((labels for lang, labels in self.by_language if lang == language), ())
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,6 @@ class Expansion:
         return tuple((term, weight / n) for term, weight in self.terms)
 
 
-def _key(text: str) -> tuple[str, ...]:
-    """Folded words, a final plural s/x dropped: 'Provisions techniques' -> ('provision', 'technique')."""
-    return tuple(w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in _TOKEN.findall(fold(text)))
-
-
 def _labels(value: object) -> list[str]:
     if value is None:
         return []
@@ -80,17 +78,22 @@ def _labels(value: object) -> list[str]:
     return []
 
 
+def _by_language(item: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Labels per language when prefLabel/altLabel are {language: label(s)} maps."""
+    out: dict[str, list[str]] = {}
+    for field in ("prefLabel", "altLabel"):
+        value = item.get(field)
+        if isinstance(value, dict):
+            for lang, labels in value.items():
+                out.setdefault(str(lang), []).extend(_labels(labels))
+    return tuple((lang, tuple(dict.fromkeys(labels))) for lang, labels in out.items() if labels)
+
+
 class Thesaurus:
     def __init__(self, concepts: list[Concept], name: str = "") -> None:
         self.concepts = concepts
         self.name = name
-        self._index: dict[tuple[str, ...], list[Concept]] = {}
-        for concept in concepts:
-            for label in (*concept.pref_labels, *concept.alt_labels):
-                key = _key(label)
-                if key:
-                    self._index.setdefault(key, []).append(concept)
-        self._longest = max((len(k) for k in self._index), default=0)
+        self._index = LabelIndex((label, c) for c in concepts for label in (*c.pref_labels, *c.alt_labels))
 
     @classmethod
     def from_json(cls, data: bytes | str, name: str = "") -> "Thesaurus":
@@ -112,41 +115,22 @@ class Thesaurus:
                 alt_labels=tuple(dict.fromkeys(_labels(item.get("altLabel")))),
                 broader=tuple(_labels(item.get("broader"))),
                 related=tuple(_labels(item.get("related"))),
+                by_language=_by_language(item),
             ))
         return cls(concepts, name or (raw.get("name", "") if isinstance(raw, dict) else ""))
 
     def recognise(self, question: str) -> list[Concept]:
         """Concepts named in the question, in order of appearance; longest label wins at a position."""
-        words = _key(question)
         found: list[Concept] = []
-        i = 0
-        while i < len(words):
-            step = 1
-            for n in range(min(self._longest, len(words) - i), 0, -1):
-                hits = self._index.get(words[i:i + n])
-                if hits:
-                    found.extend(c for c in hits if c not in found)
-                    step = n
-                    break
-            i += step
+        for match in self._index.find(_key(question)):
+            found.extend(c for c in match.items if c not in found)
         return found
 
     def spans(self, words: list[str]) -> list[tuple[int, int, list[Concept]]]:
         """(start, end, concepts) of each label found in `words` (folded words, in order), longest first
         at a position: which words of a question a concept's labels (its synonyms and translations) cover."""
-        keys = [_key(w)[0] if _key(w) else "" for w in words]
-        out: list[tuple[int, int, list[Concept]]] = []
-        i = 0
-        while i < len(keys):
-            step = 1
-            for n in range(min(self._longest, len(keys) - i), 0, -1):
-                hits = self._index.get(tuple(keys[i:i + n]))
-                if hits and all(keys[i:i + n]):
-                    out.append((i, i + n, hits))
-                    step = n
-                    break
-            i += step
-        return out
+        keys = tuple(_key(w)[0] if _key(w) else "" for w in words)
+        return [(m.start, m.end, list(m.items)) for m in self._index.find(keys)]  # no label holds an empty key
 
     def expand(self, question: str) -> Expansion:
         """Weighted terms to add to the lexical query: prefLabels 0.95, altLabels 0.85, not already asked."""
@@ -167,10 +151,7 @@ class Thesaurus:
 
 def thesaurus_path(settings: Settings) -> Path:
     """The explicit setting, else the user's uploaded thesaurus, else the bundled one."""
-    if settings.understanding.thesaurus_path is not None:
-        return Path(settings.understanding.thesaurus_path)
-    uploaded = settings.data_dir / "thesaurus" / UPLOADED_NAME
-    return uploaded if uploaded.is_file() else BUNDLED
+    return chosen_file(settings.understanding.thesaurus_path, settings.data_dir / "thesaurus" / UPLOADED_NAME) or BUNDLED
 
 
 def load_thesaurus(settings: Settings) -> Thesaurus | None:
@@ -180,21 +161,11 @@ def load_thesaurus(settings: Settings) -> Thesaurus | None:
     path = thesaurus_path(settings)
     if not path.is_file():
         raise InputError(f"The thesaurus {path} does not exist; fix RAG_UNDERSTANDING__THESAURUS_PATH.")
-    stat = path.stat()
-    return _load(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=4)
-def _load(path: str, mtime_ns: int, size: int) -> Thesaurus:
-    return Thesaurus.from_json(Path(path).read_bytes(), Path(path).stem)
+    return read_cached(path, Thesaurus.from_json)
 
 
 def save_uploaded_thesaurus(data: bytes, settings: Settings) -> Thesaurus:
     """Check an uploaded thesaurus, then make it the one in use (unless a path is set explicitly)."""
     thesaurus = Thesaurus.from_json(data)
-    folder = settings.data_dir / "thesaurus"
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{UPLOADED_NAME}.tmp"
-    tmp.write_bytes(data)
-    tmp.replace(folder / UPLOADED_NAME)
+    atomic_write_bytes(settings.data_dir / "thesaurus" / UPLOADED_NAME, data)
     return thesaurus

@@ -45,13 +45,18 @@ def test_results_structure(evaluated: tuple[dict, str, Path]) -> None:
     results, default, _ = evaluated
     assert results["default_engine"] == default
     assert results["n_questions"] == 6 and results["n_answerable"] == 5
-    assert set(results["engines"]) == {"lexical", "dense", "pages", "hybrid-parents", "hybrid-children",
-                                          "bm25s-pages"}
+    assert set(results["engines"]) == {"lexical", "dense", "pages", "dense-other-language", "translated",
+                                          "hybrid-parents", "hybrid-children", "bm25s-pages"}
     assert sorted(results["ingestion"]["pdfs"]) == sorted(PDFS)
     assert not results["ingestion"]["refused"]
     versions = results["versions"]
     assert versions["packages"]["lancedb"] != "absent" and versions["embedder"] and versions["settings_signature"]
     assert set(results["by_language"]) == {"en", "fr"}
+    # the chosen questions are asked in their PDF's language: one group, with doc@3 among its measures
+    assert {row["language_match"] for row in results["questions"]} == {"same language"}
+    assert set(results["by_language_match"]) == {"same language"}
+    assert results["by_language_match"]["same language"][default]["n"] == 5
+    assert 0.0 <= results["by_language_match"]["same language"][default]["doc@3"]["mean"] <= 1.0
     assert default not in results["paired_vs_default"] and "lexical" in results["paired_vs_default"]
     for row in results["questions"]:
         for engine in results["engines"]:
@@ -109,3 +114,13 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     assert not at.exception
     assert len(at.dataframe) == 2  # summary and per-question tables
     assert "Per question, engine" in [s.label for s in at.selectbox]
+    assert any(m.value.startswith("**Same language / cross-lingual**") for m in at.markdown)
+    assert any(c.value.startswith(f"{results['default_engine']}, same language (5 questions): hit@1")
+               for c in at.caption)
+
+
+def test_summary_prints_the_language_breakdown(evaluated: tuple[dict, str, Path]) -> None:
+    from rag_core.evaluation import summary_text
+
+    results, default, _ = evaluated
+    assert f"{default}, same language (5 questions): hit@1 " in summary_text(results)

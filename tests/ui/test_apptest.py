@@ -110,7 +110,8 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
                           lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None, *, principal):
+    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
+               language=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
         return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
 
@@ -326,3 +327,40 @@ def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict,
     at = _app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert f"Reranker : {fake_reranker.NAME} (min score 0.42)" in captions
+
+
+def test_search_shows_the_translated_terms_and_the_other_language_ranks(
+        fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag_core.models import TranslatedTerms
+
+    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
+                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, lexical=None, dense=None,
+                          dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
+                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
+    translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
+                                 kept=["tarif"], forms=["deductible", "ordinary deductible"])
+    monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
+        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01))
+    at = _app("views/search.py")
+    at.text_input(key="search_query").input("franchise et tarif")
+    at.button[0].click().run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert frame["rang dense autre langue"][0] == "2" and frame["rang lexical traduit"][0] == "1"
+    assert frame["rang lexical"][0] == "absent" and frame["langue"][0] == RECORD.language
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    assert "Glossaire utilisé : " in captions and "entrées" in captions
+    assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
+
+
+def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    answer = Answer(question="que devient la franchise ?", language="fr", mode="extractive", sources=[SOURCE],
+                    paragraphs=[Paragraph(text="With a deductible, payments are reduced.", source_ids=[SOURCE.id],
+                                          language="en")])
+    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
+    at = _app("views/ask.py")
+    at.chat_input(key="ask_input").set_value("que devient la franchise ?").run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert "Passage en anglais, tel qu'écrit :" in captions

@@ -249,3 +249,14 @@ def test_source_text_cannot_close_the_data_block() -> None:
     prompt = user_prompt("q", number_sources(sources), "en")
     assert prompt.count("</sources>") == 1 and prompt.lower().count("</source>") == 1
     assert prompt.index("<sources>") < prompt.index("ignore") < prompt.index("</sources>") < prompt.index("Question: q")
+
+
+def test_prompt_names_each_source_language_and_asks_for_the_question_language() -> None:
+    from rag_core.answering.prompts import system_prompt
+
+    sources = build_sources(make_result(), 3)
+    prompt = user_prompt("Que dit le texte ?", number_sources(sources), "fr")
+    languages = {s.language for s in sources}
+    assert languages and all(f'language="{lang}"' in prompt for lang in languages)
+    assert "Répondez tout de même en français" in system_prompt("fr") and "jamais traduite" in system_prompt("fr")
+    assert "Still answer in English" in system_prompt("en") and "never translated" in system_prompt("en")
