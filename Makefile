@@ -34,7 +34,7 @@ SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 test: install
 	@if [ -n "$(IS_CI)" ] && [ ! -d "$(SHARED)/corpus/pdfs" ]; then \
 	  echo "ERROR: $(SHARED)/corpus/pdfs not found (set RAG_SHARED_DIR); CI=true runs every test"; exit 1; fi
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=20 tests
 
 bench: install
 	$(BIN)/python benchmarks/ingest.py
