@@ -185,7 +185,8 @@ def _with_variants(question: str, terms: list[tuple[Term, list[int]]], thesaurus
     words = [fold(m.group()) for m in _TOKEN.finditer(question)]
     spans = [(start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
              for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])]
-    spans += [(start, end, list(forms)) for start, end, forms in (glossary_spans(glossary, words) if glossary is not None else [])]
+    if glossary is not None:
+        spans += [(start, end, list(forms)) for start, end, forms in glossary_spans(glossary, words)]
     out = []
     for term, positions in terms:
         labels: list[tuple[str, ...]] = []

@@ -136,7 +136,8 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     library = Library(lookup, frozenset({"en"}), None, 1000)
     question = "Which laws allow Panjer's recursion in the ISFA slides?"
     first = SearchResult(query=question, parents=[panjer])
-    kept, coverage, retried = checked_search(question, first, 1, library, lambda q, k: SearchResult(query=q, parents=[footer]))
+    kept, coverage, retried = checked_search(question, first, 1, library,
+                                             lambda q, k: SearchResult(query=q, parents=[footer]))
     assert kept.parents == first.parents and coverage.not_retrieved == ("ISFA",) and retried == ("ISFA",)
     better, coverage, retried = checked_search(question, first, 1, library,
                                                lambda q, k: SearchResult(query=q, parents=[both, panjer]))
