@@ -4,10 +4,11 @@ and a table question answered with its row, whose number cells open the viewer o
 Page 21 of Mack (2008) on the prediction error of the Bornhuetter-Ferguson method is cut out with
 PyMuPDF, its first table (parameter estimates) redacted away to keep ingestion short, and the page
 with "Table 2. Reserves and Errors" (one row per accident year) is ingested by the real offline
-pipeline into the app's data dir; the questions are written for this test. PyMuPDF is also the independent ruler: the row the answer must show is
-read from the words printed on the row's line, and the strong highlight the viewer draws after a
-click must lie over the number as printed, not over its neighbours. Screenshots go to
-test-artifacts/browser/ (answers_01_refusal, answers_02_table, answers_03_cell).
+pipeline into the app's data dir; the questions are written for this test. PyMuPDF is also the
+independent ruler: the row the answer must show is read from the words printed on the row's line,
+and the strong highlight the viewer draws after a click must lie over the number as printed, not
+over its neighbours. Screenshots go to test-artifacts/browser/ (answers_01_refusal,
+answers_02_table, answers_03_cell).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, goto, open_home, rerun, start_app, stop_app, viewer_settled,
+    CHROMIUM, REPO, VIEWER_IFRAME, app_with_document, goto, open_home, rerun, viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -38,10 +39,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 def app_url(tmp_path: Path, corpus_dir: Path) -> Iterator[tuple[str, Path]]:
     import pymupdf
 
-    from rag_core import pipeline
-    from rag_core.access import Principal
-    from rag_core.config import Settings
-
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pdf = tmp_path / PDF_NAME
     with pymupdf.open(corpus_dir / SOURCE_PDF) as doc:
@@ -51,12 +48,8 @@ def app_url(tmp_path: Path, corpus_dir: Path) -> Iterator[tuple[str, Path]]:
         page.add_redact_annot(pymupdf.Rect(0, 0, table_2.x0 - 4, page.mediabox.height))
         page.apply_redactions()  # Table 1 removed: a third less to embed
         doc.save(pdf)
-    data = tmp_path / "data"
-    (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
-    assert result.status == "ingested", result.message
-    proc, url = start_app(data, ARTIFACTS / "streamlit_answers.log")
-    yield url, pdf
-    stop_app(proc)
+    with app_with_document(pdf, tmp_path / "data", ARTIFACTS / "streamlit_answers.log") as url:
+        yield url, pdf
 
 
 def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]

@@ -63,8 +63,20 @@ def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None
         assert is_code_like(line), line
     for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
                  "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
-                 "Mack (1993) shows that the chain ladder estimator is unbiased."]:
+                 "Mack (1993) shows that the chain ladder estimator is unbiased.",
+                 "Let 𝑅(𝑡) denote the reserve held by the insurer at time 𝑡 and 𝑃(𝑡) the premiums received by then",
+                 "2. the development factors of distinct accident years are independent;"]:
         assert not is_code_like(line), line
+
+
+def test_a_run_of_figures_glued_to_prose_is_a_piece_of_its_own() -> None:
+    from rag_core.answering.evidence import split_sentences
+
+    glued = "1998 1.22 1.05 1.01 1999 1.31 1.08 Total 3.2 Tail methods Several authors fit a curve to the factors"
+    pieces = split_sentences(glued)
+    assert pieces[0] == "1998 1.22 1.05 1.01 1999 1.31 1.08" and is_code_like(pieces[0])
+    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors" and not is_code_like(pieces[1])
+    assert split_sentences("Reserves grew by 4 % in 2021 and 5 % in 2022.") == ["Reserves grew by 4 % in 2021 and 5 % in 2022."]
 
 
 def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
