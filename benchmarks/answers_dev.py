@@ -56,10 +56,11 @@ def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
 
     library = pipeline.accessible_library(
         settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
+    extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none
     rows = []
     for q in questions:
         coverage = check_coverage(q["question"], library.lookup, [], q["language"], library.languages,
-                                  library.thesaurus, library.passages)
+                                  library.thesaurus, library.passages, **extra)
         rows.append({"id": q["id"], "type": q["type"], "refused": coverage.refuses, "missing": list(coverage.missing),
                      "terms": [f"{t.text}:{t.kind}:{coverage.passages.get(t.text)}" for t in coverage.terms]})
     return rows

@@ -1,5 +1,7 @@
 """A table answer (issue 17): the rows the question names, each cell a button that opens the viewer
-on that cell (its own box strong, the table light). Document text is escaped."""
+on that cell (its own box strong, the table light). A row wider than `MAX_GRID_COLUMNS` is drawn
+turned (one line per column: its heading, then each row's cell), since a dozen buttons side by side
+in the answer's column cut every figure to "1…". Document text is escaped."""
 
 from __future__ import annotations
 
@@ -22,6 +24,15 @@ def cell_target(cell: TableCell, source: Source) -> dict:
     )
 
 
+MAX_GRID_COLUMNS = 6  # a wider row is drawn turned, one line per column, so that every cell stays readable
+
+
+def _cell_button(col, cell: TableCell, source: Source, matched: set[tuple[int, int]],  # type: ignore[no-untyped-def]
+                 key: str) -> None:
+    col.button(escape_md(cell.text) or "·", key=key, type="primary" if (cell.row, cell.col) in matched else "tertiary",
+               disabled=cell.box is None, on_click=state.open_viewer, args=(cell_target(cell, source),))
+
+
 def table_excerpt(paragraph: Paragraph, sources: Mapping[str, Source], *, key: str) -> bool:
     """Draw the paragraph's table rows; False when it has none (or its table is not a cited source)."""
     table = paragraph.table
@@ -31,13 +42,22 @@ def table_excerpt(paragraph: Paragraph, sources: Mapping[str, Source], *, key: s
     if table.caption:
         st.caption(escape_md(table.caption))
     width = max(len(table.header), *(len(r) for r in table.rows))
+    matched = set(table.matched)
+    if width > MAX_GRID_COLUMNS:  # turned: the column's heading, then the rows' cells side by side
+        heads = {h.col: h.text for h in table.header}  # as the table reads them: no guess at merged headings
+        for c in range(max(len(r) for r in table.rows)):
+            label, *cols = st.columns([2] + [1] * len(table.rows), vertical_alignment="center")
+            head = heads.get(next(row[c] for row in table.rows if c < len(row)).col, "")
+            if head.strip():
+                label.markdown("**" + escape_md(head) + "**")
+            for r, (col, row) in enumerate(zip(cols, table.rows)):
+                if c < len(row):
+                    _cell_button(col, row[c], source, matched, f"{key}-{r}-{c}")
+        return True
     heads = st.columns(width)
     for col, cell in zip(heads, table.header):
         col.markdown("**" + escape_md(cell.text) + "**")
-    matched = set(table.matched)
     for r, row in enumerate(table.rows):
         for c, (col, cell) in enumerate(zip(st.columns(width), row)):
-            col.button(escape_md(cell.text) or "·", key=f"{key}-{r}-{c}",
-                       type="primary" if (cell.row, cell.col) in matched else "tertiary",
-                       disabled=cell.box is None, on_click=state.open_viewer, args=(cell_target(cell, source),))
+            _cell_button(col, cell, source, matched, f"{key}-{r}-{c}")
     return True

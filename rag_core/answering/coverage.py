@@ -7,7 +7,8 @@ phrase) and its content words. Each is looked up with the full-text index (`Look
 passages of the accessible scope that hold all its words after Snowball stemming, the same
 analysis as search), a phrase then checked word by word in order in those passages. The
 thesaurus counts: a term inside a recognised concept is mentioned when any label of that
-concept (its synonyms and its translations) is.
+concept (its synonyms and its translations) is; so does the bilingual glossary: a term inside a
+glossary term is mentioned when one of its translations is ("tardifs" by "IBNR", "late claims").
 
 - A term that no accessible passage mentions is *missing*: the question is refused by name.
   Identifiers and names always count; a plain content word counts only when the scope holds
@@ -29,6 +30,8 @@ from typing import Literal
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, detect_language, fold
+from rag_core.understanding.glossary import Glossary
+from rag_core.understanding.glossary import spans as glossary_spans
 from rag_core.understanding.thesaurus import Thesaurus
 
 Kind = Literal["identifier", "abbreviation", "name", "alias", "word"]
@@ -47,6 +50,8 @@ _TOKEN = re.compile(r"\w+")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
 _SENTENCE_END = re.compile(r"[.?!:;(\[«\"]\s*$")
+# A formula's Greek subscript glued to its name by the PDF's text layer ("VaRκ(X)" is VaR_κ(X)).
+_GLUED_SUBSCRIPT = re.compile(r"(?<=[a-z])(?=[\u03b1-\u03c9\u03d0-\u03f5])")
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ def _content(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in STOP_WORDS and not w.isdigit() and len(w) > 1)
 
 
-def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Term]:
+def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
     groups = _groups(question)
     aliases = _alias_spans(question)
@@ -141,7 +146,8 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Te
         text = question[group[0].start:group[-1].end]
         positions = [t.index for t in group]
         following = groups[g + 1][0] if g + 1 < len(groups) else []
-        number = following[0].raw if len(following) == 1 and following[0].raw.isdigit() else ""
+        spaced = bool(following) and question[group[-1].end:following[0].start].isspace()  # not "VaR}]/(1"
+        number = following[0].raw if spaced and len(following) == 1 and following[0].raw.isdigit() else ""
         if len(group) > 1:
             words = _content(folded)
             alpha = [r for r in raws if not r.isdigit()]
@@ -163,36 +169,40 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None) -> list[Te
         elif word not in STOP_WORDS and len(word) > 2:
             inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
             terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
-    if thesaurus is not None:
-        terms = _with_variants(question, terms, thesaurus)
+    if thesaurus is not None or glossary is not None:
+        terms = _with_variants(question, terms, thesaurus, glossary)
     unique: dict[tuple[str, ...], Term] = {}
     for term, _ in terms:
         unique.setdefault(term.words, term)
     return list(unique.values())
 
 
-def _with_variants(question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus
-                   ) -> list[tuple[Term, list[int]]]:
-    """Give each term inside a recognised concept the concept's other labels (synonyms, translations)."""
+def _with_variants(question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus | None,
+                   glossary: Glossary | None) -> list[tuple[Term, list[int]]]:
+    """Give each term that lies inside a recognised label the label's other forms: a thesaurus concept's
+    synonyms and translations, a glossary term's translations. The whole term must lie inside: a label
+    covering half of "Benktander-Hovinen" says nothing of the other half."""
     words = [fold(m.group()) for m in _TOKEN.finditer(question)]
-    spans = thesaurus.spans(words)
+    spans = [(start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
+             for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])]
+    if glossary is not None:
+        spans += [(start, end, list(forms)) for start, end, forms in glossary_spans(glossary, words)]
     out = []
     for term, positions in terms:
         labels: list[tuple[str, ...]] = []
-        for start, end, concepts in spans:
-            if any(start <= p < end for p in positions):
-                for concept in concepts:
-                    for label in (*concept.pref_labels, *concept.alt_labels):
-                        key = _content(fold(w) for w in _TOKEN.findall(label))
-                        if key and key != term.words and key not in labels:
-                            labels.append(key)
+        for start, end, forms in spans:
+            if all(start <= p < end for p in positions):
+                for label in forms:
+                    key = _content(fold(w) for w in _TOKEN.findall(label))
+                    if key and key != term.words and key not in labels:
+                        labels.append(key)
         out.append((Term(term.text, term.kind, term.words, tuple(labels)) if labels else term, positions))
     return out
 
 
 # ----- mentions ----------------------------------------------------------------------------------
 def _stem_sequence(text: str) -> list[frozenset[str]]:
-    return [both_stems(w) for w in _TOKEN.findall(text)]
+    return [both_stems(w) for w in _TOKEN.findall(_GLUED_SUBSCRIPT.sub(" ", text))]
 
 
 def _has_phrase(sequence: Sequence[frozenset[str]], words: tuple[str, ...]) -> bool:
@@ -263,10 +273,11 @@ def check_coverage(
     scope_languages: Iterable[str],
     thesaurus: Thesaurus | None = None,
     scope_passages: int = 0,
+    glossary: Glossary | None = None,
 ) -> Coverage:
     """Missing and not-retrieved terms of `question`; `passages` are the retrieved context texts,
     `scope_passages` the number of passages in the accessible scope."""
-    terms = question_terms(question, thesaurus)
+    terms = question_terms(question, thesaurus, glossary)
     languages = set(scope_languages)
     folded = [fold(p) for p in passages]
     missing: list[str] = []
@@ -294,16 +305,18 @@ def check_coverage(
 # ----- the check within a question's path --------------------------------------------------------
 @dataclass(frozen=True)
 class Library:
-    """The accessible scope as the check sees it: the full-text lookup, its documents' languages, the thesaurus."""
+    """The accessible scope as the check sees it: the full-text lookup, its documents' languages, the
+    thesaurus and the bilingual glossary."""
 
     lookup: Lookup
     languages: frozenset[str]
     thesaurus: Thesaurus | None = None
     passages: int = 0  # children in scope
+    glossary: Glossary | None = None
 
     def check(self, question: str, hits: Sequence[RetrievedParent]) -> Coverage:
         return check_coverage(question, self.lookup, [passage_text(h) for h in hits], detect_language(question),
-                              self.languages, self.thesaurus, self.passages)
+                              self.languages, self.thesaurus, self.passages, self.glossary)
 
 
 def passage_text(hit: RetrievedParent) -> str:
@@ -324,7 +337,9 @@ def checked_search(
 ) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
     """Check the question's terms against the library and the first `context_k` parents; when the
     library mentions some that those parents do not, search once more with them added to the query and
-    put the parents that mention them all first. Returns (result, coverage, terms retried)."""
+    put the parents that mention them all first. The retry is kept only when its passages miss fewer of
+    those terms and none that the first passages mentioned (a retry for one term must not cost another).
+    Returns (result, coverage, terms retried)."""
     coverage = library.check(question, result.parents[:context_k])
     if coverage.refuses or not coverage.not_retrieved:
         return result, coverage, ()
@@ -335,8 +350,10 @@ def checked_search(
         return result, coverage, coverage.not_retrieved
     ordered = first + [h for h in retry.parents if h not in first]
     parents = [h.model_copy(update={"fused_rank": i}) for i, h in enumerate(ordered, start=1)]
-    retried = result.model_copy(update={"parents": parents})
-    return retried, library.check(question, parents[:context_k]), coverage.not_retrieved
+    checked = library.check(question, parents[:context_k])
+    if not set(checked.not_retrieved) < set(coverage.not_retrieved):
+        return result, coverage, coverage.not_retrieved  # the retry lost a term the first passages mentioned
+    return result.model_copy(update={"parents": parents}), checked, coverage.not_retrieved
 
 
 # ----- what the reader is told -------------------------------------------------------------------

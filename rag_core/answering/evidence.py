@@ -37,14 +37,16 @@ MMR_LAMBDA = 0.7
 BEST_CHILD_BONUS = 0.05
 LANGUAGE_BONUS = 0.02
 THESAURUS_WEIGHT = 0.5
+PROSE_WORDS = 0.6  # share of word tokens above which a sentence with inline math letters is prose
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[A-ZÀ-ÖØ-Ý0-9«\"(\[$\\])")
 _TABLE_RULE = re.compile(r"^[\s|:\-+=]*$")
+_FIGURE_RUN = re.compile(r"(?<!\S)(?:[-+(]?\d[\d.,]*%?\)?\s+){5,}[-+(]?\d[\d.,]*%?\)?(?!\S)")  # six figures or more
 _WORD = re.compile(r"\w+")
 
 # Code, console output and formula source (R, Python, LaTeX): what never reads as an answer.
 _CODE_MARKERS = re.compile(
-    r"(<-|->|==|!=|:=|\w\$\w|\w::\w|\[\d+,?\]|\[,\d+\]|\\[a-zA-Z]+\{|\^\{|_\{|\{\s*$|^\s*\}|;\s*$"
+    r"(<-|->|==|!=|:=|\w\$\w|\w::\w|\[\d+,?\]|\[,\d+\]|\\[a-zA-Z]+\{|\^\{|_\{|\{\s*$|^\s*\}"
     r"|\b(library|function|return|require|print|summary|plot|import|def)\s*\(|\w\(\s*\)|\w\([^()\s]*=[^()]*\))"
 )
 _PROMPT = re.compile(r"^\s*(>|\+ |R>|\$ |>>>|In \[\d+\]|Out\[\d+\])")
@@ -69,20 +71,34 @@ def is_code_like(sentence: str) -> bool:
         return True
     if len(tokens) >= 3 and len(words) < 0.4 * len(tokens):
         return True  # formula flattened from a PDF: single letters, indices, operators
-    # Unicode mathematical italic letters (𝑥, 𝜆) are what a PDF's formula text layer holds
-    return sum(0x1D400 <= ord(c) <= 0x1D7FF for c in text) >= 3
+    # Unicode mathematical italic letters (𝑥, 𝜆) are what a PDF's formula text layer holds; a sentence
+    # that is mostly words is prose with inline symbols ("Let 𝑈(𝑡) denote the surplus at time 𝑡")
+    math_letters = sum(0x1D400 <= ord(c) <= 0x1D7FF for c in text)
+    return math_letters >= 3 and len(words) < PROSE_WORDS * len(tokens)
+
+
+def _figure_runs_apart(piece: str) -> list[str]:
+    """A run of figures (a table's rows flattened by the text layer) is its own piece, so that the
+    words glued after it ("… 99.69 Total 105.58 3.4 Clark's methods …") are judged on their own."""
+    out, last = [], 0
+    for m in _FIGURE_RUN.finditer(piece):
+        out += [piece[last:m.start()], m.group()]
+        last = m.end()
+    return [*out, piece[last:]]
 
 
 def split_sentences(text: str) -> list[str]:
-    """Verbatim pieces of `text`: lines, then sentences; table rules and empty pieces removed."""
+    """Verbatim pieces of `text`: lines, then sentences, runs of figures apart; table rules and empty
+    pieces removed."""
     out: list[str] = []
     for line in text.splitlines():
         if _TABLE_RULE.match(line):
             continue
-        for piece in _SENTENCE_END.split(line):
-            piece = piece.strip()
-            if len(re.findall(r"\w", piece)) >= 3:
-                out.append(piece)
+        for sentence in _SENTENCE_END.split(line):
+            for piece in _figure_runs_apart(sentence):
+                piece = piece.strip()
+                if len(re.findall(r"\w", piece)) >= 3:
+                    out.append(piece)
     return out
 
 

@@ -315,7 +315,8 @@ def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
     records = [r for r in store.documents() if r.doc_id in set(scope)]
     thesaurus = understanding.load_thesaurus(settings)
     return Library(lambda words, limit: store.passages_with(words, scope, limit),
-                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records))
+                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records),
+                   understanding.load_glossary(settings))
 
 
 def _store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -142,6 +143,19 @@ def translate(question: str, source: str, target: str, glossary: Glossary,
     kept = tuple(dict.fromkeys(
         w for i, w in enumerate(words) if i not in covered and w not in STOP_WORDS and len(w) > 2 and not w.isdigit()))
     return Translation(source, target, tuple(pairs), kept)
+
+
+def spans(glossary: Glossary, words: Sequence[str]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(start, end, forms) of each glossary term found in `words` (a question's folded words, in order),
+    read as French and as English, with its forms in the other language: which words of a question a
+    translation covers (the term check counts a translation's mention as a mention of those words)."""
+    keys = tuple(label_key(w)[0] if label_key(w) else "" for w in words)
+    found = []
+    for source, target in ((LANGUAGES[0], LANGUAGES[1]), (LANGUAGES[1], LANGUAGES[0])):
+        for match in _index(glossary, None, source, target).find(keys):
+            forms = tuple(dict.fromkeys(form for _, named in match.items for form in named))
+            found.append((match.start, match.end, forms))
+    return found
 
 
 def glossary_extension_path(settings: Settings) -> Path | None:

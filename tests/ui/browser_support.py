@@ -47,6 +47,22 @@ def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[s
     return proc, url
 
 
+@contextmanager
+def app_with_document(pdf: Path, data_dir: Path, log_path: Path) -> Iterator[str]:
+    """The app on `data_dir` once the real pipeline has ingested `pdf` there (as the local operator)."""
+    from rag_core import pipeline
+    from rag_core.access import Principal
+    from rag_core.config import Settings
+
+    (result,) = pipeline.ingest([pdf], Settings(data_dir=data_dir), principal=Principal.local_operator())
+    assert result.status == "ingested", result.message
+    proc, url = start_app(data_dir, log_path)
+    try:
+        yield url
+    finally:
+        stop_app(proc)
+
+
 def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeout_s: float) -> None:
     """Until `probe_url` answers 200; stops the process and raises if it exits or never answers."""
     deadline = time.monotonic() + timeout_s

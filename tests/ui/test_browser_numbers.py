@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, goto, open_home, rerun, start_app, stop_app, viewer_settled,
+    CHROMIUM, REPO, VIEWER_IFRAME, app_with_document, goto, open_home, rerun, viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -56,18 +56,10 @@ def make_pdf(path: Path) -> Path:
 
 @pytest.fixture
 def app_url(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    from rag_core import pipeline
-    from rag_core.access import Principal
-    from rag_core.config import Settings
-
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pdf = make_pdf(tmp_path / "payments.pdf")
-    data = tmp_path / "data"
-    (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
-    assert result.status == "ingested", result.message
-    proc, url = start_app(data, ARTIFACTS / "streamlit_numbers.log")
-    yield url, pdf
-    stop_app(proc)
+    with app_with_document(pdf, tmp_path / "data", ARTIFACTS / "streamlit_numbers.log") as url:
+        yield url, pdf
 
 
 def printed_box_pt(pdf: Path, text: str, row_label: str) -> tuple[float, float, float, float]:

@@ -27,6 +27,7 @@ def test_roman_numerals_years_elisions_and_possessives_are_not_terms_of_their_ow
     assert terms["Wüthrich"] == "name" and "Wüthrich 2008" not in terms  # a year after a name is a citation
     assert "s" not in terms and terms["reserves"] == "word"
     assert "Poisson 10" not in kinds("With a Poisson 10 frequency, what is the VaR?")  # a parameter, not a reference
+    assert "VaR" in kinds("Is the CTE equal to VaR/(1 - p) for every loss?")  # a number joins only across a space
     assert kinds("What is the symmetric adjustment (equity dampener)?")["dampener"] == "alias"
     assert "assurance" in {t.words[0] for t in question_terms("Le taux de l'assurance auto ?")}
 
@@ -42,6 +43,8 @@ def test_a_phrase_is_mentioned_only_with_its_words_in_order_and_close() -> None:
     assert mentions(("taxe", "conventions"), ["la taxe sur les conventions d assurance"]) == 1
     assert mentions(("smith", "wilson"), ["wilson cite smith", "smith a ecrit un long texte avec wilson"]) == 0
     assert mentions(("provision",), ["les provisions techniques"]) == 1  # Snowball stems, as the index
+    assert mentions(("var",), ["la mesure varκ(x) est un quantile"]) == 1  # VaR_κ as a PDF's text layer glues it
+    assert mentions(("var",), ["la variance"]) == 0
 
 
 def test_messages_name_the_terms_in_the_question_language() -> None:
@@ -60,8 +63,20 @@ def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None
         assert is_code_like(line), line
     for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
                  "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
-                 "Mack (1993) shows that the chain ladder estimator is unbiased."]:
+                 "Mack (1993) shows that the chain ladder estimator is unbiased.",
+                 "Let 𝑅(𝑡) denote the reserve held by the insurer at time 𝑡 and 𝑃(𝑡) the premiums received by then",
+                 "2. the development factors of distinct accident years are independent;"]:
         assert not is_code_like(line), line
+
+
+def test_a_run_of_figures_glued_to_prose_is_a_piece_of_its_own() -> None:
+    from rag_core.answering.evidence import split_sentences
+
+    glued = "1998 1.22 1.05 1.01 1999 1.31 1.08 Total 3.2 Tail methods Several authors fit a curve to the factors"
+    pieces = split_sentences(glued)
+    assert pieces[0] == "1998 1.22 1.05 1.01 1999 1.31 1.08" and is_code_like(pieces[0])
+    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors" and not is_code_like(pieces[1])
+    assert split_sentences("Reserves grew by 4 % in 2021 and 5 % in 2022.") == ["Reserves grew by 4 % in 2021 and 5 % in 2022."]
 
 
 def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
@@ -85,3 +100,57 @@ def test_a_library_that_cannot_tell_refuses_nothing() -> None:
     assert not unindexed.refuses and unindexed.not_retrieved == ()
     empty = check_coverage("What is the TSCA rate?", lambda words, limit: [], [], "en", {"en"})
     assert empty.missing == ("TSCA",)
+
+
+def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers() -> None:
+    """Issue 17 with issue 18's glossary: a French question about an English text is not refused because
+    its French words are absent; a translation covering only half of a name does not vouch for the name."""
+    from rag_core.answering.coverage import check_coverage
+    from rag_core.understanding.glossary import BUNDLED as GLOSSARY, Glossary
+
+    glossary = Glossary.from_json(GLOSSARY.read_bytes())
+    english = ["the tail factor extends development beyond the last age of the triangle",
+               "the benktander method credibility weights the chain ladder and the expected losses"]
+
+    def lookup(words: tuple[str, ...], limit: int) -> list[str]:
+        return [t for t in english if all(w in t.split() for w in words)][:limit]
+
+    both = {"fr", "en"}
+    question = "Comment choisir le coefficient (facteur de queue) du triangle ?"
+    alone = check_coverage(question, lookup, [], "fr", both, scope_passages=1000)
+    assert alone.missing == ("facteur", "queue")  # no French passage says it: refused without the glossary
+    translated = check_coverage(question, lookup, [], "fr", both, scope_passages=1000, glossary=glossary)
+    assert not translated.refuses and translated.passages["facteur"] == 1
+    half = check_coverage("Que donne la méthode de Benktander-Hovinen ?", lookup, [], "fr", both,
+                          scope_passages=1000, glossary=glossary)
+    assert half.missing == ("Benktander-Hovinen",)  # "méthode de Benktander" covers Benktander, not Hovinen
+
+
+def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
+    """The retry brings passages that mention a term the first ones lack; when the passages it brings lose
+    a term the first ones mentioned, the first search stands (and the note still says it was retried)."""
+    import re
+
+    from rag_core.answering.coverage import Library, checked_search
+    from rag_core.models import SearchResult
+    from rag_core.text import fold
+    from tests.unit.test_answering import retrieved
+
+    panjer = retrieved(1, ["Panjer's recursion holds for the Poisson, binomial and negative binomial laws."],
+                       ["Counting laws"], [4], rank=1)
+    footer = retrieved(2, ["Université de Lyon 1, ISFA: slides of the collective model."], ["Title"], [1], rank=1)
+    both = retrieved(3, ["ISFA slides: the Panjer family of counting distributions."], ["Panjer family"], [36], rank=1)
+    texts = [fold(h.parent.text) for h in (panjer, footer, both)]
+
+    def lookup(words: tuple[str, ...], limit: int) -> list[str]:
+        return [t for t in texts if all(w in re.findall(r"\w+", t) for w in words)][:limit]
+
+    library = Library(lookup, frozenset({"en"}), None, 1000)
+    question = "Which laws allow Panjer's recursion in the ISFA slides?"
+    first = SearchResult(query=question, parents=[panjer])
+    kept, coverage, retried = checked_search(question, first, 1, library,
+                                             lambda q, k: SearchResult(query=q, parents=[footer]))
+    assert kept.parents == first.parents and coverage.not_retrieved == ("ISFA",) and retried == ("ISFA",)
+    better, coverage, retried = checked_search(question, first, 1, library,
+                                               lambda q, k: SearchResult(query=q, parents=[both, panjer]))
+    assert better.parents[0].parent.id == both.parent.id and coverage.not_retrieved == () and retried == ("ISFA",)
