@@ -21,11 +21,13 @@ Screenshots go to test-artifacts/access/ (gitignored).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, start_app, stop_app
+from tests.ui import browser_support
+from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, rerun, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts" / "access"
 USERS = {
@@ -107,18 +109,19 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def wait_idle(page, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyped-def]
-    """Until Streamlit's script run has finished (its status widget is shown meanwhile).
-    Known weakness (issue 19): the short pause lets a run that an action starts begin first;
-    these journeys still have to move to `browser_support.rerun`."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
-
-
 def goto(page, url: str, heading: str) -> None:
-    page.goto(url)
-    page.get_by_role("heading", name=heading).first.wait_for(timeout=120_000)
-    wait_idle(page)
+    """Open `url`, wait for the script run of that page load, then for its heading. Every
+    Streamlit page goes through here: `rerun` counts the runs of the websockets opened after it
+    first saw the page."""
+    browser_support.goto(page, url)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=30_000)
+
+
+def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:  # type: ignore[no-untyped-def]
+    """Until a dataframe grid holds a cell reading `text`: the grid mirrors its cells in an
+    accessible table that it keeps out of sight, hence "attached" rather than visible."""
+    page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(
+        has_text=text).first.wait_for(state="attached", timeout=timeout_ms)
 
 
 def main_text(page) -> str:
@@ -131,13 +134,27 @@ def nav_text(page) -> str:
 
 
 def selectbox_options(page, label: str) -> list[str]:
-    wait_idle(page)
+    """The options of a selectbox, read from its open list (called once the page's run is over)."""
     page.get_by_role("combobox", name=label, exact=True).click()
-    options = page.locator('[role="option"]')
-    options.first.wait_for(timeout=10_000)
-    found = [text.strip() for text in options.all_inner_texts()]
+    listbox = page.get_by_role("listbox")
+    listbox.get_by_role("option").first.wait_for(timeout=10_000)
+    found = [text.strip() for text in listbox.get_by_role("option").all_inner_texts()]
     page.keyboard.press("Escape")
+    listbox.wait_for(state="detached", timeout=10_000)
     return found
+
+
+def pick(page, label: str, option: str) -> None:  # type: ignore[no-untyped-def]
+    """Choose `option` in a selectbox outside a form. A new value runs the script, which is waited
+    for; picking the value already shown runs nothing."""
+    from playwright.sync_api import expect
+
+    combobox = page.get_by_role("combobox", name=label, exact=True)  # its input holds the value shown
+    changes = combobox.input_value() != option
+    combobox.click()
+    with rerun(page) if changes else nullcontext():
+        page.get_by_role("option", name=option).click()
+    expect(combobox).to_have_value(option, timeout=10_000)
 
 
 def ask(page, question: str) -> list[str]:
@@ -145,26 +162,29 @@ def ask(page, question: str) -> list[str]:
     before = page.locator('[data-testid="stChatMessage"]').count()
     chat = page.locator('[data-testid="stChatInputTextArea"]')
     chat.fill(question)
-    chat.press("Enter")
+    with rerun(page, 180_000):
+        chat.press("Enter")
     answer = page.locator('[data-testid="stChatMessage"]').nth(before + 1)
-    answer.wait_for(timeout=120_000)
     # the answer is done when it shows its citation cards, or says that nothing answers
-    answer.locator("button").or_(answer.get_by_text("Aucun passage des documents")).first.wait_for(timeout=120_000)
-    wait_idle(page)
+    answer.locator("button").or_(answer.get_by_text("Aucun passage des documents")).first.wait_for(timeout=10_000)
     return [b.inner_text() for b in answer.locator("button").all()]
 
 
 def sign_in(page, url: str, user: str, screenshot: str = "") -> None:
     goto(page, url, "Connexion")
-    page.get_by_role("button", name="Se connecter").click()
+    page.get_by_role("button", name="Se connecter").click()  # st.login: off to the provider's own form
     page.locator("#username").wait_for(timeout=30_000)
     page.fill("#username", user)
     page.fill("#password", USERS[user]["password"])
     if screenshot:
         shot(page, screenshot)
-    page.click("#submit")
-    page.get_by_text(f"Connecté : {user}").wait_for(timeout=120_000)
-    wait_idle(page)
+    # The provider's pages are not Streamlit: back at the app (its callback redirects to the home
+    # page, on a new websocket), the run to wait for is the home page's.
+    with rerun(page):
+        page.click("#submit")
+        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address,
+                          timeout=60_000)
+    page.get_by_text(f"Connecté : {user}").wait_for(timeout=10_000)
 
 
 # ---------------------------------------------------------------- OIDC
@@ -218,8 +238,7 @@ def _oidc_journey(url: str, new_page) -> None:
 
     # Library: her document only; no upload into nor delete from a collection she only reads.
     goto(alice, f"{url}/library", "Bibliothèque")
-    alice.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
-    alice.wait_for_timeout(1000)  # the grid draws its cells after it is attached
+    grid_cell(alice, "reserving_note.pdf")
     shot(alice, "01_alice_library")
     assert selectbox_options(alice, "Collection") == ["Nouvelle collection…"]
     assert "Vous ne gérez aucune de ces collections" in main_text(alice)
@@ -233,16 +252,18 @@ def _oidc_journey(url: str, new_page) -> None:
     goto(alice, f"{url}/ask", "Poser une question")
     cards = ask(alice, RESERVING_Q)
     assert any("Claims reserving note" in c for c in cards), cards
-    alice.locator('[data-testid="stChatMessage"] button').filter(has_text="Claims reserving note").first.click()
+    with rerun(alice):
+        alice.locator('[data-testid="stChatMessage"] button').filter(has_text="Claims reserving note").first.click()
     alice.frame_locator(VIEWER_IFRAME).locator("canvas").first.wait_for(timeout=60_000)
     cards = ask(alice, SOLVENCY_Q)
     assert not any("Solvency" in c for c in cards), cards
 
     # Search and Evaluate: nothing of the other collection.
     goto(alice, f"{url}/search", "Test de la recherche")
-    alice.get_by_label("Question").fill("solvency capital requirement value-at-risk")
-    alice.get_by_role("button", name="Rechercher").click()
-    wait_idle(alice)
+    alice.get_by_label("Question").fill("solvency capital requirement value-at-risk")  # a form field: no run yet
+    with rerun(alice):
+        alice.get_by_role("button", name="Rechercher").click()
+    alice.get_by_text(" parents en ").first.wait_for(timeout=10_000)  # the search's result is shown
     assert "solvency_note" not in main_text(alice)
     goto(alice, f"{url}/evaluate", "Évaluation de la recherche")
     assert "solvency_note" not in main_text(alice)
@@ -254,12 +275,12 @@ def _oidc_journey(url: str, new_page) -> None:
     assert "solvency" in selectbox_options(bob, "Collection")
     assert bob.get_by_text("Supprimer un document").count() == 1
     goto(bob, f"{url}/access", "Accès")
-    bob.get_by_text("groupe", exact=True).first.click()
+    bob.get_by_text("groupe", exact=True).first.click()  # form fields: no run until the form is submitted
     bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("reserving")
-    bob.get_by_role("button", name="Accorder").click()
-    bob.get_by_text("accordé à reserving sur solvency").wait_for(timeout=30_000)
-    wait_idle(bob)
-    bob.wait_for_timeout(1000)
+    with rerun(bob):
+        bob.get_by_role("button", name="Accorder").click()
+    bob.get_by_text("accordé à reserving sur solvency").wait_for(timeout=10_000)
+    grid_cell(bob, "reserving")  # the collection's grants list the new one
     shot(bob, "02_bob_access")
 
     goto(alice, f"{url}/ask", "Poser une question")
@@ -267,12 +288,10 @@ def _oidc_journey(url: str, new_page) -> None:
     assert any("Solvency capital note" in c for c in cards), cards
 
     goto(bob, f"{url}/access", "Accès")
-    bob.get_by_role("combobox", name="Droit à retirer", exact=True).click()
-    bob.get_by_role("option", name="groupe reserving (lecture)").click()
-    wait_idle(bob)
-    bob.get_by_role("button", name="Retirer").click()
-    bob.get_by_text("retiré").wait_for(timeout=30_000)
-    wait_idle(bob)
+    pick(bob, "Droit à retirer", "groupe reserving (lecture)")
+    with rerun(bob):
+        bob.get_by_role("button", name="Retirer").click()
+    bob.get_by_text("retiré").wait_for(timeout=10_000)
     cards = ask(alice, SOLVENCY_Q + " Again?")
     assert not any("Solvency" in c for c in cards), cards
 
@@ -297,7 +316,7 @@ def test_header_mode_trusts_the_proxy_headers_only_when_told(library: Path, new_
         goto(bob, f"{url}/inspect", "Inspection d'un document")
         assert [o.split(" (")[0] for o in selectbox_options(bob, "Document")] == ["solvency_note.pdf"]
         nobody = new_page()
-        nobody.goto(f"{url}/library")
+        browser_support.goto(nobody, f"{url}/library")
         nobody.get_by_text("Le proxy n'a pas indiqué qui vous êtes").wait_for(timeout=60_000)
         assert "solvency_note" not in main_text(nobody) and not nav_text(nobody)
     finally:
@@ -306,7 +325,7 @@ def test_header_mode_trusts_the_proxy_headers_only_when_told(library: Path, new_
     proc, url = start_app(library, ARTIFACTS / "streamlit-header-untrusted.log", env={"RAG_AUTH__MODE": "header"})
     try:
         forged = new_page({"X-Forwarded-Email": "bob@example.com", "X-Forwarded-Groups": "risk"})
-        forged.goto(f"{url}/library")
+        browser_support.goto(forged, f"{url}/library")
         forged.get_by_text("les en-têtes d'identité sont ignorés").wait_for(timeout=120_000)
         assert "solvency_note" not in main_text(forged) and not nav_text(forged)
     finally:
@@ -325,10 +344,12 @@ def test_local_mode_every_page_by_its_address_on_a_fresh_server(library: Path, n
             nav = nav_text(page)
             assert all(name in nav for name in NAV_FR + ["Accès"]), (path, nav)
             assert "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
-        page.get_by_text("English").click()
+        with rerun(page):
+            page.get_by_text("English").click()
         page.get_by_role("heading", name="Question answering on your documents").wait_for(timeout=30_000)
         assert "Evaluate" in nav_text(page) and "Library" in nav_text(page)
-        page.locator('[data-testid="stSidebarNav"]').get_by_text("Evaluate").click()  # same session: still English
+        with rerun(page):
+            page.locator('[data-testid="stSidebarNav"]').get_by_text("Evaluate").click()  # same session: still English
         page.get_by_role("heading", name="Evaluate retrieval").wait_for(timeout=60_000)
     finally:
         stop_app(proc)
