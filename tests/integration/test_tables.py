@@ -6,6 +6,7 @@ triangle images of one page of the triangles report (about 15-30 s on a loaded 2
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
@@ -61,6 +62,17 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     assert header_rows == {0, 1}
     assert all(c.row_header for c in reserves.data.table_cells if c.start_col_offset_idx == 0 and c.start_row_offset_idx >= 2)
     assert {table_source(t) for t in doc.tables} == {"text layer"}
+    # a long table sliced into several children: each slice carries both header rows, so it reads alone
+    chunked = build_chunks(doc, "m" * 64, settings)
+    slices = [c for c in chunked.children if reserves.self_ref in c.item_refs]
+    assert len(slices) >= 2
+    for child in slices:
+        header = child.context_text[child.context_text.index("|"):].splitlines()[0]
+        assert "Accident - Year i" in header and "Bornh/Ferg 1 - Reserve R" in header and "Chain Ladder - Proc.Error" in header
+    assert any(re.search(r"\|\s*2004\s*\|", c.context_text) for c in slices[1:])  # the rows go on
+    # where a table was read is bookkeeping, not table text
+    assert not any("text layer" in c.context_text for c in chunked.children)
+    assert not any("text layer" in item.text for p in chunked.parents for item in p.items)
 
 
 def test_ruled_groups_and_partial_rules_make_spans(docling_fixtures_dir: Path, tmp_path: Path, settings: Settings) -> None:
@@ -103,6 +115,7 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     # the numbers are indexed: a child holds them, and the table is a citable item of its parent
     chunked = build_chunks(doc, "d" * 64, settings)
     assert any("12 882 217.8" in child.context_text for child in chunked.children)
+    assert not any("OCR of a picture" in c.context_text or "#/pictures/" in c.context_text for c in chunked.children)
     items = [item for parent in chunked.parents for item in parent.items if item.kind == "table"]
     assert [item.source for item in items] == ["OCR of a picture"] * 2
     assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
