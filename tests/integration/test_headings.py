@@ -61,6 +61,8 @@ def test_numbers_sentences_captions_and_merged_lines(docling_fixtures_dir: Path,
     assert not [h for h in headings if h.strip("().").isdigit() or h.endswith("판단된다.") or h.startswith("[표")]
     (table,) = doc.tables
     assert [c.resolve(doc).text for c in table.captions] == ["[표 1] 감염병예방법 제2조제2호 개정전·후 비교"]
+    last = [cell.text for cell in table.data.grid[4]]  # a bullet glued to the word before it in the text stream
+    assert last[0] == "U코드" and last[1] == "◦ 대상질병에 U코드 없음"
 
 
 def test_titles_inside_paragraphs_and_text_banners(docling_fixtures_dir: Path, tmp_path: Path,

@@ -86,6 +86,19 @@ def test_ruled_groups_and_partial_rules_make_spans(docling_fixtures_dir: Path, t
     assert grid[2] == ["6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955", "0.88 0.857", "2.73 5.39"]
 
 
+def test_table_of_contents_has_titles_and_page_numbers(docling_fixtures_dir: Path, tmp_path: Path,
+                                                       settings: Settings) -> None:
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
+    (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
+    grid = _grid(table)
+    assert (table.data.num_rows, table.data.num_cols) == (43, 2)
+    assert grid[4] == ["Authors", "xi"]  # neither the leader's dots nor the one glued to the title
+    assert grid[9] == ["1.1 Security fundamentals", "2"]
+    assert grid[26:28] == [["3.1.1 Row permission and column mask definitions", "14"],
+                           ["3.1.2 Enabling and activating RCAC", "16"]]
+    assert not any("." * 2 in text or text.endswith(" .") for row in grid for text in row)
+
+
 def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
     pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [4], tmp_path / "tri.pdf")
     parsed = parse(pdf, with_parsing(settings, workers=1), tmp_path / "artifacts")
