@@ -34,6 +34,7 @@ from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
+from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
 log = logging.getLogger(__name__)
@@ -42,13 +43,6 @@ NAME = "pymupdf"
 BATCH_PAGES = 4  # pages per parse_document call: bounded memory, smooth progress, ~20 ms overhead
 SCAN_MAX_CHARS = 50
 SCAN_MIN_IMAGE_SHARE = 0.25
-MIN_PICTURE_PT = 8.0  # smaller boxes are rules or specks, not figures
-MAX_PLAIN_SHAPES = 4  # a "picture" of fewer rectangles and rules is a band or a frame (text, or nothing)
-MIN_SHAPE_PT = 4.0  # a drawing smaller than this both ways draws nothing worth a picture
-# A crop is for reading on screen: cap its size so that a huge page or a poster-sized figure
-# cannot cost gigabytes (a 2,000 x 2,000 pt picture at 110 dpi would be 9 Mpx). The source
-# image's own size does not matter: MuPDF scales it down while drawing the crop.
-MAX_PICTURE_PIXELS = 4_000_000
 
 _KINDS = {
     "title": "title", "section-header": "heading", "text": "text", "list-item": "list",
@@ -259,13 +253,13 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
         kind = _KINDS.get(box.boxclass, "text")
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
         if kind == "picture":
-            graphics = _graphics(page) if graphics is None else graphics
-            if not _draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
+            graphics = graphics_of(page) if graphics is None else graphics
+            if not draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
                 lines = _lines_in_rect(page, bbox, width, height)
                 if lines:
                     blocks.append(Block("text", page_no, bbox, lines=lines))
                 continue
-            block = _picture(page, page_no, bbox, artifacts_dir, len(blocks))
+            block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
             if block is not None and table_images:
                 block = read_table_picture(page, block) or block
         elif kind == "table":
@@ -280,65 +274,14 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                 block = None
         if block is not None:
             blocks.append(block)
+    for bbox in missed_images(graphics_of(page) if graphics is None else graphics, blocks, width, height):
+        block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
+        if block is not None:
+            if table_images:
+                block = read_table_picture(page, block) or block
+            below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
+            blocks.insert(below, block)
     return attach_captions(fix_headings(relabel(blocks), height))
-
-
-def _graphics(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
-    """(box, "image" | "rect" | "path") of every image and vector path of the page; "rect" is a
-    path made of rectangles and horizontal or vertical rules only."""
-    found = [(pymupdf.Rect(info["bbox"]), "image") for info in page.get_image_info()]
-    try:
-        paths = page.get_drawings()
-    except Exception:  # a broken content stream: assume the pictures draw something
-        return [(page.rect, "image")]
-    for path in paths:
-        items = path.get("items") or []
-        plain = bool(items) and all(it[0] in ("re", "qu") or it[0] == "l" and (it[1].x == it[2].x or it[1].y == it[2].y)
-                                    for it in items)
-        found.append((pymupdf.Rect(path["rect"]), "rect" if plain else "path"))
-    return found
-
-
-def _draws_something(graphics: list[tuple[pymupdf.Rect, str]], bbox) -> bool:
-    """An image or a drawing inside the box, other than at most MAX_PLAIN_SHAPES rectangles or rules
-    (a band, a frame); a shape mostly outside the box (the page's background) does not count."""
-    rect = pymupdf.Rect(bbox)
-    rectangles = 0
-    for shape, kind in graphics:
-        if shape.width < MIN_SHAPE_PT and shape.height < MIN_SHAPE_PT:
-            continue  # a speck
-        if shape.width <= 0 or shape.height <= 0:  # a straight line: count it where its middle is
-            inside = pymupdf.Point((shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2) in rect
-        else:
-            share = abs(shape & rect)
-            inside = share >= 0.5 * abs(shape) or kind == "image" and share >= 0.5 * abs(rect)
-        if not inside:
-            continue
-        if kind != "rect":
-            return True
-        rectangles += 1
-    return rectangles > MAX_PLAIN_SHAPES
-
-
-def _picture(page: pymupdf.Page, page_no: int, bbox, artifacts_dir: Path, index: int) -> Block | None:
-    rect = pymupdf.Rect(bbox)
-    if rect.width < MIN_PICTURE_PT or rect.height < MIN_PICTURE_PT:
-        return None
-    file_name = f"page{page_no:04d}-picture{index:02d}.png"
-    try:
-        pix = page.get_pixmap(clip=rect, dpi=_picture_dpi(rect))
-        pix.save(artifacts_dir / file_name)
-        size = (pix.width, pix.height)
-    except Exception:  # a broken image stream must not lose the rest of the page
-        log.warning("could not render picture on page %d", page_no, exc_info=True)
-        return Block("picture", page_no, bbox)
-    return Block("picture", page_no, bbox, image_file=file_name, image_px=size)
-
-
-def _picture_dpi(rect: pymupdf.Rect) -> int:
-    """PICTURE_DPI, lowered so that the crop stays under MAX_PICTURE_PIXELS."""
-    area_in2 = (rect.width / 72) * (rect.height / 72)
-    return max(1, min(PICTURE_DPI, int((MAX_PICTURE_PIXELS / area_in2) ** 0.5)))
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:

@@ -140,6 +140,16 @@ def test_pictures_that_are_not_tables_stay_pictures(docling_fixtures_dir: Path, 
     assert len(parsed.document.pictures) == 2 and not parsed.document.tables
 
 
+def test_images_the_layout_missed_are_pictures(docling_fixtures_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    """A cover page: the layout model finds no figure, the page holds one large photograph."""
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [1], tmp_path / "cover.pdf")
+    doc = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
+    (picture,) = doc.pictures
+    box = picture.prov[0].bbox
+    assert (round(box.l), round(box.t), round(box.r), round(box.b)) == (96, 311, 584, 700)
+    assert picture.image is not None and (tmp_path / "a" / picture.image.uri.name).exists()
+
+
 @pytest.mark.parametrize("off", [True])
 def test_table_images_can_be_switched_off(off: bool, corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
     pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [4], tmp_path / "tri.pdf")
