@@ -21,6 +21,7 @@ import re
 from collections import Counter
 
 from rag_core.parsing.document_builder import Block
+from rag_core.parsing.headings import numbering_depth
 from rag_core.parsing.layout_text import union_bbox
 
 MAX_HEADING_WORDS = 20
@@ -81,13 +82,9 @@ def heading_kind(text: str, size: float = 0.0, body: float = 0.0) -> str:
     words = len(text.split())
     if words > MAX_HEADING_WORDS or re.search(r"[.!?]\s+\S+.*[.!?]$", text) and words > 12:
         return "text"
-    if body and size <= body + SIZE_TOLERANCE and _SENTENCE_END.search(text) and not _numbered(text):
+    if body and size <= body + SIZE_TOLERANCE and _SENTENCE_END.search(text) and numbering_depth(text) is None:
         return "text"  # a sentence in the body's size: the first line of a column, not a title
     return "heading"
-
-
-def _numbered(text: str) -> bool:
-    return bool(re.match(r"^\(?(?:\d{1,3}(?:\.\d{1,3})*|[IVX]{1,5}|[A-Z])[.)]?\s+\S", text))
 
 
 def _short_title(text: str) -> bool:

@@ -38,7 +38,7 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
     font_levels = _font_levels(headings)
     primary = _toc_levels(headings, toc)
     if sum(lvl is not None for lvl in primary) * 2 < len(headings):
-        primary = [_numbering_depth(h.text) for h in headings]
+        primary = [numbering_depth(h.text) for h in headings]
         numbered = sum(lvl is not None for lvl in primary)
         if numbered < MIN_NUMBERED and numbered * 2 < len(headings):
             return font_levels
@@ -82,7 +82,7 @@ def _toc_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> lis
     return levels
 
 
-def _numbering_depth(text: str) -> int | None:
+def numbering_depth(text: str) -> int | None:
     match = _NUMBERED.match(text.strip())
     if not match:
         return None
