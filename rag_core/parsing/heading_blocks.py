@@ -3,7 +3,7 @@
 The layout model's "section-header" is right most of the time; here it is corrected with rules
 that hold in any document:
 
-- never a heading: a list item, a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a section number in its
+- never a heading: one of a series of short text blocks printed alike (taglines), a list item, a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a section number in its
   own box is joined to the heading on its right, else it is text), a sentence that ends with a
   full stop in the body's font size (a column's first line), or more than a sentence;
 - the lines at the end of a heading that are in the body's size and smaller than its first
@@ -30,6 +30,7 @@ FIRST_LINE_RATIO = 1.15  # a paragraph's first line this much larger than the re
 LARGE_RATIO = 1.8  # a short line of text this much larger than the body text is a heading
 MARGIN_SHARE = 0.06  # of the page's height: the top and bottom bands where running titles are
 SIZE_TOLERANCE = 0.25  # points: same size as the body
+SERIES_EDGE_PT = 2.0  # blocks whose left edges are this close are aligned
 _BULLET = re.compile(r"^[•‣◦▪●○■□➢➤►▶✓✔\-–—*·]\s")
 _MATH = re.compile(r"[=+×∑∫√≤≥<>^_/]")
 _NUMBER_ONLY = re.compile(r"^\(?(?:\d{1,3}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Z])[.)]?$")
@@ -53,7 +54,7 @@ def fix_headings(blocks: list[Block], page_height: float = 0.0) -> list[Block]:
     for block in out:
         text = " ".join(line.text for line in block.lines)
         if block.kind == "heading":
-            block.kind = heading_kind(text, block.font_size(), body)
+            block.kind = "text" if _one_of_a_series(block, out, body) else heading_kind(text, block.font_size(), body)
         elif block.kind == "text" and body and _large_title(block, text, body, page_height):
             block.kind = "heading"
     return out
@@ -131,6 +132,20 @@ def _large_title(block: Block, text: str, body: float, page_height: float) -> bo
     margin = MARGIN_SHARE * page_height
     return len(block.lines) <= 2 and block.font_size() >= LARGE_RATIO * body and _short_title(text) \
         and len(text.split()) >= 2 and (not page_height or margin <= block.bbox[1] and block.bbox[3] <= page_height - margin)
+
+
+def _one_of_a_series(block: Block, blocks: list[Block], body: float) -> bool:
+    """A "heading" larger than the body text printed like two or more short text blocks of its page
+    (same size, same left edge): one of a series of taglines, like them. (Headings in the body's
+    size, told apart by weight only, are left alone.)"""
+    def short(b: Block) -> bool:
+        return len(b.lines) <= 2 and len(" ".join(line.text for line in b.lines).split()) <= SHORT_HEADING_WORDS
+
+    if not body or block.font_size() <= body + SIZE_TOLERANCE or not short(block):
+        return False
+    alike = [b for b in blocks if b is not block and b.kind == "text" and short(b)
+             and abs(b.bbox[0] - block.bbox[0]) <= SERIES_EDGE_PT and abs(b.font_size() - block.font_size()) <= SIZE_TOLERANCE]
+    return len(alike) >= 2
 
 
 def _join_numbers(blocks: list[Block]) -> list[Block]:

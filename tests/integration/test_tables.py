@@ -148,6 +148,9 @@ def test_images_the_layout_missed_are_pictures(docling_fixtures_dir: Path, tmp_p
     box = picture.prov[0].bbox
     assert (round(box.l), round(box.t), round(box.r), round(box.b)) == (96, 311, 584, 700)
     assert picture.image is not None and (tmp_path / "a" / picture.image.uri.name).exists()
+    # the three taglines are printed alike: none of them is a heading (the layout model calls one so)
+    taglines = [t for t in doc.texts if t.text.startswith(("Implement roles", "Leverage row", "Protect columns"))]
+    assert len(taglines) == 3 and not any(isinstance(t, SectionHeaderItem) for t in taglines)
 
 
 @pytest.mark.parametrize("off", [True])
