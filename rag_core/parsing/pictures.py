@@ -31,14 +31,19 @@ MAX_COVERED_SHARE = 0.3  # an image under other boxes (text on a background) is 
 MAX_PAGE_SHARE = 0.9  # an image covering the page is its background
 
 
-def missed_images(graphics: Sequence[tuple[pymupdf.Rect, str]], blocks: Sequence[Block], width: float,
+def page_images(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    """Where the page draws its images (cheap: no drawing is read)."""
+    return [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
+
+
+def missed_images(images: Sequence[pymupdf.Rect], blocks: Sequence[Block], width: float,
                   height: float) -> list[tuple[float, float, float, float]]:
     """Boxes of images no layout block holds (see the module's docstring)."""
     page = pymupdf.Rect(0, 0, width, height)
     found: list[tuple[float, float, float, float]] = []
-    for shape, kind in graphics:
+    for shape in images:
         rect = shape & page
-        if kind != "image" or rect.width < MIN_IMAGE_SIDE_PT or rect.height < MIN_IMAGE_SIDE_PT \
+        if rect.width < MIN_IMAGE_SIDE_PT or rect.height < MIN_IMAGE_SIDE_PT \
                 or abs(rect) >= MAX_PAGE_SHARE * abs(page):
             continue
         covered = sum(abs(rect & pymupdf.Rect(b.bbox)) for b in blocks)
@@ -51,7 +56,7 @@ def missed_images(graphics: Sequence[tuple[pymupdf.Rect, str]], blocks: Sequence
 def graphics_of(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
     """(box, "image" | "rect" | "path") of every image and vector path of the page; "rect" is a
     path made of rectangles and horizontal or vertical rules only."""
-    found = [(pymupdf.Rect(info["bbox"]), "image") for info in page.get_image_info()]
+    found = [(rect, "image") for rect in page_images(page)]
     try:
         paths = page.get_drawings()
     except Exception:  # a broken content stream: assume the pictures draw something

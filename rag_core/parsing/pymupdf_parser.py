@@ -34,7 +34,7 @@ from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
-from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, picture_block
+from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
 log = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                 block = None
         if block is not None:
             blocks.append(block)
-    for bbox in missed_images(graphics_of(page) if graphics is None else graphics, blocks, width, height):
+    for bbox in missed_images(page_images(page), blocks, width, height):
         block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
         if block is not None:
             if table_images:
