@@ -3,9 +3,12 @@
 The layout model's "section-header" is right most of the time; here it is corrected with rules
 that hold in any document:
 
-- never a heading: one of a series of short text blocks printed alike (taglines), a list item, a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a section number in its
-  own box is joined to the heading on its right, else it is text), a sentence that ends with a
-  full stop in the body's font size (a column's first line), or more than a sentence;
+- dropped: a "heading" without a letter or digit (a stray glyph such as a lone bullet);
+- never a heading: one of a series of short text blocks printed alike (taglines), a list item,
+  a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a
+  section number in its own box is joined to the heading on its right, else it is text), a
+  sentence that ends with a full stop in the body's font size (a column's first line), or more
+  than a sentence;
 - the lines at the end of a heading that are in the body's size and smaller than its first
   line are a paragraph (the layout model merged them);
 - a heading: a line of a paragraph that is short and printed clearly larger than its other lines
@@ -53,11 +56,14 @@ def fix_headings(blocks: list[Block], page_height: float = 0.0) -> list[Block]:
     out = _join_numbers(out)
     for block in out:
         text = " ".join(line.text for line in block.lines)
+        if block.kind == "heading" and not any(ch.isalnum() for ch in text):
+            continue  # dropped below
         if block.kind == "heading":
             block.kind = "text" if _one_of_a_series(block, out, body) else heading_kind(text, block.font_size(), body)
         elif block.kind == "text" and body and _large_title(block, text, body, page_height):
             block.kind = "heading"
-    return out
+    # a "heading" without a letter or digit is a stray glyph (a slide's lone bullet): nothing to keep
+    return [b for b in out if b.kind != "heading" or any(ch.isalnum() for line in b.lines for ch in line.text)]
 
 
 def body_size(blocks: list[Block]) -> float:
