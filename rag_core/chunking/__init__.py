@@ -41,7 +41,7 @@ from rag_core.chunking.splitter import SplitterReusingChunker
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
 from rag_core.config import Settings
-from rag_core.parsing.document_builder import table_source
+from rag_core.parsing.document_builder import RAG_META_NAMES, table_source
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
 from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
 
@@ -61,6 +61,7 @@ class _MarkdownTablesProvider(ChunkingSerializerProvider):
             escape_underscores=False,
             escape_html=False,
             layers={ContentLayer.BODY},
+            blocked_meta_names=set(RAG_META_NAMES),
         )
         return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)
 
@@ -212,7 +213,8 @@ def _table_markdowns(doc: DoclingDocument) -> dict[str, _TableText]:
     """
     if not doc.tables:
         return {}
-    serializer = MarkdownDocSerializer(doc=doc)
+    # the parser's bookkeeping in `meta` ("text layer", a picture's reference) is not table text
+    serializer = MarkdownDocSerializer(doc=doc, params=MarkdownParams(blocked_meta_names=set(RAG_META_NAMES)))
     out: dict[str, _TableText] = {}
     for table in doc.tables:
         markdown = serializer.serialize(item=table).text

@@ -8,8 +8,9 @@ sentence that starts with "Table 3-2 lists ..." a caption. Here:
   "Figure N.M –", "Fig. N", "Exhibit N", "Graphique N", "Table: ...") becomes a caption;
   a label followed by a lower-case verb ("Table 3-2 lists ...") is a sentence, never a caption;
 - captions go to the nearest table or picture above or below (`attach_captions`); a listing's
-  or an example's caption ("Listing 1", "Example 2-1") goes to no table or picture;
-- a "heading" that is a list item, a formula, or longer than a sentence is not a heading.
+  or an example's caption ("Listing 1", "Example 2-1") goes to no table or picture.
+
+False headings of other kinds are corrected afterwards (`heading_blocks.fix_headings`).
 """
 
 from __future__ import annotations
@@ -19,14 +20,13 @@ import re
 from rag_core.parsing.document_builder import Block
 
 CAPTION_GAP_PT = 60.0  # further away is not this figure's caption
-MAX_HEADING_WORDS = 20
-_LABEL = r"(?:table|tableau|figure|fig\.|exhibit|graphique|graph|chart|listing|example|exemple|algorithm|code)"
-_CAPTION = re.compile(rf"^{_LABEL}\s*(?::|(?:[A-Z]?\d+|[IVX]+)(?:[.\-–]\d+)*(?:\s*[:.,–—\-]|\s*$|\s+(?!(?-i:[a-zà-ÿ]))))",
-                      re.IGNORECASE)
-_SENTENCE_AFTER_LABEL = re.compile(rf"^{_LABEL}\s*(?:[A-Z]?\d+|[IVX]+)(?:[.\-–]\d+)*\s+(?-i:[a-zà-ÿ])", re.IGNORECASE)
+# "[표 1]", "<Table 2>": a label may stand in brackets (Korean reports); 표/그림/表/图/図 = table/figure
+_LABEL = r"(?:[\[<〈(]?(?:table|tableau|figure|fig\.|exhibit|graphique|graph|chart|listing|example|exemple|algorithm|code" \
+         r"|표|그림|表|图|図))"
+_NUMBER = r"(?:[A-Z]?\d+|[IVX]+)(?:[.\-–]\d+)*[\]>〉)]?"
+_CAPTION = re.compile(rf"^{_LABEL}\s*(?::|{_NUMBER}(?:\s*[:.,–—\-]|\s*$|\s+(?!(?-i:[a-zà-ÿ]))))", re.IGNORECASE)
+_SENTENCE_AFTER_LABEL = re.compile(rf"^{_LABEL}\s*{_NUMBER}\s+(?-i:[a-zà-ÿ])", re.IGNORECASE)
 _NOT_FLOAT = re.compile(r"^(?:listing|example|exemple|algorithm|code)\b", re.IGNORECASE)
-_BULLET = re.compile(r"^[•‣◦▪●○■□➢➤►▶✓✔\-–—*·]\s")
-_MATH = re.compile(r"[=+×∑∫√≤≥<>^_/]")
 
 
 def is_caption_text(text: str) -> bool:
@@ -38,7 +38,7 @@ def is_caption_text(text: str) -> bool:
 
 
 def relabel(blocks: list[Block]) -> list[Block]:
-    """Captions found among headings and text, sentences removed from captions, false headings demoted."""
+    """Captions found among headings and text, sentences removed from captions."""
     floats = [b for b in blocks if b.kind in ("table", "picture")]
     for block in blocks:
         first = block.lines[0].text if block.lines else ""
@@ -47,20 +47,7 @@ def relabel(blocks: list[Block]) -> list[Block]:
             block.kind = "caption"
         elif block.kind == "caption" and not is_caption_text(first) and _SENTENCE_AFTER_LABEL.match(first):
             block.kind = "text"
-        elif block.kind == "heading":
-            block.kind = _heading_kind(" ".join(line.text for line in block.lines))
     return blocks
-
-
-def _heading_kind(text: str) -> str:
-    if _BULLET.match(text):
-        return "list"
-    letters = sum(ch.isalpha() for ch in text)
-    if _MATH.search(text) and letters < 0.6 * len(text.replace(" ", "")):
-        return "formula"
-    if len(text.split()) > MAX_HEADING_WORDS or re.search(r"[.!?]\s+\S+.*[.!?]$", text) and len(text.split()) > 12:
-        return "text"
-    return "heading"
 
 
 def attach_captions(blocks: list[Block]) -> list[Block]:

@@ -43,6 +43,7 @@ from rag_core.parsing.table_structure import Cell as CellBox
 PICTURE_DPI = 110  # enough to read a chart on screen, ~50-150 KB per figure
 TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (docling-core allows extras)
 PICTURE_META = "rag__picture"  # a table read from a picture: that PictureItem's self_ref
+RAG_META_NAMES = frozenset({TABLE_SOURCE_META, PICTURE_META})  # bookkeeping, never serialised as text
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,12 @@
 
 The layout model only says "section-header"; the level comes from, in order of trust:
 the PDF's outline (bookmarks) when it covers at least half of the headings, the
-numbering ("2.3.1 ...") when at least half of the headings are numbered, and otherwise
-the rank of the heading's font size among heading font sizes (pymupdf4llm's own rule).
+numbering ("2.3.1 ..." is level 3) when at least half of the headings or MIN_NUMBERED of them
+are numbered, and otherwise the rank of the heading's font size among heading font sizes
+(pymupdf4llm's own rule). Under numbering, an unnumbered heading at least as large as the
+numbered level-1 headings (or, when only sub-sections are numbered, larger than all of them)
+is level 1, and another is one level below the heading before it that has a level from its
+number or size.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from dataclasses import dataclass
 
 from rag_core.parsing.layout_text import fold_key
 
+MIN_NUMBERED = 3  # this many numbered headings give every numbered heading its level, even if a minority
+SIZE_STEP = 0.5  # points: a heading this much larger than every numbered one is above them
 MAX_FONT_LEVELS = 6  # pymupdf4llm's update_header_tags keeps the 6 largest heading sizes
 _NUMBERED = re.compile(r"^(?:(\d{1,2}(?:\.\d{1,2})*)\.?|((?:[IVX]+|[A-Z])(?:\.\d{1,2})*)[.)])\s+\S")
 
@@ -32,18 +38,21 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
     font_levels = _font_levels(headings)
     primary = _toc_levels(headings, toc)
     if sum(lvl is not None for lvl in primary) * 2 < len(headings):
-        primary = [_numbering_depth(h.text) for h in headings]
-        if sum(lvl is not None for lvl in primary) * 2 < len(headings):
+        primary = [numbering_depth(h.text) for h in headings]
+        numbered = sum(lvl is not None for lvl in primary)
+        if numbered < MIN_NUMBERED and numbered * 2 < len(headings):
             return font_levels
     top_sizes = [h.font_size for h, lvl in zip(headings, primary) if lvl == 1]
     top_size = min(top_sizes) if top_sizes else None
+    if top_size is None:  # only sub-sections are numbered ("1.1"): larger unnumbered headings are chapters
+        top_size = max(h.font_size for h, lvl in zip(headings, primary) if lvl is not None) + SIZE_STEP
     levels: list[int] = []
     anchor = 0
     for heading, lvl, font_lvl in zip(headings, primary, font_levels):
         if lvl is not None:
             anchor = lvl
         elif top_size is not None and heading.font_size >= top_size:
-            lvl = 1
+            lvl = anchor = 1
         else:
             lvl = anchor + 1 if anchor else font_lvl
         levels.append(max(1, min(lvl, 100)))
@@ -73,7 +82,7 @@ def _toc_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> lis
     return levels
 
 
-def _numbering_depth(text: str) -> int | None:
+def numbering_depth(text: str) -> int | None:
     match = _NUMBERED.match(text.strip())
     if not match:
         return None

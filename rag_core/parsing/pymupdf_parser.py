@@ -30,9 +30,11 @@ from rag_core.parsing import page_workers
 from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
+from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
+from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
 log = logging.getLogger(__name__)
@@ -41,11 +43,6 @@ NAME = "pymupdf"
 BATCH_PAGES = 4  # pages per parse_document call: bounded memory, smooth progress, ~20 ms overhead
 SCAN_MAX_CHARS = 50
 SCAN_MIN_IMAGE_SHARE = 0.25
-MIN_PICTURE_PT = 8.0  # smaller boxes are rules or specks, not figures
-# A crop is for reading on screen: cap its size so that a huge page or a poster-sized figure
-# cannot cost gigabytes (a 2,000 x 2,000 pt picture at 110 dpi would be 9 Mpx). The source
-# image's own size does not matter: MuPDF scales it down while drawing the crop.
-MAX_PICTURE_PIXELS = 4_000_000
 
 _KINDS = {
     "title": "title", "section-header": "heading", "text": "text", "list-item": "list",
@@ -251,11 +248,18 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                  table_images: bool = False) -> list[Block]:
     page_no = int(layout.page_number)
     blocks: list[Block] = []
+    graphics: list | None = None
     for box in layout.boxes:
         kind = _KINDS.get(box.boxclass, "text")
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
         if kind == "picture":
-            block = _picture(page, page_no, bbox, artifacts_dir, len(blocks))
+            graphics = graphics_of(page) if graphics is None else graphics
+            if not draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
+                lines = _lines_in_rect(page, bbox, width, height)
+                if lines:
+                    blocks.append(Block("text", page_no, bbox, lines=lines))
+                continue
+            block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
             if block is not None and table_images:
                 block = read_table_picture(page, block) or block
         elif kind == "table":
@@ -270,28 +274,14 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                 block = None
         if block is not None:
             blocks.append(block)
-    return attach_captions(relabel(blocks))
-
-
-def _picture(page: pymupdf.Page, page_no: int, bbox, artifacts_dir: Path, index: int) -> Block | None:
-    rect = pymupdf.Rect(bbox)
-    if rect.width < MIN_PICTURE_PT or rect.height < MIN_PICTURE_PT:
-        return None
-    file_name = f"page{page_no:04d}-picture{index:02d}.png"
-    try:
-        pix = page.get_pixmap(clip=rect, dpi=_picture_dpi(rect))
-        pix.save(artifacts_dir / file_name)
-        size = (pix.width, pix.height)
-    except Exception:  # a broken image stream must not lose the rest of the page
-        log.warning("could not render picture on page %d", page_no, exc_info=True)
-        return Block("picture", page_no, bbox)
-    return Block("picture", page_no, bbox, image_file=file_name, image_px=size)
-
-
-def _picture_dpi(rect: pymupdf.Rect) -> int:
-    """PICTURE_DPI, lowered so that the crop stays under MAX_PICTURE_PIXELS."""
-    area_in2 = (rect.width / 72) * (rect.height / 72)
-    return max(1, min(PICTURE_DPI, int((MAX_PICTURE_PIXELS / area_in2) ** 0.5)))
+    for bbox in missed_images(page_images(page), blocks, width, height):
+        block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
+        if block is not None:
+            if table_images:
+                block = read_table_picture(page, block) or block
+            below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
+            blocks.insert(below, block)
+    return attach_captions(fix_headings(relabel(blocks), height))
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:

@@ -85,7 +85,7 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
     words = _bullets_on_their_text([w for w in words if w.text.strip()])
     col_edges = _index_columns(words, col_edges, row_edges)
     if len(col_edges) == 3:
-        words = [w for w in words if not _LEADER.match(w.text)]
+        words = _without_leaders(words)
     n_cols = len(col_edges) - 1
     x0, x1 = col_edges[0], col_edges[-1]
     width = max(x1 - x0, 1.0)
@@ -129,9 +129,10 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
 
 
 def _bullets_on_their_text(words: list[Word]) -> list[Word]:
-    """A bullet glyph goes with the text just right of it, even across a column edge."""
+    """A bullet glyph goes with the text just right of it, even across a column edge; a bullet glued
+    to the end of a word ("U코드◦" where the text stream has no space) is split off first."""
     out: list[Word] = []
-    for word in words:
+    for word in _glued_bullets(words):
         if len(word.text) == 1 and word.text in _BULLETS:
             x0, y0, x1, y1 = word.bbox
             right = [w for w in words if w is not word and 0 <= w.bbox[0] - x1 <= 2 * (y1 - y0)
@@ -140,6 +141,33 @@ def _bullets_on_their_text(words: list[Word]) -> list[Word]:
                 nxt = min(right, key=lambda w: w.bbox[0])
                 word = Word(word.text, (nxt.bbox[0] - 0.5, y0, nxt.bbox[0], y1))
         out.append(word)
+    return out
+
+
+def _glued_bullets(words: list[Word]) -> list[Word]:
+    out: list[Word] = []
+    for word in words:
+        text = word.text
+        if len(text) >= 2 and text[-1] in _BULLETS and text[-1] not in "-–·" and not text[-2].isspace():
+            x0, y0, x1, y1 = word.bbox
+            cut = x1 - (x1 - x0) / len(text)  # the glyph's share of the word's width
+            out.extend([Word(text[:-1], (x0, y0, cut, y1)), Word(text[-1], (cut, y0, x1, y1))])
+        else:
+            out.append(word)
+    return out
+
+
+def _without_leaders(words: Sequence[Word]) -> list[Word]:
+    """A table of contents' words without its dot leaders, nor the leader's first dot glued to the
+    title before it ("Authors. . . . . xi" is "Authors")."""
+    out: list[Word] = []
+    for line in text_lines(words):
+        for word, nxt in zip(line, [*line[1:], None]):
+            if _LEADER.match(word.text):
+                continue
+            if nxt is not None and _LEADER.match(nxt.text) and word.text.endswith(".") and len(word.text) > 1:
+                word = Word(word.text[:-1], word.bbox)
+            out.append(word)
     return out
 
 

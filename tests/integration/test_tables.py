@@ -6,6 +6,7 @@ triangle images of one page of the triangles report (about 15-30 s on a loaded 2
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
@@ -61,6 +62,17 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     assert header_rows == {0, 1}
     assert all(c.row_header for c in reserves.data.table_cells if c.start_col_offset_idx == 0 and c.start_row_offset_idx >= 2)
     assert {table_source(t) for t in doc.tables} == {"text layer"}
+    # a long table sliced into several children: each slice carries both header rows, so it reads alone
+    chunked = build_chunks(doc, "m" * 64, settings)
+    slices = [c for c in chunked.children if reserves.self_ref in c.item_refs]
+    assert len(slices) >= 2
+    for child in slices:
+        header = child.context_text[child.context_text.index("|"):].splitlines()[0]
+        assert "Accident - Year i" in header and "Bornh/Ferg 1 - Reserve R" in header and "Chain Ladder - Proc.Error" in header
+    assert any(re.search(r"\|\s*2004\s*\|", c.context_text) for c in slices[1:])  # the rows go on
+    # where a table was read is bookkeeping, not table text
+    assert not any("text layer" in c.context_text for c in chunked.children)
+    assert not any("text layer" in item.text for p in chunked.parents for item in p.items)
 
 
 def test_ruled_groups_and_partial_rules_make_spans(docling_fixtures_dir: Path, tmp_path: Path, settings: Settings) -> None:
@@ -72,6 +84,19 @@ def test_ruled_groups_and_partial_rules_make_spans(docling_fixtures_dir: Path, t
     grid = _grid(table)
     assert grid[1][3:6] == ["simple", "complex", "all"]
     assert grid[2] == ["6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955", "0.88 0.857", "2.73 5.39"]
+
+
+def test_table_of_contents_has_titles_and_page_numbers(docling_fixtures_dir: Path, tmp_path: Path,
+                                                       settings: Settings) -> None:
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
+    (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
+    grid = _grid(table)
+    assert (table.data.num_rows, table.data.num_cols) == (43, 2)
+    assert grid[4] == ["Authors", "xi"]  # neither the leader's dots nor the one glued to the title
+    assert grid[9] == ["1.1 Security fundamentals", "2"]
+    assert grid[26:28] == [["3.1.1 Row permission and column mask definitions", "14"],
+                           ["3.1.2 Enabling and activating RCAC", "16"]]
+    assert not any("." * 2 in text or text.endswith(" .") for row in grid for text in row)
 
 
 def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
@@ -103,6 +128,7 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     # the numbers are indexed: a child holds them, and the table is a citable item of its parent
     chunked = build_chunks(doc, "d" * 64, settings)
     assert any("12 882 217.8" in child.context_text for child in chunked.children)
+    assert not any("OCR of a picture" in c.context_text or "#/pictures/" in c.context_text for c in chunked.children)
     items = [item for parent in chunked.parents for item in parent.items if item.kind == "table"]
     assert [item.source for item in items] == ["OCR of a picture"] * 2
     assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
@@ -112,6 +138,19 @@ def test_pictures_that_are_not_tables_stay_pictures(docling_fixtures_dir: Path, 
                                                     settings: Settings) -> None:
     parsed = parse(docling_fixtures_dir / "amt_handbook_sample.pdf", with_parsing(settings, workers=1), tmp_path / "a")
     assert len(parsed.document.pictures) == 2 and not parsed.document.tables
+
+
+def test_images_the_layout_missed_are_pictures(docling_fixtures_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    """A cover page: the layout model finds no figure, the page holds one large photograph."""
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [1], tmp_path / "cover.pdf")
+    doc = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
+    (picture,) = doc.pictures
+    box = picture.prov[0].bbox
+    assert (round(box.l), round(box.t), round(box.r), round(box.b)) == (96, 311, 584, 700)
+    assert picture.image is not None and (tmp_path / "a" / picture.image.uri.name).exists()
+    # the three taglines are printed alike: none of them is a heading (the layout model calls one so)
+    taglines = [t for t in doc.texts if t.text.startswith(("Implement roles", "Leverage row", "Protect columns"))]
+    assert len(taglines) == 3 and not any(isinstance(t, SectionHeaderItem) for t in taglines)
 
 
 @pytest.mark.parametrize("off", [True])

@@ -1,0 +1,186 @@
+"""Which layout blocks of one page are headings (PyMuPDF backend), from their text and font sizes.
+
+The layout model's "section-header" is right most of the time; here it is corrected with rules
+that hold in any document:
+
+- dropped: a "heading" without a letter or digit (a stray glyph such as a lone bullet);
+- never a heading: one of a series of short text blocks printed alike (taglines), a list item,
+  a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a
+  section number in its own box is joined to the heading on its right, else it is text), a
+  sentence that ends with a full stop in the body's font size (a column's first line), or more
+  than a sentence;
+- the lines at the end of a heading that are in the body's size and smaller than its first
+  line are a paragraph (the layout model merged them);
+- a heading: a line of a paragraph that is short and printed clearly larger than its other lines
+  (a title merged into its paragraph), and a short line of text of two words or more printed far
+  larger than the page's body text, outside the page's top and bottom margins.
+
+The page's body size is the font size that holds most characters of its text and list blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from rag_core.parsing.document_builder import Block
+from rag_core.parsing.headings import numbering_depth
+from rag_core.parsing.layout_text import union_bbox
+
+MAX_HEADING_WORDS = 20
+SHORT_HEADING_WORDS = 10  # a promoted line is at most this long
+FIRST_LINE_RATIO = 1.15  # a paragraph's first line this much larger than the rest is its title
+LARGE_RATIO = 1.8  # a short line of text this much larger than the body text is a heading
+MARGIN_SHARE = 0.06  # of the page's height: the top and bottom bands where running titles are
+SIZE_TOLERANCE = 0.25  # points: same size as the body
+SERIES_EDGE_PT = 2.0  # blocks whose left edges are this close are aligned
+_BULLET = re.compile(r"^[•‣◦▪●○■□➢➤►▶✓✔\-–—*·]\s")
+_MATH = re.compile(r"[=+×∑∫√≤≥<>^_/]")
+_NUMBER_ONLY = re.compile(r"^\(?(?:\d{1,3}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Z])[.)]?$")
+_CODE = re.compile(r"^(?:R?>|\$|>>>|In \[\d*\]:)\s|<-|^\w+\(.*\)$")  # a console prompt, R assignment, a call
+_SENTENCE_END = re.compile(r"[.!?。…]$")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def fix_headings(blocks: list[Block], page_height: float = 0.0) -> list[Block]:
+    """The page's blocks with headings corrected (blocks may be split, joined or relabelled)."""
+    body = body_size(blocks)
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind == "text" and body:
+            out.extend(_split_title_line(block, body))
+        elif block.kind in ("heading", "title") and body:
+            out.extend(_split_body_lines(block, body))
+        else:
+            out.append(block)
+    out = _join_numbers(out)
+    for block in out:
+        text = " ".join(line.text for line in block.lines)
+        if block.kind == "heading" and not any(ch.isalnum() for ch in text):
+            continue  # dropped below
+        if block.kind == "heading":
+            block.kind = "text" if _one_of_a_series(block, out, body) else heading_kind(text, block.font_size(), body)
+        elif block.kind == "text" and body and _large_title(block, text, body, page_height):
+            block.kind = "heading"
+    # a "heading" without a letter or digit is a stray glyph (a slide's lone bullet): nothing to keep
+    return [b for b in out if b.kind != "heading" or any(ch.isalnum() for line in b.lines for ch in line.text)]
+
+
+def body_size(blocks: list[Block]) -> float:
+    """The font size of most characters of the page's paragraphs and list items (0 when none)."""
+    chars: Counter[float] = Counter()
+    for block in blocks:
+        if block.kind in ("text", "list"):
+            for line in block.lines:
+                chars[round(line.size * 2) / 2] += len(line.text)
+    return chars.most_common(1)[0][0] if chars else 0.0
+
+
+def heading_kind(text: str, size: float = 0.0, body: float = 0.0) -> str:
+    """"heading", or what a false heading really is: "list", "formula" or "text"."""
+    text = text.strip()
+    if _BULLET.match(text):
+        return "list"
+    letters = sum(ch.isalpha() for ch in text)
+    if _MATH.search(text) and letters < 0.6 * len(text.replace(" ", "")):
+        return "formula"
+    if _NUMBER_ONLY.match(text) or not _LETTER.search(text) or _CODE.search(text):
+        return "text"
+    words = len(text.split())
+    if words > MAX_HEADING_WORDS or re.search(r"[.!?]\s+\S+.*[.!?]$", text) and words > 12:
+        return "text"
+    if body and size <= body + SIZE_TOLERANCE and _SENTENCE_END.search(text) and numbering_depth(text) is None:
+        return "text"  # a sentence in the body's size: the first line of a column, not a title
+    return "heading"
+
+
+def _short_title(text: str) -> bool:
+    return 0 < len(text.split()) <= SHORT_HEADING_WORDS and not _SENTENCE_END.search(text) \
+        and bool(_LETTER.search(text)) and not _BULLET.match(text)
+
+
+def _split_title_line(block: Block, body: float) -> list[Block]:
+    """A paragraph holding a title line (short, clearly larger than its other lines): the lines
+    before it, the title as a heading, and the lines after it."""
+    if len(block.lines) < 2:
+        return [block]
+    for i, line in enumerate(block.lines):
+        others = max(other.size for k, other in enumerate(block.lines) if k != i)
+        if line.size >= FIRST_LINE_RATIO * others and line.size >= body - SIZE_TOLERANCE and _short_title(line.text):
+            parts = [(block.kind, block.lines[:i]), ("heading", [line]), (block.kind, block.lines[i + 1:])]
+            out = [Block(kind, block.page_no, union_bbox(ln.bbox for ln in lines) or block.bbox, lines=lines)
+                   for kind, lines in parts if lines]
+            return out[:-1] + _split_title_line(out[-1], body) if out[-1].kind != "heading" else out
+    return [block]
+
+
+def _split_body_lines(block: Block, body: float) -> list[Block]:
+    """A heading whose last lines are smaller than its first, and in the body's size or clearly
+    smaller (authors under a title, a paragraph's first line): [heading, paragraph]."""
+    first = block.lines[0].size if block.lines else 0.0
+
+    def smaller(size: float) -> bool:
+        return size < first - SIZE_TOLERANCE and (size <= body + SIZE_TOLERANCE or size * FIRST_LINE_RATIO <= first)
+
+    cut = len(block.lines)
+    while cut > 1 and smaller(block.lines[cut - 1].size):
+        cut -= 1
+    if cut == len(block.lines):
+        return [block]
+    head, rest = block.lines[:cut], block.lines[cut:]
+    return [Block(block.kind, block.page_no, union_bbox(line.bbox for line in head) or block.bbox, lines=head),
+            Block("text", block.page_no, union_bbox(line.bbox for line in rest) or block.bbox, lines=rest)]
+
+
+def _large_title(block: Block, text: str, body: float, page_height: float) -> bool:
+    """A short line or two of text, of two words or more, printed far larger than the body text,
+    away from the page's top and bottom margins (running titles, a publisher's name)."""
+    margin = MARGIN_SHARE * page_height
+    return len(block.lines) <= 2 and block.font_size() >= LARGE_RATIO * body and _short_title(text) \
+        and len(text.split()) >= 2 and (not page_height or margin <= block.bbox[1] and block.bbox[3] <= page_height - margin)
+
+
+def _one_of_a_series(block: Block, blocks: list[Block], body: float) -> bool:
+    """A "heading" larger than the body text printed like two or more short text blocks of its page
+    (same size, same left edge): one of a series of taglines, like them. (Headings in the body's
+    size, told apart by weight only, are left alone.)"""
+    def short(b: Block) -> bool:
+        return len(b.lines) <= 2 and len(" ".join(line.text for line in b.lines).split()) <= SHORT_HEADING_WORDS
+
+    if not body or block.font_size() <= body + SIZE_TOLERANCE or not short(block):
+        return False
+    alike = [b for b in blocks if b is not block and b.kind == "text" and short(b)
+             and abs(b.bbox[0] - block.bbox[0]) <= SERIES_EDGE_PT and abs(b.font_size() - block.font_size()) <= SIZE_TOLERANCE]
+    return len(alike) >= 2
+
+
+def _join_numbers(blocks: list[Block]) -> list[Block]:
+    """A section number in its own box ("1") joined to the heading on the same line to its right."""
+    out: list[Block] = []
+    used: set[int] = set()
+    for i, block in enumerate(blocks):
+        if i in used:
+            continue
+        text = " ".join(line.text for line in block.lines).strip()
+        if block.kind == "heading" and len(block.lines) == 1 and _NUMBER_ONLY.match(text):
+            partner = next((j for j, other in enumerate(blocks) if j != i and j not in used
+                            and other.kind == "heading" and _same_line_right(block, other)), None)
+            if partner is not None:
+                other = blocks[partner]
+                used.add(partner)
+                other.lines = [block.lines[0], *other.lines]
+                other.bbox = union_bbox([block.bbox, other.bbox]) or other.bbox
+                if partner < i:
+                    continue  # already placed
+                out.append(other)
+                continue
+        out.append(block)
+    return out
+
+
+def _same_line_right(number: Block, heading: Block) -> bool:
+    n0, n_top, n1, n_bottom = number.bbox
+    h0, h_top, _, h_bottom = heading.bbox
+    first = heading.lines[0].bbox if heading.lines else heading.bbox
+    overlap = min(n_bottom, first[3]) - max(n_top, first[1])
+    return n1 <= h0 + 1 and h0 - n1 <= 60 and overlap >= 0.5 * min(n_bottom - n_top, first[3] - first[1])

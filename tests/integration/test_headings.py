@@ -1,0 +1,97 @@
+"""Headings of real PDFs: what is and is not a heading, and levels from numbering.
+
+Each test parses only the pages it needs (cut with PyMuPDF); about 20-40 s in all on a loaded
+2-core machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TitleItem
+
+from rag_core.config import Settings
+from rag_core.parsing import parse
+from rag_core.parsing.heading_blocks import heading_kind
+from rag_core.parsing.headings import HeadingInfo, assign_levels
+from tests.unit.test_parsing import check_invariants, with_parsing
+
+
+def _cut(source: Path, pages: list[int], target: Path) -> Path:
+    with pymupdf.open(source) as doc:
+        doc.select([p - 1 for p in pages])
+        doc.save(target)
+    return target
+
+
+def _headings(doc: DoclingDocument) -> dict[str, int]:
+    return {t.text: t.level for t in doc.texts if isinstance(t, SectionHeaderItem)}
+
+
+def test_false_headings_by_text() -> None:
+    assert heading_kind("3.2.1 Mack's method") == "heading"
+    assert heading_kind("• a bullet") == "list"
+    assert heading_kind("12") == "text" and heading_kind("(iv)") == "text" and heading_kind("A.") == "text"
+    assert heading_kind("R> mack <- MackChainLadder(RAA)") == "text"
+    assert heading_kind("The reserve is then computed from the factors.", size=10.0, body=10.0) == "text"
+    assert heading_kind("The reserve is then computed from the factors.", size=14.0, body=10.0) == "heading"
+
+
+def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
+    """As in an IBM Redpaper: unnumbered chapter titles, numbered sections, a few unnumbered ones."""
+    infos = [HeadingInfo("Preface", 4, 24.0), HeadingInfo("Authors", 4, 16.0),
+             HeadingInfo("Securing and protecting data", 5, 26.0), HeadingInfo("1.1 Security fundamentals", 6, 16.0),
+             HeadingInfo("1.3.1 Existing row and column control", 7, 14.0), HeadingInfo("2.2 Separation of duties", 8, 16.0),
+             HeadingInfo("Column mask", 10, 14.0)]
+    assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3]
+
+
+def test_numbers_sentences_captions_and_merged_lines(docling_fixtures_dir: Path, tmp_path: Path,
+                                                     settings: Settings) -> None:
+    """A Korean report: a section number in its own box, a column's first sentence, a "[표 1]"
+    caption and a body line merged into a heading by the layout model."""
+    parsed = parse(docling_fixtures_dir / "normal_4pages.pdf", with_parsing(settings, workers=1), tmp_path / "a")
+    check_invariants(parsed)
+    doc = parsed.document
+    headings = _headings(doc)
+    assert "1 들어가며" in headings and "5 맺으며" in headings
+    assert "이슈와 논점" in headings  # the series' name, far larger than the body text
+    assert "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" in headings  # without the paragraph's first line
+    assert not [h for h in headings if h.strip("().").isdigit() or h.endswith("판단된다.") or h.startswith("[표")]
+    (table,) = doc.tables
+    assert [c.resolve(doc).text for c in table.captions] == ["[표 1] 감염병예방법 제2조제2호 개정전·후 비교"]
+    last = [cell.text for cell in table.data.grid[4]]  # a bullet glued to the word before it in the text stream
+    assert last[0] == "U코드" and last[1] == "◦ 대상질병에 U코드 없음"
+
+
+def test_titles_inside_paragraphs_and_text_banners(docling_fixtures_dir: Path, tmp_path: Path,
+                                                   settings: Settings) -> None:
+    """A brochure page: run-in titles in a larger font inside text boxes, and a banner of text
+    that the layout model calls a picture (no image, no drawing)."""
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [3], tmp_path / "brief.pdf")
+    parsed = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a")
+    check_invariants(parsed)
+    doc = parsed.document
+    headings = _headings(doc)
+    for title in ("We build confident, satisfied clients", "Who we are, some of what we do",
+                  "DB2 for i Center of Excellence"):
+        assert title in headings, headings
+    texts = {t.text for t in doc.texts}
+    assert any(t.startswith("No one else has the vast consulting experiences") for t in texts)
+    assert len(doc.pictures) == 1  # the photograph; the two text banners are text
+
+
+def test_levels_from_numbering_and_no_code_headings(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    pdf = _cut(corpus_dir / "en_ChainLadder_claims_reserving_with_R_vignette.pdf", [1, 6, 7, 40], tmp_path / "v.pdf")
+    parsed = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a")
+    doc = parsed.document
+    headings = _headings(doc)
+    assert headings["3 Using the ChainLadder package"] == 1
+    assert headings["3.1 Working with triangles"] == 2
+    assert headings["5 Further resources"] == 1  # no longer a whole list merged into one heading
+    assert headings["5.1 Other insurance related R packages"] == 2
+    assert not [h for h in headings if h.startswith("R>")]
+    title = next(t.text for t in doc.texts if isinstance(t, SectionHeaderItem | TitleItem))
+    assert title.startswith("Claims reserving with R") and "Gesmann" not in title  # the authors are not the title
+    assert any(t.text.startswith("Markus Gesmann") for t in doc.texts)
