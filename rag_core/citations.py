@@ -118,7 +118,7 @@ def build_sources(result: SearchResult, context_k: int) -> list[Source]:
     """The citable sources of the first `context_k` parents: each parent, then its items."""
     sources: list[Source] = []
     seen: set[str] = set()
-    for hit in result.context(context_k):
+    for hit in result.parents[: max(context_k, 0)]:
         for source in [_parent_source(hit), *(_item_source(hit, item) for item in hit.parent.items)]:
             if source.id not in seen:
                 seen.add(source.id)

@@ -167,14 +167,6 @@ class TranslatedTerms(Frozen):
     forms: list[str] = Field(default_factory=list, description="Every translated form searched")
 
 
-def context_parents(parents: list[RetrievedParent], k: int) -> list[RetrievedParent]:
-    """The first `k` parents an answer is made from, in rank order. A parent placed from the other
-    language (`placed`) joins them when it ranks within `k` rather than taking the place of the
-    question's own k-th parent: the placement surfaces the other language, it must not drop evidence."""
-    own = {id(p) for p in [p for p in parents if not p.placed][: max(k, 0)]}
-    return [p for i, p in enumerate(parents) if id(p) in own or (p.placed and i < k)]
-
-
 class SearchResult(Frozen):
     query: str
     parents: list[RetrievedParent]
@@ -182,10 +174,6 @@ class SearchResult(Frozen):
     language: Language | None = Field(None, description="Language of the question (detected or given)")
     translated: TranslatedTerms | None = None
     elapsed_s: float = 0.0
-
-    def context(self, k: int) -> list[RetrievedParent]:
-        """The parents an answer is made from (`context_parents`)."""
-        return context_parents(self.parents, k)
 
 
 SourceKind = Literal["parent", "table", "picture", "formula"]

@@ -117,7 +117,7 @@ def answer(
     started = time.perf_counter()
     language = result.language or detect_language(question)
     forms = result.translated.forms if result.translated is not None else []
-    context = result.context(settings.retrieval.context_k)
+    context = list(result.parents[: max(settings.retrieval.context_k, 0)])
     sources = build_sources(result, settings.retrieval.context_k)
     if coverage is not None and coverage.refuses:
         return _refusal(question, language, context, sources, started, coverage.missing)

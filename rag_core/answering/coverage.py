@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rag_core.models import RetrievedParent, SearchResult, context_parents
+from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, detect_language, fold
 from rag_core.understanding.glossary import Glossary
@@ -340,7 +340,7 @@ def checked_search(
     put the parents that mention them all first. The retry is kept only when its passages miss fewer of
     those terms and none that the first passages mentioned (a retry for one term must not cost another).
     Returns (result, coverage, terms retried)."""
-    coverage = library.check(question, result.context(context_k))
+    coverage = library.check(question, result.parents[:context_k])
     if coverage.refuses or not coverage.not_retrieved:
         return result, coverage, ()
     wanted = [t for t in coverage.terms if t.text in coverage.not_retrieved]
@@ -350,7 +350,7 @@ def checked_search(
         return result, coverage, coverage.not_retrieved
     ordered = first + [h for h in retry.parents if h not in first]
     parents = [h.model_copy(update={"fused_rank": i}) for i, h in enumerate(ordered, start=1)]
-    checked = library.check(question, context_parents(parents, context_k))
+    checked = library.check(question, parents[:context_k])
     if not set(checked.not_retrieved) < set(coverage.not_retrieved):
         return result, coverage, coverage.not_retrieved  # the retry lost a term the first passages mentioned
     return result.model_copy(update={"parents": parents}), checked, coverage.not_retrieved

@@ -39,17 +39,3 @@ def test_other_language_documents_of_the_scope() -> None:
     found = other_language(languages, ["fr1", "en1"], "fr", None)
     assert found is not None and found.scope == ["en1"] and found.language == "en" and found.translation is None
     assert other_language(languages, ["fr1"], "fr", None) is None
-
-
-def test_a_placed_passage_joins_the_context_without_evicting_the_questions_own() -> None:
-    from types import SimpleNamespace
-
-    from rag_core.models import context_parents
-
-    ranked = [SimpleNamespace(name=n, placed=n == "x") for n in ("a", "b", "c", "d", "x", "e", "f")]
-    names = lambda parents: [p.name for p in parents]  # noqa: E731
-    assert names(context_parents(ranked, 5)) == ["a", "b", "c", "d", "x", "e"]  # e keeps its place
-    assert names(context_parents(ranked, 4)) == ["a", "b", "c", "d"]  # placed below the context: not in it
-    plain = [SimpleNamespace(name=n, placed=False) for n in "abcdef"]
-    assert names(context_parents(plain, 5)) == list("abcde")  # nothing placed: the first five
-    assert context_parents(ranked, 0) == []
