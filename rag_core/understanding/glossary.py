@@ -16,7 +16,6 @@ outranks the question's own best one. This module does not search.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.text import STOP_WORDS, fold
 from rag_core.library import atomic_write_bytes
-from rag_core.understanding.labels import LabelIndex, chosen_file, label_key, read_cached
+from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, label_key, read_cached
 from rag_core.understanding.thesaurus import Thesaurus
 
 LANGUAGES = ("fr", "en")  # the product's languages (models.Language)
@@ -68,15 +67,8 @@ class Glossary:
     @classmethod
     def from_json(cls, data: bytes | str, name: str = "") -> "Glossary":
         """Parse and check a glossary; InputError with a readable message when it is not one."""
-        try:
-            raw = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise InputError(f"The glossary is not valid JSON ({err}).") from err
-        items = raw.get("entries") if isinstance(raw, dict) else raw
-        if not isinstance(items, list) or not items:
-            raise InputError(f'The glossary must hold a non-empty "entries" list, each entry like {_EXAMPLE}.')
-        entries = [_entry(number, item) for number, item in enumerate(items, start=1)]
-        return cls(entries, name or (str(raw.get("name", "")) if isinstance(raw, dict) else ""))
+        items, own_name = json_items(data, "glossary", "entries", _EXAMPLE)
+        return cls([_entry(number, item) for number, item in enumerate(items, start=1)], name or own_name)
 
     def extended(self, other: "Glossary") -> "Glossary":
         """This glossary and `other`'s entries (a term in both keeps every translation)."""

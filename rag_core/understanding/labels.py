@@ -2,12 +2,14 @@
 
 A label matches when its folded words occur in the question as a whole sequence (accents,
 case and a final plural "s"/"x" ignored); at each position the longest label wins. Shared by
-the thesaurus and the bilingual glossary, as is `read_cached` (a file parsed once per version).
+the thesaurus and the bilingual glossary, as are `read_cached` (a file parsed once per version)
+and `json_items` (a file's list of entries, checked).
 This module does not search.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from rag_core.errors import InputError
 from rag_core.text import fold
 
 _TOKEN = re.compile(r"[0-9a-z]+")
@@ -78,3 +81,17 @@ def chosen_file(explicit: Path | None, uploaded: Path) -> Path | None:
     if explicit is not None:
         return Path(explicit)
     return uploaded if uploaded.is_file() else None
+
+
+def json_items(data: bytes | str, what: str, key: str, example: str = "") -> tuple[list, str]:
+    """The non-empty list under `key` of a JSON file (or the file itself when it is a list) and the
+    file's "name"; InputError with a readable message when it is not one (`what`: "glossary"...)."""
+    try:
+        raw = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise InputError(f"The {what} is not valid JSON ({err}).") from err
+    items = raw.get(key) if isinstance(raw, dict) else raw
+    if not isinstance(items, list) or not items:
+        like = f", each entry like {example}" if example else ""
+        raise InputError(f'The {what} must hold a non-empty "{key}" list{like}.')
+    return items, str(raw.get("name", "")) if isinstance(raw, dict) else ""

@@ -12,14 +12,13 @@ This module does not search.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.library import atomic_write_bytes
-from rag_core.understanding.labels import LabelIndex, chosen_file, label_key as _key, read_cached
+from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, label_key as _key, read_cached
 
 QUESTION_WEIGHT = 1.0  # METHOD.md §3
 PREF_WEIGHT = 0.95
@@ -98,13 +97,7 @@ class Thesaurus:
     @classmethod
     def from_json(cls, data: bytes | str, name: str = "") -> "Thesaurus":
         """Parse and check a thesaurus; InputError with a readable message when it is not one."""
-        try:
-            raw = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise InputError(f"The thesaurus is not valid JSON ({err}).") from err
-        items = raw.get("concepts") if isinstance(raw, dict) else raw
-        if not isinstance(items, list) or not items:
-            raise InputError('The thesaurus must hold a non-empty "concepts" list.')
+        items, own_name = json_items(data, "thesaurus", "concepts")
         concepts = []
         for number, item in enumerate(items, start=1):
             if not isinstance(item, dict) or not _labels(item.get("prefLabel")):
@@ -117,7 +110,7 @@ class Thesaurus:
                 related=tuple(_labels(item.get("related"))),
                 by_language=_by_language(item),
             ))
-        return cls(concepts, name or (raw.get("name", "") if isinstance(raw, dict) else ""))
+        return cls(concepts, name or own_name)
 
     def recognise(self, question: str) -> list[Concept]:
         """Concepts named in the question, in order of appearance; longest label wins at a position."""
