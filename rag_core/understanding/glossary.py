@@ -81,10 +81,7 @@ def _entry(number: int, item: object) -> dict[str, tuple[str, ...]]:
     entry: dict[str, tuple[str, ...]] = {}
     for lang in LANGUAGES:
         value = item.get(lang)
-        if value is None:
-            raise InputError(f'Entry {number} of the glossary has no "{lang}" term; each entry gives both, '
-                             f"as in {_EXAMPLE}.")
-        forms = [value] if isinstance(value, str) else value
+        forms = [] if value is None else [value] if isinstance(value, str) else value
         if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
             raise InputError(f'Entry {number} of the glossary: "{lang}" must be a term or a list of terms, '
                              f"as in {_EXAMPLE}.")
