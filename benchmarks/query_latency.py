@@ -108,8 +108,10 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
             for with_other in runs:
                 t = time.perf_counter()
                 lang = detect_language(q)
+                # `retrieval.search` reads the document records for every question (the results
+                # carry them), with or without the cross-lingual channels: both arms read them.
+                languages = {r.doc_id: r.language for r in store.documents()}
                 if with_other:
-                    languages = {r.doc_id: r.language for r in store.documents()}
                     other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
                     fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
                                              weights, languages, lang)

@@ -40,7 +40,7 @@ import numpy as np
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.embedding import Embedder
 from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
-from rag_core.store import RRF_K, ChildHit, PageHit, Store
+from rag_core.store import RRF_K, ChildHit, FullText, PageHit, Store
 from rag_core.text import detect_language
 from rag_core.understanding.glossary import Translation
 
@@ -167,21 +167,29 @@ def run_channels(
     twice as much, and translated terms seldom match the question's own language's documents.
     """
     lang = language or detect_language(query)
-    # The channels are independent and LanceDB releases the GIL: run them side by side.
-    lexical = _POOL.submit(store.lexical, query, lang, scope, candidate_k, extra_terms)
-    page = _POOL.submit(store.page_lexical, query, lang, scope, candidate_k, extra_terms) if pages else None
     theirs = set(other.scope) if other is not None else set()
     target = other.language if other is not None else ""
     text = other.translation.query if other is not None and theirs and other.translation else ""
-    translated = _POOL.submit(store.lexical, text, target, scope, 2 * candidate_k) if text else None
-    translated_pages = _POOL.submit(store.page_lexical, text, target, scope, 2 * candidate_k) \
-        if text and pages else None
-    dense = store.dense(vector, scope, candidate_k)
-    dense_other = store.dense(vector, sorted(theirs), candidate_k) if theirs else []
+    requests = [FullText("children", query, lang, candidate_k, extra_terms)]
+    if pages:
+        requests.append(FullText("pages", query, lang, candidate_k, extra_terms))
+    if text:
+        requests.append(FullText("children", text, target, 2 * candidate_k))
+        if pages:
+            requests.append(FullText("pages", text, target, 2 * candidate_k))
+    # The full-text queries go to LanceDB together (`Store.full_text`) while this thread runs the
+    # dense channels (numpy on the scope's vectors, or the ANN index; LanceDB releases the GIL).
+    found = _POOL.submit(store.full_text, requests, scope)
+    dense, dense_other = store.dense_many(vector, [scope, sorted(theirs)], candidate_k)
+    results = iter(found.result())
+    lexical = next(results)
+    page = next(results) if pages else []
+    translated = next(results) if text else []
+    translated_pages = next(results) if text and pages else []
     return Channels(
-        lexical.result(), dense, page.result() if page else [], dense_other,
-        [h for h in translated.result() if h.doc_id in theirs][:candidate_k] if translated else [],
-        [h for h in translated_pages.result() if h.doc_id in theirs][:candidate_k] if translated_pages else [])
+        lexical, dense, page, dense_other,  # type: ignore[arg-type]
+        [h for h in translated if h.doc_id in theirs][:candidate_k],  # type: ignore[misc]
+        [h for h in translated_pages if h.doc_id in theirs][:candidate_k])  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

@@ -35,13 +35,13 @@ from rag_core.store import rows as store_rows
 from rag_core.store.exact_vectors import ExactVectors
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.store.channels import (
-    ANN_NPROBES, ANN_REFINE, FTS_COLUMNS, RRF_K, ChildHit, PageHit, SearchChannels, TableInfo, _quote, id_filter,
-    lexical_query,
+    ANN_NPROBES, ANN_REFINE, FTS_COLUMNS, RRF_K, ChildHit, FullText, PageHit, SearchChannels, TableInfo, _quote,
+    id_filter, lexical_query,
 )
 from rag_core.store.maintenance import Maintenance
 
 log = logging.getLogger(__name__)
-__all__ = ["ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "ChildHit", "PageHit", "Store", "TableInfo",
+__all__ = ["ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "ChildHit", "FullText", "PageHit", "Store", "TableInfo",
            "id_filter", "lexical_query"]
 class Store(SearchChannels, Maintenance):
     """A LanceDB directory (or object-store URI) holding one library."""

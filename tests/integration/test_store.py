@@ -10,7 +10,9 @@ from rag_core.embedding import select_embedder
 from rag_core.errors import IndexMismatchError
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
 from rag_core.retrieval import fuse_rankings, search
-from rag_core.store import Store, lexical_query
+from lancedb.query import BooleanQuery, MatchQuery, Occur
+
+from rag_core.store import FTS_COLUMNS, FullText, Store, id_filter, lexical_query
 
 DOCS = {
     "a" * 64: ("fr", "coll-A", [
@@ -136,6 +138,48 @@ def test_prefilter_never_leaks_another_collection(library) -> None:
         assert {p.document.collection for p in result.parents} == {"coll-B"}
     assert store.hybrid("mortalité", embedder.embed_query("mortalité"), "fr", scope_b, 10)
     assert all(h.doc_id == "b" * 64 for h in store.hybrid("mortalité", embedder.embed_query("x"), "fr", scope_b, 10))
+
+
+def test_batched_full_text_equals_lancedb_synchronous_queries(settings: Settings) -> None:
+    """`Store.full_text` sends several BM25 queries to LanceDB at once through its async API; each
+    must return what LanceDB's synchronous query returns: rows, order, scores, the scope prefilter
+    applied inside the query, the boosted thesaurus terms, and the pages table."""
+    store = Store(settings.db_uri)
+    embedder = select_embedder(settings)
+    for doc_id, (lang, coll, sections) in DOCS.items():  # with their pages this time
+        parents, children = _chunked(doc_id, sections)
+        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
+                             embedder.embed_passages([c.context_text for c in children]), embedder.name,
+                             [f"{title}\n{text}" for title, text in sections])
+    store.optimize()
+    a, b = "a" * 64, "b" * 64
+    requests = [
+        FullText("children", "provisions mortalité solvabilité", "fr", 5),
+        FullText("children", "mortality reserves guideline", "en", 5, (("IBNR", 0.5),)),
+        FullText("pages", "mortality reserves guideline", "en", 5),
+        FullText("children", "nothing-matches-this", "en", 5),
+    ]
+    for scope in ([a, b], [b]):
+        batched = store.full_text(requests, scope)
+        for request, got in zip(requests, batched, strict=True):
+            table = store._open(request.table)
+            column = FTS_COLUMNS[request.language]
+            match = MatchQuery(lexical_query(request.query), column)
+            if request.extra_terms:
+                match = BooleanQuery([(Occur.SHOULD, match)] + [
+                    (Occur.SHOULD, MatchQuery(lexical_query(t), column, boost=w)) for t, w in request.extra_terms])
+            query = table.search(match, query_type="fts")
+            if scope == [b]:
+                query = query.where(id_filter("doc_id", scope), prefilter=True)
+            rows = [r for r in query.select(["doc_id", "_score"]).limit(request.k).to_list() if r["_score"] > 0]
+            assert [(h.doc_id, h.score) for h in got] == [(r["doc_id"], pytest.approx(r["_score"])) for r in rows]
+            assert all(h.doc_id in scope for h in got)
+        assert batched[0] and batched[1] and batched[2] if scope == [a, b] else not batched[0]
+        assert batched[3] == []
+    # the thesaurus term's boost reaches the query: without it "IBNR" does not match at all
+    plain = store.full_text([FullText("children", "IBNR", "en", 5)], [a, b])[0]
+    boosted = store.full_text([FullText("children", "mortality", "en", 5, (("IBNR", 0.5),))], [a, b])[0]
+    assert plain and {h.parent_id for h in plain} <= {h.parent_id for h in boosted}
 
 
 def test_hybrid_reports_both_channels(library) -> None:
