@@ -101,7 +101,12 @@ class RetrievalSettings(_Section):
     # within -0.01 (-0.001), at cross-lingual hit@5 2/8. The other language's best document is the right
     # one for 8/8 of the cross-lingual questions: what is missing is a signal that tells them from
     # same-language ones (the evidence ratio overlaps: same-language median 0.70, 17/113 above 1.5;
-    # dense best-score gaps, raw, centred or standardised per language, overlap as much). Dev
+    # dense best-score gaps, raw, centred or standardised per language, overlap as much). One signal
+    # separates by construction: a term of the question that no document of its language contains while
+    # the other language's documents contain its translation (4/8 cross-lingual questions, 2/113
+    # same-language); placing at rank 2 on it too gives doc@3 7/8, hit@5 5/8, same language -0.012
+    # [-0.021, -0.005]. Checked with one full-text query per term it costs ~1.4 ms each (about +7 ms a
+    # question); it needs a per-language index of the glossary terms present, kept at ingestion. Dev
     # single-document hit@3 unchanged (0.844, still above METHOD.md §6). A ratio threshold of 1 with ranks 3 / 5 puts the document in the first three for
     # 8/8 but costs same-language nDCG@10 -0.008 [-0.014, -0.004] and dev hit@3 0.844 -> 0.805 (below
     # the §6 baseline): a foreign page in the top three displaces a right one too often. Without the
