@@ -36,6 +36,7 @@ MAX_BAND_LINES = 3  # more lines between two rules are separate rows (a section 
 RULE_TOLERANCE_PT = 2.0
 _PAGE_NUMBER = re.compile(r"^\.?(\d{1,4}|[ivxlc]{1,7})$", re.I)
 _LEADER = re.compile(r"^\.+$")
+_LEADER_RUN = 3  # dot-only words in a row, and in one column, that make a leader in a table wider than two columns
 _BULLETS = "•◦▪●○■□➢➤►▶✓✔·-–"
 _NUMBER = re.compile(r"^[-−–+(]?[\d\s.,' ]*\d[\d\s.,' ]*%?\)?$|^[-−–]$")
 
@@ -84,8 +85,7 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
     """Cells of one table from its words, the grid's edges (n+1 values each) and its rules."""
     words = _bullets_on_their_text([w for w in words if w.text.strip()])
     col_edges = _index_columns(words, col_edges, row_edges)
-    if len(col_edges) == 3:
-        words = _without_leaders(words)
+    words = _without_leaders(words, col_edges)
     n_cols = len(col_edges) - 1
     x0, x1 = col_edges[0], col_edges[-1]
     width = max(x1 - x0, 1.0)
@@ -157,17 +157,40 @@ def _glued_bullets(words: list[Word]) -> list[Word]:
     return out
 
 
-def _without_leaders(words: Sequence[Word]) -> list[Word]:
-    """A table of contents' words without its dot leaders, nor the leader's first dot glued to the
-    title before it ("Authors. . . . . xi" is "Authors")."""
+def _without_leaders(words: Sequence[Word], col_edges: Sequence[float]) -> list[Word]:
+    """The table's words without the dot leaders of a table of contents, nor the leader's first dot
+    glued to the title before it ("Authors. . . . . xi" is "Authors").
+
+    In a two-column table of contents (title | page) every dot-only word is a leader. In a wider table
+    a leader is a run of at least `_LEADER_RUN` dot-only words in a row of which as many lie in one
+    column ("1.1 | Les triangles de liquidation . . . . . | . . 1"): a lone "." that a SAS listing
+    prints for a missing value sits alone in its column and stays."""
     out: list[Word] = []
     for line in text_lines(words):
+        leaders = _leader_words(line, col_edges)
         for word, nxt in zip(line, [*line[1:], None]):
-            if _LEADER.match(word.text):
+            if id(word) in leaders:
                 continue
-            if nxt is not None and _LEADER.match(nxt.text) and word.text.endswith(".") and len(word.text) > 1:
+            if nxt is not None and id(nxt) in leaders and word.text.endswith(".") and len(word.text) > 1:
                 word = Word(word.text[:-1], word.bbox)
             out.append(word)
+    return out
+
+
+def _leader_words(line: Sequence[Word], col_edges: Sequence[float]) -> set[int]:
+    """ids of the words of one text line that are dot leaders (see `_without_leaders`)."""
+    if len(col_edges) == 3:
+        return {id(w) for w in line if _LEADER.match(w.text)}
+    out: set[int] = set()
+    run: list[Word] = []
+    for word in [*line, None]:
+        if word is not None and _LEADER.match(word.text):
+            run.append(word)
+            continue
+        columns = [sum(1 for edge in col_edges[1:-1] if edge <= (w.bbox[0] + w.bbox[2]) / 2) for w in run]
+        if len(run) >= _LEADER_RUN and max(columns.count(c) for c in set(columns)) >= _LEADER_RUN:
+            out.update(id(w) for w in run)
+        run = []
     return out
 
 

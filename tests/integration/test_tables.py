@@ -99,6 +99,17 @@ def test_table_of_contents_has_titles_and_page_numbers(docling_fixtures_dir: Pat
     assert not any("." * 2 in text or text.endswith(" .") for row in grid for text in row)
 
 
+def test_a_wide_table_of_contents_loses_its_leaders(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    """The triangles report's contents page: chapter | section | title | page, the leaders running
+    from the title into the page column ('. . . 1')."""
+    pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [2], tmp_path / "toc.pdf")
+    (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
+    grid = _grid(table)
+    assert ["", "1.1", "Les triangles de liquidation", "1"] in grid
+    assert ["", "", "1.2.2 Triangle des Règlements", "2"] in grid
+    assert not any(text.startswith(".") or text.endswith(" .") for row in grid for text in row)
+
+
 def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
     pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [4], tmp_path / "tri.pdf")
     parsed = parse(pdf, with_parsing(settings, workers=1), tmp_path / "artifacts")

@@ -47,6 +47,20 @@ def test_words_are_never_cut_and_empty_slots_stay_empty() -> None:
     assert all(c.row_header for c in table.cells if c.col == 0 and c.row > 0)
 
 
+def test_leaders_of_a_wide_contents_table_go_and_missing_value_dots_stay() -> None:
+    # "1.1 | Les triangles . . . . . | . . 1": the leader runs into the page column
+    dots = [_w(".", x, 10, x + 2, 20) for x in range(120, 200, 9)]
+    toc = [_w("1", 5, 10, 10, 20), _w("1.1", 30, 10, 45, 20), _w("Triangles", 60, 10, 110, 20), *dots,
+           _w(".", 205, 10, 207, 20), _w(".", 214, 10, 216, 20), _w("3", 222, 10, 228, 20)]
+    grid = {(c.row, c.col): c.text for c in build_table(toc, [0, 25, 55, 203, 240], [5, 25]).cells}
+    assert [grid[(0, c)] for c in range(4)] == ["1", "1.1", "Triangles", "3"]
+    # a SAS triangle prints "." for a missing value: one per column, never a leader
+    sas = [_w("2014", 5, 10, 25, 20), _w("36480", 40, 10, 65, 20)] + \
+          [_w(".", x, 10, x + 2, 20) for x in (90, 130, 170, 210)]
+    grid = {(c.row, c.col): c.text for c in build_table(sas, [0, 30, 75, 115, 155, 195, 235], [5, 25]).cells}
+    assert [grid[(0, c)] for c in range(6)] == ["2014", "36480", ".", ".", ".", "."]
+
+
 def test_group_header_spans_its_columns_under_a_partial_rule() -> None:
     words = [_w("Lang", 10, 10, 30, 18), _w("TEDs", 60, 2, 80, 10), _w("simple", 40, 14, 55, 22),
              _w("all", 85, 14, 95, 22), _w("OTSL", 10, 30, 30, 38), _w("0.9", 40, 30, 55, 38), _w("0.8", 85, 30, 95, 38),
