@@ -89,7 +89,7 @@ CORRECTIONS = [
         "'SM590000' is the name of the bullet glyph (character 0x02 of IBM's BookMaster font) of the lists inside "
         "the Description cells: the page shows a bullet, not that word; Docling copied the glyph's name."),
     Correction(
-        "redp5110_sampled", "#/tables/2", "", _relabel("code"),
+        "redp5110_sampled", "#/tables/2", "SELECT", _relabel("code"),
         "the 3 x 2 'table' on p. 8 is an SQL statement (SELECT ... FROM ... WHERE ... ORDER BY) laid out in the "
         "book's code style: keywords in one column, their arguments in the next. It is code, not a table."),
     Correction(

@@ -93,25 +93,25 @@ class RetrievalSettings(_Section):
     # The settings below: benchmarks/crosslingual_dev.py, page level, 19 PDFs, 8 cross-lingual dev-hard
     # questions (question language != PDF language) and 113 same-language dev and dev-hard questions.
     # Defaults (rank 2 when the evidence ratio is >= 2, else rank 5): cross-lingual page hit@5 0/8 -> 5/8
-    # (+0.625 [+0.250, +1.000]), right document among the first three 0/8 -> 5/8, nDCG@10 +0.303; same
-    # language nDCG@10 -0.006 [-0.011, -0.002] on the parse of 2026-12-01 (-0.005 [-0.010, -0.002] on the
-    # parse of 2026-11-30, -0.011 [-0.020, -0.004] on a build of 2026-12-01 before contents tables lost their
-    # dot leaders: the bound moves with the parse). The loss comes from a few questions whose one relevant
-    # page sits at rank 10 and is pushed to 11 (-0.22 to -0.29 each); any insertion in the first ten does
-    # that, rank 10 included (-0.004 [-0.009, -0.000] at 10 with hit@5 2/8), and only no weak placement
-    # at all costs nothing (-0.001), at cross-lingual hit@5 2/8. The other language's best document is the right
-    # one for 8/8 of the cross-lingual questions: what is missing is a signal that tells them from
-    # same-language ones (the evidence ratio overlaps: same-language median 0.70, 17/113 above 1.5;
-    # dense best-score gaps, raw, centred or standardised per language, overlap as much). One signal
-    # separates by construction: a term of the question that no document of its language contains while
-    # the other language's documents contain its translation (4/8 cross-lingual questions, 2/113
-    # same-language); placing at rank 2 on it too gives doc@3 7/8, hit@5 5/8, same language -0.007
-    # [-0.013, -0.003]. Checked with one full-text query per term it costs ~1.4 ms each (about +7 ms a
-    # question); it needs a per-language index of the glossary terms present, kept at ingestion. Dev
-    # single-document hit@3 unchanged (0.844, still above METHOD.md §6). A ratio threshold of 1 with ranks 3 / 5 puts the document in the first three for
-    # 8/8 but costs same-language nDCG@10 -0.008 [-0.014, -0.004] and dev hit@3 0.844 -> 0.805 (below
-    # the §6 baseline): a foreign page in the top three displaces a right one too often. Without the
-    # dense channel in the other language's ranking hit@5 falls by 0.625 [0.250, 1.000], without the
+    # (+0.625 [+0.250, +1.000]), right document among the first three 0/8 -> 5/8, nDCG@10 +0.303; dev
+    # single-document hit@3 unchanged (0.844, still above METHOD.md §6). Same-language nDCG@10 moves with
+    # the parse: -0.006 [-0.011, -0.002] on that of 2026-12-01, -0.005 [-0.010, -0.002] on 2026-11-30,
+    # -0.011 [-0.020, -0.004] on a build of 2026-12-01 before contents tables lost their dot leaders. The
+    # loss comes from a few questions whose one relevant page sits at rank 10 and is pushed to 11 (-0.22
+    # to -0.29 each): any insertion in the first ten does that (at rank 10: -0.004 [-0.009, -0.000], hit@5
+    # 2/8); only no weak placement at all costs nothing (-0.001, hit@5 2/8).
+    # The other language's best document is the right one for 8/8 cross-lingual questions; what is
+    # missing is a signal that tells them from same-language ones. The evidence ratio overlaps
+    # (same-language median 0.70, 17/113 above 1.5), and so do dense best-score gaps, raw, centred or
+    # standardised per language. One signal separates by construction: a question term that no document
+    # of its language contains while the other language's documents contain its translation (4/8
+    # cross-lingual, 2/113 same-language); rank 2 on it too gives doc@3 7/8, hit@5 5/8, same language
+    # -0.007 [-0.013, -0.003]. As one full-text query per term it costs ~1.4 ms each (about +7 ms a
+    # question): it needs a per-language index of the glossary terms present, kept at ingestion.
+    # A ratio threshold of 1 with ranks 3 / 5 puts the document in the first three for 8/8 but costs
+    # same-language nDCG@10 -0.008 [-0.014, -0.004] and dev hit@3 0.844 -> 0.805 (below the §6
+    # baseline): a foreign page in the top three displaces a right one too often. Without the dense
+    # channel in the other language's ranking hit@5 falls by 0.625 [0.250, 1.000], without the
     # translated pages by 0.500 [0.125, 0.875], without the translated children by 0.250 [0.000, 0.625].
     # Extra RRF votes for these channels, or the dense channel run per language and fused, either did not
     # lift the cross-lingual questions or sank the same-language ones (-0.04 to -0.6 nDCG@10).

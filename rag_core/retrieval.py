@@ -170,26 +170,22 @@ def run_channels(
     theirs = set(other.scope) if other is not None else set()
     target = other.language if other is not None else ""
     text = other.translation.query if other is not None and theirs and other.translation else ""
-    requests = [FullText("children", query, lang, candidate_k, extra_terms)]
+    requests = {"lexical": FullText("children", query, lang, candidate_k, extra_terms)}
     if pages:
-        requests.append(FullText("pages", query, lang, candidate_k, extra_terms))
+        requests["pages"] = FullText("pages", query, lang, candidate_k, extra_terms)
     if text:
-        requests.append(FullText("children", text, target, 2 * candidate_k))
+        requests["translated"] = FullText("children", text, target, 2 * candidate_k)
         if pages:
-            requests.append(FullText("pages", text, target, 2 * candidate_k))
+            requests["translated_pages"] = FullText("pages", text, target, 2 * candidate_k)
     # The full-text queries go to LanceDB together (`Store.full_text`) while this thread runs the
     # dense channels (numpy on the scope's vectors, or the ANN index; LanceDB releases the GIL).
-    found = _POOL.submit(store.full_text, requests, scope)
+    pending = _POOL.submit(store.full_text, list(requests.values()), scope)
     dense, dense_other = store.dense_many(vector, [scope, sorted(theirs)], candidate_k)
-    results = iter(found.result())
-    lexical = next(results)
-    page = next(results) if pages else []
-    translated = next(results) if text else []
-    translated_pages = next(results) if text and pages else []
+    found = dict(zip(requests, pending.result(), strict=True))
     return Channels(
-        lexical, dense, page, dense_other,  # type: ignore[arg-type]
-        [h for h in translated if h.doc_id in theirs][:candidate_k],  # type: ignore[misc]
-        [h for h in translated_pages if h.doc_id in theirs][:candidate_k])  # type: ignore[misc]
+        found["lexical"], dense, found.get("pages", []), dense_other,  # type: ignore[arg-type]
+        [h for h in found.get("translated", []) if h.doc_id in theirs][:candidate_k],  # type: ignore[misc]
+        [h for h in found.get("translated_pages", []) if h.doc_id in theirs][:candidate_k])  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

@@ -187,9 +187,10 @@ def _leader_words(line: Sequence[Word], col_edges: Sequence[float]) -> set[int]:
         if word is not None and _LEADER.match(word.text):
             run.append(word)
             continue
-        columns = [sum(1 for edge in col_edges[1:-1] if edge <= (w.bbox[0] + w.bbox[2]) / 2) for w in run]
-        if len(run) >= _LEADER_RUN and max(columns.count(c) for c in set(columns)) >= _LEADER_RUN:
-            out.update(id(w) for w in run)
+        if len(run) >= _LEADER_RUN:
+            columns = [sum(1 for edge in col_edges[1:-1] if edge <= (w.bbox[0] + w.bbox[2]) / 2) for w in run]
+            if max(columns.count(c) for c in set(columns)) >= _LEADER_RUN:
+                out.update(id(w) for w in run)
         run = []
     return out
 

@@ -41,8 +41,8 @@ from rag_core.store.channels import (
 from rag_core.store.maintenance import Maintenance
 
 log = logging.getLogger(__name__)
-__all__ = ["ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "ChildHit", "FullText", "PageHit", "Store", "TableInfo",
-           "id_filter", "lexical_query"]
+__all__ = ["ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "ChildHit", "FullText", "PageHit", "Store",
+           "TableInfo", "id_filter", "lexical_query"]
 class Store(SearchChannels, Maintenance):
     """A LanceDB directory (or object-store URI) holding one library."""
 

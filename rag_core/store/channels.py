@@ -140,7 +140,8 @@ class SearchChannels:
         `extra_terms` (text, weight) are OR-ed with the query, each with its BM25 boost
         (thesaurus expansion: the question itself weighs 1.0).
         """
-        return self.full_text([FullText("children", query, language, k, extra_terms)], scope)[0]  # type: ignore[return-value]
+        (hits,) = self.full_text([FullText("children", query, language, k, extra_terms)], scope)
+        return hits  # type: ignore[return-value]
 
     def page_lexical(
         self, query: str, language: str, scope: Sequence[str], k: int,
@@ -148,7 +149,8 @@ class SearchChannels:
     ) -> list[PageHit]:
         """BM25 over whole pages (the page channel), as `lexical`. A library written before
         pages were indexed has no `pages` table: the channel is then empty."""
-        return self.full_text([FullText("pages", query, language, k, extra_terms)], scope)[0]  # type: ignore[return-value]
+        (hits,) = self.full_text([FullText("pages", query, language, k, extra_terms)], scope)
+        return hits  # type: ignore[return-value]
 
     def full_text(self, requests: Sequence[FullText], scope: Sequence[str]) -> list[list[ChildHit] | list[PageHit]]:
         """Several BM25 queries (`lexical` / `page_lexical` each) run together: one call into
@@ -175,7 +177,9 @@ class SearchChannels:
         return out
 
     @staticmethod
-    def _fts_query(request: FullText, scope: Sequence[str], table, info: TableInfo | None):  # type: ignore[no-untyped-def]
+    def _fts_query(  # type: ignore[no-untyped-def]
+        request: FullText, scope: Sequence[str], table, info: TableInfo | None,
+    ):
         """The asynchronous LanceDB query of one request, or None when it cannot match anything."""
         text = lexical_query(request.query)
         if table is None or info is None or not text or not scope:
@@ -236,8 +240,9 @@ class SearchChannels:
         info = self._table_info(table)
         return [self._dense(table, info, vector, scope, k, exact) if scope else [] for scope in scopes]
 
-    def _dense(self, table, info: TableInfo, vector: np.ndarray, scope: Sequence[str], k: int,  # type: ignore[no-untyped-def]
-               exact: bool) -> list[ChildHit]:
+    def _dense(  # type: ignore[no-untyped-def]
+        self, table, info: TableInfo, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool,
+    ) -> list[ChildHit]:
         scope_filter = self._scope_filter(info, scope)
         if not exact and "vector_idx" not in info.indexes:
             if self._vectors is None or self._vectors.version != info.version:
