@@ -20,14 +20,7 @@ as in the product, and saves their page rankings and the evidence ratio (`channe
   ratio 2. Two cheaper variants (the translated terms' two full-text queries are what the
   cross-lingual search costs): the pages' query only, with the evidence ratio taken on pages;
   and shorter translated queries (each word once, or each term's preferred form only).
-Last, `frontier` measures rules of placement against the four targets at once (the issue's
-cross-lingual hit@5 >= 5/8 and doc@3 >= 7/8, same-language nDCG@10 lower bound >= -0.01, and
-METHOD.md section 6's dev hit@3 above 0.84): the product's; no weak placement; a lower ratio;
-the term-coverage signal (a question term no document of its language holds while the other
-language's hold its translation, `only_other_terms`, one full-text query per term here); the
-translated query with each word once ("distinct", so that its BM25 score compares with the
-question's) at the neutral ratio 1; and the weak placement interleaved by page score (the
-translated terms' best page placed where its BM25 score ranks among the question's own pages).
+Last, it prints `crosslingual_frontier.py`'s table: rules of placement against the four targets at once.
 Questions are grouped as "same language" (every relevant PDF in the question's language),
 "cross-lingual" (none) or "mixed"; doc@3 is 1 when a relevant PDF is among the first three
 distinct documents of the page ranking. Paired differences against "current" on the same
@@ -234,76 +227,6 @@ def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5,
     return retrieval.place(base, other, strong if row.get(evidence, 0.0) >= ratio else weak)
 
 
-def ruled(row: dict, base: Ranking, query: str = "", strong_ratio: float = 2.0, strong: int = 2,
-          coverage: bool = False, weak: str = "5") -> Ranking:
-    """The other language's ranking placed in `base` by a rule: at rank `strong` when the evidence
-    ratio of the `query` variant of the translated terms reaches `strong_ratio` or, with `coverage`,
-    when a question term is found only in the other language's documents (`only_other_terms`); else
-    by `weak`: "5" (rank 5), "none" (not placed) or "interleave N": where the translated terms' best
-    page score ranks among the question's best own-language page scores (BM25 of two queries of
-    distinct words compared as they are), never above rank N, not placed past rank 10."""
-    suffix = f"_{query}" if query else ""
-    other = metrics.fuse_rankings([_r(row, "dense_other"), _r(row, f"translated{suffix}"),
-                                   _r(row, f"translated_pages{suffix}")], weights=[0.5, 1.0, 1.0])
-    if row.get(f"ratio{suffix}", 0.0) >= strong_ratio or (coverage and row.get("only_other_terms")):
-        return retrieval.place(base, other, strong)
-    if weak == "none":
-        return base
-    if weak.startswith("interleave"):
-        theirs = row.get(f"page_score{suffix}", 0.0)
-        rank = max(int(weak.split()[1]), 1 + sum(1 for own in row.get("own_page_scores", []) if own >= theirs))
-        return retrieval.place(base, other, rank) if theirs > 0 and rank <= 10 else base
-    return retrieval.place(base, other, int(weak))
-
-
-# Rules that change how the other language's best page is placed, measured against every target
-# at once (`frontier`): the issue's three and METHOD.md section 6's dev hit@3 baseline.
-FRONTIER = {
-    "product: ratio 2 at 2, else 5": {},
-    "ratio 2 at 2, else not placed": {"weak": "none"},
-    "ratio 1.5 at 3, else 5": {"strong_ratio": 1.5, "strong": 3},
-    "coverage or ratio 2 at 2, else 5": {"coverage": True},
-    "coverage or ratio 2 at 3, else 5": {"coverage": True, "strong": 3},
-    "coverage or ratio 2 at 2, ratio >= 1 at 5": {"coverage": True, "weak": "ratio 1"},
-    "distinct words, ratio 2 at 2, else 5": {"query": "distinct"},
-    "distinct words, ratio 1 at 2, else 5": {"query": "distinct", "strong_ratio": 1.0},
-    "distinct words, ratio 1 at 3, else 5": {"query": "distinct", "strong_ratio": 1.0, "strong": 3},
-    "distinct words, ratio 2 at 2, else interleaved >= 3": {"query": "distinct", "weak": "interleave 3"},
-    "distinct words, ratio 2 at 2, else interleaved >= 4": {"query": "distinct", "weak": "interleave 4"},
-    "distinct words, coverage or ratio 2 at 3, else interleaved >= 4":
-        {"query": "distinct", "coverage": True, "strong": 3, "weak": "interleave 4"},
-}
-TARGETS = "cross-lingual hit@5 >= 5/8, doc@3 >= 7/8; same-language nDCG@10 lower bound >= -0.01; dev hit@3 > 0.84"
-
-
-def _frontier_rank(row: dict, rule: dict) -> Ranking:
-    base = variants()["current"](row)
-    weak = rule.get("weak", "5")
-    if weak.startswith("ratio"):  # placed at 5 only from that ratio on
-        rule = {**rule, "weak": "5" if row.get("ratio", 0.0) >= float(weak.split()[1]) else "none"}
-    return ruled(row, base, **rule)
-
-
-def frontier(rows: list[dict]) -> None:
-    """Each rule of FRONTIER against the four targets; no rule below was chosen on these figures."""
-    cross = [r for r in rows if r["group"] == "cross-lingual"]
-    same = [r for r in rows if r["group"] == "same language"]
-    dev = [r for r in same if r.get("set") == "dev_questions" and len(r["pdfs"]) == 1]
-    current = variants()["current"]
-    print(f"\nfrontier ({len(cross)} cross-lingual, {len(same)} same-language, {len(dev)} dev single-document); "
-          f"targets: {TARGETS}")
-    print(f"{'rule':<66}{'hit@5':>7}{'doc@3':>7}   same-language d nDCG@10   dev hit@3  targets met")
-    for name, rule in FRONTIER.items():
-        crossed = [score(r, _frontier_rank(r, rule)) for r in cross]
-        d = metrics.paired_difference([score(r, _frontier_rank(r, rule))["ndcg@10"] for r in same],
-                                      [score(r, current(r))["ndcg@10"] for r in same])
-        hit3 = _mean([score(r, _frontier_rank(r, rule))["hit@3"] for r in dev])
-        hits, docs = sum(s["hit@5"] for s in crossed), sum(s["doc@3"] for s in crossed)
-        met = [hits >= 5, docs >= 7, d["low"] >= -0.01, hit3 > 0.84]
-        print(f"{name:<66}{hits:>5.0f}/8{docs:>5.0f}/8   {d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]"
-              f"   {hit3:>8.3f}   {sum(met)}/4")
-
-
 def variants() -> dict[str, Variant]:
     def fused(dw: float = 0.25, ow: float = 0.0, tw: float = 0.0, dense: str = "dense",
               fold: float | None = None) -> Variant:
@@ -427,6 +350,7 @@ def main() -> int:
     report(same, "both sets, same language", args.variants.split(",") if args.variants else None)
     parts([r for r in every if r["group"] == "cross-lingual"], "cross-lingual questions")
     parts(same, "same-language questions, both sets")
+    from crosslingual_frontier import frontier  # noqa: PLC0415 - it reads this module's rows and scores
     frontier(every)
     return 0
 
