@@ -50,6 +50,7 @@ from rag_core.evaluation.questions import build_question  # noqa: E402
 from rag_core.store import ChildHit  # noqa: E402
 from rag_core.store.channels import lexical_query  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
+from rag_core.understanding.term_presence import term_presence  # noqa: E402
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
@@ -130,27 +131,10 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             **{f"page_score_{short}": value for short, value in page_scores.items()},
             "page_score": channels.translated_pages[0].score if channels.translated_pages else 0.0,
             "own_page_scores": [h.score for h in channels.pages if languages_of_docs[h.doc_id] == language],
-            "only_other_terms": only_other_terms(corpus, translation, languages_of_docs, language),
+            "only_other_terms": term_presence(settings, corpus.scope).only_other_language(
+                translation, languages_of_docs, corpus.scope),
         })
     return out
-
-
-def only_other_terms(corpus: Corpus, translation, languages: dict[str, str],  # type: ignore[no-untyped-def]
-                     language: str) -> list[str]:
-    """The question's glossary terms that no passage of its own language's documents holds (all the
-    term's words, after stemming) while a passage of the other language's holds one of its
-    translations: the "term coverage" signal, read here with one full-text query per term."""
-    if translation is None:
-        return []
-    own = [d for d in corpus.scope if languages[d] == language]
-    theirs = [d for d in corpus.scope if languages[d] != language]
-    found = []
-    for source, forms in translation.pairs:
-        if corpus.store.passages_with(lexical_query(source).split(), own, 1):
-            continue
-        if any(corpus.store.passages_with(lexical_query(form).split(), theirs, 1) for form in forms):
-            found.append(source)
-    return found
 
 
 def shorter_queries(translation) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -215,16 +199,19 @@ Variant = Callable[[dict], Ranking]
 
 
 def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5, 1.0, 1.0),
-           strong: int = 2, weak: int = 5, ratio: float = 2.0, evidence: str = "ratio", query: str = "") -> Ranking:
+           strong: int = 2, weak: int = 5, ratio: float = 2.0, evidence: str = "ratio", query: str = "",
+           coverage: bool = True) -> Ranking:
     """The other language's ranking placed in `base` as `rag_core.retrieval` does; `evidence`:
     the ratio of the best children ("ratio") or of the best pages ("page_ratio"); `query`: the
-    translated query's variant ("" as the product, "distinct", "preferred")."""
+    translated query's variant ("" as the product, "distinct", "preferred"); `coverage`: a question
+    term found only in the other language's documents also gives the strong rank, as in the product."""
     suffix = f"_{query}" if query else ""
     if query:
         evidence = f"ratio{suffix}"
     other = metrics.fuse_rankings([_r(row, "dense_other"), _r(row, f"translated{suffix}"),
                                    _r(row, f"translated_pages{suffix}")], weights=list(weights))
-    return retrieval.place(base, other, strong if row.get(evidence, 0.0) >= ratio else weak)
+    strong_evidence = row.get(evidence, 0.0) >= ratio or (coverage and bool(row.get("only_other_terms")))
+    return retrieval.place(base, other, strong if strong_evidence else weak)
 
 
 def variants() -> dict[str, Variant]:
@@ -262,6 +249,7 @@ def variants() -> dict[str, Variant]:
     # Pages only: no BM25 query of the translated terms over children (one full-text query less per
     # question), the evidence ratio taken on the best pages.
     out[PAGES_ONLY] = lambda row: placed(row, current(row), (0.5, 0.0, 1.0), evidence="page_ratio")
+    out[WITHOUT_COVERAGE] = lambda row: placed(row, current(row), coverage=False)
     for query in ("distinct", "preferred"):
         out[f"placed at 2 / 5, ratio 2, {query} translated words"] = \
             lambda row, q=query: placed(row, current(row), query=q)
@@ -297,10 +285,12 @@ def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> N
 
 PRODUCT = "placed at 2 / 5, ratio 2 (product)"
 PAGES_ONLY = "placed at 2 / 5, page ratio 2, translated pages only"
+WITHOUT_COVERAGE = "placed at 2 / 5, ratio 2 only (before the term coverage)"
 PARTS = {"without the dense channel": "placed at 2 / 5, ratio 2, other ranking (0.0, 1.0, 1.0)",
          "without translated pages": "placed at 2 / 5, ratio 2, other ranking (0.5, 1.0, 0.0)",
          "without translated children": "placed at 2 / 5, ratio 2, other ranking (0.5, 0.0, 1.0)",
          "without the evidence ratio (always at 5)": "placed at 5 / 5, ratio 2",
+         "without the term coverage (ratio 2 only)": WITHOUT_COVERAGE,
          "ratio 1, ranks 3 / 5 instead": "placed at 3 / 5, ratio 1",
          "nothing placed (current)": "current",
          "pages only, page evidence ratio": PAGES_ONLY}

@@ -5,9 +5,10 @@
 Reads the channel rankings that `benchmarks/crosslingual_dev.py` saved in DIR (it also prints this
 table last) and measures each rule of FRONTIER against the issue's cross-lingual hit@5 >= 5/8 and
 doc@3 >= 7/8, the same-language nDCG@10 lower bound >= -0.01 (paired, 95 % bootstrap), and
-METHOD.md section 6's dev hit@3 above 0.84. The rules: the product's; no weak placement; a lower
+METHOD.md section 6's dev hit@3 above 0.84. The rules: the product's before and after the
+term coverage; no weak placement; a lower
 ratio; the term-coverage signal (a question term that no document of its language holds while the
-other language's hold its translation, `only_other_terms`); the translated query with each word
+other language's hold its translation, `understanding.term_presence`); the translated query with each word
 once ("distinct": its BM25 score then compares with the question's) at the neutral ratio 1; and the
 weak placement interleaved by page score. No default was chosen on these figures.
 """
@@ -52,10 +53,10 @@ def ruled(row: dict, base: xl.Ranking, query: str = "", strong_ratio: float = 2.
 # Rules that change how the other language's best page is placed, measured against every target
 # at once (`frontier`): the issue's three and METHOD.md section 6's dev hit@3 baseline.
 FRONTIER = {
-    "product: ratio 2 at 2, else 5": {},
+    "before the term coverage: ratio 2 at 2, else 5": {},
     "ratio 2 at 2, else not placed": {"weak": "none"},
     "ratio 1.5 at 3, else 5": {"strong_ratio": 1.5, "strong": 3},
-    "coverage or ratio 2 at 2, else 5": {"coverage": True},
+    "product: coverage or ratio 2 at 2, else 5": {"coverage": True},
     "coverage or ratio 2 at 3, else 5": {"coverage": True, "strong": 3},
     "coverage or ratio 2 at 2, ratio >= 1 at 5": {"coverage": True, "weak": "ratio 1"},
     "distinct words, ratio 2 at 2, else 5": {"query": "distinct"},

@@ -41,10 +41,12 @@ EVAL = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "eval"
 from rag_core import understanding  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
 from rag_core.embedding import select_embedder  # noqa: E402
+from rag_core.library import DocumentFolder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
 from rag_core.retrieval import fuse_parents, fuse_with_other_language, other_language, run_channels  # noqa: E402
 from rag_core.store import Store  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
+from rag_core.understanding import term_presence  # noqa: E402
 
 
 def questions() -> list[str]:
@@ -55,7 +57,8 @@ def questions() -> list[str]:
     return out
 
 
-def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, bilingual: bool = False) -> list[str]:
+def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, bilingual: bool = False,
+          data_dir: Path | None = None) -> list[str]:
     docs = 50
     per_doc = n // docs
     box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
@@ -79,6 +82,10 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
                                 language="fr" if bilingual and d % 2 else "en", pages=1, parents=len(parents), children=per_doc, tables=0,
                                 parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
+        if bilingual and data_dir is not None:  # the glossary terms each document holds, as ingestion keeps them
+            folder = DocumentFolder(Settings(data_dir=data_dir).documents_dir, doc_id)
+            term_presence.write_held_labels(folder, [c.text for c in children],
+                                            term_presence.vocabulary(Settings(data_dir=data_dir)))  # type: ignore[arg-type]
     return [f"{d:064x}" for d in range(docs)]
 
 
@@ -96,10 +103,11 @@ def recall_at(store: Store, queries: np.ndarray, scope: list[str], k: int = 20) 
     return float(np.mean(hits))
 
 
-def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarray, pages: bool) -> None:
+def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarray, pages: bool, data_dir: Path) -> None:
     """The three channels alone and with the cross-lingual ones, alternately on each question
-    (the question's language detected, its terms translated: what `retrieval.search` does)."""
-    settings = Settings()
+    (the question's language detected, its terms translated, the terms only the other language's
+    documents hold looked up: what `retrieval.search` does)."""
+    settings = Settings(data_dir=data_dir)
     weights = settings.retrieval
     plain, both = [], []
     for rep in range(2):
@@ -113,8 +121,10 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
                 languages = {r.doc_id: r.language for r in store.documents()}
                 if with_other:
                     other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
+                    only = term_presence.term_presence(settings, scope).only_other_language(
+                        other.translation, languages, scope) if other is not None and other.translation else []
                     fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
-                                             weights, languages, lang)
+                                             weights, languages, lang, only_other=only)
                 else:
                     fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages),
                                  weights.dense_weight, weights.page_weight)
@@ -140,9 +150,10 @@ def main() -> int:
     rng = random.Random(0)
     pages = not args.without_pages
     for n in args.sizes:
-        store = Store(tempfile.mkdtemp(prefix=f"bench-{n}-"))
+        data_dir = Path(tempfile.mkdtemp(prefix=f"bench-{n}-"))
+        store = Store(str(data_dir))
         t0 = time.perf_counter()
-        scope = build(store, n, embedder.dim, vocab, rng, args.bilingual)
+        scope = build(store, n, embedder.dim, vocab, rng, args.bilingual, data_dir)
         store.optimize(ann_min_rows=50_000)
         print(f"\n{n:,} children: built in {time.perf_counter() - t0:.0f} s "
               f"({'ANN index' if n >= 50_000 else 'flat vector search'} + FTS)")
@@ -159,7 +170,7 @@ def main() -> int:
         print(f"  hybrid, without embedding: {percentiles(no_embed)}")
         print(f"  hybrid, with embedding:    {percentiles(with_embed)}")
         if args.bilingual:
-            crosslingual(store, scope, qs, qvecs, pages)
+            crosslingual(store, scope, qs, qvecs, pages, data_dir)
         if n >= 50_000:
             print(f"  ANN recall@20 vs exact (synthetic vectors, real queries): {recall_at(store, qvecs, scope):.3f}")
     if args.library:

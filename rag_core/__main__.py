@@ -139,6 +139,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if result.translated is not None:
         terms = "; ".join(result.translated.terms + result.translated.kept) or "none"
         print(f"terms searched in the {result.translated.language} documents: {terms}")
+        if result.translated.only_other:
+            print(f"only the {result.translated.language} documents name: {', '.join(result.translated.only_other)}")
     print("channels: L lexical, D dense, P pages, O dense over the other language's documents, T translated terms;"
           " placed: the other language's best passage, placed at its rank")
     for hit in result.parents:

@@ -90,41 +90,24 @@ class RetrievalSettings(_Section):
         # instead of the text layer were worse than no page channel (dev hit@1 0.481).
         1.0, ge=0.0, description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off."
     )
-    # The settings below: benchmarks/crosslingual_dev.py, page level, 19 PDFs, 8 cross-lingual dev-hard
-    # questions (question language != PDF language) and 113 same-language dev and dev-hard questions.
-    # Defaults (rank 2 when the evidence ratio is >= 2, else rank 5): cross-lingual page hit@5 0/8 -> 5/8
-    # (+0.625 [+0.250, +1.000]), right document among the first three 0/8 -> 5/8, nDCG@10 +0.303; dev
-    # single-document hit@3 unchanged (0.844, still above METHOD.md §6). Same-language nDCG@10 moves with
-    # the parse: -0.006 [-0.011, -0.002] on that of 2026-12-01, -0.005 [-0.010, -0.002] on 2026-11-30,
-    # -0.011 [-0.020, -0.004] on a build of 2026-12-01 before contents tables lost their dot leaders. The
-    # loss comes from a few questions whose one relevant page sits at rank 10 and is pushed to 11 (-0.22
-    # to -0.29 each): any insertion in the first ten does that (at rank 10: -0.004 [-0.009, -0.000], hit@5
-    # 2/8); only no weak placement at all costs nothing (-0.001, hit@5 2/8).
-    # The other language's best document is the right one for 8/8 cross-lingual questions; what is
-    # missing is a signal that tells them from same-language ones. The evidence ratio overlaps
-    # (same-language median 0.70, 17/113 above 1.5), and so do dense best-score gaps, raw, centred or
-    # standardised per language. One signal separates by construction: a question term that no document
-    # of its language contains while the other language's documents contain its translation (4/8
-    # cross-lingual, 2/113 same-language); rank 2 on it too gives doc@3 7/8, hit@5 5/8, same language
-    # -0.007 [-0.013, -0.003]. As one full-text query per term it costs ~1.4 ms each (about +7 ms a
-    # question): it needs a per-language index of the glossary terms present, kept at ingestion.
-    # No rule measured meets the four targets together (benchmarks/crosslingual_dev.py, "frontier";
-    # hit@5 >= 5/8, doc@3 >= 7/8, same language >= -0.01, dev hit@3 > 0.84 of METHOD.md section 6):
-    # coverage or ratio 2 at rank 3, else 5: 5/8, 7/8, -0.0058 [-0.0113, -0.0019], 0.844; the translated
-    # query with each word once (its BM25 then compares with the question's), ratio 1 at 2: 6/8, 7/8,
-    # -0.0076, 0.831; the weak placement interleaved by page score (the translated terms' best page
-    # where its BM25 ranks among the question's own pages), from rank 3: 5/8, 7/8, -0.0052 [-0.0086,
-    # -0.0023], 0.805; from rank 4: 5/8, 3/8, -0.0022, 0.844. Every rule that puts the document in the
-    # first three for 7/8 either places a foreign page in the first three of a dev question whose own
-    # page is third (dev hit@3 65/77 -> 64/77) or keeps the weak rank-5 placement, whose same-language
-    # cost is the bound; only the coverage signal tells the questions apart without that.
-    # A ratio threshold of 1 with ranks 3 / 5 puts the document in the first three for 8/8 but costs
-    # same-language nDCG@10 -0.008 [-0.014, -0.004] and dev hit@3 0.844 -> 0.805 (below the §6
-    # baseline): a foreign page in the top three displaces a right one too often. Without the dense
-    # channel in the other language's ranking hit@5 falls by 0.625 [0.250, 1.000], without the
-    # translated pages by 0.500 [0.125, 0.875], without the translated children by 0.250 [0.000, 0.625].
-    # Extra RRF votes for these channels, or the dense channel run per language and fused, either did not
-    # lift the cross-lingual questions or sank the same-language ones (-0.04 to -0.6 nDCG@10).
+    # The settings below: benchmarks/crosslingual_dev.py and crosslingual_frontier.py, page level, 19 PDFs,
+    # 8 cross-lingual dev-hard questions (question language != PDF language), 113 same-language dev and
+    # dev-hard questions, 77 single-document dev questions (METHOD.md section 6: dev hit@3 above 0.84).
+    # Defaults: rank 2 when the evidence ratio is >= 2 or a question term is named only by the other
+    # language's documents (`understanding.term_presence`), else rank 5. Cross-lingual page hit@5 0/8 ->
+    # 5/8, right document among the first three 0/8 -> 7/8, nDCG@10 0 -> 0.333; same-language nDCG@10
+    # -0.0069 [-0.0125, -0.0024]; dev hit@3 0.844 (unchanged). The term coverage alone: doc@3 +0.250
+    # [0, +0.500], same language -0.001 [-0.003, 0]; it holds for 4/8 cross-lingual questions and 2/113
+    # same-language ones. The same-language bound (>= -0.01) is not met, nor by any rule measured
+    # (frontier): its cost is the weak rank-5 placement, which pushes a relevant page from rank 10 to 11
+    # in two questions (-0.22, -0.13); without it hit@5 falls to 2-4/8. Every rule that reaches doc@3
+    # 7/8 without the term coverage puts a foreign page third in a dev question whose page is third
+    # (dev hit@3 0.831), e.g. ratio 1.5 at rank 3, or the translated query with each word once at ratio 1.
+    # The figure moves with the parse (before the term coverage: -0.005 to -0.011 over three builds).
+    # Without the dense channel in the other language's ranking hit@5 falls by 0.500 [0.125, 0.875],
+    # without the translated pages by 0.375 [0, 0.750], without the translated children by 0.250
+    # [0, 0.625]. Extra RRF votes for these channels, or the dense channel run per language and fused,
+    # either did not lift the cross-lingual questions or sank the same-language ones (-0.04 to -0.6).
     other_language_weight: float = Field(
         0.5, ge=0.0, description="Weight of the dense channel in the ranking of the documents written in another "
         "language than the question (RRF with the translated terms' BM25 over their children and pages).",
@@ -141,7 +124,8 @@ class RetrievalSettings(_Section):
     other_language_strong_rank: int = Field(
         2, ge=2, description="Rank given to that passage when the translated terms match the other language's "
         "documents clearly more strongly (best BM25, `other_language_strong_ratio`) than the question matches "
-        "its own language's documents.",
+        "its own language's documents, or when a term of the question is named only by the other language's "
+        "documents (none of the question's language holds it, one of the other holds its translation).",
     )
     other_language_strong_ratio: float = Field(
         2.0, gt=0.0, description="Evidence ratio (translated terms' best BM25 over the other language's children / "

@@ -165,6 +165,8 @@ class TranslatedTerms(Frozen):
     terms: list[str] = Field(default_factory=list, description="'question term → its forms in that language'")
     kept: list[str] = Field(default_factory=list, description="Content words searched as written (names, symbols)")
     forms: list[str] = Field(default_factory=list, description="Every translated form searched")
+    only_other: list[str] = Field(default_factory=list, description="Question terms that no document of the "
+                                  "question's language holds while one of this language holds their translation")
 
 
 class SearchResult(Frozen):

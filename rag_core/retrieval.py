@@ -14,7 +14,10 @@ What works is placing the best passage of the other-language ranking in the fuse
 (`place`): at `other_language_strong_rank` when its evidence is clearly stronger than the
 question's own (`evidence_ratio` >= `other_language_strong_ratio`: the translated terms' best
 BM25 score over those documents against the question's best BM25 score over its own language's
-documents), else at `other_language_rank`. The question's own best passage stays first.
+documents) or when a question term is found only in the other language's documents (no
+document of the question's language holds it, one of the other language holds its translation:
+`understanding.term_presence`), else at `other_language_rank`. The question's own best passage
+stays first.
 
 Two fusion variants (METHOD.md §3), chosen by `settings.retrieval.fusion`:
 - "parents" (default): each channel's children are reduced to parents (best child per parent,
@@ -43,6 +46,7 @@ from rag_core.models import ChannelHit, Child, PageChannelHit, RetrievedParent, 
 from rag_core.store import RRF_K, ChildHit, FullText, PageHit, Store
 from rag_core.text import detect_language
 from rag_core.understanding.glossary import Translation
+from rag_core.understanding.term_presence import term_presence
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="channel")
 
@@ -118,9 +122,12 @@ def evidence_ratio(lexical: Sequence[ChildHit], translated: Sequence[ChildHit], 
     return math.inf if own <= 0 else theirs / own
 
 
-def placement(ratio: float, weights: RetrievalSettings) -> int:
-    """Rank given to the best other-language passage (0: not placed)."""
-    return weights.other_language_strong_rank if ratio >= weights.other_language_strong_ratio \
+def placement(ratio: float, weights: RetrievalSettings, only_other: Sequence[str] = ()) -> int:
+    """Rank given to the best other-language passage (0: not placed); `only_other`: the question's
+    terms found only in the other language's documents (`TermPresence.only_other_language`)."""
+    if weights.other_language_rank <= 0:
+        return 0
+    return weights.other_language_strong_rank if ratio >= weights.other_language_strong_ratio or only_other \
         else weights.other_language_rank
 
 
@@ -228,16 +235,16 @@ def fuse_parents(channels: Channels, dense_weight: float = 1.0, page_weight: flo
 
 
 def fuse_with_other_language(channels: Channels, weights: RetrievalSettings, languages: Mapping[str, str],
-                             language: str, reduced: ParentRankings | None = None
+                             language: str, reduced: ParentRankings | None = None, only_other: Sequence[str] = ()
                              ) -> tuple[list[tuple[str, float]], str | None]:
-    """The fused parents with the best other-language parent placed (`place`), and that parent's id."""
+    """The fused parents with the best other-language parent placed (`place`), and that parent's id;
+    `only_other` as in `placement`."""
     reduced = reduced or ParentRankings.of(channels)
     main = reduced.fuse(weights.dense_weight, weights.page_weight)
     other = reduced.fuse_other(weights.other_language_weight, weights.translated_weight)
     if not other:
         return main, None
-    rank = placement(
-        evidence_ratio(channels.lexical, channels.translated, languages, language), weights)
+    rank = placement(evidence_ratio(channels.lexical, channels.translated, languages, language), weights, only_other)
     keys, other_keys = [p for p, _ in main], [p for p, _ in other]
     scores = dict(other) | dict(main)  # a placed parent keeps its fused score when it has one
     return [(pid, scores[pid]) for pid in place(keys, other_keys, rank)], placed_key(keys, other_keys, rank)
@@ -287,6 +294,8 @@ def search(
     languages = {doc_id: r.language for doc_id, r in records.items()}
     crossing = parent_fusion and weights.other_language_rank > 0
     other = other_language(languages, scope, language, translation) if crossing else None
+    only_other = term_presence(settings, scope).only_other_language(other.translation, languages, scope) \
+        if other is not None and other.translation is not None else []
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
                             pages=parent_fusion and page_weight > 0, other=other)
     reduced = ParentRankings.of(channels)
@@ -297,7 +306,7 @@ def search(
         best = {h.parent_id: h.child_id for h in fused_children}
         placed = None
     else:
-        ranking, placed = fuse_with_other_language(channels, weights, languages, language, reduced)
+        ranking, placed = fuse_with_other_language(channels, weights, languages, language, reduced, only_other)
         best = {}  # each parent's passage: from its best channel, lexical first
         for hits in (reduced.dense_other, reduced.translated, reduced.dense, reduced.lexical):
             best.update({h.parent_id: h.child_id for h in reversed(hits)})
@@ -333,7 +342,7 @@ def search(
     return SearchResult(
         query=query, parents=out, expanded_terms=[t for t, _ in extra_terms], language=language,  # type: ignore[arg-type]
         translated=TranslatedTerms(language=shown.target, terms=shown.shown(), kept=list(shown.kept),  # type: ignore[arg-type]
-                                   forms=[f for _, forms in shown.pairs for f in forms])
+                                   forms=[f for _, forms in shown.pairs for f in forms], only_other=only_other)
         if shown is not None else None,
         elapsed_s=time.perf_counter() - started,
     )

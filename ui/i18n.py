@@ -237,6 +237,8 @@ STRINGS: dict[str, dict[Lang, str]] = {
                           "en": "Terms searched in the {language} documents: {terms}"},
     "search.translated_none": {"fr": "Aucun terme du glossaire reconnu ; documents en {language} : canal dense seul.",
                                "en": "No glossary term recognised; {language} documents: dense channel only."},
+    "search.only_other": {"fr": "Seuls les documents en {language} nomment : {terms} (aucun document dans la langue de la question).",
+                          "en": "Only the {language} documents name: {terms} (no document in the question's language does)."},
     "search.placed": {"fr": "Rang {rank} : le meilleur passage des documents en {language}, placé à ce rang.",
                       "en": "Rank {rank}: the best passage of the {language} documents, placed at that rank."},
     "search.glossary": {"fr": "Glossaire bilingue", "en": "Bilingual glossary"},

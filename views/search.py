@@ -72,6 +72,8 @@ if result is not None:
         searched = result.translated.terms + result.translated.kept
         st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched)) if result.translated.terms
                              else t("search.translated_none", language=other)))
+        if result.translated.only_other:
+            st.caption(escape_md(t("search.only_other", language=other, terms=", ".join(result.translated.only_other))))
         for hit in (h for h in result.parents if h.placed):
             st.caption(t("search.placed", rank=hit.fused_rank, language=other))
     if not result.parents:

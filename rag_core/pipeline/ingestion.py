@@ -27,8 +27,20 @@ from rag_core.parsing.files import load_document, save_document
 from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core.store import Store
 from rag_core.text import detect_language
+from rag_core.understanding import term_presence
 
 Progress = Callable[[ProgressEvent], None]
+
+
+def keep_held_labels(settings: Settings, doc_id: str) -> None:
+    """Find the glossary terms the document's passages hold now, not on the first question that
+    needs them (`understanding.term_presence`). A broken glossary does not stop an ingestion:
+    they are found on first use once it is fixed."""
+    term_presence.forget(settings, doc_id)
+    try:
+        term_presence.term_presence(settings, [doc_id])
+    except InputError:
+        pass
 
 
 def document_folder(settings: Settings, doc_id: str) -> DocumentFolder:
@@ -113,6 +125,7 @@ def _run_stages(
         folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
                                                                                "children": len(chunked.children)})
     seconds["chunk"] = time.perf_counter() - t0
+    keep_held_labels(settings, doc_id)
 
     # embed
     embedder = select_embedder(settings)

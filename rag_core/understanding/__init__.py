@@ -1,8 +1,11 @@
 """Question understanding (METHOD.md §3-4): follow-ups, context budget, sub-questions, thesaurus, glossary.
 
 `expansion_terms` gives the thesaurus' weighted lexical terms for a query; `translation` its
-terms in the other language (`glossary.py`). This package only analyses questions: it never
-searches, answers, stores or indexes (the question flow that calls it is `rag_core.pipeline.asking`).
+terms in the other language (`glossary.py`). This package analyses questions: it never
+searches, answers or stores passages (the question flow that calls it is `rag_core.pipeline.asking`).
+It keeps one record of its own next to each document's chunks: the glossary terms the document
+holds (`term_presence.py`), from which cross-lingual search tells a question about the other
+language's documents.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ The questions are ours, written from passages that the development sets do not u
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pymupdf
@@ -16,6 +17,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import SearchResult
+from rag_core.understanding import term_presence
 
 LOCAL = Principal.local_operator()  # these tests are not about access
 # (corpus PDF, its 1-based pages kept): the extract's page i is the i-th page listed
@@ -98,3 +100,40 @@ def test_extractive_answer_labels_the_other_language_passage(library: Settings) 
     for paragraph in labelled:  # as written in the English source, not translated
         assert by_id[paragraph.source_ids[0]].language == "en" and paragraph.quote in by_id[paragraph.source_ids[0]].text
     assert all(p.language is None for p in answer.paragraphs if by_id[p.source_ids[0]].language == "fr")
+
+
+def test_a_term_that_only_the_english_documents_name_places_their_passage_high(library: Settings) -> None:
+    """'décisions de gestion futures': no French page holds it, the EIOPA page holds 'future management
+    actions'; the best English passage takes the strong rank whatever the evidence ratio."""
+    for folder in library.documents_dir.iterdir():  # kept at ingestion, with the labels' fingerprint
+        kept = json.loads((folder / term_presence.FILE_NAME).read_text())
+        assert kept["fingerprint"] == term_presence.vocabulary(library).fingerprint and kept["labels"]
+    # the evidence ratio out of play (a threshold no score reaches): the strong rank can only come from the term
+    no_ratio = library.model_copy(update={"retrieval": library.retrieval.model_copy(
+        update={"other_language_strong_ratio": 1e9})})
+    result = pipeline.search("Sur quels motifs peut-on ignorer les décisions de gestion futures ?", no_ratio,
+                             principal=LOCAL)
+    assert result.translated is not None and "décisions de gestion futures" in result.translated.only_other
+    placed = [h for h in result.parents if h.placed]
+    assert len(placed) == 1 and placed[0].fused_rank == library.retrieval.other_language_strong_rank
+    assert placed[0].document.file_name == "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
+    assert 1 in placed[0].parent.pages
+    # a term both languages' pages name is not listed: "provision" is in the French reports
+    assert all("provision" not in term for term in result.translated.only_other)
+
+
+def test_an_extended_glossary_finds_its_new_term_in_the_documents(library: Settings, tmp_path: Path) -> None:
+    question = "Comment calcule-t-on les bénéfices attendus inclus dans les primes futures ?"
+    term = "bénéfices attendus inclus dans les primes futures"
+    before = pipeline.search(question, library, principal=LOCAL)
+    assert before.translated is not None and term not in before.translated.only_other
+    extension = tmp_path / "glossary.json"
+    extension.write_text(json.dumps({"name": "EPIFP", "entries": [
+        {"fr": term, "en": ["expected profits in future premiums", "EPIFP"]}]}), encoding="utf-8")
+    extended = library.model_copy(update={"understanding": library.understanding.model_copy(
+        update={"glossary_path": extension})})
+    after = pipeline.search(question, extended, principal=LOCAL)  # the documents' held terms found again
+    assert after.translated is not None and term in after.translated.only_other
+    kept = json.loads(next(library.documents_dir.glob(f"*/{term_presence.FILE_NAME}")).read_text())
+    assert kept["fingerprint"] == term_presence.vocabulary(extended).fingerprint
+    assert kept["fingerprint"] != term_presence.vocabulary(library).fingerprint

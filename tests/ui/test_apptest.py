@@ -338,7 +338,7 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
                           dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
                           translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
     translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
-                                 kept=["tarif"], forms=["deductible", "ordinary deductible"])
+                                 kept=["tarif"], forms=["deductible", "ordinary deductible"], only_other=["franchise"])
     monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
         query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01))
     at = _app("views/search.py")
@@ -352,6 +352,8 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
     assert "Glossaire utilisé : " in captions and "entrées" in captions
     assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
+    assert "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." \
+        in captions
 
 
 def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,205 @@
+"""Which glossary terms each document holds: the term-coverage signal of cross-lingual search.
+
+A question term that no document of the question's language holds, while a document of the
+other language holds one of its translations, says that the question is about the other
+language's documents: "facteur de queue" asked of a library whose French documents never name it
+and whose English ones say "tail factor" (`only_other_language`). On the dev sets it holds for
+4 of 8 cross-lingual questions and 2 of 113 same-language ones (benchmarks/crosslingual_frontier.py).
+Read with one full-text query per term it costs about 1.4 ms a term, so each document's held
+terms are found once, from its children (`held_labels`), and kept next to them
+(`glossary_terms.json`) with the fingerprint of the labels looked for: a glossary extended later
+makes the file stale, and it is found again on first use (about 0.05 s a document).
+
+A passage holds a label (a glossary form or a thesaurus label, in either language) when it holds
+each of the label's content words under French or English Snowball stemming: the test of the
+full-text index's AND query (`Store.passages_with`). A document holds it when one of its
+passages does. This module does not search and does not place results (`rag_core.retrieval`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rag_core.config import Settings
+from rag_core.library import DocumentFolder, atomic_write_json
+from rag_core.stemming import both_stems
+from rag_core.text import STOP_WORDS, fold
+from rag_core.understanding.glossary import Glossary, Translation, load_glossary
+from rag_core.understanding.labels import label_key
+from rag_core.understanding.thesaurus import Thesaurus, load_thesaurus
+
+FILE_NAME = "glossary_terms.json"
+_WORD = re.compile(r"[0-9a-z]+")
+Key = tuple[str, ...]  # `label_key` of a label
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The labels looked for: label key -> the stems each of its content words may take."""
+
+    words: Mapping[Key, tuple[frozenset[str], ...]]
+    fingerprint: str
+
+
+def _content_words(label: str) -> list[str]:
+    words = _WORD.findall(fold(label))
+    return [w for w in words if w not in STOP_WORDS] or words
+
+
+def vocabulary_of(labels: Iterable[str]) -> Vocabulary:
+    words: dict[Key, tuple[frozenset[str], ...]] = {}
+    for label in labels:
+        key = label_key(label)
+        if key and key not in words:
+            words[key] = tuple(both_stems(w) for w in _content_words(label))
+    digest = hashlib.sha256("\n".join(sorted(" ".join(k) for k in words)).encode()).hexdigest()[:16]
+    return Vocabulary(words, digest)
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(glossary: Glossary | None, thesaurus: Thesaurus | None) -> Vocabulary:
+    labels = [form for entry in (glossary.entries if glossary else ()) for forms in entry.values() for form in forms]
+    for concept in thesaurus.concepts if thesaurus is not None else ():
+        labels += [label for _, forms in concept.by_language for label in forms]
+    return vocabulary_of(labels)
+
+
+def vocabulary(settings: Settings) -> Vocabulary | None:
+    """The glossary's and the thesaurus' labels in use; None when translation is off."""
+    glossary = load_glossary(settings)
+    return None if glossary is None else _vocabulary(glossary, load_thesaurus(settings))
+
+
+def held_labels(texts: Iterable[str], vocab: Vocabulary) -> frozenset[Key]:
+    """The keys of the labels that one of `texts` (a document's passages) holds."""
+    postings: dict[str, set[int]] = {}  # stem -> passages holding it
+    stems_of: dict[str, frozenset[str]] = {}
+    for i, text in enumerate(texts):
+        for word in set(_WORD.findall(fold(text))):
+            stems = stems_of.get(word)
+            if stems is None:
+                stems = stems_of[word] = both_stems(word)
+            for stem in stems:
+                postings.setdefault(stem, set()).add(i)
+    held = []
+    for key, words in vocab.words.items():
+        passages: set[int] | None = None
+        for stems in words:
+            having = set().union(*(postings.get(s, ()) for s in stems))
+            passages = having if passages is None else passages & having
+            if not passages:
+                break
+        if passages:
+            held.append(key)
+    return frozenset(held)
+
+
+@dataclass(frozen=True)
+class TermPresence:
+    """The labels each document holds (doc id -> label keys; a document absent: not known)."""
+
+    held: Mapping[str, frozenset[Key]]
+
+    def only_other_language(self, translation: Translation | None, languages: Mapping[str, str],
+                            scope: Sequence[str]) -> list[str]:
+        """The question's terms (`translation.pairs`, source side) that no document of `scope` in the
+        question's language holds while one in `translation.target` holds one of their forms. Empty
+        when a document of the question's language is not known: an absence is not proven."""
+        if translation is None or not translation.pairs:
+            return []
+        own = [d for d in scope if languages.get(d) == translation.source]
+        theirs = [d for d in scope if languages.get(d) == translation.target]
+        if not theirs or any(d not in self.held for d in own):
+            return []
+        found = []
+        for source, forms in translation.pairs:
+            key = label_key(source)
+            if any(key in self.held[d] for d in own):
+                continue
+            keys = [label_key(f) for f in forms]
+            if any(k in self.held.get(d, ()) for d in theirs for k in keys):
+                found.append(source)
+        return found
+
+
+_LOCK = threading.Lock()
+_CACHE: dict[tuple[str, str], dict[str, frozenset[Key]]] = {}  # (documents dir, fingerprint) -> doc id -> labels
+_UNKNOWN: dict[tuple[str, str], set[str]] = {}  # (documents dir, fingerprint) -> doc ids without chunks
+
+
+def _chunk_hash(folder: DocumentFolder) -> str | None:
+    return folder.manifest().get("stages", {}).get("chunk", {}).get("output_sha256")
+
+
+def _remember(folder: DocumentFolder, vocab: Vocabulary, held: frozenset[Key]) -> None:
+    with _LOCK:
+        _CACHE.setdefault((str(folder.root.parent), vocab.fingerprint), {})[folder.doc_id] = held
+
+
+def write_held_labels(folder: DocumentFolder, texts: Iterable[str], vocab: Vocabulary) -> frozenset[Key]:
+    """Find the labels a document's passages hold and keep them next to its chunks."""
+    held = held_labels(texts, vocab)
+    atomic_write_json(folder.root / FILE_NAME, {"fingerprint": vocab.fingerprint, "chunks_sha256": _chunk_hash(folder),
+                                                "labels": sorted(" ".join(k) for k in held)})
+    _remember(folder, vocab, held)
+    return held
+
+
+def _read(folder: DocumentFolder, vocab: Vocabulary) -> frozenset[Key] | None:
+    try:
+        data = json.loads((folder.root / FILE_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+    if data.get("fingerprint") != vocab.fingerprint or data.get("chunks_sha256") != _chunk_hash(folder):
+        return None  # the labels looked for, or the passages, have changed since
+    held = frozenset(tuple(label.split()) for label in data.get("labels", []))
+    _remember(folder, vocab, held)
+    return held
+
+
+def _found(folder: DocumentFolder, vocab: Vocabulary) -> frozenset[Key] | None:
+    known = _read(folder, vocab)
+    if known is not None:
+        return known
+    try:
+        children = json.loads(folder.chunks_json.read_text())["children"]
+    except (OSError, ValueError, KeyError):
+        return None  # not chunked (yet): not known
+    return write_held_labels(folder, (c["text"] for c in children), vocab)
+
+
+def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
+    """The labels each of `doc_ids` holds: from memory, else from its file, else found from its
+    chunks (and kept). A document without chunks on disk is left out (not known)."""
+    vocab = vocabulary(settings)
+    if vocab is None:
+        return TermPresence({})
+    cache_key = (str(settings.documents_dir), vocab.fingerprint)
+    cached = _CACHE.get(cache_key, {})
+    held = {d: cached[d] for d in doc_ids if d in cached}
+    for doc_id in doc_ids:
+        if doc_id not in held and doc_id not in _UNKNOWN.get(cache_key, ()):
+            known = _found(DocumentFolder(settings.documents_dir, doc_id), vocab)
+            if known is not None:
+                held[doc_id] = known
+            else:  # not chunked on disk: not read again until an ingestion makes it known (`forget`)
+                with _LOCK:
+                    _UNKNOWN.setdefault(cache_key, set()).add(doc_id)
+    return TermPresence(held)
+
+
+def forget(settings: Settings, doc_id: str) -> None:
+    """Drop a document's held labels from memory (it was re-chunked or deleted)."""
+    with _LOCK:
+        for (root, _), docs in _CACHE.items():
+            if root == str(settings.documents_dir):
+                docs.pop(doc_id, None)
+        for (root, _), unknown in _UNKNOWN.items():
+            if root == str(settings.documents_dir):
+                unknown.discard(doc_id)
