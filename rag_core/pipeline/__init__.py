@@ -42,6 +42,7 @@ from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Langu
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
 from rag_core.text import detect_language
+from rag_core.understanding import term_presence
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +356,9 @@ def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
 
 def upload_thesaurus(data: bytes, settings: Settings) -> int:
     """Check and store the user's thesaurus (it replaces the bundled one); returns its number of concepts."""
-    return len(understanding.save_uploaded_thesaurus(data, settings).concepts)
+    concepts = len(understanding.save_uploaded_thesaurus(data, settings).concepts)
+    term_presence.refresh(settings)  # its labels are among the terms each document is known to hold
+    return concepts
 
 
 def glossary_info(settings: Settings) -> dict[str, Any] | None:
@@ -369,7 +372,9 @@ def glossary_info(settings: Settings) -> dict[str, Any] | None:
 
 def upload_glossary(data: bytes, settings: Settings) -> int:
     """Check and store the user's glossary (it extends the bundled one); returns its number of entries."""
-    return len(understanding.save_uploaded_glossary(data, settings).entries)
+    entries = len(understanding.save_uploaded_glossary(data, settings).entries)
+    term_presence.refresh(settings)  # the new terms, found in every document now rather than on the next question
+    return entries
 
 
 def temp_upload(data: bytes, suffix: str) -> Path:

@@ -194,6 +194,13 @@ def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
     return TermPresence(held)
 
 
+def refresh(settings: Settings) -> int:
+    """Find the terms every chunked document of the library holds under the labels in use now (after
+    the glossary or the thesaurus changed, rather than on the next question); how many documents."""
+    doc_ids = sorted(p.parent.name for p in settings.documents_dir.glob("*/chunks.json"))
+    return len(term_presence(settings, doc_ids).held)
+
+
 def forget(settings: Settings, doc_id: str) -> None:
     """Drop a document's held labels from memory (it was re-chunked or deleted)."""
     with _LOCK:

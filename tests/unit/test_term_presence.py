@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from rag_core import pipeline
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import InputError
+from rag_core.library import DocumentFolder, atomic_write_json
 from rag_core.pipeline.ingestion import keep_held_labels
 from rag_core.retrieval import placement
 from rag_core.understanding.glossary import Glossary, translate
-from rag_core.understanding.term_presence import TermPresence, held_labels, term_presence, vocabulary_of
+from rag_core.understanding.term_presence import (
+    FILE_NAME, TermPresence, held_labels, term_presence, vocabulary, vocabulary_of,
+)
 
 GLOSSARY = Glossary([
     {"fr": ("facteur de queue",), "en": ("tail factor",)},
@@ -69,3 +74,16 @@ def test_a_broken_glossary_does_not_stop_an_ingestion(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="Entry 1 of the glossary"):  # the glossary is really broken
         term_presence(settings, ["0" * 64])
     keep_held_labels(settings, "0" * 64)  # yet the ingestion goes on: the terms are found once it is fixed
+
+
+def test_an_uploaded_glossary_finds_its_terms_in_every_document_at_once(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    folder = DocumentFolder(settings.documents_dir, "a" * 64)
+    atomic_write_json(folder.chunks_json, {"parents": [], "children": [
+        {"text": "The Tartempion ratios of the last three years."}, {"text": "Tail factors."}]})
+    assert term_presence(settings, [folder.doc_id]).held[folder.doc_id] >= {("tail", "factor")}
+    extra = {"name": "mine", "entries": [{"fr": "coefficient de Tartempion", "en": "Tartempion ratio"}]}
+    pipeline.upload_glossary(json.dumps(extra).encode(), settings)
+    kept = json.loads((folder.root / FILE_NAME).read_text())  # written by the upload, before any question
+    assert "tartempion ratio" in kept["labels"] and "tail factor" in kept["labels"]
+    assert kept["fingerprint"] == vocabulary(settings).fingerprint  # type: ignore[union-attr]
