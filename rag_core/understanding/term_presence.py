@@ -8,7 +8,8 @@ and whose English ones say "tail factor" (`only_other_language`). On the dev set
 Read with one full-text query per term it costs about 1.4 ms a term, so each document's held
 terms are found once, from its children (`held_labels`), and kept next to them
 (`glossary_terms.json`) with the fingerprint of the labels looked for: a glossary extended later
-makes the file stale, and it is found again on first use (about 0.05 s a document).
+makes the file stale, and it is found again on first use, or at once when the glossary is
+uploaded (`refresh`). Finding them costs 0.18 s for the 19 corpus PDFs (538 pages, 1,156 children).
 
 A passage holds a label (a glossary form or a thesaurus label, in either language) when it holds
 each of the label's content words under French or English Snowball stemming: the test of the
