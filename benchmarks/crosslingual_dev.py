@@ -16,8 +16,9 @@ as in the product, and saves their page rankings and the evidence ratio (`channe
 - "folded": the translated terms added to the question's own BM25 queries at that boost;
 - "placed": the other language's documents ranked on their own (dense x w_o, translated terms'
   BM25 over children and pages x 1) and their best page placed at rank s when the evidence
-  ratio reaches r, else at rank w ("placed at s / w, ratio r"); the product's default is 2 / 5,
-  ratio 2. Two cheaper variants (the translated terms' two full-text queries are what the
+  ratio reaches r or a question term is named only by the other language's documents
+  (`understanding.term_presence`), else at rank w ("placed at s / w, ratio r"); the product's
+  default is 2 / 5, ratio 2; "ratio 2 only" leaves the term out. Two cheaper variants (the translated terms' two full-text queries are what the
   cross-lingual search costs): the pages' query only, with the evidence ratio taken on pages;
   and shorter translated queries (each word once, or each term's preferred form only).
 Last, it prints `crosslingual_frontier.py`'s table: rules of placement against the four targets at once.

@@ -147,6 +147,7 @@ def delete(doc_id: str, settings: Settings, *, principal: Principal) -> None:
     open_store(settings).delete_document(doc_id)
     if folder.root.is_dir():
         shutil.rmtree(folder.root, ignore_errors=True)
+    term_presence.forget(settings, doc_id)
     perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name,
                collection=record.collection)
 
