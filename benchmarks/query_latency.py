@@ -84,7 +84,7 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
         if bilingual and data_dir is not None:  # the glossary terms each document holds, as ingestion keeps them
             folder = DocumentFolder(Settings(data_dir=data_dir).documents_dir, doc_id)
-            term_presence.write_held_labels(folder, [c.text for c in children],
+            term_presence.write_held_labels(folder, [c.context_text for c in children],
                                             term_presence.vocabulary(Settings(data_dir=data_dir)))  # type: ignore[arg-type]
     return [f"{d:064x}" for d in range(docs)]
 

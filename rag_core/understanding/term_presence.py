@@ -13,8 +13,8 @@ uploaded (`refresh`). Finding them costs 0.18 s for the 19 corpus PDFs (538 page
 
 A passage holds a label (a glossary form or a thesaurus label, in either language) when it holds
 each of the label's content words under French or English Snowball stemming: the test of the
-full-text index's AND query (`Store.passages_with`). A document holds it when one of its
-passages does. This module does not search and does not place results (`rag_core.retrieval`).
+full-text index's AND query (`Store.passages_with`), on the same text (the child's text with its
+headings, `context_text`). A document holds it when one of its passages does. This module does not search and does not place results (`rag_core.retrieval`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from rag_core.understanding.thesaurus import Thesaurus, load_thesaurus
 FILE_NAME = "glossary_terms.json"
 _WORD = re.compile(r"[0-9a-z]+")
 Key = tuple[str, ...]  # `label_key` of a label
+_READING = "context_text, content words, fr+en Snowball, v1"  # in the fingerprint: a new reading redoes the files
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def vocabulary_of(labels: Iterable[str]) -> Vocabulary:
         key = label_key(label)
         if key and key not in words:
             words[key] = tuple(both_stems(w) for w in _content_words(label))
-    digest = hashlib.sha256("\n".join(sorted(" ".join(k) for k in words)).encode()).hexdigest()[:16]
+    digest = hashlib.sha256("\n".join([_READING, *sorted(" ".join(k) for k in words)]).encode()).hexdigest()[:16]
     return Vocabulary(words, digest)
 
 
@@ -172,7 +173,7 @@ def _found(folder: DocumentFolder, vocab: Vocabulary) -> frozenset[Key] | None:
         children = json.loads(folder.chunks_json.read_text())["children"]
     except (OSError, ValueError, KeyError):
         return None  # not chunked (yet): not known
-    return write_held_labels(folder, (c["text"] for c in children), vocab)
+    return write_held_labels(folder, (c.get("context_text") or c["text"] for c in children), vocab)
 
 
 def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:

@@ -80,7 +80,8 @@ def test_an_uploaded_glossary_finds_its_terms_in_every_document_at_once(tmp_path
     settings = Settings(data_dir=tmp_path)
     folder = DocumentFolder(settings.documents_dir, "a" * 64)
     atomic_write_json(folder.chunks_json, {"parents": [], "children": [
-        {"text": "The Tartempion ratios of the last three years."}, {"text": "Tail factors."}]})
+        {"text": "The ratios of the last three years.", "context_text": "Tartempion ratio\nThe ratios of the last "
+         "three years."}, {"text": "Tail factors."}]})  # the heading is read as full-text search reads it
     assert term_presence(settings, [folder.doc_id]).held[folder.doc_id] >= {("tail", "factor")}
     extra = {"name": "mine", "entries": [{"fr": "coefficient de Tartempion", "en": "Tartempion ratio"}]}
     pipeline.upload_glossary(json.dumps(extra).encode(), settings)
