@@ -43,7 +43,9 @@ from rag_core.config import Settings  # noqa: E402
 from rag_core.embedding import select_embedder  # noqa: E402
 from rag_core.library import DocumentFolder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import fuse_parents, fuse_with_other_language, other_language, run_channels  # noqa: E402
+from rag_core.retrieval import (  # noqa: E402
+    fuse_parents, fuse_with_other_language, only_in_other_language, other_language, run_channels,
+)
 from rag_core.store import Store  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
 from rag_core.understanding import term_presence  # noqa: E402
@@ -121,8 +123,7 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
                 languages = {r.doc_id: r.language for r in store.documents()}
                 if with_other:
                     other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
-                    only = term_presence.term_presence(settings, scope).only_other_language(
-                        other.translation, languages, scope) if other is not None and other.translation else []
+                    only = only_in_other_language(other, settings, languages, scope)
                     fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
                                              weights, languages, lang, only_other=only)
                 else:

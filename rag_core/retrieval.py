@@ -111,6 +111,15 @@ def other_language(languages: Mapping[str, str], scope: Sequence[str], language:
     return OtherLanguage([d for d in other if languages[d] == target], target, usable)
 
 
+def only_in_other_language(other: OtherLanguage | None, settings: Settings, languages: Mapping[str, str],
+                           scope: Sequence[str]) -> list[str]:
+    """The question's terms that only the other language's documents of `scope` name
+    (`understanding.term_presence`); empty without a translation."""
+    if other is None or other.translation is None:
+        return []
+    return term_presence(settings, scope).only_other_language(other.translation, languages, scope)
+
+
 def evidence_ratio(lexical: Sequence[ChildHit], translated: Sequence[ChildHit], languages: Mapping[str, str],
                    language: str) -> float:
     """Best BM25 score of the translated terms over the other language's children, divided by the
@@ -294,8 +303,7 @@ def search(
     languages = {doc_id: r.language for doc_id, r in records.items()}
     crossing = parent_fusion and weights.other_language_rank > 0
     other = other_language(languages, scope, language, translation) if crossing else None
-    only_other = term_presence(settings, scope).only_other_language(other.translation, languages, scope) \
-        if other is not None and other.translation is not None else []
+    only_other = only_in_other_language(other, settings, languages, scope)
     channels = run_channels(query, vector, store, scope, candidate_k, language, extra_terms,
                             pages=parent_fusion and page_weight > 0, other=other)
     reduced = ParentRankings.of(channels)

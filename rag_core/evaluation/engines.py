@@ -31,7 +31,6 @@ from rag_core.models import DocumentRecord, Parent
 from rag_core.parsing.pagetext import page_texts
 from rag_core.store import ChildHit, PageHit, Store
 from rag_core.text import contains_quote, detect_language
-from rag_core.understanding.term_presence import term_presence
 
 PAGE_CANDIDATE_K = 100  # children per channel for page rankings: enough for recall@100
 RANKED_PAGES_KEPT = 100
@@ -158,8 +157,7 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     languages = {doc_id: r.language for doc_id, r in corpus.records.items()}
     other = retrieval.other_language(languages, corpus.scope, language, translation) \
         if weights.other_language_rank > 0 else None
-    only_other = term_presence(settings, corpus.scope).only_other_language(other.translation, languages, corpus.scope) \
-        if other is not None and other.translation is not None else []
+    only_other = retrieval.only_in_other_language(other, settings, languages, corpus.scope)
     channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language,
                                       other=other)
     k = settings.retrieval.candidate_k
