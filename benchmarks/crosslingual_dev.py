@@ -18,10 +18,11 @@ as in the product, and saves their page rankings and the evidence ratio (`channe
   BM25 over children and pages x 1) and their best page placed at rank s when the evidence
   ratio reaches r or a question term is named only by the other language's documents
   (`understanding.term_presence`), else at rank w ("placed at s / w, ratio r"); the product's
-  default is 2 / 5, ratio 2; "ratio 2 only" leaves the term out. Two cheaper variants (the translated terms' two full-text queries are what the
-  cross-lingual search costs): the pages' query only, with the evidence ratio taken on pages;
+  default is 2 / 5, ratio 2; "ratio 2 only" leaves the term out. Two cheaper variants (the
+  translated terms' two full-text queries are what the cross-lingual search costs): the pages'
+  query only, with the evidence ratio taken on pages;
   and shorter translated queries (each word once, or each term's preferred form only).
-Last, it prints `crosslingual_frontier.py`'s table: rules of placement against the four targets at once.
+Last, it prints `crosslingual_frontier.py`'s table: placement rules against the four targets at once.
 Questions are grouped as "same language" (every relevant PDF in the question's language),
 "cross-lingual" (none) or "mixed"; doc@3 is 1 when a relevant PDF is among the first three
 distinct documents of the page ranking. Paired differences against "current" on the same
@@ -206,13 +207,17 @@ def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5,
     the ratio of the best children ("ratio") or of the best pages ("page_ratio"); `query`: the
     translated query's variant ("" as the product, "distinct", "preferred"); `coverage`: a question
     term found only in the other language's documents also gives the strong rank, as in the product."""
-    suffix = f"_{query}" if query else ""
-    if query:
-        evidence = f"ratio{suffix}"
-    other = metrics.fuse_rankings([_r(row, "dense_other"), _r(row, f"translated{suffix}"),
-                                   _r(row, f"translated_pages{suffix}")], weights=list(weights))
+    evidence = f"ratio_{query}" if query else evidence
     strong_evidence = row.get(evidence, 0.0) >= ratio or (coverage and bool(row.get("only_other_terms")))
-    return retrieval.place(base, other, strong if strong_evidence else weak)
+    return retrieval.place(base, other_ranking(row, query, weights), strong if strong_evidence else weak)
+
+
+def other_ranking(row: dict, query: str = "", weights: tuple[float, float, float] = (0.5, 1.0, 1.0)) -> Ranking:
+    """The other language's pages ranked on their own: RRF of their dense channel and of the
+    `query` variant of the translated terms' BM25 over children and pages."""
+    suffix = f"_{query}" if query else ""
+    return metrics.fuse_rankings([_r(row, "dense_other"), _r(row, f"translated{suffix}"),
+                                  _r(row, f"translated_pages{suffix}")], weights=list(weights))
 
 
 def variants() -> dict[str, Variant]:

@@ -24,30 +24,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crosslingual_dev as xl  # noqa: E402
-from rag_core import retrieval  # noqa: E402
 from rag_core.evaluation import metrics  # noqa: E402
 
 
 def ruled(row: dict, base: xl.Ranking, query: str = "", strong_ratio: float = 2.0, strong: int = 2,
           coverage: bool = False, weak: str = "5") -> xl.Ranking:
-    """The other language's ranking placed in `base` by a rule: at rank `strong` when the evidence
-    ratio of the `query` variant of the translated terms reaches `strong_ratio` or, with `coverage`,
-    when a question term is found only in the other language's documents (`only_other_terms`); else
-    by `weak`: "5" (rank 5), "none" (not placed) or "interleave N": where the translated terms' best
-    page score ranks among the question's best own-language page scores (BM25 of two queries of
-    distinct words compared as they are), never above rank N, not placed past rank 10."""
-    suffix = f"_{query}" if query else ""
-    other = metrics.fuse_rankings([xl._r(row, "dense_other"), xl._r(row, f"translated{suffix}"),
-                                   xl._r(row, f"translated_pages{suffix}")], weights=[0.5, 1.0, 1.0])
-    if row.get(f"ratio{suffix}", 0.0) >= strong_ratio or (coverage and row.get("only_other_terms")):
-        return retrieval.place(base, other, strong)
-    if weak == "none":
-        return base
+    """`xl.placed` with a choice of weak placement, `weak`: "5" (rank 5), "none" (not placed), "ratio
+    R" (rank 5 from an evidence ratio of R, else not placed) or "interleave N": where the translated
+    terms' best page score ranks among the question's best own-language page scores (BM25 of two
+    queries of distinct words compared as they are), never above rank N, not placed past rank 10."""
+    if weak.startswith("ratio"):
+        weak = "5" if row.get("ratio", 0.0) >= float(weak.split()[1]) else "none"
     if weak.startswith("interleave"):
-        theirs = row.get(f"page_score{suffix}", 0.0)
-        rank = max(int(weak.split()[1]), 1 + sum(1 for own in row.get("own_page_scores", []) if own >= theirs))
-        return retrieval.place(base, other, rank) if theirs > 0 and rank <= 10 else base
-    return retrieval.place(base, other, int(weak))
+        theirs = row.get(f"page_score_{query}" if query else "page_score", 0.0)
+        weak = str(max(int(weak.split()[1]), 1 + sum(1 for own in row.get("own_page_scores", []) if own >= theirs)))
+        if theirs <= 0 or int(weak) > 10:
+            weak = "none"
+    return xl.placed(row, base, strong=strong, weak=0 if weak == "none" else int(weak), ratio=strong_ratio,
+                     query=query, coverage=coverage)
 
 
 # Rules that change how the other language's best page is placed, measured against every target
@@ -70,28 +64,22 @@ FRONTIER = {
 TARGETS = "cross-lingual hit@5 >= 5/8, doc@3 >= 7/8; same-language nDCG@10 lower bound >= -0.01; dev hit@3 > 0.84"
 
 
-def _frontier_rank(row: dict, rule: dict) -> xl.Ranking:
-    base = xl.variants()["current"](row)
-    weak = rule.get("weak", "5")
-    if weak.startswith("ratio"):  # placed at 5 only from that ratio on
-        rule = {**rule, "weak": "5" if row.get("ratio", 0.0) >= float(weak.split()[1]) else "none"}
-    return ruled(row, base, **rule)
-
-
 def frontier(rows: list[dict]) -> None:
     """Each rule of FRONTIER against the four targets; no rule below was chosen on these figures."""
     cross = [r for r in rows if r["group"] == "cross-lingual"]
     same = [r for r in rows if r["group"] == "same language"]
     dev = [r for r in same if r.get("set") == "dev_questions" and len(r["pdfs"]) == 1]
     current = xl.variants()["current"]
+    bases = {id(r): current(r) for r in cross + same}
     print(f"\nfrontier ({len(cross)} cross-lingual, {len(same)} same-language, {len(dev)} dev single-document); "
           f"targets: {TARGETS}")
     print(f"{'rule':<66}{'hit@5':>7}{'doc@3':>7}   same-language d nDCG@10   dev hit@3  targets met")
     for name, rule in FRONTIER.items():
-        crossed = [xl.score(r, _frontier_rank(r, rule)) for r in cross]
-        d = metrics.paired_difference([xl.score(r, _frontier_rank(r, rule))["ndcg@10"] for r in same],
-                                      [xl.score(r, current(r))["ndcg@10"] for r in same])
-        hit3 = xl._mean([xl.score(r, _frontier_rank(r, rule))["hit@3"] for r in dev])
+        scored = {id(r): xl.score(r, ruled(r, bases[id(r)], **rule)) for r in cross + same}
+        crossed = [scored[id(r)] for r in cross]
+        d = metrics.paired_difference([scored[id(r)]["ndcg@10"] for r in same],
+                                      [xl.score(r, bases[id(r)])["ndcg@10"] for r in same])
+        hit3 = xl._mean([scored[id(r)]["hit@3"] for r in dev])
         hits, docs = sum(s["hit@5"] for s in crossed), sum(s["doc@3"] for s in crossed)
         met = [hits >= 5, docs >= 7, d["low"] >= -0.01, hit3 > 0.84]
         print(f"{name:<66}{hits:>5.0f}/8{docs:>5.0f}/8   {d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]"

@@ -65,6 +65,8 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
     per_doc = n // docs
     box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
     nprng = np.random.default_rng(0)
+    settings = Settings(data_dir=data_dir) if bilingual and data_dir is not None else None
+    vocabulary = term_presence.vocabulary(settings) if settings is not None else None
     for d in range(docs):
         doc_id = f"{d:064x}"
         parents, children = [], []
@@ -84,10 +86,9 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
                                 language="fr" if bilingual and d % 2 else "en", pages=1, parents=len(parents), children=per_doc, tables=0,
                                 parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
-        if bilingual and data_dir is not None:  # the glossary terms each document holds, as ingestion keeps them
-            folder = DocumentFolder(Settings(data_dir=data_dir).documents_dir, doc_id)
-            term_presence.write_held_labels(folder, [c.context_text for c in children],
-                                            term_presence.vocabulary(Settings(data_dir=data_dir)))  # type: ignore[arg-type]
+        if settings is not None and vocabulary is not None:  # the glossary terms each document holds, as ingestion
+            term_presence.write_held_labels(DocumentFolder(settings.documents_dir, doc_id),
+                                            [c.context_text for c in children], vocabulary)
     return [f"{d:064x}" for d in range(docs)]
 
 

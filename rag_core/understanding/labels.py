@@ -24,9 +24,14 @@ _TOKEN = re.compile(r"[0-9a-z]+")
 T = TypeVar("T")
 
 
+def folded_words(text: str) -> list[str]:
+    """The folded words of a text, as labels are read: 'Provisions techniques' -> ['provisions', 'techniques']."""
+    return _TOKEN.findall(fold(text))
+
+
 def label_key(text: str) -> tuple[str, ...]:
     """Folded words, a final plural s/x dropped: 'Provisions techniques' -> ('provision', 'technique')."""
-    return tuple(w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in _TOKEN.findall(fold(text)))
+    return tuple(w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in folded_words(text))
 
 
 @dataclass(frozen=True)

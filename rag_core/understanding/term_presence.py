@@ -14,14 +14,14 @@ uploaded (`refresh`). Finding them costs 0.18 s for the 19 corpus PDFs (538 page
 A passage holds a label (a glossary form or a thesaurus label, in either language) when it holds
 each of the label's content words under French or English Snowball stemming: the test of the
 full-text index's AND query (`Store.passages_with`), on the same text (the child's text with its
-headings, `context_text`). A document holds it when one of its passages does. This module does not search and does not place results (`rag_core.retrieval`).
+headings, `context_text`). A document holds it when one of its passages does. This module does
+not search and does not place results (`rag_core.retrieval`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,13 +30,12 @@ from functools import lru_cache
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, atomic_write_json
 from rag_core.stemming import both_stems
-from rag_core.text import STOP_WORDS, fold
+from rag_core.text import STOP_WORDS
 from rag_core.understanding.glossary import Glossary, Translation, load_glossary
-from rag_core.understanding.labels import label_key
+from rag_core.understanding.labels import folded_words, label_key
 from rag_core.understanding.thesaurus import Thesaurus, load_thesaurus
 
 FILE_NAME = "glossary_terms.json"
-_WORD = re.compile(r"[0-9a-z]+")
 Key = tuple[str, ...]  # `label_key` of a label
 _READING = "context_text, content words, fr+en Snowball, v1"  # in the fingerprint: a new reading redoes the files
 
@@ -50,7 +49,7 @@ class Vocabulary:
 
 
 def _content_words(label: str) -> list[str]:
-    words = _WORD.findall(fold(label))
+    words = folded_words(label)
     return [w for w in words if w not in STOP_WORDS] or words
 
 
@@ -83,7 +82,7 @@ def held_labels(texts: Iterable[str], vocab: Vocabulary) -> frozenset[Key]:
     postings: dict[str, set[int]] = {}  # stem -> passages holding it
     stems_of: dict[str, frozenset[str]] = {}
     for i, text in enumerate(texts):
-        for word in set(_WORD.findall(fold(text))):
+        for word in set(folded_words(text)):
             stems = stems_of.get(word)
             if stems is None:
                 stems = stems_of[word] = both_stems(word)
@@ -131,49 +130,45 @@ class TermPresence:
 
 
 _LOCK = threading.Lock()
-_CACHE: dict[tuple[str, str], dict[str, frozenset[Key]]] = {}  # (documents dir, fingerprint) -> doc id -> labels
-_UNKNOWN: dict[tuple[str, str], set[str]] = {}  # (documents dir, fingerprint) -> doc ids without chunks
+# (documents dir, fingerprint) -> doc id -> its labels, or None when it has no chunks on disk (not known)
+_CACHE: dict[tuple[str, str], dict[str, frozenset[Key] | None]] = {}
 
 
 def _chunk_hash(folder: DocumentFolder) -> str | None:
     return folder.manifest().get("stages", {}).get("chunk", {}).get("output_sha256")
 
 
-def _remember(folder: DocumentFolder, vocab: Vocabulary, held: frozenset[Key]) -> None:
-    with _LOCK:
-        _CACHE.setdefault((str(folder.root.parent), vocab.fingerprint), {})[folder.doc_id] = held
-
-
-def write_held_labels(folder: DocumentFolder, texts: Iterable[str], vocab: Vocabulary) -> frozenset[Key]:
-    """Find the labels a document's passages hold and keep them next to its chunks."""
+def write_held_labels(folder: DocumentFolder, texts: Iterable[str], vocab: Vocabulary,
+                      chunks_sha256: str | None = None) -> frozenset[Key]:
+    """Find the labels a document's passages hold and keep them next to its chunks (whose hash is
+    read from the manifest unless given)."""
     held = held_labels(texts, vocab)
-    atomic_write_json(folder.root / FILE_NAME, {"fingerprint": vocab.fingerprint, "chunks_sha256": _chunk_hash(folder),
+    chunks_sha256 = chunks_sha256 or _chunk_hash(folder)
+    atomic_write_json(folder.root / FILE_NAME, {"fingerprint": vocab.fingerprint, "chunks_sha256": chunks_sha256,
                                                 "labels": sorted(" ".join(k) for k in held)})
-    _remember(folder, vocab, held)
     return held
 
 
-def _read(folder: DocumentFolder, vocab: Vocabulary) -> frozenset[Key] | None:
+def _read(folder: DocumentFolder, vocab: Vocabulary, chunks_sha256: str | None) -> frozenset[Key] | None:
     try:
         data = json.loads((folder.root / FILE_NAME).read_text())
     except (OSError, ValueError):
         return None
-    if data.get("fingerprint") != vocab.fingerprint or data.get("chunks_sha256") != _chunk_hash(folder):
+    if data.get("fingerprint") != vocab.fingerprint or data.get("chunks_sha256") != chunks_sha256:
         return None  # the labels looked for, or the passages, have changed since
-    held = frozenset(tuple(label.split()) for label in data.get("labels", []))
-    _remember(folder, vocab, held)
-    return held
+    return frozenset(tuple(label.split()) for label in data.get("labels", []))
 
 
 def _found(folder: DocumentFolder, vocab: Vocabulary) -> frozenset[Key] | None:
-    known = _read(folder, vocab)
+    chunks_sha256 = _chunk_hash(folder)
+    known = _read(folder, vocab, chunks_sha256)
     if known is not None:
         return known
     try:
         children = json.loads(folder.chunks_json.read_text())["children"]
     except (OSError, ValueError, KeyError):
         return None  # not chunked (yet): not known
-    return write_held_labels(folder, (c.get("context_text") or c["text"] for c in children), vocab)
+    return write_held_labels(folder, (c.get("context_text") or c["text"] for c in children), vocab, chunks_sha256)
 
 
 def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
@@ -182,18 +177,13 @@ def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
     vocab = vocabulary(settings)
     if vocab is None:
         return TermPresence({})
-    cache_key = (str(settings.documents_dir), vocab.fingerprint)
-    cached = _CACHE.get(cache_key, {})
-    held = {d: cached[d] for d in doc_ids if d in cached}
-    for doc_id in doc_ids:
-        if doc_id not in held and doc_id not in _UNKNOWN.get(cache_key, ()):
-            known = _found(DocumentFolder(settings.documents_dir, doc_id), vocab)
-            if known is not None:
-                held[doc_id] = known
-            else:  # not chunked on disk: not read again until an ingestion makes it known (`forget`)
-                with _LOCK:
-                    _UNKNOWN.setdefault(cache_key, set()).add(doc_id)
-    return TermPresence(held)
+    with _LOCK:
+        cached = _CACHE.setdefault((str(settings.documents_dir), vocab.fingerprint), {})
+    for doc_id in [d for d in doc_ids if d not in cached]:  # read or found once; `forget` drops them
+        held = _found(DocumentFolder(settings.documents_dir, doc_id), vocab)
+        with _LOCK:
+            cached[doc_id] = held
+    return TermPresence({d: labels for d in doc_ids if (labels := cached.get(d)) is not None})
 
 
 def refresh(settings: Settings) -> int:
@@ -209,6 +199,3 @@ def forget(settings: Settings, doc_id: str) -> None:
         for (root, _), docs in _CACHE.items():
             if root == str(settings.documents_dir):
                 docs.pop(doc_id, None)
-        for (root, _), unknown in _UNKNOWN.items():
-            if root == str(settings.documents_dir):
-                unknown.discard(doc_id)
