@@ -1,0 +1,18 @@
+"""User-facing strings: columns (French and English)."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "col.file_name": {"fr": "fichier", "en": "file name"},
+    "col.collection": {"fr": "collection", "en": "collection"},
+    "col.language": {"fr": "langue", "en": "language"},
+    "col.pages": {"fr": "pages", "en": "pages"},
+    "col.parents": {"fr": "parents", "en": "parents"},
+    "col.children": {"fr": "enfants", "en": "children"},
+    "col.tables": {"fr": "tableaux", "en": "tables"},
+    "col.parser": {"fr": "analyseur", "en": "parser"},
+    "col.embedder": {"fr": "vectoriseur", "en": "embedder"},
+    "col.ingested_at": {"fr": "importé le", "en": "ingested at"},
+    "col.elapsed_s": {"fr": "durée (s)", "en": "elapsed (s)"},
+    "col.status": {"fr": "statut", "en": "status"},
+}
