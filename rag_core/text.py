@@ -1,4 +1,5 @@
-"""Small text utilities shared by stages: accent folding, quote normalisation, language guess.
+"""Small text utilities shared by stages: accent folding, quote normalisation, language guess, and
+spreadsheet-safe cells (`safe_cell`, the CSV-injection rules every export follows).
 
 No outside library: these functions must behave identically at indexing and query time.
 """
@@ -110,3 +111,33 @@ def detect_language(text: str) -> str:
 
 def collapse_ws(text: str) -> str:
     return _WS.sub(" ", text).strip()
+
+
+# ----- spreadsheet-safe cells ----------------------------------------------------------------
+# A cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return, also after leading
+# whitespace (any Unicode space, the non-breaking ones included, or an invisible format character)
+# and in the full-width forms (`＝`, `＋`, `－`, `＠`), is prefixed with `'` so that Excel and
+# LibreOffice show it as text (OWASP, "CSV Injection"). A plain negative number (`-12`, `-1 200,5`,
+# `-3.5%`) may stay as it is where the caller says the cell may hold a number: it makes no formula.
+_TRIGGERS = frozenset("=+-@\t\r")
+_PLAIN_NEGATIVE = re.compile(r"-\d[\d\u00a0\u202f .,]*%?")
+
+
+def _leading_blank(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch) in ("Zs", "Cf")
+
+
+def safe_cell(text: str, numbers_allowed: bool = False) -> str:
+    """`text`, prefixed with `'` when a spreadsheet could read it as a formula."""
+    if not text:
+        return text
+    if text[0] in "\t\r":
+        return "'" + text
+    start = 0
+    while start < len(text) and _leading_blank(text[start]):
+        start += 1
+    if start == len(text) or unicodedata.normalize("NFKC", text[start])[:1] not in _TRIGGERS:
+        return text
+    if numbers_allowed and start == 0 and _PLAIN_NEGATIVE.fullmatch(text):
+        return text
+    return "'" + text

@@ -2,8 +2,8 @@
 
 Events: sign-in and sign-out, a question (user, time, scope, the question unless
 `audit.mask_questions`, the documents and pages given as context, the pages cited), a search,
-a page or a document opened in the viewer, a table or figure exported, an upload, a deletion,
-a collection created, a grant given or revoked.
+a page or a document opened in the viewer, a document's chunks and tables inspected, a table
+or figure exported, an upload, a deletion, a collection created, a grant given or revoked.
 
 Append-only: a record is written with one `write` on a file opened for appending, under an
 exclusive lock, then fsynced, so a crash never loses or garbles an earlier record (a torn last
@@ -28,9 +28,11 @@ from typing import Any
 
 from rag_core.access.principal import Principal
 from rag_core.errors import InputError
+from rag_core.text import safe_cell
 
 EVENTS = frozenset({
-    "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "table_exported",
+    "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "document_inspected",
+    "table_exported",
     "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
 })
 REDACTED = "[redacted]"
@@ -166,8 +168,7 @@ def _cell(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False)
     else:
         text = str(value)
-    # a spreadsheet must not run a cell as a formula (CSV injection)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return safe_cell(text)  # a spreadsheet must not run a cell as a formula (CSV injection)
 
 
 def _sources_text(entry: dict) -> str:

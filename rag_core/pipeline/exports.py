@@ -13,19 +13,14 @@ from typing import Literal
 from openpyxl import Workbook
 
 from rag_core.models import Item
+from rag_core.text import safe_cell
 
 TableFormat = Literal["csv", "xlsx"]
 
 
-def _safe(text: str) -> str:
-    # a spreadsheet must not run a cell as a formula (CSV injection): "-12" stays a number
-    if text[:1] in ("=", "+", "@") or (text[:1] == "-" and not text[1:2].isdigit()):
-        return "'" + text
-    return text
-
-
 def table_bytes(item: Item, fmt: TableFormat) -> bytes:
-    grid = [[_safe(text) for text in row] for row in item.grid()]
+    # no cell may run as a formula (CSV injection); a plain negative number such as "-12" stays one
+    grid = [[safe_cell(text, numbers_allowed=True) for text in row] for row in item.grid()]
     if fmt == "csv":
         buffer = io.StringIO()
         csv.writer(buffer).writerows(grid)
