@@ -58,7 +58,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     worst = 0
     for path in args.files:
         for result in pipeline.ingest([Path(path)], settings, collection=args.collection, progress=_progress,
-                                      principal=principal):
+                                      principal=principal, into_existing=args.into_existing):
             print(f"{result.status:>16}  {result.file_name}: {result.message}", flush=True)
             if result.record and result.record.warnings:
                 for warning in result.record.warnings:
@@ -331,7 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("ingest", cmd_ingest, "ingest files into the library")
     p.add_argument("files", nargs="+")
-    p.add_argument("--collection", default="default")
+    p.add_argument("--collection", help="the collection (default: the library's default collection, which only "
+                   "an administrator creates)")
+    p.add_argument("--into-existing", action="store_true", help="add to a collection that another user created "
+                   "(refused without it, so that nobody's documents land silently in someone else's collection)")
     p = add("documents", cmd_documents, "list documents")
     p.add_argument("--collection")
     p.add_argument("--json", action="store_true")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core import pipeline
-from ui.auth import page_context
+from ui.auth import page_context, principal_key
 from ui.i18n import t
 from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
 
@@ -23,6 +23,10 @@ by_id = {d.doc_id: d for d in documents}
 doc_id = st.selectbox(t("inspect.pick"), list(by_id), key="inspect_doc",
                       format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})")
 record = by_id[doc_id]
+inspected = st.session_state.setdefault("inspect_recorded", set())  # once per document and user per session
+if (principal_key(principal), doc_id) not in inspected and call(
+        pipeline.record_inspection, doc_id, settings, principal=principal)[0]:
+    inspected.add((principal_key(principal), doc_id))
 ok, chunked = call(pipeline.load_chunks, doc_id, settings, principal=principal)
 if not ok or chunked is None:
     st.stop()

@@ -51,11 +51,12 @@ files = st.file_uploader(
 st.caption(t("library.limits", mb=f"{settings.parsing.max_file_mb:g}", pages=settings.parsing.max_pages))
 
 
-def _ingest(uploaded: list, collection: str) -> None:
+def _ingest(uploaded: list, collection: str, picked: bool) -> None:
     bars: dict[str, object] = {}
     with st.status(t("library.ingesting"), expanded=True) as status:
         for f in uploaded:
-            bars[f.name] = st.progress(0.0, text=t("library.progress", file=f.name, stage="…", done=0, total=1))
+            bars[f.name] = st.progress(0.0, text=t("library.progress", file=escape_md(f.name), stage="…", done=0,
+                                                   total=1))
 
         def on_progress(event: ProgressEvent) -> None:
             try:
@@ -65,7 +66,8 @@ def _ingest(uploaded: list, collection: str) -> None:
                 if bar is not None:
                     bar.progress(  # type: ignore[attr-defined]
                         min(1.0, (stage + within) / len(STAGES)),
-                        text=t("library.progress", file=event.file_name, stage=t(f"library.stage.{event.stage}"),
+                        text=t("library.progress", file=escape_md(event.file_name),
+                               stage=t(f"library.stage.{event.stage}"),
                                done=event.done, total=event.total),
                     )
             except Exception:  # a display problem must never stop an ingestion
@@ -79,10 +81,10 @@ def _ingest(uploaded: list, collection: str) -> None:
                 paths.append(path)
             ok, results = call(
                 pipeline.ingest, paths, settings, collection=collection, progress=on_progress,
-                file_names=[f.name for f in uploaded], principal=principal,
+                file_names=[f.name for f in uploaded], principal=principal, into_existing=picked,
             )
         for name, bar in bars.items():
-            bar.progress(1.0, text=name)  # type: ignore[attr-defined]
+            bar.progress(1.0, text=escape_md(name))  # type: ignore[attr-defined]
         status.update(label=t("library.ingest_done" if ok else "library.ingest_failed"),
                       state="complete" if ok else "error", expanded=not ok)
     st.session_state[state.INGEST_RESULTS] = [
@@ -95,11 +97,11 @@ if st.button(t("library.ingest"), type="primary", disabled=not files, key="libra
     if not collection:
         st.error(t("library.no_name"))
     elif collection in writable:
-        _ingest(list(files or []), collection)
+        _ingest(list(files or []), collection, picked=True)  # chosen from the list: meant, whoever created it
     else:  # a new collection: its creator manages it
         ok, created = call(pipeline.create_collection, settings, collection, principal=principal)
         if ok and created:
-            _ingest(list(files or []), created)
+            _ingest(list(files or []), created, picked=False)
 
 for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)

@@ -44,7 +44,7 @@ def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-u
         file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}") \
             if principal.is_admin else None
         if file is not None and st.session_state.get(f"search_{kind}_done") != file.file_id:
-            ok, n = call(upload, file.getvalue(), settings)
+            ok, n = call(upload, file.getvalue(), settings, principal=principal)
             if ok:
                 st.session_state[f"search_{kind}_done"] = file.file_id
                 st.success(t(f"search.{kind}_saved", n=n))

@@ -23,7 +23,7 @@ from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
 from rag_core.library import package_versions
 from rag_core.embedding import select_embedder
-from rag_core.errors import InputError
+from rag_core.errors import AccessDenied, InputError
 from rag_core.evaluation import metrics, report
 from rag_core.evaluation.engines import (
     ALL_ENGINES, OPTIONAL_ENGINES, RANKED_PAGES_KEPT, Corpus, default_engine, parent_level, run_question,
@@ -41,7 +41,8 @@ __all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "sum
 def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None, *,
                     principal: Principal) -> dict:
     """Ingest every PDF of `pdf_dir` the principal cannot already read (by file name) into the
-    collection "default"; returns timings and the refused files."""
+    default collection; returns timings and the refused files (all of them for a principal who may
+    not add to that collection)."""
     pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
     if not pdfs:
         raise InputError(f"No PDF found in {pdf_dir}.")
@@ -58,8 +59,11 @@ def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None
             progress(f"ingest {event.file_name}", names.index(event.file_name), len(names))
 
     # one call: the index is optimised once, not after every file
-    results = pipeline.ingest(todo, settings, progress=on_event, principal=principal) if todo else []
-    refused = [f"{r.file_name}: {r.message}" for r in results if r.status == "refused"]
+    try:
+        results = pipeline.ingest(todo, settings, progress=on_event, principal=principal) if todo else []
+        refused = [f"{r.file_name}: {r.message}" for r in results if r.status == "refused"]
+    except AccessDenied as err:  # the default collection is not theirs to fill: measured without these files
+        refused = [f"{p.name}: {err}" for p in todo]
     if progress and todo:
         progress("ingest", len(todo), len(todo))
     return {"pdfs": [p.name for p in pdfs], "ingested_now": [p.name for p in todo],

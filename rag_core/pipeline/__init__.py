@@ -35,6 +35,9 @@ from rag_core.pipeline.asking import answer_question
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.pipeline.views import answer_sources, document_view, search_sources
+from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shared thesaurus and glossary)
+    glossary_info, thesaurus_info, upload_glossary, upload_thesaurus,
+)
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
@@ -51,21 +54,23 @@ log = logging.getLogger(__name__)
 def ingest(
     paths: Sequence[Path],
     settings: Settings,
-    collection: str = "default",
+    collection: str | None = None,
     progress: Progress | None = None,
     file_names: Sequence[str] | None = None,
     *,
     principal: Principal,
+    into_existing: bool = False,
 ) -> list[IngestResult]:
     """Ingest files (PDF, DOCX, PPTX, HTML, MD). `file_names` overrides the displayed names (uploads).
 
-    Needs `write` on the collection; a collection that does not exist yet is created, with
-    `manage` for the principal (AccessDenied otherwise). Never raises for a bad file: the
-    result says `refused` with a message for the user.
+    `collection` (default: the library's default collection) is looked up up to case and Unicode
+    width. Needs `write` on it; a collection another user created is refused unless
+    `into_existing` says the principal means it; a new one is created, with `manage` for the
+    principal, unless its name is reserved or a look-alike (AccessDenied or InputError). Never
+    raises for a bad file: the result says `refused` with a message for the user.
     """
-    collection = clean_collection(collection)
     store = open_store(settings)
-    perm.ensure_writable(store, settings, collection, principal)
+    collection = perm.target_collection(store, settings, collection, principal, into_existing)
 
     def guard(existing: DocumentRecord | None) -> None:
         perm.check_existing_copy(existing, collection, settings, principal)
@@ -215,9 +220,19 @@ def export_table(doc_id: str, table_ref: str, settings: Settings, fmt: TableForm
 
 
 def inspect(doc_id: str, settings: Settings, *, principal: Principal) -> dict[str, Any]:
-    """Stable JSON view of one document: record, section tree, parents, children, tables."""
-    record = get_document(doc_id, settings, principal=principal)
+    """Stable JSON view of one document: record, section tree, parents, children, tables (recorded
+    in the audit trail as an inspection)."""
+    record = record_inspection(doc_id, settings, principal=principal)
     return document_view(record, load_chunks(doc_id, settings, principal=principal))
+
+
+def record_inspection(doc_id: str, settings: Settings, *, principal: Principal) -> DocumentRecord:
+    """Write that the principal looked at every chunk and table of a readable document (the
+    Inspect page calls it once per document and session, not on each rerun); NotFoundError otherwise."""
+    record = get_document(doc_id, settings, principal=principal)
+    perm.audit(settings, "document_inspected", principal, doc_id=doc_id, file_name=record.file_name,
+               collection=record.collection)
+    return record
 
 
 # ----- questions --------------------------------------------------------------------------------
@@ -344,38 +359,6 @@ def backends(settings: Settings) -> dict[str, str]:
         "reranker": reranking.reranker_status(settings),
         "answers": f"LLM {settings.llm.model}" if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
-
-
-def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
-    """The thesaurus in use (name, path, concepts), or None when expansion is off."""
-    thesaurus = understanding.load_thesaurus(settings)
-    if thesaurus is None:
-        return None
-    return {"name": thesaurus.name, "path": str(understanding.thesaurus_path(settings)),
-            "concepts": len(thesaurus.concepts)}
-
-
-def upload_thesaurus(data: bytes, settings: Settings) -> int:
-    """Check and store the user's thesaurus (it replaces the bundled one); returns its number of concepts."""
-    concepts = len(understanding.save_uploaded_thesaurus(data, settings).concepts)
-    term_presence.refresh(settings)  # its labels are among the terms each document is known to hold
-    return concepts
-
-
-def glossary_info(settings: Settings) -> dict[str, Any] | None:
-    """The bilingual glossary in use (name, entries, the user's extension), or None when translation is off."""
-    glossary = understanding.load_glossary(settings)
-    if glossary is None:
-        return None
-    extension = understanding.glossary_extension_path(settings)
-    return {"name": glossary.name, "entries": len(glossary.entries), "extension": str(extension) if extension else None}
-
-
-def upload_glossary(data: bytes, settings: Settings) -> int:
-    """Check and store the user's glossary (it extends the bundled one); returns its number of entries."""
-    entries = len(understanding.save_uploaded_glossary(data, settings).entries)
-    term_presence.refresh(settings)  # the new terms, found in every document now rather than on the next question
-    return entries
 
 
 def temp_upload(data: bytes, suffix: str) -> Path:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from rag_core.access import names
+from rag_core.access.names import DEFAULT_COLLECTION
 from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, to_csv
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, NotFoundError
@@ -25,9 +27,9 @@ NOT_FOUND = "This document is not in the library."
 _ROLE_WORDS = {"read": "read", "write": "add documents to", "manage": "manage"}
 
 
-def clean_collection(name: str) -> str:
-    cleaned = "".join(ch for ch in name.strip() if ch.isalnum() or ch in " -_.")[:64].strip()
-    return cleaned or "default"
+def clean_collection(name: str | None) -> str:
+    """The stored form of a typed collection name (`access.names.clean`); the default one when blank."""
+    return names.clean(name or "") or DEFAULT_COLLECTION
 
 
 def grants_of(settings: Settings) -> AccessTable:
@@ -77,15 +79,51 @@ def collections_where(store: Store, settings: Settings, action: Role, principal:
     return sorted(all_collections(store, table) if allowed is None else allowed)
 
 
-def ensure_writable(store: Store, settings: Settings, collection: str, principal: Principal) -> None:
-    """Uploads into `collection` are allowed: it is writable, or new and then created for the principal."""
+def target_collection(store: Store, settings: Settings, name: str | None, principal: Principal,
+                      into_existing: bool = False) -> str:
+    """The collection an upload goes into: the existing one the name designates (same name up to
+    case and Unicode width), or a new one. Refused: no `write` on it; a collection another user
+    created, unless `into_existing` says the actor means it; a new name that is reserved (for
+    non-administrators), a look-alike of an existing one, or mixed-script. A new collection is
+    registered with `manage` for a non-administrator creator."""
     table = grants_of(settings)
-    if includes(table.role_of(principal, collection), "write"):
-        return
-    if collection not in all_collections(store, table) and create(settings, collection, principal):
-        return
-    raise AccessDenied(f"You cannot add documents to the collection '{collection}'; "
-                       "ask one of its managers for write access, or choose another name.")
+    existing = all_collections(store, table)
+    target = names.same(clean_collection(name), existing)
+    if target is None:
+        cleaned = check_new_name(clean_collection(name), existing, settings, principal)
+        if principal.is_admin or create(settings, cleaned, principal):
+            return cleaned
+        target = cleaned  # created by someone else meanwhile: the checks below apply
+    if not includes(grants_of(settings).role_of(principal, target), "write"):
+        raise AccessDenied(f"You cannot add documents to the collection '{target}'; "
+                           "ask one of its managers for write access, or choose another name.")
+    creator = creator_of(settings, target)
+    if creator is not None and creator.strip().lower() != principal.user_key and not into_existing:
+        raise AccessDenied(
+            f"The collection '{target}' was created by {creator}, not by you, so nothing was added to it. "
+            "To add your documents to it anyway, choose it explicitly (command line: --into-existing); "
+            "otherwise give another collection name.")
+    return target
+
+
+def creator_of(settings: Settings, collection: str) -> str | None:
+    """Who created the collection (None for one an administrator filled without registering it)."""
+    entry = grants_of(settings).created.get(collection)
+    return str(entry.get("by")) if entry and entry.get("by") else None
+
+
+def check_new_name(name: str, existing: set[str], settings: Settings, principal: Principal) -> str:
+    """A name a new collection may take, for this principal: refuses the reserved default name
+    (non-administrators), look-alikes of an existing collection and mixed-script names."""
+    if names.is_reserved(name) and not principal.is_admin:
+        raise AccessDenied(f"The collection name '{names.clean(name)}' is reserved for the library's default "
+                           "collection, which only an administrator creates; choose another name.")
+    twin = names.lookalike(name, existing)
+    if twin is not None:
+        shown = f" '{twin}'" if readable_scope(settings, principal).allows(twin) else ""
+        raise InputError(f"The name '{names.clean(name)}' looks like the name of the existing collection{shown}; "
+                         "choose a clearly different name.")
+    return names.check_new(name)
 
 
 def create(settings: Settings, collection: str, principal: Principal) -> bool:
@@ -96,18 +134,20 @@ def create(settings: Settings, collection: str, principal: Principal) -> bool:
     return grant is not None
 
 
+MAY_NOT_ADD = ("You may not add this file to the collection '{collection}', so nothing was changed; "
+               "if it should be there, ask an administrator.")
+
+
 def check_existing_copy(record: DocumentRecord | None, collection: str, settings: Settings,
                         principal: Principal) -> None:
     """Uploading bytes that are already stored in another collection moves the document there:
-    only those who manage that collection may. The message does not name a collection the
-    principal cannot read."""
+    only those who manage that collection may. Everyone else gets one answer, whether they can
+    read the stored copy or not: it neither confirms that the file is in the library nor names
+    where."""
     if record is None or record.collection == collection:
         return
-    role = grants_of(settings).role_of(principal, record.collection)
-    if not includes(role, "manage"):
-        where = f" (collection '{record.collection}')" if role is not None else ""
-        raise AccessDenied(f"This file is already in the library{where}, in a collection you cannot change; "
-                           "ask its managers to share it with you.")
+    if not includes(grants_of(settings).role_of(principal, record.collection), "manage"):
+        raise AccessDenied(MAY_NOT_ADD.format(collection=collection))
 
 
 # ----- grants --------------------------------------------------------------------------------
@@ -121,10 +161,14 @@ def change_grant(store: Store, settings: Settings, collection: str, principal: P
                  group: str | None, role: Role | None) -> Grant | None:
     """Grant `role` (or revoke when None) to the user or group on `collection`; `manage` required."""
     kind, subject = subject_of(user, group)
-    table = grants_of(settings)
-    if collection not in all_collections(store, table):
+    named = names.same(collection, all_collections(store, grants_of(settings)))
+    if named is None:
         raise InputError(f"There is no collection '{collection}'; create it first (upload into it).")
+    collection = named
     require(settings, collection, "manage", principal)
+    if kind == "group" and role is not None and not principal.is_admin and subject.strip() not in principal.groups:
+        raise AccessDenied(f"Only an administrator or a member of the group '{subject.strip()}' can give that group "
+                           "access: a grant would put these documents in the searches of people you do not know.")
     grants = GrantStore(settings.data_dir)
     if role is not None:
         grant = grants.grant(collection, kind, subject, role, principal.user)  # type: ignore[arg-type]
@@ -193,12 +237,17 @@ def writable_collections(settings: Settings, *, principal: Principal) -> list[st
 
 def create_collection(settings: Settings, name: str, *, principal: Principal) -> str:
     """A new, empty collection managed by its creator; returns its cleaned name. An existing name
-    is fine for its managers (nothing changes) and refused to anyone else."""
-    name = clean_collection(name)
+    (up to case and Unicode width) is fine for its managers (nothing changes) and refused to anyone
+    else; so are the reserved default name (non-administrators), look-alikes and mixed-script names."""
     store = open_store(settings)
-    if name in all_collections(store, grants_of(settings)) or not create(settings, name, principal):
-        require(settings, name, "manage", principal)
-    return name
+    existing = all_collections(store, grants_of(settings))
+    named = names.same(clean_collection(name), existing)
+    if named is None:
+        named = check_new_name(clean_collection(name), existing, settings, principal)
+        if create(settings, named, principal):
+            return named
+    require(settings, named, "manage", principal)
+    return named
 
 
 def audit_events(settings: Settings, *, principal: Principal, user: str | None = None,

@@ -95,3 +95,18 @@ def test_library_page_names_the_limit_setting(tmp_path: Path, monkeypatch: pytes
     assert any("0.001" in c.value for c in at.caption)
     _upload(at, _files([size], tmp_path))
     _check(at, [size])
+
+
+def test_the_progress_bars_show_the_file_name_literally(tmp_path: Path) -> None:
+    # a progress text is Markdown (LaTeX included): an uploaded name must not be rendered as such
+    from tests.access_support import make_pdf
+    from ui.widgets import escape_md
+
+    name = "$\\frac{a}{b}$ *claims* [link](http://example.org).pdf"
+    data = make_pdf(tmp_path / "p.pdf", "Quokka reserving guide").read_bytes()
+    at = AppTest.from_file(APP, default_timeout=600).run()
+    at.switch_page("views/library.py").run()
+    _upload(at, [(name, data)])
+    texts = [bar.proto.text for bar in at.get("progress")]
+    assert texts == [escape_md(name)], texts
+    assert "\\$" in texts[0] and "\\*" in texts[0] and "\\[" in texts[0]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.understanding import load_glossary, load_thesaurus, translation
@@ -48,7 +49,7 @@ def test_thesaurus_labels_translate_too(settings: Settings) -> None:
 def test_uploaded_glossary_extends_the_bundled_one(settings: Settings) -> None:
     before = load_glossary(settings)
     extra = {"name": "mine", "entries": [{"fr": ["coefficient de Tartempion", "Tartempion"], "en": "Tartempion ratio"}]}
-    assert pipeline.upload_glossary(json.dumps(extra).encode(), settings) == 1
+    assert pipeline.upload_glossary(json.dumps(extra).encode(), settings, principal=Principal.local_operator()) == 1
     after = load_glossary(settings)
     assert len(after.entries) == len(before.entries) + 1  # extended, not replaced
     found = translate("Que vaut le coefficient de Tartempion et la cadence de règlement ?", "fr", "en", after)
@@ -83,7 +84,7 @@ def test_glossary_path_setting_extends_too(settings: Settings, tmp_path: Path) -
 ])
 def test_malformed_glossary_is_refused_with_a_clear_message(settings: Settings, data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
-        pipeline.upload_glossary(data, settings)
+        pipeline.upload_glossary(data, settings, principal=Principal.local_operator())
     assert pipeline.glossary_info(settings)["extension"] is None  # nothing was stored
 
 

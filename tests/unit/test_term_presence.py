@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
+from rag_core.access import Principal
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import InputError
 from rag_core.library import DocumentFolder, atomic_write_json
@@ -84,7 +85,7 @@ def test_an_uploaded_glossary_finds_its_terms_in_every_document_at_once(tmp_path
          "three years."}, {"text": "Tail factors."}]})  # the heading is read as full-text search reads it
     assert term_presence(settings, [folder.doc_id]).held[folder.doc_id] >= {("tail", "factor")}
     extra = {"name": "mine", "entries": [{"fr": "coefficient de Tartempion", "en": "Tartempion ratio"}]}
-    pipeline.upload_glossary(json.dumps(extra).encode(), settings)
+    pipeline.upload_glossary(json.dumps(extra).encode(), settings, principal=Principal.local_operator())
     kept = json.loads((folder.root / FILE_NAME).read_text())  # written by the upload, before any question
     assert "tartempion ratio" in kept["labels"] and "tail factor" in kept["labels"]
     assert kept["fingerprint"] == vocabulary(settings).fingerprint  # type: ignore[union-attr]
