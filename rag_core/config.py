@@ -215,7 +215,17 @@ class AuthSettings(_Section):
     )
     user_header: str = Field("X-Forwarded-Email", description="Request header holding the user ('header' mode).")
     groups_header: str = Field(
-        "X-Forwarded-Groups", description="Request header holding the user's groups, comma-separated ('header' mode)."
+        "X-Forwarded-Groups", description="Request header holding the user's groups, joined by groups_separator "
+        "('header' mode); it must come once per request."
+    )
+    groups_separator: str = Field(
+        ",", min_length=1, description="What separates two groups in the groups header (and in a groups claim "
+        "given as one string). Choose one that no group name contains, e.g. '|' when names hold commas.",
+    )
+    header_beyond_loopback: bool = Field(
+        False, description="Allow 'header' mode while Streamlit listens on an address other than 127.0.0.1 / ::1 "
+        "(a proxy on another host). Off: the app refuses to sign anyone in, since whoever reaches the port "
+        "directly could send the identity headers. Turn on only when a firewall lets the proxy alone reach it.",
     )
 
 

@@ -4,8 +4,9 @@
   on a loopback address only.
 - `oidc`: Streamlit's native `st.login` / `st.user` / `st.logout` against the `[auth]` block of
   `.streamlit/secrets.toml`; the user and groups come from the claims named in settings.
-- `header`: an authenticating reverse proxy's headers (`st.context.headers`), read only when
-  `settings.auth.trust_proxy_headers` is on.
+- `header`: an authenticating reverse proxy's headers (`st.context.headers`, every value of
+  each), read only when `settings.auth.trust_proxy_headers` is on, and beyond loopback only when
+  `settings.auth.header_beyond_loopback` is on too (a warning is logged then).
 
 Every page calls `page_context()` first: it renders nothing but the sign-in screen (or the
 reason why nobody can be signed in) until a principal exists, and then returns it. Nothing
@@ -20,7 +21,10 @@ from typing import Any
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.access import Principal, principal_from_claims, principal_from_headers
+from rag_core.access.principal import LOOPBACK
+from rag_core.access import (
+    DuplicateIdentityHeader, Principal, ReservedUser, exposure_refusal, principal_from_claims, principal_from_headers,
+)
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
 from ui.i18n import t
@@ -30,7 +34,7 @@ from ui.widgets import escape_md
 log = logging.getLogger(__name__)
 
 SIGNED_IN = "auth_signed_in"  # session key: the user whose sign-in was recorded in this session
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+_warned: set[str] = set()  # addresses already warned about (once per process, not per rerun)
 
 
 def _oidc_configured() -> bool:
@@ -43,10 +47,11 @@ def _oidc_configured() -> bool:
 def resolve(settings: Settings) -> tuple[Principal | None, str]:
     """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen."""
     mode = settings.auth.mode
+    address = str(st.get_option("server.address") or "")
+    refusal = exposure_refusal(settings, address)
+    if refusal is not None:
+        return None, f"auth.{refusal}_exposed"
     if mode == "local":
-        address = str(st.get_option("server.address") or "")
-        if address not in LOOPBACK:
-            return None, "auth.local_exposed"
         return Principal.local_operator(), ""
     if mode == "oidc":
         if not _oidc_configured():
@@ -55,13 +60,27 @@ def resolve(settings: Settings) -> tuple[Principal | None, str]:
             return None, "auth.sign_in_needed"
         try:
             return principal_from_claims(st.user.to_dict(), settings), ""
+        except ReservedUser:
+            log.warning("sign-in refused: the user claim names the local operator")
+            return None, "auth.user_reserved"
         except RagError as err:
             log.warning("sign-in refused: %s", err)
             return None, "auth.claims_missing"
     if not settings.auth.trust_proxy_headers:
         return None, "auth.header_untrusted"
+    if address.strip() not in LOOPBACK and address not in _warned:  # allowed by header_beyond_loopback
+        _warned.add(address)
+        log.warning("HEADER MODE LISTENS ON %s, BEYOND LOOPBACK: anyone who reaches this port without the "
+                    "proxy can claim any identity; make sure a firewall lets only the proxy reach it", address)
+    headers = st.context.headers
     try:
-        return principal_from_headers(dict(st.context.headers), settings), ""
+        return principal_from_headers({name: headers.get_all(name) for name in headers}, settings), ""
+    except DuplicateIdentityHeader as err:
+        log.warning("proxy identity refused: %s", err)  # names the header and a count, never a value
+        return None, "auth.header_duplicate"
+    except ReservedUser:
+        log.warning("proxy identity refused: the user header names the local operator")
+        return None, "auth.user_reserved"
     except AccessDenied as err:
         log.warning("proxy identity refused: %s", err)
         return None, "auth.header_missing"

@@ -11,12 +11,13 @@ from __future__ import annotations
 from rag_core.access.audit import EVENTS, AuditLog, scrub, to_csv
 from rag_core.access.grants import ROLES, AccessTable, Grant, GrantStore, Role, includes
 from rag_core.access.principal import (
-    LOCAL_USER, Principal, make_principal, principal_from_claims, principal_from_headers, split_groups,
+    LEGACY_LOCAL_USER, LOCAL_USER, DuplicateIdentityHeader, Principal, ReservedUser, exposure_refusal, make_principal,
+    principal_from_claims, principal_from_headers, split_groups,
 )
 from rag_core.access.scope import Scope
 
 __all__ = [
-    "EVENTS", "LOCAL_USER", "ROLES", "AccessTable", "AuditLog", "Grant", "GrantStore", "Principal", "Role", "Scope",
+    "EVENTS", "LEGACY_LOCAL_USER", "LOCAL_USER", "DuplicateIdentityHeader", "ReservedUser", "exposure_refusal", "ROLES", "AccessTable", "AuditLog", "Grant", "GrantStore", "Principal", "Role", "Scope",
     "includes", "make_principal", "principal_from_claims", "principal_from_headers", "scrub", "split_groups",
     "to_csv",
 ]

@@ -10,6 +10,9 @@ The grants live in `<data_dir>/access/grants.json`, changed only through these f
 read-modify-write under an exclusive file lock, written to a temporary file, fsynced and
 renamed over the old one, so a crash leaves the old grants or the new ones, never half.
 Readers take the file as it is and keep its parse until it changes (one `stat` per question).
+A file of version 1 named the local operator `local`, a name a proxy or an identity provider
+could also give someone: its entries for `local` (grants, grantors, creators) are read as the
+operator's (`LOCAL_USER`), and the file is rewritten as version 2 the first time it is read.
 This module does not know documents: `scope.py` maps collections to document ids.
 """
 
@@ -26,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from rag_core.access.principal import Principal
+from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER, Principal
 from rag_core.errors import InputError
 from rag_core.library import atomic_write_json
 
@@ -93,11 +96,27 @@ class AccessTable:
         return frozenset(self.created) | frozenset(g.collection for g in self.grants)
 
     def to_json(self) -> dict:
-        return {"version": 1, "collections": self.created, "grants": [asdict(g) for g in self.grants]}
+        return {"version": VERSION, "collections": self.created, "grants": [asdict(g) for g in self.grants]}
 
     @classmethod
     def from_json(cls, data: dict) -> "AccessTable":
-        return cls(tuple(Grant(**g) for g in data.get("grants", [])), dict(data.get("collections", {})))
+        grants = [dict(g) for g in data.get("grants", [])]
+        created = {name: dict(entry) for name, entry in dict(data.get("collections", {})).items()}
+        if int(data.get("version", 1)) < VERSION:  # the local operator was stored as "local"
+            for entry in grants:
+                if entry.get("subject_kind") == "user":
+                    entry["subject"] = _operator(entry.get("subject", ""))
+                entry["granted_by"] = _operator(entry.get("granted_by", ""))
+            for entry in created.values():
+                entry["by"] = _operator(entry.get("by", ""))
+        return cls(tuple(Grant(**g) for g in grants), created)
+
+
+VERSION = 2
+
+
+def _operator(name: str) -> str:
+    return LOCAL_USER if str(name).strip().lower() == LEGACY_LOCAL_USER else name
 
 
 def _now() -> str:
@@ -113,6 +132,7 @@ class GrantStore:
 
     def __init__(self, data_dir: Path) -> None:
         self.path = Path(data_dir) / "access" / "grants.json"
+        self._held = False  # this instance holds the file lock
 
     def load(self) -> AccessTable:
         """The grants as they are now (parsed again only when the file changed)."""
@@ -125,19 +145,37 @@ class GrantStore:
             cached = _cache.get(self.path)
             if cached is not None and cached[0] == key:
                 return cached[1]
-        table = AccessTable.from_json(json.loads(self.path.read_text(encoding="utf-8")))
+        data = json.loads(self.path.read_text(encoding="utf-8"))
+        table = AccessTable.from_json(data)
+        if int(data.get("version", 1)) < VERSION:
+            return table if self._held else self._upgrade()  # under the lock, the caller's save upgrades it
         with _cache_lock:
             _cache[self.path] = (key, table)
         return table
+
+    def _upgrade(self) -> AccessTable:
+        """Rewrite an older file in the current version (once: the next reader finds it done). A
+        library that cannot be written keeps its file and is read upgraded each time."""
+        try:
+            with self._locked():
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                table = AccessTable.from_json(data)
+                if int(data.get("version", 1)) < VERSION:
+                    self._save(table)
+        except OSError:
+            return AccessTable.from_json(json.loads(self.path.read_text(encoding="utf-8")))
+        return self.load()
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with (self.path.parent / ".grants.lock").open("w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
+            self._held = True
             try:
                 yield
             finally:
+                self._held = False
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _save(self, table: AccessTable) -> None:

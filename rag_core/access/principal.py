@@ -2,20 +2,25 @@
 
 The page or the CLI builds it: the local operator in `local` mode, the OpenID Connect claims
 in `oidc` mode, the headers of an authenticating reverse proxy in `header` mode (only when
-the settings declare that proxy), `--as-user` on the command line. This module decides
-nothing about collections (`grants.py` does) and never sees a token or a cookie.
+the settings declare that proxy; a request carrying an identity header twice is refused),
+`--as-user` on the command line. The local operator's name (`LOCAL_USER`) and the name it had
+before (`LEGACY_LOCAL_USER`) are refused to every sign-in, so nobody who signs in inherits what
+the operator created. This module decides nothing about collections (`grants.py` does) and
+never sees a token or a cookie.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 
-LOCAL_USER = "local"
+LOCAL_USER = "(local operator)"
+LEGACY_LOCAL_USER = "local"  # the operator's name in grants files written before it became LOCAL_USER
+_RESERVED_USERS = frozenset({LOCAL_USER, LEGACY_LOCAL_USER})
 
 
 @dataclass(frozen=True)
@@ -39,11 +44,11 @@ class Principal:
         return self.user.strip().lower()
 
 
-def split_groups(value: Any) -> frozenset[str]:
-    """Groups from a claim or a header: a list, or a comma-separated string; blanks dropped."""
+def split_groups(value: Any, separator: str = ",") -> frozenset[str]:
+    """Groups from a claim or a header: a list, or a string of names joined by `separator`; blanks dropped."""
     if value is None:
         return frozenset()
-    items: Iterable[Any] = value.split(",") if isinstance(value, str) else value
+    items: Iterable[Any] = value.split(separator) if isinstance(value, str) else value
     return frozenset(str(g).strip() for g in items if str(g).strip())
 
 
@@ -52,6 +57,9 @@ def make_principal(user: str, groups: Iterable[str], settings: Settings) -> Prin
     user = user.strip()
     if not user:
         raise AccessDenied("You are not signed in; sign in to see the library.")
+    if user.lower() in _RESERVED_USERS:
+        raise ReservedUser(f"'{user}' is the name of the local operator, which nobody can sign in as; "
+                           "ask your administrator to give your account another user name.")
     group_set = frozenset(g.strip() for g in groups if g.strip())
     admin = (user.lower() in {u.strip().lower() for u in settings.auth.admin_users}
              or bool(group_set & {g.strip() for g in settings.auth.admin_groups}))
@@ -66,18 +74,62 @@ def principal_from_claims(claims: Mapping[str, Any], settings: Settings) -> Prin
             f"Your sign-in did not say who you are (no '{settings.auth.user_claim}' in what the identity "
             "provider sent); ask your administrator to release that claim to this application."
         )
-    return make_principal(user, split_groups(claims.get(settings.auth.groups_claim)), settings)
+    groups = split_groups(claims.get(settings.auth.groups_claim), settings.auth.groups_separator)
+    return make_principal(user, groups, settings)
 
 
-def principal_from_headers(headers: Mapping[str, str], settings: Settings) -> Principal:
+def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings: Settings) -> Principal:
     """The principal an authenticating reverse proxy passed in request headers (`header` mode only).
 
-    Refused unless `auth.trust_proxy_headers` is on: without a proxy that sets these headers on
-    every request, anyone could claim to be anyone.
+    `headers` maps a header name to its value, or to every value it came with. Refused unless
+    `auth.trust_proxy_headers` is on (without a proxy that sets these headers on every request,
+    anyone could claim to be anyone), and when the user or groups header came more than once: a
+    proxy that appends its own value to the client's would otherwise lose to the client. The
+    groups header holds names joined by `auth.groups_separator`.
     """
     if not settings.auth.trust_proxy_headers:
         raise AccessDenied("This server does not accept identities from request headers "
                            "(RAG_AUTH__TRUST_PROXY_HEADERS is off).")
-    lowered = {str(k).lower(): v for k, v in headers.items()}
-    user = lowered.get(settings.auth.user_header.lower()) or ""
-    return make_principal(user, split_groups(lowered.get(settings.auth.groups_header.lower())), settings)
+    values: dict[str, list[str]] = {}
+    for name, value in headers.items():
+        values.setdefault(str(name).lower(), []).extend([value] if isinstance(value, str) else list(value))
+
+    def single(name: str) -> str:
+        found = values.get(name.lower(), [])
+        if len(found) > 1:
+            raise DuplicateIdentityHeader(
+                f"The request carried the identity header '{name}' {len(found)} times; the proxy must send it "
+                "once, after removing any copy the browser sent. Nobody is signed in.")
+        return found[0] if found else ""
+
+    user = single(settings.auth.user_header)
+    groups = split_groups(single(settings.auth.groups_header), settings.auth.groups_separator)
+    return make_principal(user, groups, settings)
+
+
+class DuplicateIdentityHeader(AccessDenied):
+    """A request named its user or its groups more than once."""
+
+
+class ReservedUser(AccessDenied):
+    """A sign-in under the local operator's name."""
+
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def exposure_refusal(settings: Settings, address: str) -> str | None:
+    """Why nobody may be signed in while the server listens on `address`, or None.
+
+    "local": `local` mode makes whoever reaches the app the administrator, so it listens on
+    loopback only. "header": `header` mode believes request headers, so beyond loopback it
+    needs `auth.header_beyond_loopback` (a firewall lets only the proxy reach the port).
+    `oidc` mode may listen anywhere (behind TLS).
+    """
+    if str(address or "").strip() in LOOPBACK:
+        return None
+    if settings.auth.mode == "local":
+        return "local"
+    if settings.auth.mode == "header" and not settings.auth.header_beyond_loopback:
+        return "header"
+    return None

@@ -20,6 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.text import detect_language, fold
@@ -101,6 +102,8 @@ def conversation_path(settings: Settings, conversation_id: str, user: str | None
     safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
     root = settings.data_dir / "conversations"
     if user is not None:
+        if user == LOCAL_USER:  # the operator's folder from before it was renamed; nobody signs in as that name
+            user = LEGACY_LOCAL_USER
         root = root / ("u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24])
     return root / f"{safe}.jsonl"
 

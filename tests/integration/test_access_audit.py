@@ -14,7 +14,7 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.__main__ import main
-from rag_core.access import principal_from_claims
+from rag_core.access import LOCAL_USER, principal_from_claims
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 from tests.access_support import (
@@ -116,7 +116,7 @@ def test_cli_access_grant_show_revoke_and_audit(library: Library, capsys: pytest
     code, _, err = cli(capsys, library, "access", "grant", "board", "--group", "x", "--role", "read",
                        "--as-user", ALICE.user, "--groups", "actuaries")
     assert code == 2 and "manage" in err
-    code, out, _ = cli(capsys, library, "audit", "--json", "--user", "local")
+    code, out, _ = cli(capsys, library, "audit", "--json", "--user", LOCAL_USER)
     assert [e["event"] for e in json.loads(out)] == ["grant", "grant", "revoke"]
     code, out, _ = cli(capsys, library, "audit", "--since", "2000-01-01")
     assert code == 0 and "revoke" in out and "dana@example.org" in out

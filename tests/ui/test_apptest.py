@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
+from rag_core.access import LOCAL_USER, Principal
 from rag_core.errors import NotFoundError
 from rag_core.models import (
     Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
@@ -81,6 +82,8 @@ def fake_access(monkeypatch: pytest.MonkeyPatch) -> dict:
     replace(monkeypatch, pipeline, "writable_collections", lambda settings, *, principal: ["vignettes"])
     replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: ["vignettes"])
     replace(monkeypatch, pipeline, "get_document", lambda doc_id, settings, *, principal: RECORD)
+    replace(monkeypatch, pipeline, "record_inspection",
+            lambda doc_id, settings, *, principal: seen.setdefault("inspected", []).append((doc_id, principal)))
     return seen
 
 
@@ -252,7 +255,7 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
     assert {k: record[k] for k in ("pdf", "question", "type", "pages", "answer", "quote", "comment")} == {
         "pdf": PDF_NAME, "question": "Do the variables differ?", "type": "reported", "pages": [3], "answer": "",
         "quote": QUOTE, "comment": "wrong page"}
-    assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == "local"
+    assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == LOCAL_USER
     assert at.get("download_button")
 
 
@@ -280,6 +283,14 @@ def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
     assert len(at.get("download_button")) == 2
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Parents"] == "2" and metrics["Enfants"] == "3"
+
+
+def test_inspect_records_each_document_once_per_session(fake_pipeline: dict, fake_access: dict) -> None:
+    at = _app("views/inspect.py")
+    at.selectbox(key="inspect_child").set_value("c1").run()
+    at.number_input(key="inspect_page").set_value(1).run()
+    at.run()
+    assert fake_access["inspected"] == [(RECORD.doc_id, Principal.local_operator())]  # not once per rerun
 
 
 def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:

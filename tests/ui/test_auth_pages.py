@@ -149,3 +149,69 @@ def test_access_page_refuses_who_manages_nothing(monkeypatch: pytest.MonkeyPatch
         at.switch_page("views/access.py")
     page = AppTest.from_file(str(REPO / "views" / "access.py"), default_timeout=60).run()  # and refuses by itself
     assert "réservée aux administrateurs" in _texts(page)
+
+
+class _FakeProxyRequest:
+    """A fake of the request Streamlit read its headers from: AppTest has no HTTP request, so this
+    stands in for what a proxy in front of the app sent (repeated headers included)."""
+
+    def __init__(self, headers: list[tuple[str, str]]) -> None:
+        self.headers = headers
+
+
+def _as_if_sent(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]]) -> None:
+    from streamlit.runtime import context
+
+    monkeypatch.setattr(context, "_get_client_context", lambda: _FakeProxyRequest(headers))
+
+
+HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true"}
+
+
+def _header_app(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]], **env: str) -> AppTest:
+    for key, value in {**HEADER_MODE, **env}.items():
+        monkeypatch.setenv(key, value)
+    _as_if_sent(monkeypatch, headers)
+    monkeypatch.setattr(pipeline, "list_documents", lambda *a, **k: pytest.fail("a page read the library"))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_header_mode_signs_in_the_one_user_the_proxy_names(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    # the control for the refusals below: the same fake request, each header once
+    at = _header_app(monkeypatch, [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "Finance, board")],
+                     RAG_AUTH__GROUPS_SEPARATOR="|")
+    assert at.title[0].value != "Connexion"
+    assert sign_ins == [Principal("alice@example.org", frozenset({"Finance, board"}))]
+
+
+def test_a_repeated_identity_header_shows_the_sign_in_screen(monkeypatch: pytest.MonkeyPatch, sign_ins: list,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    at = _header_app(monkeypatch, [("X-Forwarded-Email", "mallory@example.org"),
+                                   ("X-Forwarded-Email", "alice@example.org")])
+    assert at.title[0].value == "Connexion" and sign_ins == []
+    assert "plusieurs fois un en-tête d'identité" in _texts(at).replace("\\", "")
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "X-Forwarded-Email" in logged and "mallory" not in logged and "alice" not in logged
+
+
+def test_nobody_signs_in_under_the_local_operators_name(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
+    at = _header_app(monkeypatch, [("X-Forwarded-Email", "local")])
+    assert at.title[0].value == "Connexion" and sign_ins == []
+    assert "réservé à l'opérateur local" in _texts(at).replace("\\", "")
+
+
+def test_header_mode_beyond_loopback_needs_the_explicit_setting(monkeypatch: pytest.MonkeyPatch, sign_ins: list,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    previous = st_config.get_option("server.address")
+    st_config.set_option("server.address", "0.0.0.0")
+    try:
+        headers = [("X-Forwarded-Email", "alice@example.org")]
+        at = _header_app(monkeypatch, headers)
+        assert "l'application écoute au-delà de 127.0.0.1" in _texts(at).replace("\\", "") and sign_ins == []
+        at = _header_app(monkeypatch, headers, RAG_AUTH__HEADER_BEYOND_LOOPBACK="true")
+        assert at.title[0].value != "Connexion" and [p.user for p in sign_ins] == ["alice@example.org"]
+        assert any("BEYOND LOOPBACK" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+    finally:
+        st_config.set_option("server.address", previous)

@@ -37,6 +37,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Header mode: identity headers are ignored until RAG_AUTH__TRUST_PROXY_HEADERS is on (turn it on only "
         "behind a proxy that authenticates).",
     },
+    "auth.header_exposed": {
+        "fr": "Mode en-têtes : l'application écoute au-delà de 127.0.0.1, où n'importe qui pourrait envoyer les "
+        "en-têtes d'identité ; personne n'est connecté. Relancez avec --server.address 127.0.0.1, ou, si seul le "
+        "proxy atteint ce port (pare-feu), activez RAG_AUTH__HEADER_BEYOND_LOOPBACK.",
+        "en": "Header mode: the app listens beyond 127.0.0.1, where anyone could send the identity headers; nobody "
+        "is signed in. Restart with --server.address 127.0.0.1, or, if a firewall lets only the proxy reach this "
+        "port, set RAG_AUTH__HEADER_BEYOND_LOOPBACK=true.",
+    },
+    "auth.header_duplicate": {
+        "fr": "La requête portait plusieurs fois un en-tête d'identité ({header} ou celui des groupes) ; personne "
+        "n'est connecté. Le proxy doit retirer ceux du navigateur et n'en envoyer qu'un.",
+        "en": "The request carried an identity header ({header} or the groups one) more than once; nobody is signed "
+        "in. The proxy must remove those the browser sent and send one of each.",
+    },
+    "auth.user_reserved": {
+        "fr": "Ce nom d'utilisateur est réservé à l'opérateur local : personne ne peut se connecter sous ce nom.",
+        "en": "This user name is reserved for the local operator: nobody can sign in under it.",
+    },
     "auth.header_missing": {
         "fr": "Le proxy n'a pas indiqué qui vous êtes (en-tête {header} absent).",
         "en": "The proxy did not say who you are (no {header} header).",

@@ -1,0 +1,143 @@
+"""Identities that must not be taken or forged: duplicated proxy headers, the group separator,
+the local operator's reserved name and the migration of grants files that named it `local`,
+header mode beyond loopback, collection names and their look-alikes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rag_core.access import (
+    LOCAL_USER, DuplicateIdentityHeader, GrantStore, Principal, ReservedUser, Scope, exposure_refusal,
+    make_principal, principal_from_claims, principal_from_headers,
+)
+from rag_core.access import names
+from rag_core.config import Settings
+from rag_core.errors import InputError
+from rag_core.understanding import conversation_path
+
+TRUSTED = Settings(auth={"mode": "header", "trust_proxy_headers": True})
+
+
+def test_an_identity_header_sent_twice_is_refused() -> None:
+    # a proxy that appends its own value after the browser's: the first one must not win
+    with pytest.raises(DuplicateIdentityHeader, match="X-Forwarded-Email") as err:
+        principal_from_headers({"X-Forwarded-Email": ["mallory@example.org", "alice@example.org"]}, TRUSTED)
+    assert "mallory" not in str(err.value) and "alice" not in str(err.value)  # logged as is: no value in it
+    with pytest.raises(DuplicateIdentityHeader, match="X-Forwarded-Groups"):
+        principal_from_headers({"X-Forwarded-Email": ["alice@example.org"],
+                                "X-Forwarded-Groups": ["board", "staff"]}, TRUSTED)
+    with pytest.raises(DuplicateIdentityHeader):  # the same header under two spellings
+        principal_from_headers({"x-forwarded-email": "mallory@example.org",
+                                "X-Forwarded-Email": "alice@example.org"}, TRUSTED)
+    one = principal_from_headers({"X-Forwarded-Email": ["alice@example.org"], "X-Forwarded-Groups": ["staff"],
+                                  "Accept": ["a", "b"]}, TRUSTED)  # other headers may repeat
+    assert one == Principal("alice@example.org", frozenset({"staff"}))
+
+
+def test_the_group_separator_is_a_setting() -> None:
+    headers = {"X-Forwarded-Email": "alice@example.org", "X-Forwarded-Groups": "Finance, board|staff"}
+    assert principal_from_headers(headers, TRUSTED).groups == {"Finance", "board|staff"}  # default ","
+    piped = Settings(auth={"mode": "header", "trust_proxy_headers": True, "groups_separator": "|"})
+    assert principal_from_headers(headers, piped).groups == {"Finance, board", "staff"}
+    claims = {"email": "alice@example.org", "groups": "Finance, board|staff"}
+    assert principal_from_claims(claims, piped).groups == {"Finance, board", "staff"}
+    assert principal_from_claims({**claims, "groups": ["Finance, board"]}, Settings()).groups == {"Finance, board"}
+    with pytest.raises(ValueError):
+        Settings(auth={"groups_separator": ""})
+
+
+@pytest.mark.parametrize("user", ["local", "LOCAL", " local ", LOCAL_USER])
+def test_nobody_signs_in_as_the_local_operator(user: str) -> None:
+    with pytest.raises(ReservedUser):
+        make_principal(user, [], Settings())
+    with pytest.raises(ReservedUser):
+        principal_from_headers({"X-Forwarded-Email": user}, TRUSTED)
+    with pytest.raises(ReservedUser):
+        principal_from_claims({"email": user}, Settings())
+    assert Principal.local_operator().user == LOCAL_USER
+
+
+def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "access" / "grants.json"
+    path.parent.mkdir()
+    old = {"version": 1, "collections": {"board": {"by": "local", "at": "2026-11-01T10:00:00+00:00"},
+                                         "bob notes": {"by": "bob@example.org", "at": "2026-11-01T10:00:00+00:00"}},
+           "grants": [
+               {"collection": "board", "subject_kind": "user", "subject": "local", "role": "manage",
+                "granted_by": "local", "granted_at": "2026-11-01T10:00:00+00:00"},
+               {"collection": "board", "subject_kind": "group", "subject": "local", "role": "read",
+                "granted_by": "Local", "granted_at": "2026-11-01T10:00:00+00:00"},
+               {"collection": "bob notes", "subject_kind": "user", "subject": "bob@example.org", "role": "manage",
+                "granted_by": "bob@example.org", "granted_at": "2026-11-01T10:00:00+00:00"}]}
+    path.write_text(json.dumps(old))
+    table = GrantStore(tmp_path).load()
+    stored = json.loads(path.read_text())
+    assert stored["version"] == 2  # rewritten once, on the first read
+    assert table.created["board"]["by"] == LOCAL_USER and table.created["bob notes"]["by"] == "bob@example.org"
+    by_subject = {(g.subject_kind, g.subject): g for g in table.grants}
+    assert by_subject[("user", LOCAL_USER)].role == "manage" and by_subject[("user", LOCAL_USER)].granted_by == LOCAL_USER
+    assert ("group", "local") in by_subject  # a group called "local" is a group, not the operator
+    assert by_subject[("group", "local")].granted_by == LOCAL_USER
+    # a user who signs in as "local" (a header or a claim could say so) inherits nothing
+    header_local = Principal("local")
+    assert table.role_of(header_local, "board") is None
+    assert Scope.of(table, header_local).collections == frozenset()
+    # after the migration, a grant to a real user "local" is kept as it is: version 2 is not re-read as old
+    GrantStore(tmp_path).grant("bob notes", "user", "local", "read", "bob@example.org")
+    assert GrantStore(tmp_path).load().role_of(Principal("local"), "bob notes") == "read"
+    assert GrantStore(tmp_path).load().role_of(Principal(LOCAL_USER), "bob notes") is None
+
+
+def test_a_grant_on_an_old_file_migrates_it_under_the_lock(tmp_path: Path) -> None:
+    path = tmp_path / "access" / "grants.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"version": 1, "collections": {}, "grants": [
+        {"collection": "c", "subject_kind": "user", "subject": "local", "role": "manage", "granted_by": "local",
+         "granted_at": "2026-11-01T10:00:00+00:00"}]}))
+    store = GrantStore(tmp_path)
+    store.register("d", "alice@example.org")  # writes while holding the lock: no deadlock, migrated too
+    stored = json.loads(path.read_text())
+    assert stored["version"] == 2 and {g["subject"] for g in stored["grants"]} == {LOCAL_USER, "alice@example.org"}
+
+
+def test_the_operator_keeps_its_conversations(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    assert conversation_path(settings, "c1", LOCAL_USER) == conversation_path(settings, "c1", "local")
+    assert conversation_path(settings, "c1", LOCAL_USER) != conversation_path(settings, "c1", "alice@example.org")
+
+
+@pytest.mark.parametrize(("mode", "extra", "address", "refusal"), [
+    ("local", {}, "127.0.0.1", None),
+    ("local", {}, "0.0.0.0", "local"),
+    ("header", {}, "127.0.0.1", None),
+    ("header", {}, "::1", None),
+    ("header", {}, "0.0.0.0", "header"),
+    ("header", {}, "10.1.2.3", "header"),
+    ("header", {"header_beyond_loopback": True}, "0.0.0.0", None),
+    ("oidc", {}, "0.0.0.0", None),
+])
+def test_header_mode_beyond_loopback_needs_an_explicit_setting(mode: str, extra: dict, address: str,
+                                                               refusal: str | None) -> None:
+    settings = Settings(auth={"mode": mode, "trust_proxy_headers": True, **extra})
+    assert exposure_refusal(settings, address) == refusal
+
+
+def test_collection_names_are_normalised_and_look_alikes_found() -> None:
+    assert names.clean("  ｂｏａｒｄ\u200b  2027 ") == "board 2027"
+    assert names.same("BOARD", {"board", "public"}) == "board"
+    assert names.same("ｂｏａｒｄ", {"board"}) == "board"
+    assert names.same("bоard", {"board"}) is None  # Cyrillic о: another name...
+    assert names.lookalike("bоard", {"board", "public"}) == "board"  # ...that looks like an existing one
+    assert names.lookalike("βοαrd", {"Board"}) == "Board"  # Greek
+    assert names.lookalike("ΒΟΑRD", {"board"}) == "board"  # Greek capitals fold to look-alikes too
+    assert names.lookalike("boards", {"board"}) is None and names.lookalike("board", {"board"}) is None
+    assert names.is_reserved("Default") and names.is_reserved("ｄｅｆａｕｌｔ") and names.is_reserved("dеfault")
+    assert not names.is_reserved("defaults")
+    with pytest.raises(InputError, match="mixes Latin"):
+        names.check_new("bоard")
+    assert names.check_new("Борд") == "Борд"  # one alphabet: a name like any other
+    with pytest.raises(InputError):
+        names.check_new(" \u200b ")
