@@ -9,15 +9,19 @@ managers reach this page; it checks that itself too.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.errors import RagError
 from ui import state
 from ui.auth import may_manage_access, page_context
 from ui.i18n import t
 from ui.widgets import call, escape_md
+
+log = logging.getLogger(__name__)
 
 ROLES = ["read", "write", "manage"]
 
@@ -40,11 +44,18 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
     if not subject:
         state.flash("error", t("access.no_subject"))
         return
-    ok, _ = call(pipeline.grant, settings, collection, principal=principal, role=role,
-                 **{"user" if kind == "user" else "group": subject})
-    if ok:
-        state.flash("success", escape_md(t("access.granted", role=t(f"access.role.{role}"), subject=subject,
-                                           collection=collection)))
+    try:  # the page reruns after the form: a refusal must outlive that rerun, as a flash
+        pipeline.grant(settings, collection, principal=principal, role=role,  # type: ignore[arg-type]
+                       **{"user" if kind == "user" else "group": subject})
+    except RagError as err:
+        state.flash("error", escape_md(str(err)))
+        return
+    except Exception:
+        log.exception("grant failed")
+        state.flash("error", t("error.generic"))
+        return
+    state.flash("success", escape_md(t("access.granted", role=t(f"access.role.{role}"), subject=subject,
+                                       collection=collection)))
 
 
 def _revoke(collection: str, kind: str, subject: str) -> None:

@@ -5,9 +5,10 @@
   the freshly started server shows only the sign-in screen. Alice (group "reserving", read on
   the "reserving" collection) and Bob (manager of "solvency") sign in through the provider's
   form; each sees only their collection on Library, Inspect, Ask (citations and viewer), Search
-  and Evaluate; Alice cannot upload into nor delete from a collection she only reads; Bob grants
-  Alice's group read on "solvency" on the Access page, Alice's next question cites it, Bob
-  revokes, it is gone; signing out ends Alice's access.
+  and Evaluate; Alice cannot upload into nor delete from a collection she only reads; Bob cannot
+  grant Alice's group "reserving" (he is not in it), grants the group "solvency-readers" they
+  share read on "solvency" on the Access page, Alice's next question cites it, Bob revokes, it is
+  gone; signing out ends Alice's access.
 - header: identity from request headers, honoured with RAG_AUTH__TRUST_PROXY_HEADERS and
   ignored without it.
 - local: every page opened by its address on a fresh server runs through the navigation
@@ -31,8 +32,8 @@ from tests.ui.browser_support import CHROMIUM, REPO, VIEWER_IFRAME, launch, reru
 
 ARTIFACTS = REPO / "test-artifacts" / "access"
 USERS = {
-    "alice@example.com": {"password": "alice-pw", "name": "Alice", "groups": ["reserving"]},
-    "bob@example.com": {"password": "bob-pw", "name": "Bob", "groups": ["risk"]},
+    "alice@example.com": {"password": "alice-pw", "name": "Alice", "groups": ["reserving", "solvency-readers"]},
+    "bob@example.com": {"password": "bob-pw", "name": "Bob", "groups": ["risk", "solvency-readers"]},
 }
 DOCS = {  # file name -> (collection, title, paragraphs)
     "reserving_note.pdf": ("reserving", "Claims reserving note", [
@@ -276,11 +277,16 @@ def _oidc_journey(url: str, new_page) -> None:
     assert bob.get_by_text("Supprimer un document").count() == 1
     goto(bob, f"{url}/access", "Accès")
     bob.get_by_text("groupe", exact=True).first.click()  # form fields: no run until the form is submitted
-    bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("reserving")
+    bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("reserving")  # a group he is not in
     with rerun(bob):
         bob.get_by_role("button", name="Accorder").click()
-    bob.get_by_text("accordé à reserving sur solvency").wait_for(timeout=10_000)
-    grid_cell(bob, "reserving")  # the collection's grants list the new one
+    bob.get_by_text("member of the group 'reserving'").wait_for(timeout=10_000)
+    bob.get_by_text("groupe", exact=True).first.click()
+    bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("solvency-readers")  # his own
+    with rerun(bob):
+        bob.get_by_role("button", name="Accorder").click()
+    bob.get_by_text("accordé à solvency-readers sur solvency").wait_for(timeout=10_000)
+    grid_cell(bob, "solvency-readers")  # the collection's grants list the new one
     shot(bob, "02_bob_access")
 
     goto(alice, f"{url}/ask", "Poser une question")
@@ -288,7 +294,7 @@ def _oidc_journey(url: str, new_page) -> None:
     assert any("Solvency capital note" in c for c in cards), cards
 
     goto(bob, f"{url}/access", "Accès")
-    pick(bob, "Droit à retirer", "groupe reserving (lecture)")
+    pick(bob, "Droit à retirer", "groupe solvency-readers (lecture)")
     with rerun(bob):
         bob.get_by_role("button", name="Retirer").click()
     bob.get_by_text("retiré").wait_for(timeout=10_000)
