@@ -1,5 +1,6 @@
 """Access control: who is asking (`Principal`), what they may do (`Grant`s on collections),
-what they may see (`Scope`: readable collections -> document ids) and what they did (the audit trail).
+what they may see (`Scope`: readable collections -> document ids), what a collection may be
+called (`names`) and what they did (the audit trail).
 
 The pipeline façade takes a `Principal` in every entry point and enforces these rules below
 the UI; pages and the CLI only build the principal and pass it. This package imports no
@@ -17,7 +18,7 @@ from rag_core.access.principal import (
 from rag_core.access.scope import Scope
 
 __all__ = [
-    "EVENTS", "LEGACY_LOCAL_USER", "LOCAL_USER", "DuplicateIdentityHeader", "ReservedUser", "exposure_refusal", "ROLES", "AccessTable", "AuditLog", "Grant", "GrantStore", "Principal", "Role", "Scope",
-    "includes", "make_principal", "principal_from_claims", "principal_from_headers", "scrub", "split_groups",
+    "EVENTS", "LEGACY_LOCAL_USER", "LOCAL_USER", "ROLES", "AccessTable", "AuditLog", "DuplicateIdentityHeader",
+    "Grant", "GrantStore", "Principal", "ReservedUser", "Role", "Scope", "exposure_refusal", "includes", "make_principal", "principal_from_claims", "principal_from_headers", "scrub", "split_groups",
     "to_csv",
 ]

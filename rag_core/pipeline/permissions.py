@@ -4,8 +4,11 @@ Every public entry point of `rag_core.pipeline` takes a `Principal`. Reading goe
 `readable_scope` (its document ids are the prefilter of every search channel and the filter of
 every listing) and `readable_record` (the independent check the viewer, exports and crops make
 before producing bytes; an unreadable document is "not found", exactly like a missing one).
-Writing goes through `require`. Grants are changed here and nowhere else; each change, like
-every question, upload, deletion, opened page and export, is written to the audit trail.
+Writing goes through `require`, and an upload's collection through `target_collection` (the
+name rules of `access.names`: the reserved default name, look-alikes, a collection another user
+created). Grants are changed here and nowhere else; a group is granted only by an administrator
+or one of its members. Each change, like every question, upload, deletion, opened page,
+inspection and export, is written to the audit trail.
 The public grant and audit entry points at the end are re-exported by `rag_core.pipeline`.
 """
 
