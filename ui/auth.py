@@ -8,8 +8,10 @@
   `settings.auth.trust_proxy_headers` is on.
 
 Every page calls `page_context()` first: it renders nothing but the sign-in screen (or the
-reason why nobody can be signed in) until a principal exists, and then returns it. Nothing
-here decides what a principal may read: `rag_core` does, from the principal passed to it.
+reason why nobody can be signed in) until a principal exists, and then returns it. A session
+whose principal changes (a resumed session id presented with other headers, a sign-out) loses
+everything it held before anything renders (`bind_session`). Nothing here decides what a
+principal may read: `rag_core` does, from the principal passed to it.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from rag_core import pipeline
 from rag_core.access import Principal, principal_from_claims, principal_from_headers
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
-from ui.i18n import t
+from ui.i18n import LANG_KEY, t
 from ui.resources import get_settings
 from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
 
 SIGNED_IN = "auth_signed_in"  # session key: the user whose sign-in was recorded in this session
+PRINCIPAL = "auth_principal"  # session key: `principal_key` of whom the session's state belongs to
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -40,8 +43,12 @@ def _oidc_configured() -> bool:
         return False
 
 
-def resolve(settings: Settings) -> tuple[Principal | None, str]:
-    """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen."""
+def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
+            headers: dict[str, str] | None = None) -> tuple[Principal | None, str]:
+    """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen.
+
+    From this script run's `st.user` and `st.context.headers`, or from the `user_info` and
+    `headers` given (a session's connection read outside a script run, `ui.downloads`)."""
     mode = settings.auth.mode
     if mode == "local":
         address = str(st.get_option("server.address") or "")
@@ -51,17 +58,18 @@ def resolve(settings: Settings) -> tuple[Principal | None, str]:
     if mode == "oidc":
         if not _oidc_configured():
             return None, "auth.oidc_unconfigured"
-        if not st.user.get("is_logged_in"):
+        claims = st.user.to_dict() if user_info is None else user_info
+        if not claims.get("is_logged_in"):
             return None, "auth.sign_in_needed"
         try:
-            return principal_from_claims(st.user.to_dict(), settings), ""
+            return principal_from_claims(claims, settings), ""
         except RagError as err:
             log.warning("sign-in refused: %s", err)
             return None, "auth.claims_missing"
     if not settings.auth.trust_proxy_headers:
         return None, "auth.header_untrusted"
     try:
-        return principal_from_headers(dict(st.context.headers), settings), ""
+        return principal_from_headers(dict(st.context.headers) if headers is None else headers, settings), ""
     except AccessDenied as err:
         log.warning("proxy identity refused: %s", err)
         return None, "auth.header_missing"
@@ -90,12 +98,28 @@ def sign_in_screen(settings: Settings | None, reason: str) -> None:
     st.error(t(reason, header=header))
 
 
+def bind_session(principal: Principal | None, keep: frozenset[str] = frozenset()) -> None:
+    """Before anything renders: when this session's state belongs to another principal than the
+    one signed in now (or nobody is signed in now), drop all of it but the `keep` keys (the
+    language); then remember whom it belongs to. A fresh session has nothing to drop."""
+    key = principal_key(principal) if principal is not None else None
+    if PRINCIPAL in st.session_state and st.session_state[PRINCIPAL] != key:
+        from ui.downloads import forget_exports
+
+        for name in [k for k in st.session_state if k not in keep]:
+            del st.session_state[name]
+        forget_exports()
+        log.info("session state and export URLs dropped: the signed-in principal changed")
+    st.session_state[PRINCIPAL] = key
+
+
 def page_context() -> tuple[Settings, Principal]:
     """Settings and principal for a page; stops the page (sign-in screen shown) when there is none."""
     settings = get_settings()
     if settings is None:
         st.stop()
     principal, reason = resolve(settings)
+    bind_session(principal, frozenset({LANG_KEY}))
     if principal is None:
         sign_in_screen(settings, reason)
         st.stop()
@@ -118,7 +142,10 @@ def identity_sidebar(settings: Settings, principal: Principal) -> None:
                 pipeline.record_event(settings, "sign_out", principal=principal)
             except Exception:
                 log.exception("could not record the sign-out of %s", principal.user)
+            from ui.downloads import forget_exports
+
             st.session_state.clear()  # nothing of this user's session survives the sign-out
+            forget_exports()  # nor the /media URLs of the exports it downloaded
             st.logout()
 
 

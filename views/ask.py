@@ -10,6 +10,7 @@ from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
 from ui.auth import page_context
+from ui.downloads import download
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
@@ -135,10 +136,10 @@ with chat_col:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
-    reports = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
-    if reports:
-        st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
-                           key="ask_export", icon=":material/download:")
+    if read_reports(settings.data_dir, None if principal.is_admin else principal.user):
+        download(t("ask.export"), lambda who: read_reports(settings.data_dir, None if who.is_admin else who.user),
+                 "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
+                 principal=principal, icon=":material/download:")
 
 with viewer_col:
     target = state.viewer_target()
