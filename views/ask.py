@@ -115,12 +115,19 @@ prompt = st.chat_input(t("ask.input"), key="ask_input")
 
 with chat_col:
     history = state.messages()
+    # grants may have changed since: an answer that used a document no longer readable is dropped from memory
+    _, current = call(pipeline.answers_in_scope, [m.get("answer") for m in history], settings, principal=principal)
+    for m, still in enumerate(current or ["answer" not in message for message in history]):
+        if not still:
+            history[m] = {"role": "assistant", "withheld": True}
     question = ""
     for m, message in enumerate(history):
         with st.chat_message(message["role"]):
             if message["role"] == "user":
                 question = message["text"]
                 st.text(question)
+            elif message.get("withheld"):
+                st.info(t("scope.answer_withheld"))
             else:
                 render_answer(message["answer"], question, m)
     if prompt:
