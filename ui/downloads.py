@@ -13,7 +13,7 @@ script context, and serves the bytes under `/media/<id>` to anyone holding the U
   that session's connection (its headers, its sign-in), is the one it was drawn for; `produce`
   then gets that principal, and `rag_core` checks its scope and records the export under it.
 - The `/media` URL Streamlit then hands back for the bytes is a bearer link (no session check):
-  it is deleted `EXPORT_URL_LIFETIME_S` after the click, and at once when its session signs out
+  it is deleted `settings.audit.export_url_lifetime_s` after the click, and at once when its session signs out
   or changes principal (`forget_exports`), instead of lingering until Streamlit's cleanup.
 - `inline_image` sends an image inside the page's own websocket message, as a data URI.
 
@@ -29,6 +29,7 @@ import functools
 import html
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,20 +44,18 @@ from ui import auth
 
 log = logging.getLogger(__name__)
 
-EXPORT_URL_LIFETIME_S = 30.0  # the browser fetches the URL right after the click; nobody needs it later
-
-
 @dataclass
 class _Asking:
-    """The deferred-file request being served: which session asks, and whether a bound callable made bytes."""
+    """The deferred-file request being served: which session asks, and how long the URL of what it got may live."""
 
     session_id: str
-    bound: bool = False
+    lifetime_s: float = 0.0  # set by a bound callable that made bytes: how long their URL may live
 
 
 _ASKING: contextvars.ContextVar[_Asking | None] = contextvars.ContextVar("deferred_download_request", default=None)
 _INSTALL_LOCK = threading.Lock()
 _EXPORTS: dict[str, set[str]] = {}  # session id -> /media file ids made by its bound downloads
+_DEADLINES: dict[str, float] = {}  # /media file id -> time.monotonic() after which its URL is deleted
 _EXPORTS_LOCK = threading.Lock()
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
          ".webp": "image/webp"}
@@ -80,20 +79,30 @@ def _install() -> None:
             finally:
                 _ASKING.reset(token)
             url = response.deferred_file.url if response.HasField("deferred_file") else ""
-            if asking.bound and url:
-                _remember_export(session_id, url.rsplit("/", 1)[-1].split(".", 1)[0])
+            if asking.lifetime_s and url:
+                _remember_export(session_id, url.rsplit("/", 1)[-1].split(".", 1)[0], asking.lifetime_s)
             return response
 
         handle._tells_session = True  # type: ignore[attr-defined]
         DeferredFileHandler.handle = handle  # type: ignore[method-assign]
 
 
-def _remember_export(session_id: str, file_id: str) -> None:
+def _remember_export(session_id: str, file_id: str, lifetime_s: float) -> None:
+    # Streamlit names stored bytes by their hash: the same export clicked again is the same file,
+    # whose address lives until the latest click's deadline.
     with _EXPORTS_LOCK:
         _EXPORTS.setdefault(session_id, set()).add(file_id)
-    timer = threading.Timer(EXPORT_URL_LIFETIME_S, _delete_exports, args=([file_id],))
+        _DEADLINES[file_id] = max(_DEADLINES.get(file_id, 0.0), time.monotonic() + lifetime_s)
+    timer = threading.Timer(lifetime_s, _expire, args=(file_id,))
     timer.daemon = True
     timer.start()
+
+
+def _expire(file_id: str) -> None:
+    with _EXPORTS_LOCK:
+        if time.monotonic() < _DEADLINES.get(file_id, 0.0) - 0.5:
+            return  # clicked again since: that click's timer deletes it
+    _delete_exports([file_id])
 
 
 def _delete_exports(file_ids: list[str]) -> None:
@@ -103,6 +112,8 @@ def _delete_exports(file_ids: list[str]) -> None:
     with _EXPORTS_LOCK:
         for made in _EXPORTS.values():
             made.difference_update(file_ids)
+        for file_id in file_ids:
+            _DEADLINES.pop(file_id, None)
     if not runtime.exists():
         return
     manager = runtime.get_instance().media_file_mgr
@@ -167,7 +178,7 @@ def bound(produce: Callable[[Principal], bytes | str], settings: Settings, princ
             log.warning("download of %s refused: the session's signed-in user changed", what)
             raise AccessDenied("This download was shown to another user; open the page again.")
         data = produce(now)
-        request.bound = True  # type: ignore[union-attr]
+        request.lifetime_s = settings.audit.export_url_lifetime_s  # type: ignore[union-attr]
         return data
 
     return on_click

@@ -1,0 +1,64 @@
+"""The app in header mode over a small library with one confidential collection, for the tests of
+what Streamlit's own routes (deferred downloads, `/media`, session resumption) give away.
+
+- "board" (a PDF with a table and a figure; `SECRET_WORD` occurs only there): group "board".
+- "guides": group "staff".
+ANN is in group "board", BOB in "staff"; the proxy's headers say who is who (`ANN`, `BOB`),
+and no header at all is nobody (the sign-in screen). The library comes from tests/access_support.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag_core import pipeline
+from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, build_template  # noqa: F401 (re-exported)
+from tests.ui.browser_support import start_app, stop_app
+
+ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
+BOB = {"X-Forwarded-Email": "bob@example.org", "X-Forwarded-Groups": "staff"}
+EXPORT_URL_LIFETIME_S = 5  # short, so that a test sees an export's address die without waiting long
+HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true",
+               "RAG_AUDIT__EXPORT_URL_LIFETIME_S": str(EXPORT_URL_LIFETIME_S)}
+
+
+@dataclass
+class ScopedApp:
+    url: str
+    proc: subprocess.Popen
+    library: object  # tests.access_support.Library
+
+    @property
+    def settings(self):  # type: ignore[no-untyped-def]
+        return self.library.settings  # type: ignore[attr-defined]
+
+    def events(self, event: str) -> list[dict]:
+        """The audit trail's records of `event`, read as an administrator."""
+        return [e for e in pipeline.audit_events(self.settings, principal=ADMIN) if e.get("event") == event]
+
+    def crop_bytes(self) -> bytes:
+        """The board figure's crop as stored in the library."""
+        chunked = pipeline.load_chunks(self.library.doc_ids["board"], self.settings, principal=ADMIN)  # type: ignore[attr-defined]
+        relative = next(it.image_path for p in chunked.parents for it in p.items if it.kind == "picture")
+        return pipeline.artifact_path(self.library.doc_ids["board"], relative, self.settings,  # type: ignore[attr-defined]
+                                      principal=ADMIN).read_bytes()
+
+
+def grant_groups(library) -> None:  # type: ignore[no-untyped-def]
+    pipeline.grant(library.settings, "board", principal=ADMIN, group="board", role="read")
+    pipeline.grant(library.settings, "guides", principal=ADMIN, group="staff", role="read")
+
+
+@contextmanager
+def scoped_app(root: Path, log_path: Path) -> Iterator[ScopedApp]:
+    library = build_template(root)
+    grant_groups(library)
+    proc, url = start_app(library.settings.data_dir, log_path, env=HEADER_MODE)
+    try:
+        yield ScopedApp(url, proc, library)
+    finally:
+        stop_app(proc)
