@@ -119,3 +119,58 @@ def fetch(url: str) -> tuple[int, bytes]:
             return resp.status, resp.read()
     except urllib.error.HTTPError as err:
         return err.code, b""
+
+
+# ---- the same protocol inside a browser page (Playwright)
+class PageStream:
+    """A Playwright page's Streamlit websocket, seen and driven from the test: every ForwardMsg the
+    server sends is decoded (`elements`, `session_id`, `responses`), and `request_file` sends a
+    deferred-file request on the page's own connection, as its own session (what a user of that
+    browser could do from the developer console). Call before the page's first `goto`."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        import re
+
+        self.page = page
+        self.session_id = ""
+        self.elements: list[Any] = []
+        self.responses: dict[str, Any] = {}
+        self._server = None
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
+
+    def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
+        server = ws.connect_to_server()
+        self._server = server
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(lambda message: (self._seen(message), ws.send(message)))
+
+    def _seen(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        msg = ForwardMsg.FromString(payload)
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            self.session_id = msg.new_session.initialize.session_id
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            self.elements.append(msg.delta.new_element)
+        elif kind == "backend_operation_response":
+            self.responses[msg.backend_operation_response.request_id] = msg.backend_operation_response
+
+    def downloads(self) -> dict[str, str]:
+        return {e.download_button.label: e.download_button.deferred_file_id for e in self.elements
+                if e.WhichOneof("type") == "download_button"}
+
+    def request_file(self, file_id: str, timeout_ms: int = 60_000) -> Any:
+        request_id = uuid.uuid4().hex
+        back = BackMsg()
+        back.backend_operation_request.request_id = request_id
+        back.backend_operation_request.session_id = self.session_id
+        back.backend_operation_request.deferred_file.file_id = file_id
+        assert self._server is not None, "the page has no Streamlit websocket yet"
+        self._server.send(back.SerializeToString())
+        waited = 0
+        while request_id not in self.responses:
+            assert waited < timeout_ms, "no answer to the deferred-file request"
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the frames
+            waited += 50
+        return self.responses.pop(request_id)
