@@ -2,6 +2,8 @@
 browser context cannot turn another person's download button into bytes, and no `/media` URL that a
 signed-in person's page fetched serves scoped bytes to another browser without cookies, except an
 export's address in the seconds after its click, which stops once its user has signed out.
+In OIDC mode (tests/oidc/), the download works for the signed-in user, and its address dies at the
+sign-out itself (the test app's lifetime for it is long).
 
 Each browser context is one person: the proxy's identity headers are the context's extra headers
 (ANN reads "board", BOB "staff", no header at all is nobody). The library: tests/ui/scoped_app.py.
@@ -16,7 +18,8 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.ui.browser_support import CHROMIUM, REPO, goto, launch
-from tests.ui.scoped_app import ANN, BOB, SECRET_WORD, ScopedApp, scoped_app
+from tests.ui.browser_support import start_app, stop_app
+from tests.ui.scoped_app import ANN, BOB, SECRET_WORD, ScopedApp, build_template, grant_groups, scoped_app
 from tests.ui.stream_client import PageStream
 
 ARTIFACTS = REPO / "test-artifacts" / "routes"
@@ -101,3 +104,45 @@ def test_no_media_url_of_a_scoped_page_serves_scoped_bytes_to_another_browser(br
     while served(export) is not None:
         assert time.monotonic() < deadline, "the export's address still answers after sign-out"
         time.sleep(0.5)
+
+
+@pytest.fixture(scope="module")
+def oidc_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
+    from tests.oidc.harness import start_provider, write_secrets
+
+    root = tmp_path_factory.mktemp("routes-oidc")
+    (root / "library").mkdir()
+    library = build_template(root / "library")
+    grant_groups(library)
+    provider, issuer, client_secret = start_provider(OIDC_USERS, root / "oidc")
+    secrets_file = write_secrets(root / "secrets.toml", issuer, client_secret)
+    try:
+        proc, url = start_app(library.settings.data_dir, ARTIFACTS / "streamlit-oidc.log",
+                              env={"RAG_AUTH__MODE": "oidc", "RAG_AUDIT__EXPORT_URL_LIFETIME_S": "3600"},
+                              args=["--secrets.files", str(secrets_file)])
+        yield ScopedApp(url, proc, library)
+        stop_app(proc)
+    finally:
+        provider.kill()
+        provider.wait(timeout=10)
+
+
+OIDC_USERS = {"ann@example.org": {"password": "ann-pw", "name": "Ann", "groups": ["board"]}}
+
+
+def test_oidc_download_works_for_its_user_and_its_address_dies_at_sign_out(browser, oidc_app: ScopedApp) -> None:
+    from tests.oidc.harness import browser_sign_in
+
+    context, page, _ = _person(browser, {})
+    browser_sign_in(page, oidc_app.url, "ann@example.org", OIDC_USERS["ann@example.org"]["password"])
+    goto(page, f"{oidc_app.url}/inspect")
+    with page.expect_download() as got:
+        page.get_by_role("button", name=CSV).click()
+    assert TABLE_CELL in got.value.path().read_bytes()  # the principal read again at click time is Ann
+    assert [e["user"] for e in oidc_app.events("table_exported")] == ["ann@example.org"]
+    outsider, _, _ = _person(browser, {})
+    export = got.value.url
+    assert TABLE_CELL in outsider.request.get(export).body()  # a bearer address until...
+    page.get_by_role("button", name="Se déconnecter").click()
+    page.get_by_role("heading", name="Connexion").wait_for(timeout=60_000)
+    assert outsider.request.get(export).status == 404  # ...the sign-out, long before its lifetime
