@@ -13,8 +13,9 @@ script context, and serves the bytes under `/media/<id>` to anyone holding the U
   that session's connection (its headers, its sign-in), is the one it was drawn for; `produce`
   then gets that principal, and `rag_core` checks its scope and records the export under it.
 - The `/media` URL Streamlit then hands back for the bytes is a bearer link (no session check):
-  it is deleted `settings.audit.export_url_lifetime_s` after the click, and at once when its session signs out
-  or changes principal (`forget_exports`), instead of lingering until Streamlit's cleanup.
+  it is deleted `settings.audit.export_url_lifetime_s` after the click, and at once when its
+  session signs out or changes principal (`forget_exports`), instead of waiting for Streamlit's
+  own cleanup (minutes when the tab was closed).
 - `inline_image` sends an image inside the page's own websocket message, as a data URI.
 
 This module does not decide what anyone may read (`rag_core` does); it reaches into Streamlit's
@@ -44,9 +45,10 @@ from ui import auth
 
 log = logging.getLogger(__name__)
 
+
 @dataclass
 class _Asking:
-    """The deferred-file request being served: which session asks, and how long the URL of what it got may live."""
+    """The deferred-file request being served: which session asks, how long its file's URL may live."""
 
     session_id: str
     lifetime_s: float = 0.0  # set by a bound callable that made bytes: how long their URL may live

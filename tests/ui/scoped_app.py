@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag_core import pipeline
-from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, build_template  # noqa: F401 (re-exported)
+from rag_core.config import Settings
+from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, Library, build_template  # noqa: F401
 from tests.ui.browser_support import start_app, stop_app
 
 ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
@@ -30,25 +31,18 @@ HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "tru
 class ScopedApp:
     url: str
     proc: subprocess.Popen
-    library: object  # tests.access_support.Library
+    library: Library
 
     @property
-    def settings(self):  # type: ignore[no-untyped-def]
-        return self.library.settings  # type: ignore[attr-defined]
+    def settings(self) -> Settings:
+        return self.library.settings
 
     def events(self, event: str) -> list[dict]:
         """The audit trail's records of `event`, read as an administrator."""
         return [e for e in pipeline.audit_events(self.settings, principal=ADMIN) if e.get("event") == event]
 
-    def crop_bytes(self) -> bytes:
-        """The board figure's crop as stored in the library."""
-        chunked = pipeline.load_chunks(self.library.doc_ids["board"], self.settings, principal=ADMIN)  # type: ignore[attr-defined]
-        relative = next(it.image_path for p in chunked.parents for it in p.items if it.kind == "picture")
-        return pipeline.artifact_path(self.library.doc_ids["board"], relative, self.settings,  # type: ignore[attr-defined]
-                                      principal=ADMIN).read_bytes()
 
-
-def grant_groups(library) -> None:  # type: ignore[no-untyped-def]
+def grant_groups(library: Library) -> None:
     pipeline.grant(library.settings, "board", principal=ADMIN, group="board", role="read")
     pipeline.grant(library.settings, "guides", principal=ADMIN, group="staff", role="read")
 
