@@ -144,7 +144,7 @@ with chat_col:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
     if read_reports(settings.data_dir, None if principal.is_admin else principal.user):
-        download(t("ask.export"), lambda who: read_reports(settings.data_dir, None if who.is_admin else who.user),
+        download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
                  "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
                  principal=principal, icon=":material/download:")
 

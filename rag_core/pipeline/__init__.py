@@ -29,7 +29,7 @@ from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
-    record_event, record_sign_in, revoke, writable_collections,
+    record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
 from rag_core.pipeline.asking import answer_question
 from rag_core.pipeline.exports import TableFormat, table_bytes

@@ -3,7 +3,7 @@ what Streamlit's own routes (deferred downloads, `/media`, session resumption) g
 
 - "board" (a PDF with a table and a figure; `SECRET_WORD` occurs only there): group "board".
 - "guides": group "staff".
-ANN is in group "board", BOB in "staff"; the proxy's headers say who is who (`ANN`, `BOB`),
+ANN is in group "board", BOB in "staff", ROOT an administrator; the proxy's headers say who is who,
 and no header at all is nobody (the sign-in screen). The library comes from tests/access_support.
 """
 
@@ -22,8 +22,10 @@ from tests.ui.browser_support import start_app, stop_app
 
 ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
 BOB = {"X-Forwarded-Email": "bob@example.org", "X-Forwarded-Groups": "staff"}
+ROOT = {"X-Forwarded-Email": "root@example.org"}  # an administrator (RAG_AUTH__ADMIN_USERS)
 EXPORT_URL_LIFETIME_S = 5  # short, so that a test sees an export's address die without waiting long
 HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true",
+               "RAG_AUTH__ADMIN_USERS": '["root@example.org"]',
                "RAG_AUDIT__EXPORT_URL_LIFETIME_S": str(EXPORT_URL_LIFETIME_S)}
 
 

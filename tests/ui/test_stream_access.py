@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import REPO
-from tests.ui.scoped_app import ANN, BOB, SECRET_QUERY, SECRET_WORD, ScopedApp, scoped_app
+from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, ScopedApp, scoped_app
 from tests.ui.stream_client import StreamClient, fetch, text_value, trigger
 
 LOGS = REPO / "test-artifacts" / "stream"
@@ -108,3 +108,17 @@ def test_an_export_url_dies_soon_after_the_click_even_when_the_tab_is_left_open_
     while fetch(url)[0] == 200:
         assert time.monotonic() < deadline, "the export's address still answers a minute after the click"
         time.sleep(0.5)
+
+
+def test_the_audit_csv_is_made_only_for_the_administrator_session_that_drew_it(app: ScopedApp) -> None:
+    with StreamClient(app.url, ROOT).run("access") as root:
+        file_id = root.downloads()[CSV]
+        for headers in ({}, BOB, ANN):
+            with StreamClient(app.url, headers).run("") as other:
+                answer = other.request_file(file_id)
+                assert not answer.deferred_file.url and answer.error_msg, headers
+        assert app.events("audit_exported") == []
+        own = root.request_file(file_id)
+        status, body = fetch(app.url + own.deferred_file.url)
+        assert status == 200 and b"sign_in" in body
+        assert [e["user"] for e in app.events("audit_exported")] == [ROOT["X-Forwarded-Email"]]
