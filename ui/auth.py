@@ -17,6 +17,7 @@ principal may read: `rag_core` does, from the principal passed to it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -44,11 +45,12 @@ def _oidc_configured() -> bool:
 
 
 def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
-            headers: dict[str, str] | None = None) -> tuple[Principal | None, str]:
+            headers: Mapping[str, str] | None = None) -> tuple[Principal | None, str]:
     """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen.
 
     From this script run's `st.user` and `st.context.headers`, or from the `user_info` and
-    `headers` given (a session's connection read outside a script run, `ui.downloads`)."""
+    `headers` (a `StreamlitHeaders`, like `st.context.headers`) of a session's connection read
+    outside a script run (`ui.downloads`)."""
     mode = settings.auth.mode
     if mode == "local":
         address = str(st.get_option("server.address") or "")
@@ -69,7 +71,7 @@ def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
     if not settings.auth.trust_proxy_headers:
         return None, "auth.header_untrusted"
     try:
-        return principal_from_headers(dict(st.context.headers) if headers is None else headers, settings), ""
+        return principal_from_headers(dict(st.context.headers if headers is None else headers), settings), ""
     except AccessDenied as err:
         log.warning("proxy identity refused: %s", err)
         return None, "auth.header_missing"

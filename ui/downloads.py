@@ -150,7 +150,7 @@ def session_principal(settings: Settings, session_id: str) -> Principal | None:
     if client is None or info is None:
         return None
     context = client.client_context
-    headers = dict(StreamlitHeaders(context.headers)) if context is not None else {}
+    headers = StreamlitHeaders(context.headers if context is not None else [])
     user_info = dict(getattr(info.session, "_user_info", None) or {})
     principal, _ = auth.resolve(settings, user_info=user_info, headers=headers)
     return principal
