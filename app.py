@@ -59,6 +59,7 @@ with st.sidebar:
 
 settings = get_settings()
 principal, _reason = auth.resolve(settings) if settings is not None else (None, "")
+auth.bind_session(principal, frozenset({LANG_KEY}))  # another principal than before: nothing of the last one stays
 if settings is None or principal is None:
     # Nobody signed in: every address (the home page's and each page's) shows the sign-in screen.
     st.navigation([st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)

@@ -233,6 +233,11 @@ class AuditSettings(_Section):
     mask_questions: bool = Field(
         False, description="Leave the question text out of the audit trail (its user, time, scope and sources stay)."
     )
+    export_url_lifetime_s: float = Field(
+        30.0, gt=0, le=3600, description="Seconds the download address of an export (a table, the audit CSV) "
+        "answers after the click that made it; whoever has the address can fetch it meanwhile. It also stops at "
+        "sign-out and when another user takes over the session.",
+    )
 
 
 class Settings(BaseSettings):

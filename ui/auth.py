@@ -9,13 +9,16 @@
   `settings.auth.header_beyond_loopback` is on too (a warning is logged then).
 
 Every page calls `page_context()` first: it renders nothing but the sign-in screen (or the
-reason why nobody can be signed in) until a principal exists, and then returns it. Nothing
-here decides what a principal may read: `rag_core` does, from the principal passed to it.
+reason why nobody can be signed in) until a principal exists, and then returns it. A session
+whose principal changes (a resumed session id presented with other headers, a sign-out) loses
+everything it held before anything renders (`bind_session`). Nothing here decides what a
+principal may read: `rag_core` does, from the principal passed to it.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -27,13 +30,14 @@ from rag_core.access import (
 )
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
-from ui.i18n import t
+from ui.i18n import LANG_KEY, t
 from ui.resources import get_settings
 from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
 
 SIGNED_IN = "auth_signed_in"  # session key: the user whose sign-in was recorded in this session
+PRINCIPAL = "auth_principal"  # session key: `principal_key` of whom the session's state belongs to
 _warned: set[str] = set()  # addresses already warned about (once per process, not per rerun)
 
 
@@ -44,8 +48,13 @@ def _oidc_configured() -> bool:
         return False
 
 
-def resolve(settings: Settings) -> tuple[Principal | None, str]:
-    """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen."""
+def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
+            headers: Mapping[str, str] | None = None) -> tuple[Principal | None, str]:
+    """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen.
+
+    From this script run's `st.user` and `st.context.headers`, or from the `user_info` and
+    `headers` (a `StreamlitHeaders`, like `st.context.headers`) of a session's connection read
+    outside a script run (`ui.downloads`)."""
     mode = settings.auth.mode
     address = str(st.get_option("server.address") or "")
     refusal = exposure_refusal(settings, address)
@@ -56,10 +65,11 @@ def resolve(settings: Settings) -> tuple[Principal | None, str]:
     if mode == "oidc":
         if not _oidc_configured():
             return None, "auth.oidc_unconfigured"
-        if not st.user.get("is_logged_in"):
+        claims = st.user.to_dict() if user_info is None else user_info
+        if not claims.get("is_logged_in"):
             return None, "auth.sign_in_needed"
         try:
-            return principal_from_claims(st.user.to_dict(), settings), ""
+            return principal_from_claims(claims, settings), ""
         except ReservedUser:
             log.warning("sign-in refused: the user claim names the local operator")
             return None, "auth.user_reserved"
@@ -72,7 +82,7 @@ def resolve(settings: Settings) -> tuple[Principal | None, str]:
         _warned.add(address)
         log.warning("HEADER MODE LISTENS ON %s, BEYOND LOOPBACK: anyone who reaches this port without the "
                     "proxy can claim any identity; make sure a firewall lets only the proxy reach it", address)
-    headers = st.context.headers
+    headers = st.context.headers if headers is None else headers
     try:
         return principal_from_headers({name: headers.get_all(name) for name in headers}, settings), ""
     except DuplicateIdentityHeader as err:
@@ -109,12 +119,28 @@ def sign_in_screen(settings: Settings | None, reason: str) -> None:
     st.error(t(reason, header=header))
 
 
+def bind_session(principal: Principal | None, keep: frozenset[str] = frozenset()) -> None:
+    """Before anything renders: when this session's state belongs to another principal than the
+    one signed in now (or nobody is signed in now), drop all of it but the `keep` keys (the
+    language); then remember whom it belongs to. A fresh session has nothing to drop."""
+    key = principal_key(principal) if principal is not None else None
+    if PRINCIPAL in st.session_state and st.session_state[PRINCIPAL] != key:
+        from ui.downloads import forget_exports
+
+        for name in [k for k in st.session_state if k not in keep]:
+            del st.session_state[name]
+        forget_exports()
+        log.info("session state and export URLs dropped: the signed-in principal changed")
+    st.session_state[PRINCIPAL] = key
+
+
 def page_context() -> tuple[Settings, Principal]:
     """Settings and principal for a page; stops the page (sign-in screen shown) when there is none."""
     settings = get_settings()
     if settings is None:
         st.stop()
     principal, reason = resolve(settings)
+    bind_session(principal, frozenset({LANG_KEY}))
     if principal is None:
         sign_in_screen(settings, reason)
         st.stop()
@@ -137,7 +163,10 @@ def identity_sidebar(settings: Settings, principal: Principal) -> None:
                 pipeline.record_event(settings, "sign_out", principal=principal)
             except Exception:
                 log.exception("could not record the sign-out of %s", principal.user)
+            from ui.downloads import forget_exports
+
             st.session_state.clear()  # nothing of this user's session survives the sign-out
+            forget_exports()  # nor the /media URLs of the exports it downloaded
             st.logout()
 
 

@@ -248,18 +248,17 @@ def table_frame(item: Item) -> pd.DataFrame:
 
 
 def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
-    """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, after the check)."""
+    """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, for this
+    session and the principal signed in to it then, after rag_core's check; `ui.downloads`)."""
+    from ui.downloads import download
+
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
-    # Deferred: rag_core checks the scope, records the export and makes the bytes on click only.
-    c1.download_button(t("inspect.csv"), lambda: pipeline.export_table(doc_id, item.ref, settings, "csv",
-                                                                       principal=principal),
-                       f"{stem}.csv", "text/csv", key=f"csv-{n}")
-    c2.download_button(t("inspect.xlsx"), lambda: pipeline.export_table(doc_id, item.ref, settings, "xlsx",
-                                                                        principal=principal),
-                       f"{stem}.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                       key=f"xlsx-{n}")
+    for col, fmt, label, mime in ((c1, "csv", t("inspect.csv"), "text/csv"), (
+            c2, "xlsx", t("inspect.xlsx"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")):
+        download(label, lambda who, fmt=fmt: pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who),
+                 f"{stem}.{fmt}", mime, key=f"{fmt}-{n}", settings=settings, principal=principal, container=col)
 
 
 def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[Any]) -> list[dict[str, Any]]:

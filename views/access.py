@@ -18,6 +18,7 @@ from rag_core import pipeline
 from rag_core.errors import RagError
 from ui import state
 from ui.auth import may_manage_access, page_context
+from ui.downloads import download
 from ui.i18n import t
 from ui.widgets import call, escape_md
 
@@ -120,9 +121,10 @@ if principal.is_admin:
     ok, events = call(pipeline.audit_events, settings, principal=principal, user=user, since=since, document=document)
     if ok and events:
         st.dataframe(pd.DataFrame(events).astype(str), hide_index=True, width="stretch")
-        # Deferred: the CSV is made (and checked by rag_core) only when the button is clicked.
-        st.download_button(t("audit.csv"), lambda: pipeline.audit_csv(settings, principal=principal, user=user,
-                                                                     since=since, document=document),
-                           "audit.csv", "text/csv", key="audit_csv", icon=":material/download:")
+        # Deferred: made (and checked by rag_core) on click only, for this session and whoever is signed in to it then.
+        download(t("audit.csv"), lambda who: pipeline.audit_csv(settings, principal=who, user=user, since=since,
+                                                                document=document),
+                 "audit.csv", "text/csv", key="audit_csv", settings=settings, principal=principal,
+                 icon=":material/download:")
     elif ok:
         st.caption(t("audit.none"))

@@ -10,6 +10,7 @@ from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
 from ui.auth import page_context
+from ui.downloads import download
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
@@ -114,12 +115,19 @@ prompt = st.chat_input(t("ask.input"), key="ask_input")
 
 with chat_col:
     history = state.messages()
+    # grants may have changed since: an answer that used a document no longer readable is dropped from memory
+    _, current = call(pipeline.answers_in_scope, [m.get("answer") for m in history], settings, principal=principal)
+    for m, still in enumerate(current or ["answer" not in message for message in history]):
+        if not still:
+            history[m] = {"role": "assistant", "withheld": True}
     question = ""
     for m, message in enumerate(history):
         with st.chat_message(message["role"]):
             if message["role"] == "user":
                 question = message["text"]
                 st.text(question)
+            elif message.get("withheld"):
+                st.info(t("scope.answer_withheld"))
             else:
                 render_answer(message["answer"], question, m)
     if prompt:
@@ -135,10 +143,10 @@ with chat_col:
                 history.append({"role": "assistant", "answer": answer})
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
-    reports = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
-    if reports:
-        st.download_button(t("ask.export"), reports, "reported_citations.jsonl", "application/jsonl",
-                           key="ask_export", icon=":material/download:")
+    if read_reports(settings.data_dir, None if principal.is_admin else principal.user):
+        download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
+                 "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
+                 principal=principal, icon=":material/download:")
 
 with viewer_col:
     target = state.viewer_target()

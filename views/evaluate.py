@@ -17,6 +17,7 @@ import streamlit as st
 from rag_core.errors import RagError
 from rag_core.evaluation import ALL_ENGINES, read_question_lines, report, run_evaluation
 from ui.auth import page_context
+from ui.downloads import download
 from ui.i18n import t
 
 RESULTS_KEY = "evaluate_results"
@@ -99,5 +100,6 @@ if results:
                           index=results["engines"].index(results["default_engine"])
                           if results["default_engine"] in results["engines"] else 0, key="evaluate_engine")
     st.dataframe(report.question_rows(results, engine), hide_index=True, width="stretch")
-    st.download_button(t("evaluate.download"), json.dumps(results, ensure_ascii=False, indent=1),
-                       f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download")
+    download(t("evaluate.download"), lambda _who: json.dumps(results, ensure_ascii=False, indent=1),
+             f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download",
+             settings=settings, principal=principal)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from rag_core import pipeline
 from ui.auth import page_context, principal_key
+from ui.downloads import inline_image
 from ui.i18n import t
 from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
 
@@ -113,9 +114,9 @@ if not figures:
 for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
-        # Checked by rag_core first; st.image then serves the crop from /media/<id> for this session.
+        # Checked by rag_core first; sent inside the page's websocket message, never under a /media URL.
         ok, path = call(checked_once, "figure", doc_id, item.image_path, settings, principal,
                         lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal))
         if ok and path is not None:
-            st.image(str(path), width=480)
+            inline_image(path, label)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

@@ -63,6 +63,11 @@ if submitted and query.strip():
     state.close_viewer()
 
 result: SearchResult | None = st.session_state.get(state.SEARCH_RESULT)
+if result is not None:  # grants may have changed since: rag_core drops what is no longer readable
+    ok, checked = call(pipeline.search_in_scope, result, settings, principal=principal)
+    if checked is not None and len(checked.parents) < len(result.parents):
+        st.warning(t("scope.results_withheld", n=len(result.parents) - len(checked.parents)))
+    st.session_state[state.SEARCH_RESULT] = result = checked
 if result is not None:
     st.caption(t("search.elapsed", n=len(result.parents), s=result.elapsed_s))
     if result.expanded_terms:

@@ -3,7 +3,8 @@
 Events: sign-in and sign-out, a question (user, time, scope, the question unless
 `audit.mask_questions`, the documents and pages given as context, the pages cited), a search,
 a page or a document opened in the viewer, a document's chunks and tables inspected, a table
-or figure exported, an upload, a deletion, a collection created, a grant given or revoked.
+or figure exported, the audit trail or the reported citations downloaded, an upload, a deletion,
+a collection created, a grant given or revoked.
 
 Append-only: a record is written with one `write` on a file opened for appending, under an
 exclusive lock, then fsynced, so a crash never loses or garbles an earlier record (a torn last
@@ -34,6 +35,7 @@ EVENTS = frozenset({
     "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "document_inspected",
     "table_exported",
     "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
+    "audit_exported", "reports_exported",
 })
 REDACTED = "[redacted]"
 _SECRET_NAME = re.compile(r"token|cookie|secret|password|passwd|authori[sz]ation|api[_-]?key|credential|session",

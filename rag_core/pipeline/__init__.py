@@ -29,11 +29,12 @@ from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
-    record_event, record_sign_in, revoke, writable_collections,
+    record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
 from rag_core.pipeline.asking import answer_question
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
+from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.views import answer_sources, document_view, search_sources
 from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shared thesaurus and glossary)
     glossary_info, thesaurus_info, upload_glossary, upload_thesaurus,
@@ -313,7 +314,8 @@ def ask(
                         elapsed_s=time.perf_counter() - started)
     else:
         scope, searched = _resolve(settings, principal, collections, doc_ids)
-        history = understanding.read_history(settings, conversation_id, user=principal.user)
+        history = understanding.read_history(settings, conversation_id, user=principal.user,
+                                             keep=stored_row_check(settings, principal))
         answer = answer_question(
             question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
             library=accessible_library(settings, scope) if settings.answer.check_terms else None)
@@ -344,8 +346,10 @@ def _store_answer(settings: Settings, conversation_id: str, answer: Answer, prin
 
 
 def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[tuple[str, str]]:
-    """The principal's own stored conversation as (role, text) messages; [] for another user's id."""
-    return understanding.read_history(settings, conversation_id, n=1_000_000, user=principal.user)
+    """The principal's own stored conversation as (role, text) messages; [] for another user's id.
+    An exchange that used a document the principal can no longer read is left out."""
+    return understanding.read_history(settings, conversation_id, n=1_000_000, user=principal.user,
+                                      keep=stored_row_check(settings, principal))
 
 
 def backends(settings: Settings) -> dict[str, str]:

@@ -262,8 +262,11 @@ def audit_events(settings: Settings, *, principal: Principal, user: str | None =
 
 def audit_csv(settings: Settings, *, principal: Principal, user: str | None = None,
               since: str | date | datetime | None = None, document: str | None = None) -> bytes:
-    """`audit_events` as CSV bytes for a download (administrators only)."""
-    return to_csv(audit_events(settings, principal=principal, user=user, since=since, document=document))
+    """`audit_events` as CSV bytes for a download (administrators only); the export is recorded."""
+    data = to_csv(audit_events(settings, principal=principal, user=user, since=since, document=document))
+    audit(settings, "audit_exported", principal, user_filter=user, since=str(since) if since else None,
+          document=document)
+    return data
 
 
 def record_sign_in(settings: Settings, *, principal: Principal) -> None:
@@ -274,3 +277,13 @@ def record_sign_in(settings: Settings, *, principal: Principal) -> None:
 def record_event(settings: Settings, event: str, *, principal: Principal, **fields: Any) -> None:
     """Write one audit record (sign-out, and events only the page sees); secrets are never kept."""
     audit(settings, event, principal, **fields)
+
+
+def reported_citations(settings: Settings, *, principal: Principal) -> bytes:
+    """The reported citations for a download: the principal's own, everyone's for an administrator;
+    the export is recorded."""
+    from rag_core.evaluation.citation_reports import read_reports
+
+    data = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
+    audit(settings, "reports_exported", principal, everyone=principal.is_admin)
+    return data

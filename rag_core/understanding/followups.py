@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -73,8 +74,9 @@ _PROMPT = {
 
 
 def read_history(settings: Settings, conversation_id: str | None, n: int = HISTORY_MESSAGES,
-                 user: str | None = None) -> list[Message]:
-    """The last `n` messages of `user`'s stored conversation (oldest first); [] when there is none."""
+                 user: str | None = None, keep: Callable[[dict], bool] | None = None) -> list[Message]:
+    """The last `n` messages of `user`'s stored conversation (oldest first); [] when there is none.
+    With `keep`, a stored exchange (question and answer) for which `keep(row)` is False is left out."""
     if not conversation_id:
         return []
     path = conversation_path(settings, conversation_id, user)
@@ -86,7 +88,7 @@ def read_history(settings: Settings, conversation_id: str | None, n: int = HISTO
             row = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if row.get("mode") == "greeting":
+        if row.get("mode") == "greeting" or (keep is not None and not keep(row)):
             continue
         # a rewritten follow-up is remembered in its standalone form: the next follow-up builds on it
         messages.append(("user", str(row.get("standalone_question") or row.get("question", ""))))

@@ -45,3 +45,19 @@ def write_secrets(path: Path, issuer: str, client_secret: str) -> Path:
         encoding="utf-8",
     )
     return path
+
+
+def browser_sign_in(page, url: str, user: str, password: str) -> None:  # type: ignore[no-untyped-def]
+    """Sign `user` in from the app's sign-in screen through the test provider's form (Playwright)."""
+    from tests.ui.browser_support import goto, rerun
+
+    goto(page, url)
+    page.get_by_role("button", name="Se connecter").click()  # st.login: off to the provider's own form
+    page.locator("#username").wait_for(timeout=30_000)
+    page.fill("#username", user)
+    page.fill("#password", password)
+    with rerun(page):  # back at the app, on a new websocket: the home page's run
+        page.click("#submit")
+        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address,
+                          timeout=60_000)
+    page.get_by_text(f"Connecté : {user}").wait_for(timeout=10_000)

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
 from rag_core.access import LOCAL_USER, Principal
+from rag_core.pipeline import rechecks
 from rag_core.errors import NotFoundError
 from rag_core.models import (
     Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
@@ -119,6 +120,8 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
         return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
 
     replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD])
+    # the scope re-check of what is on screen reads the same (fake) library: RECORD is readable
+    replace(monkeypatch, rechecks, "readable_ids", lambda settings, principal: frozenset({RECORD.doc_id}))
     replace(monkeypatch, pipeline, "list_collections", lambda settings, *, principal: ["vignettes"])
     replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: CHUNKED)
     replace(monkeypatch, pipeline, "page_pdf", page_pdf)
