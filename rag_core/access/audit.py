@@ -3,7 +3,7 @@
 Events: sign-in and sign-out, a question (user, time, scope, the question unless
 `audit.mask_questions`, the documents and pages given as context, the pages cited), a search,
 a page or a document opened in the viewer, a table or figure exported, an upload, a deletion,
-a collection created, a grant given or revoked.
+a collection created, a grant given or revoked, an upload job queued, done, failed, cancelled or retried.
 
 Append-only: a record is written with one `write` on a file opened for appending, under an
 exclusive lock, then fsynced, so a crash never loses or garbles an earlier record (a torn last
@@ -32,6 +32,7 @@ from rag_core.errors import InputError
 EVENTS = frozenset({
     "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "table_exported",
     "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
+    "job_queued", "job_done", "job_failed", "job_cancelled", "job_retried",
 })
 REDACTED = "[redacted]"
 _SECRET_NAME = re.compile(r"token|cookie|secret|password|passwd|authori[sz]ation|api[_-]?key|credential|session",
