@@ -73,6 +73,9 @@ def _stop_group(proc: subprocess.Popen) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    extra = list(args.streamlit_args)
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
     env = dict(os.environ)
     if args.data_dir:
         env["RAG_DATA_DIR"] = str(args.data_dir)
@@ -80,7 +83,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                               start_new_session=True)
     app = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", args.address,
-         "--server.port", str(args.port), *args.streamlit_args],
+         "--server.port", str(args.port), *extra],
         cwd=REPO, env=env, start_new_session=True,
     )
     children = {"worker": worker, "app": app}
@@ -97,7 +100,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         while not stopping:
             ended = [name for name, proc in children.items() if proc.poll() is not None]
             if ended:
-                code = children[ended[0]].returncode or 0
+                rc = children[ended[0]].returncode or 0
+                code = rc if rc > 0 else (1 if rc else 0)
                 print(f"serve: the {ended[0]} exited ({code}); stopping the rest", file=sys.stderr, flush=True)
                 break
             time.sleep(0.2)
