@@ -58,9 +58,15 @@ class _Lease:
         self._thread.join(timeout=5)
 
     def _loop(self) -> None:
-        period = self.worker.settings.jobs.lease_s / 3
+        jobs = self.worker.settings.jobs
+        period = min(jobs.lease_s / 3, jobs.heartbeat_s)
+        renewed = time.monotonic()
         while not self._stop.wait(period):
-            if not self.worker.write(self.job, {"lease_until": time.time() + self.worker.settings.jobs.lease_s}):
+            self.worker.beat()  # a long stage without progress events still shows a live worker
+            if time.monotonic() - renewed < jobs.lease_s / 3 - period / 2:
+                continue
+            renewed = time.monotonic()
+            if not self.worker.write(self.job, {"lease_until": time.time() + jobs.lease_s}):
                 self.lost.set()
                 return
 
@@ -127,7 +133,7 @@ class Worker:
             return
         source = upload_path(self.settings, job)
         existed = any(r.doc_id == job.source_sha256 for r in self.store.documents())
-        last_write = 0.0
+        last_write = -1e9
         reused: list[str] = []
 
         with _Lease(self, job) as lease:
@@ -140,8 +146,7 @@ class Worker:
                 if self.on_event is not None:
                     self.on_event(job, event)
                 now = time.monotonic()
-                stage_changed = event.stage != job.stage
-                if stage_changed or now - last_write >= self.settings.jobs.progress_interval_s:
+                if now - last_write >= self.settings.jobs.progress_interval_s:  # each write is a table version
                     job.stage, job.done, job.total = event.stage, event.done, event.total
                     last_write = now
                     if not self.write(job, {"stage": event.stage, "done": event.done, "total": event.total,
@@ -166,7 +171,10 @@ class Worker:
                 return
             except Exception as err:  # a bug or a machine problem: once more, then failed
                 log.exception("job %s (%s) failed", job.id, job.file_name)
-                text = f"{type(err).__name__}: {err}"
+                from rag_core.access.audit import scrub
+                from rag_core.pipeline.permissions import _secrets
+
+                text = scrub(f"{type(err).__name__}: {err}", _secrets(self.settings))[:500]
                 if text == job.error:
                     self._finish(job, "failed", "internal", "This file could not be processed because of an "
                                  "internal error; it has been logged.", error=text)

@@ -175,3 +175,20 @@ def test_job_table_versions_stay_bounded(lib: Settings, tmp_path: Path) -> None:
     left = table.compact(keep_s=0)
     assert left["jobs"] < before and left["jobs"] <= 2, (before, left)
     assert [j.state for j in table.all()] == ["done"] * 3  # compaction loses no row
+
+
+def test_the_same_internal_error_twice_fails_the_job(lib: Settings, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "broken.pdf", "Mack", pages=1)
+    job = _submit(lib, pdf)
+    folder = DocumentFolder(lib.documents_dir, sha256_file(pdf))
+    folder.root.mkdir(parents=True)
+    folder.manifest_path.write_text("{not json")  # a damaged library file: not the user's fault
+    worker = Worker(lib)
+    assert worker.run_once()
+    again = pipeline.get_job(job.id, lib, principal=ALICE)
+    assert (again.state, again.attempts) == ("queued", 1)  # retried once on its own
+    assert worker.run_once()
+    failed = pipeline.get_job(job.id, lib, principal=ALICE)
+    assert (failed.state, failed.message_key, failed.attempts) == ("failed", "internal", 2)
+    assert "internal error" in failed.message and "JSONDecodeError" not in failed.message  # no detail for users
+    assert not worker.run_once()  # not retried forever

@@ -8,6 +8,7 @@ searchable. Screenshots go to test-artifacts/jobs/ (git-ignored). PDFs are made 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,7 +100,8 @@ def test_three_uploads_cancel_the_second_while_it_runs(app, page, tmp_path: Path
     _upload(page, url, [first, second, third])
     wait_until(lambda: _jobs(settings)["b_second.pdf"].state == "running", 300, every_s=0.1)
     victim = _jobs(settings)["b_second.pdf"]
-    bar = page.locator('[data-testid="stProgress"]').filter(has_text="b_second.pdf")
+    bar = page.locator('[data-testid="stProgress"]').filter(
+        has_text=re.compile(r"b_second\.pdf .*(analyse|découpage|vectorisation|écriture) \d+/\d+"))
     bar.first.wait_for(timeout=20_000)
     page.screenshot(path=str(ARTIFACTS / "queue_progress.png"), full_page=True)
     page.locator(f".st-key-job_cancel_{victim.id} button").click()
