@@ -114,10 +114,15 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
     try:
         jobs = pipeline.list_jobs(settings, principal=principal, limit=50)
         workers = pipeline.live_workers(settings)
-        records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal)}
     except RagError as err:
         st.error(escape_md(str(err)))
         return
+    records = {}
+    if any(j.state == "done" for j in jobs):
+        try:  # only for the per-page warnings of ingested files; the document list reports its own errors
+            records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal)}
+        except RagError:
+            pass
     if not workers and any(j.state in ("queued", "running") for j in jobs):
         st.warning(t("jobs.no_worker"))
     if not jobs:
