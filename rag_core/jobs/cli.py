@@ -43,10 +43,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     worker = Worker(settings, on_event=show if args.verbose else None)
 
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(0)
+    def stop(signum: int, frame: object) -> None:  # the job in hand goes back to the queue
+        worker.stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     print(f"worker {worker.id} pid {os.getpid()} on {settings.db_uri}", flush=True)
     try:
         worker.run_forever()

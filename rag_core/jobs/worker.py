@@ -10,7 +10,8 @@ thread every third of `jobs.lease_s`, write its outcome. Progress is written at 
 Outcomes: `done` with the document id; `failed` at once for a file the user must fix (a
 `RagError`: its message), after two identical internal errors in a row, or after
 `jobs.max_attempts` runs (a worker killed each time); `cancelled` when the user asked, after
-the runner removed the partial outputs. The uploaded bytes are removed once the document is
+the runner removed the partial outputs. `stopping` (SIGINT, SIGTERM) ends the loop: a running
+job stops at its next progress step and goes back to the queue. The uploaded bytes are removed once the document is
 done (they are then its `source.*`); a failed or cancelled job keeps them for a retry.
 """
 
@@ -139,7 +140,7 @@ class Worker:
         with _Lease(self, job) as lease:
             def report(event: ProgressEvent) -> None:
                 nonlocal last_write
-                if lease.lost.is_set():
+                if lease.lost.is_set() or self.stopping.is_set():
                     raise JobStopped()
                 if event.message == "reused" and event.stage not in reused:
                     reused.append(event.stage)
@@ -163,8 +164,7 @@ class Worker:
             except JobStopped:
                 stopped, result = True, None
             except (KeyboardInterrupt, SystemExit):  # the worker is stopped: the job waits for the next one
-                with self._write_lock:
-                    self.table.release(job, {"state": "queued", "attempts": max(0, job.attempts - 1)})
+                self._requeue(job)
                 raise
             except RagError as err:
                 self._finish(job, "failed", "refused", str(err))
@@ -188,12 +188,19 @@ class Worker:
         assert result is not None
         self._done(job, result, reused)
 
+    def _requeue(self, job: Job) -> None:
+        """Give the job back to the queue (this worker stops); the run does not count as an attempt."""
+        with self._write_lock:
+            self.table.release(job, {"state": "queued", "attempts": max(0, job.attempts - 1)})
+
     def _stopped(self, job: Job, existed: bool) -> None:
         current = self.table.get(job.id)
-        if current is None or not current.cancel:
-            return  # the lease was lost: another worker owns the job now
-        self.runner.discard(job, self.settings, self.store, existed)
-        self._finish(job, "cancelled", "cancelled", "")
+        if current is not None and current.cancel:
+            self.runner.discard(job, self.settings, self.store, existed)
+            self._finish(job, "cancelled", "cancelled", "")
+        elif self.stopping.is_set():
+            self._requeue(job)  # matches only while the job is still ours
+        # else the lease was lost: another worker owns the job now
 
     def _done(self, job: Job, result: IngestResult, reused: list[str]) -> None:
         current = self.table.get(job.id)
