@@ -26,8 +26,9 @@ $(STAMP): requirements.txt
 	fi
 	touch $(STAMP)
 
+# The app and one worker (the upload queue) under one supervisor: Ctrl-C stops both.
 run: install
-	$(BIN)/streamlit run app.py --server.address 127.0.0.1
+	$(BIN)/python -m rag_core serve --address 127.0.0.1
 
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 

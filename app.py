@@ -15,6 +15,7 @@ import streamlit as st
 
 from rag_core import pipeline
 from ui import auth
+from ui import jobs as jobs_ui
 from ui.i18n import DEFAULT_LANG, LANG_KEY, t
 from ui.resources import get_settings
 from ui.widgets import call, escape_md, load_css
@@ -68,6 +69,7 @@ if settings is None or principal is None:
 
 with st.sidebar:
     auth.identity_sidebar(settings, principal)
+    jobs_ui.notices(settings, principal)  # on every page: the user's imports running, a toast when one ends
 
 views = [st.Page(f"views/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name) for name, icon in VIEWS]
 if auth.may_manage_access(settings, principal):

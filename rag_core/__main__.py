@@ -1,8 +1,10 @@
-"""Command line: `python -m rag_core {ingest,documents,inspect,search,ask,delete,reindex,evaluate,access,audit}`.
+"""Command line: `python -m rag_core {ingest,documents,inspect,search,ask,delete,reindex,evaluate,access,audit,
+jobs,worker,serve}`.
 
 Every command acts as the local operator (administrator) unless `--as-user EMAIL [--groups G1,G2]`
 says whom to act as; it then behaves exactly as the app would for that person. `access
-grant|revoke|show` changes and shows grants on collections, `audit` reads the audit trail.
+grant|revoke|show` changes and shows grants on collections, `audit` reads the audit trail;
+`ingest --queue`, `jobs`, `worker` and `serve` are the upload queue's (`rag_core.jobs.cli`).
 Errors meant for the user (`RagError`) are printed without a traceback and give exit code 1;
 a refused file in `ingest`, and any refusal of access (`AccessDenied`), give exit code 2.
 """
@@ -53,6 +55,10 @@ def _progress(event: ProgressEvent) -> None:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
+    if args.queue:
+        from rag_core.jobs.cli import queue_files
+
+        return queue_files(args)
     settings = _settings(args)
     principal = principal_of(args, settings)
     worst = 0
@@ -335,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "an administrator creates)")
     p.add_argument("--into-existing", action="store_true", help="add to a collection that another user created "
                    "(refused without it, so that nobody's documents land silently in someone else's collection)")
+    p.add_argument("--queue", action="store_true", help="queue the files for the workers instead of ingesting here")
     p = add("documents", cmd_documents, "list documents")
     p.add_argument("--collection")
     p.add_argument("--json", action="store_true")
@@ -362,6 +369,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out")
     p.add_argument("--engines", help="comma-separated engines (default: all)")
     add_access_commands(sub, add)
+    from rag_core.jobs.cli import add_job_commands
+
+    add_job_commands(sub, add)
     return parser
 
 

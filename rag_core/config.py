@@ -240,6 +240,30 @@ class AuditSettings(_Section):
     )
 
 
+class JobsSettings(_Section):
+    lease_s: float = Field(
+        60.0, gt=0, description="Seconds a worker holds a running job without renewing its lease (it renews every "
+        "third of it); a job whose lease ran out (its worker died) goes back to the queue.",
+    )
+    poll_s: float = Field(1.0, gt=0, description="Seconds an idle worker waits before looking at the queue again.")
+    heartbeat_s: float = Field(
+        5.0, gt=0, description="Seconds between a worker's heartbeats; the app says no worker is running when none "
+        "beat within three of them.",
+    )
+    progress_interval_s: float = Field(
+        1.0, ge=1.0, description="Least seconds between two progress writes of one job (each write is a table version).",
+    )
+    max_queued_per_user: int = Field(
+        20, ge=1, description="Most uploads one user may have queued or running at once; more are refused with a message.",
+    )
+    max_attempts: int = Field(
+        3, ge=1, description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
+    )
+    compact_every_s: float = Field(
+        30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped).",
+    )
+
+
 class Settings(BaseSettings):
     """All settings of the product. Pass an instance explicitly; never use a global."""
 
@@ -263,6 +287,7 @@ class Settings(BaseSettings):
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Sign-in mode and administrators.")
     audit: AuditSettings = Field(default_factory=AuditSettings, description="The audit trail.")
+    jobs: JobsSettings = Field(default_factory=JobsSettings, description="The upload queue and its workers.")
     openai_api_key: SecretStr | None = Field(
         None,
         validation_alias=AliasChoices("OPENAI_API_KEY", "RAG_OPENAI_API_KEY"),
@@ -281,6 +306,11 @@ class Settings(BaseSettings):
     @property
     def documents_dir(self) -> Path:
         return self.data_dir / "documents"
+
+    @property
+    def uploads_dir(self) -> Path:
+        """Uploaded bytes waiting for their job, named by their SHA-256."""
+        return self.data_dir / "uploads"
 
     def llm_key(self) -> SecretStr | None:
         return self.llm.api_key or self.openai_api_key

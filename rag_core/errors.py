@@ -36,3 +36,7 @@ class LLMError(RagError):
 
 class AccessDenied(RagError):
     """The signed-in user may not do this (read, upload, delete, grant) in this collection."""
+
+
+class QuotaError(RagError):
+    """The user already has as many uploads waiting as one person may (the queue's cap)."""

@@ -1,4 +1,8 @@
-"""Library: upload files into a collection, follow their ingestion, list and delete documents.
+"""Library: upload files into a collection, follow their imports (the queue), list and delete documents.
+
+An upload is queued at once (its bytes are then in the library) and ingested by a worker, so
+leaving the page, reloading or closing the tab loses nothing; the queue panel (`ui.jobs`)
+refreshes itself and offers cancel and retry.
 
 Scoped by the signed-in principal: the list shows the collections it can read, uploads go only
 into collections it can write (or a new one, which it then manages), deletion needs `manage`.
@@ -8,15 +12,14 @@ into collections it can write (or a new one, which it then manages), deletion ne
 from __future__ import annotations
 
 import logging
-import tempfile
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
 from rag_core.errors import RagError
-from rag_core.models import ProgressEvent
+from rag_core.library import clean_file_name
+from ui import jobs as jobs_ui
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
@@ -24,7 +27,6 @@ from ui.widgets import call, escape_md
 
 log = logging.getLogger(__name__)
 UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]
-STAGES = ("parse", "chunk", "embed", "write")
 NEW = "\x00new"
 
 settings, principal = page_context()
@@ -51,63 +53,47 @@ files = st.file_uploader(
 st.caption(t("library.limits", mb=f"{settings.parsing.max_file_mb:g}", pages=settings.parsing.max_pages))
 
 
-def _ingest(uploaded: list, collection: str, picked: bool) -> None:
-    bars: dict[str, object] = {}
-    with st.status(t("library.ingesting"), expanded=True) as status:
-        for f in uploaded:
-            bars[f.name] = st.progress(0.0, text=t("library.progress", file=escape_md(f.name), stage="…", done=0,
-                                                   total=1))
-
-        def on_progress(event: ProgressEvent) -> None:
-            try:
-                stage = STAGES.index(event.stage) if event.stage in STAGES else 0
-                within = event.done / event.total if event.total else 1.0
-                bar = bars.get(event.file_name)
-                if bar is not None:
-                    bar.progress(  # type: ignore[attr-defined]
-                        min(1.0, (stage + within) / len(STAGES)),
-                        text=t("library.progress", file=escape_md(event.file_name),
-                               stage=t(f"library.stage.{event.stage}"),
-                               done=event.done, total=event.total),
-                    )
-            except Exception:  # a display problem must never stop an ingestion
-                log.exception("progress display failed")
-
-        with tempfile.TemporaryDirectory(prefix="rag-upload-") as tmp:
-            paths = []
-            for i, f in enumerate(uploaded):
-                path = Path(tmp) / f"upload-{i}{Path(f.name).suffix.lower()}"
-                path.write_bytes(f.getvalue())
-                paths.append(path)
-            ok, results = call(
-                pipeline.ingest, paths, settings, collection=collection, progress=on_progress,
-                file_names=[f.name for f in uploaded], principal=principal, into_existing=picked,
-            )
-        for name, bar in bars.items():
-            bar.progress(1.0, text=escape_md(name))  # type: ignore[attr-defined]
-        status.update(label=t("library.ingest_done" if ok else "library.ingest_failed"),
-                      state="complete" if ok else "error", expanded=not ok)
-    st.session_state[state.INGEST_RESULTS] = [
-        {"file_name": r.file_name, "status": r.status, "message": r.message,
-         "warnings": list(r.record.warnings) if r.record else []} for r in (results or [])
-    ]
+def _submit(uploaded: list, collection: str, picked: bool) -> None:
+    """Queue each file (the worker ingests it, whatever this page does next); a file refused at
+    upload time (too large, unreadable, over the cap) is reported at once."""
+    refused, queued = [], []
+    for f in uploaded:
+        try:
+            queued.append(pipeline.submit_upload(f.getvalue(), f.name, settings, collection, principal=principal,
+                                                 into_existing=picked).id)
+        except RagError as err:
+            refused.append({"file_name": clean_file_name(f.name), "status": "refused", "message": str(err),
+                            "warnings": []})
+        except Exception:  # a bug, not the user's fault: logged, the other files still go
+            log.exception("queueing %s failed", f.name)
+            refused.append({"file_name": clean_file_name(f.name), "status": "refused",
+                            "message": t("error.generic"), "warnings": []})
+    jobs_ui.remember_submitted(queued)
+    st.session_state[state.INGEST_RESULTS] = refused
+    if queued:
+        state.flash("success", t("jobs.queued_many", n=len(queued)))
+    state.bump_upload_nonce()
+    st.rerun()
 
 
 if st.button(t("library.ingest"), type="primary", disabled=not files, key="library_ingest"):
     if not collection:
         st.error(t("library.no_name"))
     elif collection in writable:
-        _ingest(list(files or []), collection, picked=True)  # chosen from the list: meant, whoever created it
+        _submit(list(files or []), collection, picked=True)  # chosen from the list: meant, whoever created it
     else:  # a new collection: its creator manages it
         ok, created = call(pipeline.create_collection, settings, collection, principal=principal)
         if ok and created:
-            _ingest(list(files or []), created, picked=False)
+            _submit(list(files or []), created, picked=False)
 
 for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
     show(escape_md(f"{result['file_name']} — {t('library.result.' + result['status'])} : {result['message']}"))
     for warning in result.get("warnings", []):  # per-page problems of an ingested file (repaired, no text...)
         st.warning(escape_md(f"{result['file_name']} — {warning}"))
+
+st.header(t("jobs.title"))
+jobs_ui.queue_panel(settings, principal)
 
 st.header(t("library.documents"))
 ok, documents = call(pipeline.list_documents, settings, principal=principal)

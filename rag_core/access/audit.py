@@ -4,7 +4,7 @@ Events: sign-in and sign-out, a question (user, time, scope, the question unless
 `audit.mask_questions`, the documents and pages given as context, the pages cited), a search,
 a page or a document opened in the viewer, a document's chunks and tables inspected, a table
 or figure exported, the audit trail or the reported citations downloaded, an upload, a deletion,
-a collection created, a grant given or revoked.
+a collection created, a grant given or revoked, an upload job queued, done, failed, cancelled or retried.
 
 Append-only: a record is written with one `write` on a file opened for appending, under an
 exclusive lock, then fsynced, so a crash never loses or garbles an earlier record (a torn last
@@ -36,6 +36,7 @@ EVENTS = frozenset({
     "table_exported",
     "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
     "audit_exported", "reports_exported",
+    "job_queued", "job_done", "job_failed", "job_cancelled", "job_retried",
 })
 REDACTED = "[redacted]"
 _SECRET_NAME = re.compile(r"token|cookie|secret|password|passwd|authori[sz]ation|api[_-]?key|credential|session",

@@ -1,7 +1,8 @@
 """The fa√ßade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
-the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`. Every entry
+the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`, the upload
+queue's verbs in `pipeline.jobs` (its worker in `rag_core.jobs`). Every entry
 point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
 its readable collections are the prefilter of every search channel and listing, and the
 viewer, exports and crops check the document against it again before producing bytes. A
@@ -32,6 +33,10 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
 from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
+    cancel_job, elapsed_of, get_job, list_jobs, live_workers, progress_of, remaining_of, retry_job, submit_files,
+    submit_upload,
+)
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401

@@ -3,8 +3,8 @@
 Tables: `documents` (one row per ready document), `parents`, `children` (vector column and
 two native full-text indexes over an accent-folded copy of the contextualised text, one
 French and one English analyser), `pages` (the same two indexes over each page's whole text,
-with the ids of the parents on that page: the page channel) and `meta` (the embedder that
-built the index).
+with the ids of the parents on that page: the page channel), `meta` (the embedder that
+built the index), and `jobs` and `workers` (the upload queue: `jobs`).
 
 A document is visible only once its `documents` row exists: parents, children and pages are
 written first, each in a single `add` (one LanceDB commit), and every search is pre-filtered
@@ -38,11 +38,12 @@ from rag_core.store.channels import (
     ANN_NPROBES, ANN_REFINE, FTS_COLUMNS, RRF_K, ChildHit, FullText, PageHit, SearchChannels, TableInfo, _quote,
     id_filter, lexical_query,
 )
+from rag_core.store.jobs import ACTIVE, STATES, Job, JobTable
 from rag_core.store.maintenance import Maintenance
 
 log = logging.getLogger(__name__)
-__all__ = ["ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "ChildHit", "FullText", "PageHit", "Store",
-           "TableInfo", "id_filter", "lexical_query"]
+__all__ = ["ACTIVE", "ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "STATES", "ChildHit", "FullText", "Job",
+           "JobTable", "PageHit", "Store", "TableInfo", "id_filter", "lexical_query"]
 class Store(SearchChannels, Maintenance):
     """A LanceDB directory (or object-store URI) holding one library."""
 
@@ -60,6 +61,10 @@ class Store(SearchChannels, Maintenance):
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
 
     # ----- tables -------------------------------------------------------------------------
+    def job_table(self) -> JobTable:
+        """The upload queue and the workers' heartbeats (`store.jobs`), beside the library's tables."""
+        return JobTable(self.db)
+
     def _names(self) -> set[str]:
         result = self.db.list_tables()
         names = getattr(result, "tables", result)

@@ -28,17 +28,17 @@ def free_port() -> int:
 
 def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[str, str] | None = None,
               args: list[str] | None = None) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free port with its own data dir; returns once /_stcore/health answers.
+    """The app and a worker, started as `make run` starts them (`python -m rag_core serve`), on a
+    free port with their own data dir; returns once /_stcore/health answers. `stop_app` stops both.
 
-    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds command-line options (e.g. --secrets.files)."""
+    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds `streamlit run` options (e.g. --secrets.files)."""
     port = free_port()
     env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            **(env or {})}
-    streamlit = Path(sys.executable).with_name("streamlit")
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     proc = subprocess.Popen(
-        [str(streamlit), "run", "app.py", "--server.address", "127.0.0.1", "--server.port", str(port),
+        [sys.executable, "-m", "rag_core", "serve", "--address", "127.0.0.1", "--port", str(port), "--",
          "--server.headless", "true", "--browser.gatherUsageStats", "false", *(args or [])],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
@@ -80,9 +80,10 @@ def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeou
 
 
 def stop_app(proc: subprocess.Popen) -> None:
+    """SIGTERM to the supervisor, which stops the app and the worker (their process groups)."""
     proc.terminate()
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=40)
     except subprocess.TimeoutExpired:
         proc.kill()
 
@@ -153,16 +154,17 @@ def open_home(page, url: str, heading: str = "Questions-réponses sur vos docume
 
 def upload_in_library(page, url: str, pdf: Path, result_text: str, timeout_ms: int):  # type: ignore[no-untyped-def]
     """Upload `pdf` on the Library page and wait for its per-file result (an alert holding
-    `result_text`); returns that alert's locator."""
+    `result_text`, shown by the queue panel once the worker has ingested it); returns its locator."""
     goto(page, f"{url}/library")
     page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=10_000)
     with rerun(page):
         page.locator('input[type="file"]').set_input_files(str(pdf))
     page.locator('[data-testid="stFileChip"]').first.wait_for(timeout=10_000)
-    with rerun(page, timeout_ms):
+    with rerun(page):
         page.get_by_role("button", name="Importer").click()
+    # The worker ingests the file; the queue panel shows its result when the job ends.
     result = page.locator('[data-testid="stAlert"]').filter(has_text=result_text)
-    result.first.wait_for(timeout=10_000)
+    result.first.wait_for(timeout=timeout_ms)
     return result
 
 

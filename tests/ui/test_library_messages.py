@@ -1,7 +1,8 @@
 """The Library page shows each bad file's outcome: st.success, st.info, st.error, and a st.warning per warning.
 
 Real pipeline (no monkeypatching): the files of tests/bad_files.py are uploaded through the page's
-file uploader in `streamlit.testing.v1.AppTest`, on the temp data dir of the autouse fixture.
+file uploader in `streamlit.testing.v1.AppTest`, on the temp data dir of the autouse fixture; a
+real worker process ingests what the page queued, and the page shows each job's outcome.
 Limits come from the environment, as in production (RAG_PARSING__MAX_PAGES, ..._MAX_FILE_MB).
 """
 
@@ -13,8 +14,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
 from rag_core.library import clean_file_name
 from tests import bad_files
+from tests.jobs_support import WorkerProcess, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -34,9 +39,19 @@ def _alerts(at: AppTest) -> list[tuple[str, str]]:
 
 
 def _upload(at: AppTest, files: list[tuple[str, bytes]]) -> AppTest:
+    """Upload through the page, let a real worker ingest what was queued, show the page again."""
     at.file_uploader[0].set_value([(name, data, "application/pdf") for name, data in files]).run()
     assert not at.button(key="library_ingest").disabled
     at.button(key="library_ingest").click().run()
+    assert not at.exception, at.exception
+    settings = Settings()  # the autouse fixture's data dir, as the page's
+    worker = WorkerProcess(settings.data_dir, verbose=False)
+    try:
+        wait_until(lambda: not [j for j in pipeline.list_jobs(settings, principal=Principal.local_operator())
+                                if j.state in ("queued", "running")], 900)
+    finally:
+        worker.stop()
+    at.run()
     assert not at.exception, at.exception
     return at
 

@@ -1,0 +1,77 @@
+"""Run the ingestion stages of one claimed job, and undo what a cancelled job left behind.
+
+`StageRunner` is the seam: the worker hands it a job, the uploaded file and a `report`
+callback (which raises `JobStopped` when the job was cancelled or its lease lost) and gets an
+`IngestResult`. `LocalStageRunner` runs the stages in this process through
+`pipeline.ingestion.ingest_one`, reusing the stages the document's manifest says are fresh, so
+a job resumed after a crash starts at the stage after the last finished one. An executor
+that spreads the stages over machines implements the same two methods. This module claims
+nothing and writes no job row.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from rag_core.access import LOCAL_USER, Principal, make_principal
+from rag_core.config import Settings
+from rag_core.models import IngestResult, ProgressEvent
+from rag_core.store import Job, Store
+
+
+def submitter_of(job: Job, settings: Settings) -> Principal:
+    """The principal who submitted the job, as the app saw it then (administrator included).
+
+    The local operator's name is one nobody can sign in with, so it is not rebuilt by
+    `make_principal` (which refuses that name) but taken as the operator itself."""
+    if job.submitter == LOCAL_USER:
+        return Principal.local_operator()
+    principal = make_principal(job.submitter, job.group_list, settings)
+    return Principal(principal.user, principal.groups, principal.is_admin or job.submitter_admin)
+
+
+class JobStopped(Exception):
+    """The job was cancelled, or another worker took it over, while its stages ran."""
+
+
+class StageRunner(Protocol):
+    def run(self, job: Job, source: Path, settings: Settings, store: Store,
+            report: Callable[[ProgressEvent], None]) -> IngestResult: ...
+
+    def discard(self, job: Job, settings: Settings, store: Store, existed: bool) -> None: ...
+
+
+class LocalStageRunner:
+    """The four stages in this process (the page analysis in its own helper processes)."""
+
+    def run(self, job: Job, source: Path, settings: Settings, store: Store,
+            report: Callable[[ProgressEvent], None]) -> IngestResult:
+        from rag_core.pipeline import permissions as perm
+        from rag_core.pipeline.ingestion import ingest_one
+
+        principal = submitter_of(job, settings)
+
+        def guard(existing) -> None:  # type: ignore[no-untyped-def]
+            # Access is checked again when the job runs: a grant revoked meanwhile stops it.
+            perm.require(settings, job.collection, "write", principal)
+            perm.check_existing_copy(existing, job.collection, settings, principal)
+
+        return ingest_one(source, job.file_name, job.collection, settings, store, report, guard)
+
+    def discard(self, job: Job, settings: Settings, store: Store, existed: bool) -> None:
+        """Remove the partial outputs of a cancelled job: its rows (nothing searchable) and, for a
+        document that was not in the library before, its folder. A document that was already
+        there (the same bytes uploaded again) is left as it was."""
+        from rag_core.pipeline.ingestion import document_folder
+        from rag_core.understanding import term_presence
+
+        if existed or not job.source_sha256:
+            return
+        folder = document_folder(settings, job.source_sha256)
+        with folder.locked():
+            store.delete_document(job.source_sha256)
+            term_presence.forget(settings, job.source_sha256)
+        shutil.rmtree(folder.root, ignore_errors=True)

@@ -1,0 +1,163 @@
+"""The façade's job verbs: submit uploads to the queue, list, cancel and retry jobs, worker liveness.
+
+A submission is checked as an inline ingestion is (write access on the collection, a new one
+created for its submitter, the same refusals for an oversized or unreadable file, the same
+rule for bytes already stored in another collection), then the bytes are written into the
+library under their SHA-256 and only then is the job row added: from the moment an upload is
+accepted, a crash loses nothing. A job is visible, cancellable and retryable only by its
+submitter, the managers of its collection and administrators; to anyone else it is "not
+found", exactly like a missing one. Queued, cancelled and retried jobs go to the audit trail
+(the worker writes done and failed). The stages themselves run in `rag_core.jobs`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+from rag_core import parsing
+from rag_core.access import Principal, includes
+from rag_core.config import Settings
+from rag_core.errors import NotFoundError, QuotaError
+from rag_core.library import clean_file_name, sha256_file
+from rag_core.pipeline import permissions as perm
+from rag_core.pipeline.connection import open_store
+from rag_core.store import Job
+
+STAGES = ("parse", "chunk", "embed", "write")
+JOB_NOT_FOUND = "This import is not in the queue."
+
+
+def _visible(job: Job, settings: Settings, principal: Principal) -> bool:
+    if principal.is_admin or job.submitter.strip().lower() == principal.user_key:
+        return True
+    return includes(perm.grants_of(settings).role_of(principal, job.collection), "manage")
+
+
+def _checked(job_id: str, settings: Settings, principal: Principal) -> Job:
+    job = open_store(settings).job_table().get(job_id) if job_id else None
+    if job is None or not _visible(job, settings, principal):
+        raise NotFoundError(JOB_NOT_FOUND)
+    return job
+
+
+def submit_upload(data: bytes, file_name: str, settings: Settings, collection: str | None = None, *,
+                  principal: Principal, into_existing: bool = False) -> Job:
+    """Queue one uploaded file; raises `RagError` (with today's messages) for a file or a
+    collection that would be refused, and `QuotaError` past `jobs.max_queued_per_user`.
+
+    The collection is chosen by the same rules as `pipeline.ingest` (`permissions.target_collection`:
+    the default one when None, names compared up to case and width, someone else's collection
+    only with `into_existing`)."""
+    name = clean_file_name(file_name)
+    store = open_store(settings)
+    table = store.job_table()
+    if table.count_active(principal.user) >= settings.jobs.max_queued_per_user:
+        raise QuotaError(f"You already have {settings.jobs.max_queued_per_user} imports waiting or running "
+                         "(setting RAG_JOBS__MAX_QUEUED_PER_USER); wait for some to finish, or cancel some.")
+    collection = perm.target_collection(store, settings, collection, principal, into_existing)
+    settings.uploads_dir.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=settings.uploads_dir, prefix=".upload.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        kind = parsing.validate_file(tmp, settings, file_name=name)
+        sha = sha256_file(tmp)
+        existing = next((r for r in store.documents() if r.doc_id == sha), None)
+        perm.check_existing_copy(existing, collection, settings, principal)
+        tmp.replace(settings.uploads_dir / f"{sha}.{kind}")
+    finally:
+        tmp.unlink(missing_ok=True)
+    job = table.add(Job(
+        id=uuid.uuid4().hex, file_name=name, collection=collection, submitter=principal.user,
+        groups=json.dumps({"groups": sorted(principal.groups), "admin": principal.is_admin}),
+        source_sha256=sha, suffix=kind, doc_id=sha,
+    ))
+    perm.audit(settings, "job_queued", principal, job_id=job.id, file_name=name, collection=collection, doc_id=sha)
+    return job
+
+
+def submit_files(paths: Sequence[Path], settings: Settings, collection: str | None = None, *,
+                 principal: Principal, into_existing: bool = False) -> list[Job]:
+    """`submit_upload` for files on disk (the CLI's `ingest --queue`)."""
+    return [submit_upload(Path(p).read_bytes(), Path(p).name, settings, collection, principal=principal,
+                          into_existing=into_existing) for p in paths]
+
+
+def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> list[Job]:
+    """The queue (running and queued, oldest first) and then the most recent ended jobs the
+    principal may see, at most `limit` of those."""
+    jobs = [j for j in open_store(settings).job_table().all() if _visible(j, settings, principal)]
+    active = [j for j in jobs if j.state in ("running", "queued")]
+    active.sort(key=lambda j: (j.state != "running", j.created_at))
+    ended = sorted((j for j in jobs if j.state not in ("running", "queued")),
+                   key=lambda j: j.finished_at or j.updated_at, reverse=True)[:limit]
+    return active + ended
+
+
+def get_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
+    return _checked(job_id, settings, principal)
+
+
+def cancel_job(job_id: str, settings: Settings, *, principal: Principal) -> str:
+    """Cancel a queued job at once, or ask its worker to stop a running one (it then removes the
+    partial outputs). Returns the state the job was in."""
+    job = _checked(job_id, settings, principal)
+    was = open_store(settings).job_table().cancel(job.id)
+    if was is None:
+        raise NotFoundError("This import has already finished; there is nothing to cancel.")
+    perm.audit(settings, "job_cancelled", principal, job_id=job.id, file_name=job.file_name,
+               collection=job.collection, was=was)
+    return was
+
+
+def retry_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
+    """Queue a failed or cancelled job again (its uploaded bytes are still in the library)."""
+    job = _checked(job_id, settings, principal)
+    if not (settings.uploads_dir / f"{job.source_sha256}.{job.suffix}").is_file():
+        raise NotFoundError("The uploaded file of this import is no longer kept; upload it again.")
+    perm.require(settings, job.collection, "write", principal)
+    if not open_store(settings).job_table().retry(job.id):
+        raise NotFoundError("Only a failed or cancelled import can be started again.")
+    perm.audit(settings, "job_retried", principal, job_id=job.id, file_name=job.file_name, collection=job.collection)
+    return _checked(job.id, settings, principal)
+
+
+def live_workers(settings: Settings) -> list[dict]:
+    """The workers that beat within three heartbeats: empty means nothing will run the queue."""
+    return open_store(settings).job_table().live_workers(3 * settings.jobs.heartbeat_s)
+
+
+def progress_of(job: Job) -> float:
+    """0..1 over the four stages (each a quarter); 1 for an ended job."""
+    if job.state not in ("running", "queued"):
+        return 1.0
+    if job.stage not in STAGES:
+        return 0.0
+    within = job.done / job.total if job.total else 0.0
+    return min(1.0, (STAGES.index(job.stage) + within) / len(STAGES))
+
+
+def elapsed_of(job: Job, now: float | None = None) -> float:
+    """Seconds since the job started running (or until it ended); 0 while queued."""
+    if not job.started_at:
+        return 0.0
+    end = job.finished_at or (time.time() if now is None else now)
+    return max(0.0, end - job.started_at)
+
+
+def remaining_of(job: Job, now: float | None = None) -> float | None:
+    """A linear estimate of the seconds left for a running job; None before there is progress."""
+    done = progress_of(job)
+    if job.state != "running" or done <= 0.02:
+        return None
+    elapsed = elapsed_of(job, now)
+    return max(0.0, elapsed / done - elapsed)

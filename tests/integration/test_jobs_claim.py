@@ -1,0 +1,43 @@
+"""The claim itself under contention: processes released at the same instant race for ten queued
+jobs on one real LanceDB table; each job is claimed exactly once (the conditional update)."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from pathlib import Path
+
+from rag_core.pipeline.connection import open_store
+from rag_core.config import Settings
+from rag_core.store import Job
+
+RACERS = 6
+
+
+def _race(data_dir: str, start, out) -> None:  # type: ignore[no-untyped-def]
+    table = open_store(Settings(data_dir=Path(data_dir))).job_table()
+    start.wait()  # every racer reads the queue at the same moment
+    claimed = []
+    while (job := table.claim(f"racer-{mp.current_process().pid}", lease_s=600)) is not None:
+        claimed.append(job.id)
+    out.put(claimed)
+
+
+def test_racing_claims_take_each_job_once(tmp_path: Path) -> None:
+    data = tmp_path / "lib"
+    table = open_store(Settings(data_dir=data)).job_table()
+    ids = [table.add(Job(id=f"job-{n:02d}", file_name=f"f{n}.pdf", collection="c", submitter="u")).id
+           for n in range(10)]
+    ctx = mp.get_context("spawn")  # never fork once lancedb is loaded
+    start, out = ctx.Barrier(RACERS), ctx.Queue()
+    procs = [ctx.Process(target=_race, args=(str(data), start, out)) for _ in range(RACERS)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    claimed = [job_id for result in results for job_id in result]
+    assert sorted(claimed) == ids, claimed  # none twice, none lost
+    jobs = table.all()
+    assert {j.state for j in jobs} == {"running"} and all(j.attempts == 1 for j in jobs)
+    assert len({j.owner for j in jobs}) == 10  # one owner token per claim

@@ -1,0 +1,82 @@
+"""Real worker processes for the queue tests: `python -m rag_core worker` on a temp library."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class WorkerProcess:
+    """One worker in its own process group (so a kill takes its parse helpers too); its stdout
+    lines (`EVENT job stage done/total`, with `--verbose`) are collected by a thread."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None, verbose: bool = True) -> None:
+        full_env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                    **(env or {})}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rag_core", "worker", *(["--verbose"] if verbose else [])],
+            cwd=REPO, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def events(self, job_id: str | None = None) -> list[str]:
+        return [ln for ln in list(self.lines) if ln.startswith("EVENT ") and (job_id is None or f" {job_id} " in ln)]
+
+    def wait_for_line(self, predicate: Callable[[str], bool], timeout_s: float = 300) -> str:
+        deadline = time.monotonic() + timeout_s
+        seen = 0
+        while time.monotonic() < deadline:
+            lines = list(self.lines)
+            for line in lines[seen:]:
+                if predicate(line):
+                    return line
+            seen = len(lines)
+            if self.proc.poll() is not None and seen == len(self.lines):
+                raise AssertionError(f"worker exited ({self.proc.returncode}): {self.lines[-20:]}")
+            time.sleep(0.02)
+        raise AssertionError(f"no such line within {timeout_s} s: {self.lines[-20:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its helpers at once: no clean-up code runs."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> int:
+        """SIGTERM, as `serve` does on Ctrl-C; SIGKILL if it does not end."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            return self.proc.wait(timeout=60)
+        except ProcessLookupError:
+            return self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return -9
+
+
+def wait_until(predicate: Callable[[], object], timeout_s: float = 300, every_s: float = 0.2) -> object:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every_s)
+    raise AssertionError(f"condition not met within {timeout_s} s")
