@@ -39,7 +39,9 @@ def lib(tmp_path: Path) -> Settings:
 
 
 def _submit(settings: Settings, pdf: Path, who: Principal = ALICE, collection: str = "claims"):
-    return pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, collection, principal=who)
+    # "claims" was created by the administrator: the users pick it, as from the Library page's list
+    return pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, collection, principal=who,
+                                  into_existing=True)
 
 
 def _drain(settings: Settings) -> None:
@@ -67,7 +69,7 @@ def test_upload_is_stored_before_the_job_and_runs_to_done(lib: Settings, tmp_pat
 def test_refused_at_upload_time_with_todays_messages(lib: Settings, tmp_path: Path) -> None:
     encrypted = tmp_path / "locked.pdf"
     bad_files.encrypted(encrypted)
-    inline = pipeline.ingest([encrypted], lib, "claims", principal=ALICE)[0]
+    inline = pipeline.ingest([encrypted], lib, "claims", principal=ALICE, into_existing=True)[0]
     assert inline.status == "refused"
     with pytest.raises(InputError) as queued:
         _submit(lib, encrypted)
@@ -79,6 +81,14 @@ def test_refused_at_upload_time_with_todays_messages(lib: Settings, tmp_path: Pa
         _submit(lib, make_pdf(tmp_path / "r.pdf", "Mack", pages=1), who=READER)
     assert pipeline.list_jobs(lib, principal=ADMIN) == []
     assert not [p for p in lib.uploads_dir.iterdir()]  # nothing kept of a refused upload
+
+
+def test_a_queued_upload_into_someone_elses_collection_must_be_meant(lib: Settings, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "typed.pdf", "Mack", pages=1)
+    with pytest.raises(AccessDenied, match="created by"):  # a typed name that happens to exist
+        pipeline.submit_upload(pdf.read_bytes(), pdf.name, lib, "Claims", principal=ALICE)
+    assert pipeline.list_jobs(lib, principal=ADMIN) == []
+    assert _submit(lib, pdf, collection="Claims").collection == "claims"  # same collection up to case
 
 
 def test_per_user_cap_on_queued_jobs(lib: Settings, tmp_path: Path) -> None:
