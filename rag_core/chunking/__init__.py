@@ -4,7 +4,9 @@ Children come from docling-core's `HybridChunker` (XLM-R tokens, tables as Markd
 child is contextualised (heading path and captions in front) for indexing and keeps its raw
 text for display. Parents group consecutive children of one section; the children's
 `[start, end)` offsets partition the parent text exactly. Tables, pictures and formulas
-become `Item`s of the parent that holds them. Boxes are converted to a top-left origin by
+become `Item`s of the parent that holds them; the text inside a picture is indexed with
+the picture. A document whose only text is in page headers and footers is indexed from them
+(it has text: it must not be refused as empty). Boxes are converted to a top-left origin by
 `geometry.to_top_left` only (`boxes.py`); `splitter.py` reuses the text splitter and
 `tokenizer.py` loads the offline XLM-R tokenizer. This package neither parses, embeds nor stores.
 """
@@ -52,7 +54,11 @@ _ITEM_TYPES = (TableItem, PictureItem, FormulaItem)  # what becomes a citable `I
 
 
 class _MarkdownTablesProvider(ChunkingSerializerProvider):
-    """docling-core's chunking serializer, with Markdown tables instead of triplets, body only."""
+    """docling-core's chunking serializer, with Markdown tables instead of triplets, body only
+    (page headers and footers too when `furniture`)."""
+
+    def __init__(self, furniture: bool = False) -> None:
+        self.furniture = furniture
 
     def get_serializer(self, doc: DoclingDocument) -> ChunkingDocSerializer:
         params = MarkdownParams(
@@ -60,16 +66,17 @@ class _MarkdownTablesProvider(ChunkingSerializerProvider):
             image_placeholder="",
             escape_underscores=False,
             escape_html=False,
-            layers={ContentLayer.BODY},
+            layers={ContentLayer.BODY, ContentLayer.FURNITURE} if self.furniture else {ContentLayer.BODY},
             blocked_meta_names=set(RAG_META_NAMES),
+            traverse_pictures=True,  # the text-layer text inside a picture is indexed too
         )
         return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)
 
 
 @lru_cache(maxsize=4)
-def _chunker(path: Path, max_tokens: int) -> HybridChunker:
+def _chunker(path: Path, max_tokens: int, furniture: bool = False) -> HybridChunker:
     tokenizer = HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens)
-    return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider())
+    return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider(furniture=furniture))
 
 
 @dataclass
@@ -95,6 +102,9 @@ def build_chunks(
     chunker = _chunker(tokenizer_path(settings), max_tokens)
     tables = _table_markdowns(doc)
     pieces = _pieces(doc, chunker, settings, tables)
+    if not pieces:  # all its text is in page headers and footers: index that rather than nothing
+        chunker = _chunker(tokenizer_path(settings), max_tokens, furniture=True)
+        pieces = _pieces(doc, chunker, settings, tables)
     _assign_boxes(doc, pieces)
     groups = _group(pieces)
     items = _items(doc, pieces, groups, tables)
