@@ -29,12 +29,15 @@ from rag_core.errors import InputError
 from rag_core.parsing import page_workers
 from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
+from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
+from rag_core.parsing.rtl_text import RtlSpans
+from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
@@ -124,6 +127,7 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
         blocks.extend(result.blocks)
         sizes.update(result.sizes)
         warnings.extend(result.warnings)
+    blocks = drop_decoration(blocks, sizes)
     ocr_seconds = sum(r.ocr_seconds for r in results)
     if ocr and scanned:
         log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
@@ -250,6 +254,7 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     graphics: list | None = None
+    rtl = RtlSpans(page)
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
     for box in layout.boxes:
@@ -269,7 +274,7 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
         elif kind == "formula":
             block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
         else:
-            lines = [line_from_spans(tl.get("spans") or [], clamp_bbox(tl["bbox"], width, height))
+            lines = [line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
                      for tl in box.textlines or []]
             block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
             if not block.lines:
@@ -282,7 +287,7 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                          keep_text=False)
         below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
         blocks[below:below] = found
-    return attach_captions(fix_headings(relabel(blocks), height))
+    return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
 
 
 def _picture(page: pymupdf.Page, page_no: int, bbox, graphics: list, taken: list, artifacts_dir: Path, index: int,
