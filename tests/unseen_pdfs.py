@@ -9,7 +9,8 @@
 - `arabic`: Arabic text written as PDFs written by many tools store it: shaped glyphs
   (presentation forms, lam-alef ligatures) in visual order, one line as one run, one line
   as one run per word placed right to left (DejaVu Sans, Debian's fonts-dejavu-core);
-- `decorated`: three pages with a strip image along the left edge and a logo.
+- `decorated`: three pages with a strip image along the left edge and a logo;
+- `report`: an ordinary report (headings, paragraphs, a list, a ruled table), for comparison.
 """
 
 from __future__ import annotations
@@ -173,5 +174,40 @@ def decorated(path: Path) -> Path:
     return path
 
 
+def report(path: Path) -> Path:
+    """An ordinary two-page report: title, numbered headings, paragraphs, a list, a ruled table."""
+    lorem = ("The chain ladder method estimates outstanding claims from cumulative payments. "
+             "Development factors are the ratios of successive cumulative amounts, weighted by volume. ")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Reserving Report 2025", fontsize=22, fontname="hebo")
+    y = 110
+    for heading, size in (("1 Claims data", 16), ("1.1 Payment triangles", 13)):
+        page.insert_text((72, y), heading, fontsize=size, fontname="hebo")
+        y += 22
+        page.insert_textbox(pymupdf.Rect(72, y, 520, y + 80), lorem * 2, fontsize=10)
+        y += 95
+    for bullet in ("Paid claims by accident year", "Incurred claims by accident year"):
+        page.insert_text((80, y), f"• {bullet}", fontsize=10)
+        y += 16
+    y += 20
+    page.insert_text((72, y), "Table 1: Cumulative payments", fontsize=10, fontname="hebo")
+    y += 8
+    rows = [["Year", "Dev 1", "Dev 2", "Dev 3"], ["2021", "100", "150", "170"],
+            ["2022", "110", "160", "180"], ["2023", "120", "175", "190"]]
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            cell = pymupdf.Rect(72 + c * 90, y + r * 20, 162 + c * 90, y + (r + 1) * 20)
+            page.draw_rect(cell, color=(0, 0, 0), width=0.7)
+            page.insert_text((cell.x0 + 5, cell.y1 - 6), text, fontsize=10)
+    page.insert_text((280, 800), "Page 1", fontsize=8)
+    page = doc.new_page()
+    page.insert_text((72, 72), "2 Method", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 90, 520, 200), lorem * 2, fontsize=10)
+    page.insert_text((280, 800), "Page 2", fontsize=8)
+    doc.save(path)
+    return path
+
+
 BUILDERS = {"picture_form": picture_form, "picture_chart": picture_chart, "footer_only": footer_only,
-            "spread_scan": spread_scan, "arabic": arabic, "decorated": decorated}
+            "spread_scan": spread_scan, "arabic": arabic, "decorated": decorated, "report": report}

@@ -57,6 +57,8 @@ def test_text_inside_a_picture_becomes_its_children(tmp_path: Path, settings: Se
     chunked = chunking.build_chunks(doc, "c" * 20, _settings(settings))
     holder = next(c for c in chunked.children if "Development year" in c.text)
     assert any(295 < b.x0 < 305 and 620 < b.y1 < 640 for b in holder.boxes)
+    item = next(i for p in chunked.parents for i in p.items if i.ref == chart.self_ref)
+    assert item.inner_text == "Cumulative paid claims\nDevelopment year"  # what Inspect shows under the figure
 
 
 def test_a_header_band_picture_has_the_logo_box_and_its_text_is_text(tmp_path: Path, settings: Settings) -> None:
