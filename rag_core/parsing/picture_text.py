@@ -8,11 +8,12 @@ Their text must not be lost. For one picture box (PyMuPDF backend), `split_pictu
   SHRINK_SHARE of the box (a header band much larger than the logo it holds), the picture's box
   becomes the union of those images, and the text outside it is ordinary text;
 - a picture that is mostly text (text lines cover at least MOSTLY_TEXT_SHARE of it, with no
-  figure image left) is not a picture: its text becomes text blocks, one per text-layer block;
+  figure image, no vector path and at most MAX_FRAME_SHAPES rectangles or rules) is not a picture: its text becomes text blocks, one per text-layer block;
 - otherwise the picture stays, and its text (axis labels, a form's fields) becomes its
   children, as Docling keeps it: searchable, citable, with line boxes.
 
-It does not read text that is only in the pixels (that is OCR's work, `table_images` and
+Lines of plot markers drawn with a font ("G GG G", R's points) are not text. It does not read
+text that is only in the pixels (that is OCR's work, `table_images` and
 the OCR of text-less pages).
 """
 
@@ -29,6 +30,7 @@ MOSTLY_TEXT_SHARE = 0.15  # text lines over this share of a picture without a fi
 MAX_TEXT_ON_FIGURE = 0.15  # an image under more text than this is a background, not a figure
 SHRINK_SHARE = 0.5  # figure images covering less of the box than this: the box is theirs
 MIN_IMAGE_INSIDE = 0.5  # share of an image inside the box for it to belong to the box
+MAX_FRAME_SHAPES = 4  # more rectangles or rules than this inside the box: a drawing (chart, grid)
 
 
 @dataclass
@@ -47,6 +49,8 @@ def split_picture(bbox: BBox, line_blocks: list[list[Line]], graphics: list[tupl
     `graphics`: `pictures.graphics_of(page)`.
     """
     box = pymupdf.Rect(bbox)
+    line_blocks = [[ln for ln in blk if not _plot_markers(ln.text)] for blk in line_blocks]
+    line_blocks = [blk for blk in line_blocks if blk]
     lines = [ln for blk in line_blocks for ln in blk]
     if box.is_empty:
         return PictureSplit(bbox)
@@ -54,6 +58,9 @@ def split_picture(bbox: BBox, line_blocks: list[list[Line]], graphics: list[tupl
               if kind == "image" and not rect.is_empty and abs(rect & box) >= MIN_IMAGE_INSIDE * abs(rect)]
     vector = any(kind == "path" and not rect.is_empty and abs(rect & box) >= 0.5 * abs(rect)
                  for rect, kind in graphics)
+    # rectangles and rules: a few make a frame, more make a chart or a table drawn in vectors
+    shapes = sum(kind == "rect" and abs(rect & box) >= 0.5 * abs(rect) for rect, kind in graphics)
+    vector = vector or shapes > MAX_FRAME_SHAPES
     # an image that holds another image, or lies under much text, is a background, not a figure
     figures = [rect & box for rect in images
                if not any(other != rect and other in rect for other in images)
@@ -68,6 +75,12 @@ def split_picture(bbox: BBox, line_blocks: list[list[Line]], graphics: list[tupl
     if lines and not figures and not vector and _text_share(lines, box) >= MOSTLY_TEXT_SHARE:
         return PictureSplit(None, text_blocks=[blk for blk in line_blocks if blk])
     return PictureSplit(bbox, children=[blk for blk in line_blocks if blk])
+
+
+def _plot_markers(text: str) -> bool:
+    """A line of plot markers drawn with a font ("G GGG", "+ +"): each word one character repeated."""
+    words = text.split()
+    return bool(words) and all(len(set(word)) == 1 and not word.isdigit() for word in words)
 
 
 def _text_share(lines: list[Line], rect: pymupdf.Rect) -> float:
