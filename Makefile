@@ -24,6 +24,11 @@ $(STAMP): requirements.txt
 	  if [ -n "$(IS_CI)" ]; then echo "ERROR: could not install chromium (CI=true runs the browser tests)"; exit 1; \
 	  else echo "WARNING: could not install chromium; browser tests will be skipped"; fi; \
 	fi
+	@if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	  echo "Installing Debian's DejaVu fonts (Arabic glyphs for the right-to-left parsing tests)"; \
+	  (apt-get update -qq && apt-get install -y -qq fonts-dejavu-core >/dev/null) || \
+	  echo "WARNING: could not install fonts-dejavu-core; the Arabic parsing test will fail"; \
+	fi
 	touch $(STAMP)
 
 # The app and one worker (the upload queue) under one supervisor: Ctrl-C stops both.

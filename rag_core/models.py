@@ -55,6 +55,7 @@ class Item(Frozen):
     n_cols: int = 0
     image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
     source: str = Field("", description="Tables: where the cells were read, 'text layer' or 'OCR of a picture'")
+    inner_text: str = Field("", description="Pictures: the text-layer text inside the picture, one line per text item")
 
     def grid(self) -> list[list[str]]:
         """A table's cell texts, header row first: its own first row when every cell of it is filled

@@ -120,3 +120,5 @@ for n, item in enumerate(figures, start=1):
         if ok and path is not None:
             inline_image(path, label)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))
+    if item.inner_text:
+        st.markdown(f"*{escape_md(t('inspect.figure_text'))}*  \n" + escape_md(item.inner_text).replace("\n", "  \n"))

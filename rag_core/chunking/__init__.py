@@ -4,7 +4,9 @@ Children come from docling-core's `HybridChunker` (XLM-R tokens, tables as Markd
 child is contextualised (heading path and captions in front) for indexing and keeps its raw
 text for display. Parents group consecutive children of one section; the children's
 `[start, end)` offsets partition the parent text exactly. Tables, pictures and formulas
-become `Item`s of the parent that holds them. Boxes are converted to a top-left origin by
+become `Item`s of the parent that holds them; the text inside a picture is indexed with
+the picture. A document whose only text is in page headers and footers is indexed from them
+(it has text: it must not be refused as empty). Boxes are converted to a top-left origin by
 `geometry.to_top_left` only (`boxes.py`); `splitter.py` reuses the text splitter and
 `tokenizer.py` loads the offline XLM-R tokenizer. This package neither parses, embeds nor stores.
 """
@@ -18,26 +20,26 @@ from functools import lru_cache
 from pathlib import Path
 
 from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
 from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
 from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
 from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams, MarkdownTableSerializer
 from docling_core.types.doc import (
     ContentLayer,
     DocItem,
+    DocItemLabel,
     DoclingDocument,
     FormulaItem,
-    ImageRefMode,
     PictureItem,
     RefItem,
     SectionHeaderItem,
     TableItem,
+    TextItem,
     TitleItem,
 )
 
 from rag_core.chunking.boxes import assign_boxes as _assign_boxes
 from rag_core.chunking.boxes import prov_boxes as _prov_boxes
-from rag_core.chunking.splitter import SplitterReusingChunker
+from rag_core.chunking.splitter import MarkdownTablesProvider, SplitterReusingChunker
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
 from rag_core.config import Settings
@@ -51,25 +53,10 @@ SEPARATOR = "\n\n"  # between two children of a parent; belongs to the preceding
 _ITEM_TYPES = (TableItem, PictureItem, FormulaItem)  # what becomes a citable `Item`
 
 
-class _MarkdownTablesProvider(ChunkingSerializerProvider):
-    """docling-core's chunking serializer, with Markdown tables instead of triplets, body only."""
-
-    def get_serializer(self, doc: DoclingDocument) -> ChunkingDocSerializer:
-        params = MarkdownParams(
-            image_mode=ImageRefMode.PLACEHOLDER,
-            image_placeholder="",
-            escape_underscores=False,
-            escape_html=False,
-            layers={ContentLayer.BODY},
-            blocked_meta_names=set(RAG_META_NAMES),
-        )
-        return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)
-
-
 @lru_cache(maxsize=4)
-def _chunker(path: Path, max_tokens: int) -> HybridChunker:
+def _chunker(path: Path, max_tokens: int, furniture: bool = False) -> HybridChunker:
     tokenizer = HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens)
-    return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=_MarkdownTablesProvider())
+    return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=MarkdownTablesProvider(furniture=furniture))
 
 
 @dataclass
@@ -95,6 +82,9 @@ def build_chunks(
     chunker = _chunker(tokenizer_path(settings), max_tokens)
     tables = _table_markdowns(doc)
     pieces = _pieces(doc, chunker, settings, tables)
+    if not pieces:  # all its text is in page headers and footers: index that rather than nothing
+        chunker = _chunker(tokenizer_path(settings), max_tokens, furniture=True)
+        pieces = _pieces(doc, chunker, settings, tables)
     _assign_boxes(doc, pieces)
     groups = _group(pieces)
     items = _items(doc, pieces, groups, tables)
@@ -374,6 +364,9 @@ def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem, table
             boxes=boxes,
             text=caption,
             image_path=_image_path(it),
+            inner_text="\n".join(child.text for child in (ref.resolve(doc) for ref in it.children)
+                                  if isinstance(child, TextItem) and child.label != DocItemLabel.CAPTION
+                                  and child.text),
         )
     return Item(ref=it.self_ref, kind="formula", page=page, boxes=boxes, text=it.text or it.orig or "")
 

@@ -1,7 +1,8 @@
-"""docling-core's HybridChunker with its plain-text splitter built once per token budget.
+"""docling-core's HybridChunker with its plain-text splitter built once per token budget, and the
+serializer provider the chunker uses (Markdown tables, body layer, text inside pictures).
 
 Only the construction of the splitter changes, not what it does: `chunking` uses this class
-in place of `HybridChunker`. This module neither serialises nor measures anything else.
+in place of `HybridChunker`. This module measures nothing.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from functools import lru_cache
 
 import semchunk
 from docling_core.transforms.chunker.doc_chunk import DocChunk
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
 from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
-from docling_core.types.doc import TableItem
+from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownTableSerializer
+from docling_core.types.doc import ContentLayer, DoclingDocument, ImageRefMode, TableItem
+
+from rag_core.parsing.document_builder import RAG_META_NAMES
 
 
 class SplitterReusingChunker(HybridChunker):
@@ -44,3 +48,23 @@ def text_splitter(tokenizer, chunk_size: int):
 def longest_token_chars(tokenizer) -> int:
     """What semchunk.chunkerify computes from `get_vocab()` when not given it."""
     return max(len(token) for token in tokenizer.get_vocab())
+
+
+class MarkdownTablesProvider(ChunkingSerializerProvider):
+    """docling-core's chunking serializer, with Markdown tables instead of triplets, body only
+    (page headers and footers too when `furniture`)."""
+
+    def __init__(self, furniture: bool = False) -> None:
+        self.furniture = furniture
+
+    def get_serializer(self, doc: DoclingDocument) -> ChunkingDocSerializer:
+        params = MarkdownParams(
+            image_mode=ImageRefMode.PLACEHOLDER,
+            image_placeholder="",
+            escape_underscores=False,
+            escape_html=False,
+            layers={ContentLayer.BODY, ContentLayer.FURNITURE} if self.furniture else {ContentLayer.BODY},
+            blocked_meta_names=set(RAG_META_NAMES),
+            traverse_pictures=True,  # the text-layer text inside a picture is indexed too
+        )
+        return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)

@@ -19,7 +19,8 @@ from rag_core.library import package_versions
 Progress = Callable[[int, int], None]
 
 # Bump when the conversion code changes what it produces (part of the parse signature).
-PARSER_CODE_VERSION = "2"  # 2: whole-word table cells, tables from pictures, text clean-up, captions
+PARSER_CODE_VERSION = "3"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
+# 3: text inside pictures, spreads, right-to-left lines, decoration strips
 
 _LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
 

@@ -2,7 +2,8 @@
 
 Structure: an optional title, headings nested into SECTION groups (so that a heading path
 deeper than one level exists), paragraphs, list groups, tables with their cell grid,
-pictures with captions, formulas, and page headers/footers on the FURNITURE layer.
+pictures with captions and the text-layer text inside them (as their children), formulas,
+and page headers/footers on the FURNITURE layer.
 
 Provenance: every item has one `ProvenanceItem` per text line (top-left origin, points,
 1-based page), whose `charspan` indexes that line's text inside `item.text`. Tables,
@@ -68,9 +69,11 @@ class Block:
     captions: list[Block] = field(default_factory=list)
     table_source: str = ""  # tables: "text layer" or "OCR of a picture" (TABLE_SOURCE_META)
     picture: Block | None = None  # a table read from a picture: that picture
+    children: list[Block] = field(default_factory=list)  # pictures: text-layer text inside the figure
 
     def has_text(self) -> bool:
-        return any(line.text for line in self.lines) or any(cell.text for cell in self.cells)
+        return any(line.text for line in self.lines) or any(cell.text for cell in self.cells) \
+            or any(child.has_text() for child in self.children)
 
     def font_size(self) -> float:
         return max((line.size for line in self.lines), default=0.0)
@@ -132,6 +135,7 @@ def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize
         elif block.kind == "picture":
             item = doc.add_picture(image=_image(block, artifacts_dir_name), prov=_box_prov(block), parent=parent)
             _add_captions(doc, item, block)
+            _add_children(doc, item, block)
         elif block.kind == "formula":
             joined = join_lines(block.lines)
             item = doc.add_formula(text=joined.text, parent=parent)
@@ -204,6 +208,14 @@ def _add_captions(doc: DoclingDocument, item, block: Block) -> None:
         text_item = doc.add_text(label=DocItemLabel.CAPTION, text=joined.text, parent=item)
         _with_prov(text_item, caption, joined)
         item.captions.append(text_item.get_ref())
+
+
+def _add_children(doc: DoclingDocument, item, block: Block) -> None:
+    """The text of the text layer inside a picture, as its children (Docling's own layout)."""
+    for child in block.children:
+        joined = join_lines(child.lines)
+        if joined.text:
+            _with_prov(doc.add_text(label=DocItemLabel.TEXT, text=joined.text, parent=item), child, joined)
 
 
 def _with_prov(item, block: Block, joined: Joined) -> None:

@@ -8,6 +8,7 @@ Invariant: for every `(start, end, bbox)` returned, `text[start:end]` is that li
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -37,26 +38,44 @@ class Joined:
 
 
 def line_from_spans(spans: Sequence[dict], bbox: Iterable[float]) -> Line:
-    """Concatenate PyMuPDF spans of one line, re-inserting lost spaces."""
+    """Concatenate PyMuPDF spans of one line, re-inserting lost spaces.
+
+    A line whose letters are mostly right-to-left (Arabic, Hebrew) is read from its rightmost
+    span to its leftmost; the gap between two spans is measured whichever side they are on.
+    """
     parts: list[str] = []
-    prev_x1: float | None = None
+    prev: tuple[float, float] | None = None
     max_size = 0.0
+    spans = [s for s in spans if s.get("text")]
+    if _right_to_left("".join(s["text"] for s in spans)):
+        spans = sorted(spans, key=lambda s: -float(s["bbox"][2]))
     for span in spans:
-        text = span.get("text") or ""
-        if not text:
-            continue
+        text = span["text"]
         size = float(span.get("size") or 0.0)
         max_size = max(max_size, size)
         x0, _, x1, _ = tuple(span["bbox"])
-        if parts and prev_x1 is not None:
-            gap = x0 - prev_x1
+        if parts and prev is not None:
+            gap = max(x0 - prev[1], prev[0] - x1)
             if gap > SPACE_GAP_RATIO * max(size, 1.0) and not parts[-1][-1:].isspace() and not text[:1].isspace():
                 parts.append(" ")
         parts.append(text)
-        prev_x1 = x1
+        prev = (x0, x1)
     text = _WS.sub(" ", clean_text("".join(parts))).strip()
     x0, y0, x1, y1 = tuple(bbox)
     return Line(text=text, bbox=(x0, y0, x1, y1), size=max_size)
+
+
+def _right_to_left(text: str) -> bool:
+    """More right-to-left letters than left-to-right ones."""
+    rtl = ltr = 0
+    for ch in text:
+        if ch.isascii():
+            ltr += ch.isalpha()
+            continue
+        kind = unicodedata.bidirectional(ch)
+        rtl += kind in ("R", "AL")
+        ltr += kind == "L"
+    return rtl > ltr
 
 
 def join_lines(lines: Sequence[Line]) -> Joined:

@@ -29,11 +29,15 @@ from rag_core.errors import InputError
 from rag_core.parsing import page_workers
 from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
+from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
+from rag_core.parsing.picture_text import split_picture, text_blocks
+from rag_core.parsing.rtl_text import RtlSpans
+from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
@@ -123,6 +127,7 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
         blocks.extend(result.blocks)
         sizes.update(result.sizes)
         warnings.extend(result.warnings)
+    blocks = drop_decoration(blocks, sizes)
     ocr_seconds = sum(r.ocr_seconds for r in results)
     if ocr and scanned:
         log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
@@ -249,6 +254,9 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     graphics: list | None = None
+    rtl = RtlSpans(page)
+    # text of other layout boxes is theirs, never a picture's
+    taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
     for box in layout.boxes:
         kind = _KINDS.get(box.boxclass, "text")
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
@@ -259,15 +267,14 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
                 if lines:
                     blocks.append(Block("text", page_no, bbox, lines=lines))
                 continue
-            block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
-            if block is not None and table_images:
-                block = read_table_picture(page, block) or block
+            blocks.extend(_picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images))
+            continue
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
         elif kind == "formula":
             block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
         else:
-            lines = [line_from_spans(tl.get("spans") or [], clamp_bbox(tl["bbox"], width, height))
+            lines = [line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
                      for tl in box.textlines or []]
             block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
             if not block.lines:
@@ -275,13 +282,39 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
         if block is not None:
             blocks.append(block)
     for bbox in missed_images(page_images(page), blocks, width, height):
-        block = picture_block(page, page_no, bbox, artifacts_dir, len(blocks))
-        if block is not None:
-            if table_images:
-                block = read_table_picture(page, block) or block
-            below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
-            blocks.insert(below, block)
-    return attach_captions(fix_headings(relabel(blocks), height))
+        graphics = graphics_of(page) if graphics is None else graphics
+        found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images,
+                         keep_text=False)
+        below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
+        blocks[below:below] = found
+    return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
+
+
+def _picture(page: pymupdf.Page, page_no: int, bbox, graphics: list, taken: list, artifacts_dir: Path, index: int,
+             table_images: bool, keep_text: bool = True) -> list[Block]:
+    """A picture box as blocks: the figure (its own box, its text as children) and the text beside it
+    (`picture_text.split_picture`). `keep_text=False`: an image no layout box held, whose text
+    outside the figure is already in other boxes."""
+    width, height = page.rect.width, page.rect.height
+    line_blocks = [[ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
+                   for blk in _line_blocks_in_rect(page, bbox, width, height)]
+    split = split_picture(bbox, [blk for blk in line_blocks if blk], graphics)
+    found = text_blocks(page_no, split.text_blocks) if keep_text else []
+    if split.picture_bbox is None:  # mostly text: its text is text
+        return found
+    block = picture_block(page, page_no, split.picture_bbox, artifacts_dir, index + len(found))
+    if block is not None and table_images:
+        block = read_table_picture(page, block) or block
+    if block is not None:
+        if block.kind == "picture":
+            block.children = text_blocks(page_no, split.children)
+        found.append(block)
+    return found
+
+
+def _middle_in(bbox, rect) -> bool:
+    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:
@@ -295,10 +328,15 @@ def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, he
 
 def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
     """Text-layer lines inside a box (formulas, tables without a grid)."""
-    found: list[Line] = []
+    return [line for blk in _line_blocks_in_rect(page, bbox, width, height) for line in blk]
+
+
+def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[list[Line]]:
+    """Text-layer lines inside a box, grouped by text-layer block."""
+    found: list[list[Line]] = []
     for blk in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
-        for line in blk.get("lines", []):
-            built = line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
-            if built.text:
-                found.append(built)
+        lines = [line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
+                 for line in blk.get("lines", [])]
+        if any(ln.text for ln in lines):
+            found.append([ln for ln in lines if ln.text])
     return found

@@ -9,7 +9,11 @@
 - Unknown bullet glyphs: U+FFFD and the private-use codes of Symbol/Wingdings bullets,
   standing alone before text, become "•".
 
-Ligatures ("ﬁ", "ﬀ") are NOT expanded here: the displayed text stays what the PDF shows;
+- Arabic presentation forms (U+FB50-U+FDFF, U+FE70-U+FEFF: the shaped glyphs some PDFs map
+  their text to, lam-alef ligatures included) become the letters they show, in logical order
+  (NFKC of those characters only).
+
+Latin ligatures ("ﬁ", "ﬀ") are NOT expanded here: the displayed text stays what the PDF shows;
 search folds them (`rag_core.text.fold` applies NFKD, which expands them).
 """
 
@@ -36,6 +40,7 @@ _BEFORE = re.compile(rf"([{_ACCENTS}]|`(?=[aeiouAEIOU]))(\w)")
 _AFTER = re.compile(rf"(\w)([{_ACCENTS}])(?!\w)")
 # U+FFFD, Symbol's bullet (F0B7), Wingdings' bullets and arrows used as bullets
 _BULLETS = "\ufffd\uf0b7\uf0a7\uf0a8\uf0d8\uf076\uf0fc\uf06e\uf075\uf0e8\uf09f"
+_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 _BULLET_RUN = re.compile(rf"(^|(?<=\s))[{_BULLETS}](?=\s|$)")
 
 
@@ -49,6 +54,8 @@ def clean_text(text: str) -> str:
     if any(ch in _COMBINING for ch in text):
         text = _BEFORE.sub(_combine_before, text)
         text = _AFTER.sub(_combine_after, text)
+    if _PRESENTATION_FORMS.search(text):
+        text = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
     if any(ch in _BULLETS for ch in text):
         text = _BULLET_RUN.sub("•", text)
     return text

@@ -296,6 +296,18 @@ def test_inspect_records_each_document_once_per_session(fake_pipeline: dict, fak
     assert fake_access["inspected"] == [(RECORD.doc_id, Principal.local_operator())]  # not once per rerun
 
 
+def test_inspect_shows_the_text_inside_a_figure(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    figure = Item(ref="#/pictures/0", kind="picture", caption="Figure 1. Paid claims", page=1,
+                  boxes=[HighlightBox(page=1, x0=72, y0=420, x1=500, y1=600)],
+                  inner_text="Cumulative paid claims\nDevelopment year")
+    parents = [CHUNKED.parents[0], CHUNKED.parents[1].model_copy(update={"items": [figure]})]
+    chunked = CHUNKED.model_copy(update={"parents": parents})
+    replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: chunked)
+    at = _app("views/inspect.py")
+    shown = [m.value for m in at.markdown if "Cumulative paid claims" in m.value]
+    assert len(shown) == 1 and "Development year" in shown[0] and "Texte dans la figure" in shown[0]
+
+
 def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
     at = _app("views/search.py")
     at.text_input(key="search_query").input("deductible")

@@ -33,7 +33,7 @@ def test_same_children_as_docling_core(documents: dict[str, DoclingDocument], ma
     path = tokenizer_path()
     ours = chunking._chunker(path, max_tokens)
     reference = HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens),
-                              serializer_provider=chunking._MarkdownTablesProvider())
+                              serializer_provider=chunk_splitter.MarkdownTablesProvider())
     chunk_splitter.text_splitter.cache_clear()
     for name, doc in documents.items():
         expected = _summary(reference, doc)

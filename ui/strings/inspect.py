@@ -30,6 +30,7 @@ STRINGS: dict[str, dict[str, str]] = {
                           "en": "Read by OCR from an image: check the numbers against the page."},
     "inspect.table_text_layer": {"fr": "Lu dans la couche texte du PDF.", "en": "Read from the PDF's text layer."},
     "inspect.figure_caption": {"fr": "Figure {n} · p. {page}", "en": "Figure {n} · p. {page}"},
+    "inspect.figure_text": {"fr": "Texte dans la figure", "en": "Text in the figure"},
     "inspect.csv": {"fr": "Télécharger en CSV", "en": "Download CSV"},
     "inspect.xlsx": {"fr": "Télécharger en Excel", "en": "Download Excel"},
     "stat.parents": {"fr": "Parents", "en": "Parents"},
