@@ -213,9 +213,12 @@ def message_text(message: Any) -> str:
     chunks = getattr(message, "tool_call_chunks", None) or []
     if chunks:
         return "".join(c.get("args") or "" for c in chunks)
-    calls = (getattr(message, "additional_kwargs", {}) or {}).get("tool_calls") or []
+    calls = getattr(message, "tool_calls", None) or []
     if calls:
-        return "".join((c.get("function") or {}).get("arguments") or "" for c in calls)
+        return json.dumps(calls[0].get("args") or {}, ensure_ascii=False)
+    invalid = getattr(message, "invalid_tool_calls", None) or []
+    if invalid:
+        return invalid[0].get("args") or ""
     content = getattr(message, "content", "")
     if isinstance(content, list):
         return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)

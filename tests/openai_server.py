@@ -9,7 +9,8 @@ servers teams run when asked for a structured output:
 - `llamacpp`, `ollama`, `vllm`: reject `json_schema` with the error (status and text) that server
   returns, accept `json_object` (and plain text); tools are rejected like llama.cpp without --jinja;
 - `tools`: rejects every response format, accepts tool calling;
-- `text`: rejects response formats and tools, answers in plain text.
+- `text`: rejects response formats and tools, answers in plain text;
+- `none`: rejects every request for its format (an endpoint that none of the dialects fits).
 
 A request with `"stream": true` gets server-sent events (the content in small pieces, a usage
 chunk when `stream_options.include_usage` is set, then `[DONE]`). Besides `/v1/chat/completions`
@@ -43,7 +44,7 @@ JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
 TOOLS_REJECTION = (500, {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
 FORMAT_REJECTION = (400, {"error": {"message": "response_format is not supported by this server", "type":
                                     "invalid_request_error"}})
-FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text")
+FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text", "none")
 
 
 @dataclass
@@ -99,6 +100,8 @@ class ChatServer:
         kind = (body.get("response_format") or {}).get("type")
         if self.family == "openai":
             return None
+        if self.family == "none":
+            return TOOLS_REJECTION if body.get("tools") else FORMAT_REJECTION
         if body.get("tools") and self.family != "tools":
             return TOOLS_REJECTION
         if kind == "json_schema" and self.family in JSON_SCHEMA_REJECTIONS:

@@ -38,6 +38,7 @@ from rag_core.pipeline.views import answer_sources, document_view, search_source
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
+from rag_core.llm import known_dialect, llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
@@ -337,13 +338,20 @@ def backends(settings: Settings) -> dict[str, str]:
     """What runs now for each concern, and how to enable the production backend."""
     pdf = parsing.resolve_pdf_backend(settings)
     emb = resolve_backend(settings)
-    llm = settings.llm_key() is not None or settings.llm_base_url() is not None
+    llm = llm_configured(settings)
     return {
         "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
         "reranker": reranking.reranker_status(settings),
-        "answers": f"LLM {settings.llm.model}" if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+        "answers": _answers_backend(settings) if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
+
+
+def _answers_backend(settings: Settings) -> str:
+    where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
+    dialect = known_dialect(settings)
+    said = f"structured output: {dialect}" if dialect else "structured output: probed on the first question"
+    return f"{where} {settings.llm.model} ({said}; {'streamed' if settings.llm.stream else 'not streamed'})"
 
 
 def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
