@@ -23,7 +23,7 @@ from rag_core.answering.run import (
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult
 
-__all__ = ["ALL_DROPPED", "NOTHING_FOUND", "AnswerRun", "Checked", "Draft", "Event", "Final", "answer",
+__all__ = ["ALL_DROPPED", "NOTHING_FOUND", "AnswerRun", "Checked", "Draft", "Event", "Final", "answer", "answer_from",
            "context_parents", "evidence_threshold", "greeting_reply"]
 
 
@@ -44,7 +44,11 @@ def answer(
     marked on the answer (`retried`: the terms the search was repeated with). The answer is
     the last event of `AnswerRun.events()`, which streams it.
     """
-    run = AnswerRun(question, result, settings, history, coverage, retried)
+    return answer_from(AnswerRun(question, result, settings, history, coverage, retried))
+
+
+def answer_from(run: AnswerRun) -> Answer:
+    """Run `run` to its end and return its final answer."""
     for event in run.events():
         if isinstance(event, Final):
             return event.answer

@@ -31,14 +31,14 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
     record_event, record_sign_in, revoke, writable_collections,
 )
-from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
 from rag_core.pipeline.views import answer_sources, document_view, search_sources
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
-from rag_core.llm import known_dialect, llm_configured
+from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
@@ -290,26 +290,38 @@ def ask(
     principal: Principal,
 ) -> Answer:
     """Answer from the readable documents; the conversation is the principal's own."""
+    return ask_stream(question, settings, conversation_id, collections, doc_ids, principal=principal).result()
+
+
+def ask_stream(question: str, settings: Settings, conversation_id: str | None = None,
+               collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None, *,
+               principal: Principal) -> AskStream:
+    """`ask` as events while the model writes: `answering.Draft` (unverified, display only), `Checked` (a
+    paragraph verified once complete), then `Final`; `stop()` keeps what was verified. Only the final (or
+    stopped) answer is stored and audited, as `ask` does."""
     started = time.perf_counter()
-    reply = answering.greeting_reply(question)
     searched: list[str] = []
-    if reply is not None:
-        answer = Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
-                        mode="greeting", missing_information=reply,
-                        elapsed_s=time.perf_counter() - started)
-    else:
-        scope, searched = _resolve(settings, principal, collections, doc_ids)
+
+    def start() -> Answer | QuestionRun:
+        reply = answering.greeting_reply(question)
+        if reply is not None:
+            return Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
+                          mode="greeting", missing_information=reply, elapsed_s=time.perf_counter() - started)
+        scope, found = _resolve(settings, principal, collections, doc_ids)
+        searched.extend(found)
         history = understanding.read_history(settings, conversation_id, user=principal.user)
-        answer = answer_question(
-            question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
-            library=accessible_library(settings, scope) if settings.answer.check_terms else None)
-    if conversation_id:
-        _store_answer(settings, conversation_id, answer, principal)
-    context, cited = answer_sources(answer)
-    perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
-               context=context, cited=cited,
-               **_scope_fields(settings, searched, "question", question, collections, doc_ids))
-    return answer
+        return QuestionRun(question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
+                           library=accessible_library(settings, scope) if settings.answer.check_terms else None)
+
+    def finish(answer: Answer) -> None:
+        if conversation_id:
+            _store_answer(settings, conversation_id, answer, principal)
+        context, cited = answer_sources(answer)
+        perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
+                   context=context, cited=cited,
+                   **_scope_fields(settings, searched, "question", question, collections, doc_ids))
+
+    return AskStream(start, finish)
 
 
 def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
@@ -343,15 +355,8 @@ def backends(settings: Settings) -> dict[str, str]:
         "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
         "reranker": reranking.reranker_status(settings),
-        "answers": _answers_backend(settings) if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+        "answers": answers_backend(settings) if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
-
-
-def _answers_backend(settings: Settings) -> str:
-    where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
-    dialect = known_dialect(settings)
-    said = f"structured output: {dialect}" if dialect else "structured output: probed on the first question"
-    return f"{where} {settings.llm.model} ({said}; {'streamed' if settings.llm.stream else 'not streamed'})"
 
 
 def thesaurus_info(settings: Settings) -> dict[str, Any] | None:

@@ -5,9 +5,9 @@ A new page or feature adds its own module here and lists it below; a key defined
 
 from __future__ import annotations
 
-from ui.strings import home, errors, library, columns, inspect, ask, search, access, evaluate
+from ui.strings import home, errors, library, columns, inspect, ask, search, access, evaluate, stream
 
-MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate,)
+MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, stream,)
 
 
 def merged() -> dict[str, dict[str, str]]:
