@@ -5,13 +5,15 @@ as a grey draft, then each completed paragraph with its verification mark and nu
 soon as `rag_core` has checked it. The final, fully verified answer replaces all of it (the page
 renders it with its usual widgets). A click on the stop button reruns the page, which ends the
 run at its next event: the paragraphs verified before it are kept (`AskStream.stop`) and handed
-to `keep` like a final answer. `answer_cost` shows tokens, dialect and times of an answer. This
+to `keep` like a final answer. Streamlit starts the new run at once, in another thread, while the
+stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over. `answer_cost` shows tokens, dialect and times of an answer. This
 module decides nothing about verification and stores nothing itself.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +27,20 @@ from ui.number_marks import marked_text
 from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
+STOP_REQUESTED, HANDOFF = "ask_stop_requested", "ask_stream_handoff"
+
+
+def _request_stop() -> None:
+    st.session_state[STOP_REQUESTED] = True
+
+
+def await_stopped(timeout_s: float = 30.0) -> None:
+    """After a stop click: wait until the stopped run has kept its verified paragraphs (at most `timeout_s`;
+    the answer is stored in the conversation either way)."""
+    if st.session_state.pop(STOP_REQUESTED, False):
+        handoff = st.session_state.get(HANDOFF)
+        if handoff is not None:
+            handoff.wait(timeout_s)
 
 
 def _show_checked(slot: Any, event: Checked) -> None:
@@ -40,12 +56,13 @@ def _show_checked(slot: Any, event: Checked) -> None:
 
 def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
     """Show `stream` (an `AskStream`) as it is written; return the answer kept (None after an error shown)."""
-    st.button(t("stream.stop"), key="ask_stop", icon=":material/stop_circle:")
     board = st.empty()
     kept: Answer | None = None
     failed = False
+    handoff = st.session_state[HANDOFF] = threading.Event()
     try:
         with board.container(), st.spinner(t("ask.thinking")):
+            st.button(t("stream.stop"), key="ask_stop", icon=":material/stop_circle:", on_click=_request_stop)
             slots: dict[int, Any] = {}
             for event in stream:
                 if isinstance(event, Final):
@@ -68,9 +85,13 @@ def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
         st.error(t("error.generic"))
     finally:  # also when a stop click (a rerun) interrupts the loop: keep what was verified
         if kept is None and not failed:
-            kept = stream.stop()
+            try:
+                kept = stream.stop()
+            except Exception:  # the stop must not hide why the run ended
+                log.exception("stopping the answer stream failed")
         if kept is not None:
             keep(kept)
+        handoff.set()
     board.empty()
     return kept
 

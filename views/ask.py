@@ -9,7 +9,7 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
-from ui.answer_stream import answer_cost, stream_answer
+from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
@@ -124,6 +124,7 @@ chat_col, viewer_col = st.columns([6, 5], gap="medium")
 prompt = st.chat_input(t("ask.input"), key="ask_input")
 
 with chat_col:
+    await_stopped()  # a stop click: the stopped run hands over what it verified
     history = state.messages()
     question = ""
     for m, message in enumerate(history):
