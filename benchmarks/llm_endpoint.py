@@ -110,6 +110,7 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=5)
     parser.add_argument("--context-tokens", type=int, default=1500, help="llm.context_tokens for a small-context model")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a chat request is abandoned")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="llm.max_tokens: most tokens written per call")
     parser.add_argument("--no-stream", action="store_true", help="one reply per call instead of a stream")
     args = parser.parse_args()
 
@@ -134,7 +135,7 @@ def main() -> None:
         wait_for(f"{url.rstrip('/')}/models", proc, 300)
         print(f"server up in {time.perf_counter() - started:.1f} s at {url}", flush=True)
         llm = LLMSettings(model=args.model, base_url=url, timeout_s=args.timeout, stream=not args.no_stream,
-                          context_tokens=args.context_tokens)
+                          context_tokens=args.context_tokens, max_tokens=args.max_tokens)
         settings = Settings(data_dir=data_dir, llm=llm)
         print(f"\n{'question':<22} {'dialect':<12} {'mode':<11} {'first §':>8} {'total':>8} {'tokens in/out':>14}  note")
         rows = []

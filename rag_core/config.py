@@ -176,6 +176,10 @@ class LLMSettings(_Section):
     temperature: float = Field(0.0, description="Sampling temperature; low for faithful answers.")
     timeout_s: float = Field(60.0, description="Seconds before a chat request is abandoned.")
     accepts_images: bool = Field(False, description="Send the context's pictures to the model as images.")
+    max_tokens: int | None = Field(
+        2048, ge=1, description="Most tokens the model may write per call (an unbounded small local model can write "
+        "until its context is full); sent as max_tokens. None: the endpoint's own limit (OpenAI's reasoning models "
+        "refuse max_tokens: set None for them).")
     stream: bool = Field(True, description="Stream answers as the model writes them (server-sent events); off: one "
                          "reply per call.")
     dialect: Literal["auto", "json_schema", "json_object", "tools", "text"] = Field(

@@ -184,8 +184,11 @@ def _format_instruction(schema: type[BaseModel]) -> dict[str, str]:
 
 def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
     model = _chat_model(settings)
+    # `max_tokens` as every OpenAI-compatible server reads it (LangChain would rename it max_completion_tokens,
+    # which local servers ignore)
+    limit = {"max_tokens": settings.llm.max_tokens} if settings.llm.max_tokens else {}
     if dialect == "text":
-        return model
+        return model.bind(extra_body=limit) if limit else model
     # The binding that LangChain's structured output makes (response format or forced tool), without its parser:
     # the reply is parsed here, the same way for every dialect. The response format travels in the request body
     # as LangChain wrote it, but outside its `response_format` argument, which would make the client parse the
@@ -197,8 +200,7 @@ def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
         from openai.lib._parsing._completions import type_to_response_format_param
 
         response_format = type_to_response_format_param(response_format)
-    if response_format is not None:
-        kwargs["extra_body"] = {"response_format": response_format}
+    kwargs["extra_body"] = {**limit, **({"response_format": response_format} if response_format is not None else {})}
     return bound.bound.bind(**kwargs)
 
 

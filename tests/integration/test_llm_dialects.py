@@ -63,6 +63,7 @@ def test_each_family_gets_a_verified_answer_in_its_dialect_probed_once(settings,
     if dialect in ("json_object", "text"):
         assert "JSON schema" in server.requests[-1]["messages"][-1]["content"]  # the schema travels in the prompt
     assert all(body.get("stream", False) is stream for body in server.requests)
+    assert all(body["max_tokens"] == 2048 for body in server.requests)  # a runaway small model is bounded
     if stream:
         assert server.requests[-1]["stream_options"] == {"include_usage": True}
     assert llm.known_dialect(s) == dialect
@@ -207,7 +208,7 @@ def test_the_context_budget_in_tokens_cuts_parents(settings) -> None:
 
 
 def test_settings_describe_every_new_field() -> None:
-    for name in ("stream", "dialect", "context_tokens", "provider", "azure_endpoint", "azure_api_version",
+    for name in ("max_tokens", "stream", "dialect", "context_tokens", "provider", "azure_endpoint", "azure_api_version",
                  "azure_deployment"):
         assert LLMSettings.model_fields[name].description
     assert Settings.model_fields["azure_openai_endpoint"].description
