@@ -176,6 +176,30 @@ class LLMSettings(_Section):
     temperature: float = Field(0.0, description="Sampling temperature; low for faithful answers.")
     timeout_s: float = Field(60.0, description="Seconds before a chat request is abandoned.")
     accepts_images: bool = Field(False, description="Send the context's pictures to the model as images.")
+    max_tokens: int | None = Field(
+        2048, ge=1, description="Most tokens the model may write per call (an unbounded small local model can write "
+        "until its context is full); sent as max_tokens. None: the endpoint's own limit (OpenAI's reasoning models "
+        "refuse max_tokens: set None for them).")
+    stream: bool = Field(True, description="Stream answers as the model writes them (server-sent events); off: one "
+                         "reply per call.")
+    dialect: Literal["auto", "json_schema", "json_object", "tools", "text"] = Field(
+        "auto", description="Structured output to ask for: 'auto' probes once per endpoint and model (strict JSON "
+        "schema, then JSON object with the schema in the prompt, then tool calling, then plain text) and remembers "
+        "what the endpoint accepts; any other value forces that one.")
+    context_tokens: int = Field(
+        0, ge=0, description="Most tokens the sources given to the model may take (estimated at 4 characters a "
+        "token); parents beyond it are left out, the first is always kept. 0: only the parent budget applies. Set it "
+        "for small-context local models.")
+    provider: Literal["openai", "azure"] = Field(
+        "openai", description="'openai': any OpenAI-compatible endpoint (base_url); 'azure': Azure OpenAI at "
+        "azure_endpoint, in its /openai/v1/ form, or in its deployment form when azure_api_version is set.")
+    azure_endpoint: str | None = Field(
+        None, description="Azure OpenAI resource address, e.g. https://my-resource.openai.azure.com "
+        "(also read from AZURE_OPENAI_ENDPOINT).")
+    azure_api_version: str | None = Field(
+        None, description="Azure api-version (e.g. 2024-10-21): selects the deployment form "
+        "/openai/deployments/<deployment>/chat/completions?api-version=...; unset: the /openai/v1/ form.")
+    azure_deployment: str | None = Field(None, description="Azure deployment name (deployment form); default: model.")
 
 
 class AnswerSettings(_Section):
@@ -299,6 +323,12 @@ class Settings(BaseSettings):
         description="Conventional OpenAI base URL variable; used when llm.base_url is unset.",
     )
 
+    azure_openai_endpoint: str | None = Field(
+        None,
+        validation_alias=AliasChoices("AZURE_OPENAI_ENDPOINT", "RAG_AZURE_OPENAI_ENDPOINT"),
+        description="Conventional Azure OpenAI endpoint variable; used when llm.azure_endpoint is unset.",
+    )
+
     @property
     def db_uri(self) -> str:
         return self.lancedb_uri or str(self.data_dir / "lancedb")
@@ -317,6 +347,9 @@ class Settings(BaseSettings):
 
     def llm_base_url(self) -> str | None:
         return self.llm.base_url or self.openai_base_url
+
+    def azure_endpoint(self) -> str | None:
+        return self.llm.azure_endpoint or self.azure_openai_endpoint
 
     def signature(self, *sections: str) -> str:
         """Short hash of the named sections: anything that changes an output is in its signature."""

@@ -318,6 +318,10 @@ class Answer(Frozen):
     check_prompt_tokens: int = Field(0, description="Tokens of the support check's prompt (second pass)")
     check_completion_tokens: int = 0
     check_elapsed_s: float = Field(0.0, description="Seconds the support check took")
+    first_paragraph_s: float = Field(0.0, description="Seconds from the question to the first completed, checked "
+                                     "paragraph of the model's answer (0: no model answer)")
+    dialect: str = Field("", description="Structured output the endpoint was asked for: json_schema, json_object, "
+                         "tools or text")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

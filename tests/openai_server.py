@@ -1,8 +1,21 @@
-"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol.
+"""A fake chat-completions endpoint: a real HTTP server on 127.0.0.1 with scripted replies, no model.
 
-Tests script it with a queue of replies (a JSON answer, an HTTP error, a slow reply) and
-read back the request bodies it received. It is a test helper, not a fake of our code:
-LangChain and the OpenAI client talk to it over a real socket.
+Tests script it with a queue of replies (a JSON answer, an HTTP error, a slow reply, a stream
+that is slow, cut or malformed) and read back the request bodies, paths and headers it received.
+LangChain and the OpenAI client talk to it over a real socket. By `family` it behaves like the
+servers teams run when asked for a structured output:
+
+- `openai`: accepts a strict `json_schema` response format, `json_object`, tools and plain text;
+- `llamacpp`, `ollama`, `vllm`: reject `json_schema` with the error (status and text) that server
+  returns, accept `json_object` (and plain text); tools are rejected like llama.cpp without --jinja;
+- `tools`: rejects every response format, accepts tool calling;
+- `text`: rejects response formats and tools, answers in plain text;
+- `none`: rejects every request for its format (an endpoint that none of the dialects fits).
+
+A request with `"stream": true` gets server-sent events (the content in small pieces, a usage
+chunk when `stream_options.include_usage` is set, then `[DONE]`). Besides `/v1/chat/completions`
+it routes Azure's two forms: `/openai/v1/chat/completions` and
+`/openai/deployments/<deployment>/chat/completions?api-version=...`.
 """
 
 from __future__ import annotations
@@ -14,11 +27,34 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
+
+# The errors real servers send when they do not take `response_format: json_schema`.
+JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
+    # llama.cpp server (utils.hpp, oaicompat_completion_params_parse) before it took JSON schemas
+    "llamacpp": (500, {"error": {"code": 500, "message": 'response_format type must be one of "text" or '
+                                 '"json_object", but got: json_schema', "type": "server_error"}}),
+    # Ollama's OpenAI-compatible route, relaying its format check
+    "ollama": (500, {"error": {"message": "invalid JSON schema in format", "type": "api_error", "param": None,
+                               "code": None}}),
+    # vLLM with the xgrammar backend (backend_xgrammar.py)
+    "vllm": (400, {"object": "error", "message": "The provided JSON schema contains features not supported by "
+                   "xgrammar.", "type": "BadRequestError", "param": None, "code": 400}),
+}
+TOOLS_REJECTION = (500, {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
+FORMAT_REJECTION = (400, {"error": {"message": "response_format is not supported by this server", "type":
+                                    "invalid_request_error"}})
+FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text", "none")
 
 
 @dataclass
 class Reply:
-    """One scripted reply: `content` becomes choices[0].message.content (a str is sent as is)."""
+    """One scripted reply: `content` becomes choices[0].message.content (a str is sent as is), or the
+    tool call's arguments when the request forces a tool.
+
+    Streamed: `chunk_delay_s` between pieces of `chunk_chars` characters; `cut_after` closes the
+    connection after that many pieces (no finish reason, no [DONE]); `malformed` sends a data line
+    that is not JSON after the first piece."""
 
     content: str | dict[str, Any] | None = None
     status: int = 200
@@ -26,21 +62,31 @@ class Reply:
     delay_s: float = 0.0
     prompt_tokens: int = 123
     completion_tokens: int = 45
+    chunk_chars: int = 12
+    chunk_delay_s: float = 0.0
+    cut_after: int | None = None
+    malformed: bool = False
 
 
 @dataclass
 class ChatServer:
+    family: str = "openai"
     replies: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
     _httpd: ThreadingHTTPServer | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
 
     @property
-    def base_url(self) -> str:
+    def root(self) -> str:
         assert self._httpd is not None
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.root}/v1"
 
     def queue(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -49,10 +95,27 @@ class ChatServer:
         """Queue a successful structured answer."""
         self.queue(Reply(content=payload, **kw))
 
+    def rejection(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """The error this family returns for the request's structured-output part; None when it takes it."""
+        kind = (body.get("response_format") or {}).get("type")
+        if self.family == "openai":
+            return None
+        if self.family == "none":
+            return TOOLS_REJECTION if body.get("tools") else FORMAT_REJECTION
+        if body.get("tools") and self.family != "tools":
+            return TOOLS_REJECTION
+        if kind == "json_schema" and self.family in JSON_SCHEMA_REJECTIONS:
+            return JSON_SCHEMA_REJECTIONS[self.family]
+        if kind and kind != "text" and self.family in ("tools", "text"):
+            return FORMAT_REJECTION
+        return None
+
     def start(self) -> ChatServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args: Any) -> None:  # keep pytest output quiet
                 pass
 
@@ -65,8 +128,13 @@ class ChatServer:
                     body = {"_raw": raw.decode("utf-8", "replace")}
                 server.requests.append(body)
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                server.paths.append(self.path)
+                if not urlsplit(self.path).path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                rejected = server.rejection(body)
+                if rejected is not None:
+                    self._send(*rejected)
                     return
                 reply = server.replies.popleft() if server.replies else Reply(status=500, body={"error": {"message": "no scripted reply"}})
                 if reply.delay_s and server._stop.wait(reply.delay_s):
@@ -75,27 +143,61 @@ class ChatServer:
                     self._send(reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted error"}})
                     return
                 content = reply.content if isinstance(reply.content, str) or reply.content is None else json.dumps(reply.content)
-                self._send(
-                    200,
-                    {
-                        "id": f"chatcmpl-{len(server.requests)}",
-                        "object": "chat.completion",
-                        "created": int(time.time()),
-                        "model": body.get("model", "test-model"),
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": content},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {
-                            "prompt_tokens": reply.prompt_tokens,
-                            "completion_tokens": reply.completion_tokens,
-                            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-                        },
-                    },
-                )
+                tool = ((body.get("tool_choice") or {}).get("function") or {}).get("name") if isinstance(
+                    body.get("tool_choice"), dict) else None
+                if body.get("stream"):
+                    self._stream(body, reply, content, tool)
+                    return
+                message: dict[str, Any] = {"role": "assistant", "content": content}
+                if tool:
+                    message = {"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": content or ""}}]}
+                self._send(200, {
+                    "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", "test-model"),
+                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool else "stop"}],
+                    "usage": _usage(reply),
+                })
+
+            def _stream(self, body: dict[str, Any], reply: Reply, content: str | None, tool: str | None) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")  # the body ends when the connection does
+                self.end_headers()
+                self.close_connection = True
+                base = {"id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion.chunk",
+                        "created": int(time.time()), "model": body.get("model", "test-model")}
+                text = content or ""
+                pieces = [text[i:i + reply.chunk_chars] for i in range(0, len(text), reply.chunk_chars)] or [""]
+                try:
+                    for n, piece in enumerate(pieces):
+                        if reply.cut_after is not None and n >= reply.cut_after:
+                            return  # connection closed mid-answer
+                        if n and reply.chunk_delay_s and server._stop.wait(reply.chunk_delay_s):
+                            return
+                        if tool:
+                            delta: dict[str, Any] = {"tool_calls": [{"index": 0, "function": {"arguments": piece},
+                                                                     **({"id": "call_1", "type": "function",
+                                                                         "function": {"name": tool, "arguments": piece}}
+                                                                        if n == 0 else {})}]}
+                        else:
+                            delta = {"content": piece, **({"role": "assistant"} if n == 0 else {})}
+                        self._event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+                        if reply.malformed and n == 0:
+                            self.wfile.write(b'data: {"choices": [{"delta": {"content": "oops"\n\n')
+                            self.wfile.flush()
+                    self._event({**base, "choices": [{"index": 0, "delta": {},
+                                                      "finish_reason": "tool_calls" if tool else "stop"}]})
+                    if (body.get("stream_options") or {}).get("include_usage"):
+                        self._event({**base, "choices": [], "usage": _usage(reply)})
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                    pass
+
+            def _event(self, payload: dict[str, Any]) -> None:
+                self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
+                self.wfile.flush()
 
             def _send(self, status: int, payload: dict[str, Any] | str) -> None:
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
@@ -124,3 +226,8 @@ class ChatServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _usage(reply: Reply) -> dict[str, int]:
+    return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+            "total_tokens": reply.prompt_tokens + reply.completion_tokens}

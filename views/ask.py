@@ -9,6 +9,7 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.models import Answer
 from ui import state
+from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import lang, t
@@ -88,6 +89,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
+    answer_cost(answer)
     if answer.mode == "greeting":
         return
     if answer.uncited:
@@ -110,10 +112,20 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                         st.success(t("ask.reported"))
 
 
+def ask_streaming(question: str, history: list[dict]) -> Answer | None:
+    """The answer written paragraph by paragraph (`ui.answer_stream`); the answer kept, final or stopped,
+    joins the conversation."""
+    stream = pipeline.ask_stream(question, settings, conversation_id=state.conversation_id(),
+                                 collections=chosen_collections or None, doc_ids=chosen_docs or None,
+                                 principal=principal)
+    return stream_answer(stream, lambda kept: history.append({"role": "assistant", "answer": kept}))
+
+
 chat_col, viewer_col = st.columns([6, 5], gap="medium")
 prompt = st.chat_input(t("ask.input"), key="ask_input")
 
 with chat_col:
+    await_stopped()  # a stop click: the stopped run hands over what it verified
     history = state.messages()
     # grants may have changed since: an answer that used a document no longer readable is dropped from memory
     _, current = call(pipeline.answers_in_scope, [m.get("answer") for m in history], settings, principal=principal)
@@ -135,12 +147,8 @@ with chat_col:
         with st.chat_message("user"):
             st.text(prompt)
         with st.chat_message("assistant"):
-            with st.spinner(t("ask.thinking")):
-                ok, answer = call(pipeline.ask, prompt, settings, conversation_id=state.conversation_id(),
-                                  collections=chosen_collections or None, doc_ids=chosen_docs or None,
-                                  principal=principal)
-            if ok and answer is not None:
-                history.append({"role": "assistant", "answer": answer})
+            answer = ask_streaming(prompt, history)
+            if answer is not None:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
     if read_reports(settings.data_dir, None if principal.is_admin else principal.user):

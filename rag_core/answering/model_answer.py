@@ -9,7 +9,7 @@ client `rag_core.llm.call_structured`. This module verifies nothing (see `verifi
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from rag_core.answering.prompts import PromptSource, image_caption, system_prompt, user_prompt
 from rag_core.citations import item_source_id
 from rag_core.config import Settings
-from rag_core.llm import call_structured
+from rag_core.llm import StructuredReply, json_text, stream_structured
 from rag_core.models import Item, Operation, RetrievedParent
 
 
@@ -61,6 +61,7 @@ class LLMReply:
     output: AnswerOut
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    dialect: str = ""
 
 
 def _picture_part(hit: RetrievedParent, item: Item, settings: Settings) -> dict[str, Any] | None:
@@ -108,11 +109,58 @@ def build_messages(
     return [{"role": "system", "content": system_prompt(language)}, {"role": "user", "content": content}]
 
 
-def call_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> LLMReply:
-    """One structured answer call, no retry. Raises `LLMError` with a user message on any failure."""
-    parsed, usage = call_structured(messages, AnswerOut, settings, language)
-    return LLMReply(
-        output=parsed,
-        prompt_tokens=int(usage.get("input_tokens", 0) or 0),
-        completion_tokens=int(usage.get("output_tokens", 0) or 0),
-    )
+def stream_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> Iterator[str | LLMReply]:
+    """The reply's text as it grows, then the validated `LLMReply`. Raises `LLMError` with a user message."""
+    for item in stream_structured(messages, AnswerOut, settings, language):
+        if isinstance(item, StructuredReply):
+            yield LLMReply(output=item.parsed, prompt_tokens=item.prompt_tokens,
+                           completion_tokens=item.completion_tokens, dialect=item.dialect)
+        else:
+            yield item
+
+
+def split_paragraphs(text: str) -> tuple[list[dict[str, Any]], str | None]:
+    """From a reply still being written: the paragraphs it has completed (a later one has begun, or
+    the list is closed), and the text of the paragraph being written (None when there is none)."""
+    from langchain_core.utils.json import parse_partial_json
+
+    body = json_text(text)
+    if not body:
+        return [], None
+    try:
+        partial = parse_partial_json(body)
+    except Exception:  # noqa: BLE001 - a prefix the partial parser cannot close yet
+        return [], None
+    paragraphs = partial.get("paragraphs") if isinstance(partial, dict) else None
+    if not isinstance(paragraphs, list):
+        return [], None
+    closed = _list_closed(body)
+    items = [p for p in paragraphs if isinstance(p, dict)]
+    if closed:
+        return items, None
+    current = items[-1].get("text") if items else None
+    return items[:-1], current if isinstance(current, str) else None
+
+
+def _list_closed(body: str) -> bool:
+    """Whether the paragraphs array has been closed (a ']' outside strings at depth 1)."""
+    depth, in_string, escaped, seen = 0, False, False, False
+    for ch in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            seen = seen or ch == "["
+        elif ch in "]}":
+            depth -= 1
+            if ch == "]" and depth == 1 and seen:
+                return True
+    return False

@@ -32,7 +32,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
     record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
-from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job, elapsed_of, get_job, list_jobs, live_workers, progress_of, remaining_of, retry_job, submit_files,
     submit_upload,
@@ -47,6 +47,7 @@ from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shar
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file
+from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
 from rag_core import retrieval
@@ -310,27 +311,39 @@ def ask(
     principal: Principal,
 ) -> Answer:
     """Answer from the readable documents; the conversation is the principal's own."""
+    return ask_stream(question, settings, conversation_id, collections, doc_ids, principal=principal).result()
+
+
+def ask_stream(question: str, settings: Settings, conversation_id: str | None = None,
+               collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None, *,
+               principal: Principal) -> AskStream:
+    """`ask` as events while the model writes: `answering.Draft` (unverified, display only), `Checked` (a
+    paragraph verified once complete), then `Final`; `stop()` keeps what was verified. Only the final (or
+    stopped) answer is stored and audited, as `ask` does."""
     started = time.perf_counter()
-    reply = answering.greeting_reply(question)
     searched: list[str] = []
-    if reply is not None:
-        answer = Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
-                        mode="greeting", missing_information=reply,
-                        elapsed_s=time.perf_counter() - started)
-    else:
-        scope, searched = _resolve(settings, principal, collections, doc_ids)
+
+    def start() -> Answer | QuestionRun:
+        reply = answering.greeting_reply(question)
+        if reply is not None:
+            return Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
+                          mode="greeting", missing_information=reply, elapsed_s=time.perf_counter() - started)
+        scope, found = _resolve(settings, principal, collections, doc_ids)
+        searched.extend(found)
         history = understanding.read_history(settings, conversation_id, user=principal.user,
                                              keep=stored_row_check(settings, principal))
-        answer = answer_question(
-            question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
-            library=accessible_library(settings, scope) if settings.answer.check_terms else None)
-    if conversation_id:
-        _store_answer(settings, conversation_id, answer, principal)
-    context, cited = answer_sources(answer)
-    perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
-               context=context, cited=cited,
-               **_scope_fields(settings, searched, "question", question, collections, doc_ids))
-    return answer
+        return QuestionRun(question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
+                           library=accessible_library(settings, scope) if settings.answer.check_terms else None)
+
+    def finish(answer: Answer) -> None:
+        if conversation_id:
+            _store_answer(settings, conversation_id, answer, principal)
+        context, cited = answer_sources(answer)
+        perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
+                   context=context, cited=cited,
+                   **_scope_fields(settings, searched, "question", question, collections, doc_ids))
+
+    return AskStream(start, finish)
 
 
 def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
@@ -361,12 +374,12 @@ def backends(settings: Settings) -> dict[str, str]:
     """What runs now for each concern, and how to enable the production backend."""
     pdf = parsing.resolve_pdf_backend(settings)
     emb = resolve_backend(settings)
-    llm = settings.llm_key() is not None or settings.llm_base_url() is not None
+    llm = llm_configured(settings)
     return {
         "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
         "reranker": reranking.reranker_status(settings),
-        "answers": f"LLM {settings.llm.model}" if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+        "answers": answers_backend(settings) if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
 
 

@@ -6,20 +6,21 @@
 3. Sub-questions are searched in parallel (`search` is the pipeline's, thesaurus included).
 4. With a reranker, the candidates' best children are reread and a minimum score applies;
    when nothing passes, one reformulation is searched, then the sub-question has "no source".
-5. Each sub-question is answered from its own parents (`answering.answer`); the answer gives
-   its paragraphs per sub-question and names the sub-questions that found nothing.
+5. Each sub-question is answered from its own parents (`answering.AnswerRun`); the answer gives
+   its paragraphs per sub-question and names the sub-questions that found nothing. A single
+   question's answer streams (`QuestionRun.events`); `AskStream` is the façade's stream of it.
 Only this turn's sources are evidence. This module does not store conversations.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from rag_core import answering
 from rag_core.answering.coverage import Library, checked_search
-from rag_core.llm import llm_configured
+from rag_core.llm import known_dialect, llm_configured
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult, SubQuestion
 from rag_core.reranking import Reranker, rerank, select_reranker
@@ -86,39 +87,132 @@ def _with_budget(settings: Settings, parents: int) -> Settings:
     return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"context_k": parents})})
 
 
+class QuestionRun:
+    """The full question path for a non-greeting question, as events (see the module docstring).
+
+    A single (sub-)question streams its answer (`answering.AnswerRun`); a comparison's
+    sub-questions are answered in parallel and give their merged answer as one `Final`."""
+
+    def __init__(self, question: str, settings: Settings, search: Search, history: Sequence[Message] = (),
+                 library: Library | None = None) -> None:
+        self.question, self.settings, self.search = question, settings, search
+        self.history, self.library = list(history), library
+        self.started = time.perf_counter()
+        self._inner: answering.AnswerRun | None = None
+        self._extra: dict = {}
+        self._subs: list[SubQuestion] = []
+
+    def _run_for(self, result: SearchResult, sub: SubQuestion, pairs: list[tuple[str, str]],
+                 started: float | None = None) -> answering.AnswerRun:
+        budget = _with_budget(self.settings, sub.parents)
+        if self.library is None:
+            return answering.AnswerRun(sub.question, result, budget, pairs or None, started=started)
+        result, coverage, retried = checked_search(sub.question, result, sub.parents, self.library, self.search)
+        return answering.AnswerRun(sub.question, result, budget, pairs or None, coverage, retried, started)
+
+    def _dress(self, answer: Answer) -> Answer:
+        update = {**self._extra, "elapsed_s": time.perf_counter() - self.started, "sub_questions": self._subs}
+        return answer.model_copy(update=update)
+
+    def events(self) -> Iterator[answering.Event]:
+        settings = self.settings
+        use_llm = llm_configured(settings)
+        rewrite = rewrite_followup(self.question, self.history, settings, use_llm)
+        standalone = rewrite.standalone
+        plan: Plan = plan_question(standalone, settings, use_llm)
+        subs = plan.sub_questions or [standalone]
+        shares = share_budget(plan.parents, len(subs))
+        reranker = select_reranker(settings)
+        retrieved = list(_POOL.map(lambda qs: retrieve(qs[0], qs[1], settings, self.search, reranker), zip(subs, shares)))
+        pairs = _pairs(self.history)
+        expanded = list(dict.fromkeys(t for result, _ in retrieved for t in result.expanded_terms))
+        self._extra = {
+            "question": self.question, "standalone_question": standalone if rewrite.changed else "",
+            "budget": plan.parents, "budget_kind": plan.kind, "budget_reason": plan.reason, "expanded_terms": expanded,
+        }
+        if len(subs) == 1:
+            self._subs = [retrieved[0][1]] if reranker else []
+            self._inner = self._run_for(*retrieved[0], pairs, self.started)
+            for event in self._inner.events():
+                yield answering.Final(self._dress(event.answer)) if isinstance(event, answering.Final) else event
+            return
+
+        def answer_one(i: int) -> Answer:
+            return answering.answer_from(self._run_for(*retrieved[i], pairs))
+
+        answers = list(_POOL.map(answer_one, range(len(subs))))
+        merged = _merge(self.question, answers, [sub for _, sub in retrieved], self._extra)
+        yield answering.Final(merged.model_copy(update={"elapsed_s": time.perf_counter() - self.started}))
+
+    def stop(self) -> Answer | None:
+        """Stop a streaming answer: the paragraphs verified so far (None when nothing streams)."""
+        return self._dress(self._inner.stop()) if self._inner is not None else None
+
+
 def answer_question(question: str, settings: Settings, search: Search, history: Sequence[Message] = (),
                     library: Library | None = None) -> Answer:
     """The full question path for a non-greeting question (see the module docstring). With `library`,
     each (sub-)question's terms are checked against it first (`answering.coverage`)."""
-    started = time.perf_counter()
-    use_llm = llm_configured(settings)
-    rewrite = rewrite_followup(question, list(history), settings, use_llm)
-    standalone = rewrite.standalone
-    plan: Plan = plan_question(standalone, settings, use_llm)
-    subs = plan.sub_questions or [standalone]
-    shares = share_budget(plan.parents, len(subs))
-    reranker = select_reranker(settings)
-    retrieved = list(_POOL.map(lambda qs: retrieve(qs[0], qs[1], settings, search, reranker), zip(subs, shares)))
-    pairs = _pairs(history)
+    return _final(QuestionRun(question, settings, search, history, library).events())
 
-    def answer_one(i: int) -> Answer:
-        result, sub = retrieved[i]
-        if library is None:
-            return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None)
-        result, coverage, retried = checked_search(sub.question, result, sub.parents, library, search)
-        return answering.answer(sub.question, result, _with_budget(settings, sub.parents), pairs or None,
-                                coverage, retried)
 
-    answers = list(_POOL.map(answer_one, range(len(subs))))
-    expanded = list(dict.fromkeys(t for result, _ in retrieved for t in result.expanded_terms))
-    extra = {
-        "question": question, "standalone_question": standalone if rewrite.changed else "",
-        "budget": plan.parents, "budget_kind": plan.kind, "budget_reason": plan.reason,
-        "expanded_terms": expanded, "elapsed_s": time.perf_counter() - started,
-    }
-    if len(subs) == 1:
-        return answers[0].model_copy(update={**extra, "sub_questions": [retrieved[0][1]] if reranker else []})
-    return _merge(question, answers, [sub for _, sub in retrieved], extra)
+def _final(events: Iterator[answering.Event]) -> Answer:
+    for event in events:
+        if isinstance(event, answering.Final):
+            return event.answer
+    raise AssertionError("a question run always ends with its final answer")  # pragma: no cover
+
+
+class AskStream:
+    """One question of the façade as events (`answering.Draft`, `Checked`, then `Final`).
+
+    `start` gives a finished answer (a greeting) or the `QuestionRun` to follow; `finish` stores
+    and audits the answer that ends the stream: the final one, or the one `stop()` keeps."""
+
+    def __init__(self, start: Callable[[], Answer | QuestionRun], finish: Callable[[Answer], None]) -> None:
+        self._start, self._finish = start, finish
+        self._run: QuestionRun | None = None
+        self.answer: Answer | None = None
+
+    def __iter__(self) -> Iterator[answering.Event]:
+        return self.events()
+
+    def _done(self, answer: Answer) -> Answer:
+        if self.answer is None:
+            self.answer = answer
+            self._finish(answer)
+        return self.answer
+
+    def events(self) -> Iterator[answering.Event]:
+        begun = self._start()
+        if isinstance(begun, Answer):
+            yield answering.Final(self._done(begun))
+            return
+        self._run = begun
+        for event in begun.events():
+            if isinstance(event, answering.Final):
+                yield answering.Final(self._done(event.answer))
+                return
+            yield event
+
+    def stop(self) -> Answer | None:
+        """End the model's stream; the paragraphs verified before the stop are the answer (stored, audited)."""
+        if self.answer is not None or self._run is None:
+            return self.answer
+        stopped = self._run.stop()
+        return self._done(stopped) if stopped is not None else None
+
+    def result(self) -> Answer:
+        """Wait for the final answer."""
+        return _final(self.events())
+
+
+def answers_backend(settings: Settings) -> str:
+    """The answer backend as the home page's backends table says it: endpoint, model, dialect, streaming."""
+    where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
+    dialect = known_dialect(settings)
+    said = f"structured output: {dialect}" if dialect else "structured output: probed on the first question"
+    return f"{where} {settings.llm.model} ({said}; {'streamed' if settings.llm.stream else 'not streamed'})"
 
 
 def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict) -> Answer:

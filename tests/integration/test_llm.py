@@ -145,7 +145,13 @@ def test_endpoint_failures_fall_back_to_extractive_with_a_warning(settings, serv
     assert a.mode == "extractive" and a.paragraphs
     assert all(p.status == "supported" for p in a.paragraphs)
     assert len(a.warnings) == 1 and expected in a.warnings[0] and "extractive" in a.warnings[0]
-    assert len(server.requests) == 1  # no retry
+    if "format" in expected:  # a reply that does not validate gets one repair request, told what was wrong
+        assert len(server.requests) == 2
+        repair = server.requests[1]["messages"]
+        assert repair[-1]["role"] == "user" and "not a valid JSON object" in repair[-1]["content"]
+        assert repair[-2]["role"] == "assistant"
+    else:
+        assert len(server.requests) == 1  # no retry
 
 
 def test_slow_endpoint_times_out(settings, server) -> None:

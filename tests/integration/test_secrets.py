@@ -146,7 +146,9 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkey
     assert files_containing(exports, QUESTION) and files_containing(data / "lancedb", "Bornhuetter")
     assert "refused the API key (401)" in page and QUESTION in page and "test-model" in home
     assert "[redacted]" in caplog.text and QUESTION in cli.stdout
-    assert len(server.requests) == 8 + 2 + 5  # every scripted reply was asked for, nothing else
+    # every scripted reply was asked for, nothing else but the one repair request of the reply that is not JSON
+    assert len(server.requests) == 8 + 2 + 5 + 1
+    assert sum("not a valid JSON object" in json.dumps(r["messages"][-1]) for r in server.requests) == 1
     # ... and the key is nowhere
     assert files_containing(data, KEY) == []
     assert files_containing(exports, KEY) == []

@@ -23,6 +23,7 @@ from rag_core.models import (
 )
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from tests import fake_reranker
+from rag_core.pipeline.asking import AskStream
 from tests.fakes import replace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -126,6 +127,14 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: CHUNKED)
     replace(monkeypatch, pipeline, "page_pdf", page_pdf)
     replace(monkeypatch, pipeline, "ask", ask)
+
+    def ask_stream(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
+        # The page streams; this gives whatever the test's `pipeline.ask` answers, as the stream's one final event.
+        return AskStream(lambda: pipeline.ask(question, settings, conversation_id=conversation_id,
+                                              collections=collections, doc_ids=doc_ids, principal=principal),
+                         lambda answer: None)
+
+    replace(monkeypatch, pipeline, "ask_stream", ask_stream)
     replace(monkeypatch, pipeline, "search", search)
     replace(monkeypatch, pipeline, "backends", lambda settings: {
         "parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)", "embedder": "e5-small"})

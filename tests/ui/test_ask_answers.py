@@ -63,3 +63,17 @@ def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkey
     assert "jugé appuyé" in text and "jugé NON appuyé" in text
     assert "Réglementaire, Cours" in text
     assert any("nothing of it" in c.value for c in at.caption)
+
+
+def test_an_answer_shows_what_it_cost_and_the_dialect_in_use(fake_pipeline, monkeypatch) -> None:
+    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
+        question=q, mode="llm", sources=[SOURCE], prompt_tokens=1834, completion_tokens=212, dialect="json_object",
+        first_paragraph_s=2.4, elapsed_s=9.75,
+        paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four")]))
+    at = _app("views/ask.py")
+    at.chat_input(key="ask_input").set_value("q").run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "Jetons : 1834 en entrée, 212 en sortie" in captions and "sortie structurée : json_object" in captions
+    assert "premier paragraphe en 2.4 s" in captions and "9.8 s en tout" in captions
+    assert not any(b.label == "Arrêter la rédaction" for b in at.button)  # the stop button leaves with the draft

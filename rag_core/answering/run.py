@@ -1,0 +1,276 @@
+"""One answer as it is written: events for each paragraph the model completes, checked at once.
+
+`AnswerRun.events()` yields `Draft` (the paragraph being written, as far as it goes: not verified,
+for display only), `Checked` (a completed paragraph after the citation, quote and number checks;
+`paragraph` is None when the checks removed it) and, last, `Final` with the fully verified
+`Answer`, which replaces everything shown before. A refusal, an extractive answer or a failed
+model call gives `Final` only (the failure as a warning on an extractive answer: a broken stream
+never leaves a half-verified answer). `stop()` ends the model's stream and returns the answer
+made of the paragraphs completed before the stop, verified together like any final answer.
+This module neither searches nor stores.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
+from rag_core.answering.evidence import mark_stated
+from rag_core.answering.extractive import extractive_paragraphs
+from rag_core.answering.model_answer import LLMReply, ParagraphOut, build_messages, split_paragraphs, stream_model
+from rag_core.answering.number_trace import count, trace_numbers
+from rag_core.answering.prompts import number_sources
+from rag_core.answering.support_check import judge_support, mark_collections
+from rag_core.answering.verification import verify_citations
+from rag_core.citations import build_sources, parent_source_id
+from rag_core.config import Settings
+from rag_core.errors import LLMError
+from rag_core.llm import known_dialect, llm_configured
+from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
+from rag_core.text import detect_language
+
+CHARS_PER_TOKEN = 4  # a conservative estimate for French and English prose; no tokenizer is bundled
+
+NOTHING_FOUND = {
+    "en": "Nothing in the accessible documents answers this question.",
+    "fr": "Aucun des documents accessibles ne répond à cette question.",
+}
+ALL_DROPPED = {
+    "en": "No paragraph of the model's answer cited a retrieved source; showing an extractive answer.",
+    "fr": "Aucun paragraphe de la réponse du modèle ne citait une source retrouvée ; voici une réponse extractive.",
+}
+STOPPED = {
+    "en": "Generation stopped: only the {n} paragraph(s) completed and verified before the stop are kept.",
+    "fr": "Rédaction arrêtée : seuls les {n} paragraphe(s) achevés et vérifiés avant l'arrêt sont conservés.",
+}
+STOPPED_EMPTY = {
+    "en": "Generation stopped before any paragraph was complete; showing an extractive answer.",
+    "fr": "Rédaction arrêtée avant qu'un paragraphe soit achevé ; voici une réponse extractive.",
+}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The paragraph being written, as the model has written it so far: unverified, shown as a draft."""
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A completed paragraph after the checks (None when they removed it, with the reason)."""
+
+    index: int
+    paragraph: Paragraph | None
+    sources: list[Source]
+    dropped: str = ""
+
+
+@dataclass(frozen=True)
+class Final:
+    """The fully verified answer: it replaces the drafts and the checked paragraphs shown before."""
+
+    answer: Answer
+
+
+Event = Draft | Checked | Final
+
+
+def evidence_threshold(settings: Settings) -> float:
+    """`answer.min_evidence_score` on the fused scale: a parent found by one channel at rank 1 scores
+    1/61 with equal weights, but only dense_weight/61 when the dense channel is down-weighted; the
+    threshold scales with it so that a weighted fusion refuses exactly what an equal one refused."""
+    return settings.answer.min_evidence_score * min(1.0, settings.retrieval.dense_weight)
+
+
+def estimated_tokens(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def context_parents(result: SearchResult, settings: Settings) -> int:
+    """How many of the first parents are given as context: the parent budget (`context_k`), cut so
+    that their estimated tokens stay within `llm.context_tokens` when it is set (the first is always kept)."""
+    k = max(settings.retrieval.context_k, 0)
+    budget = settings.llm.context_tokens
+    if not budget:
+        return k
+    used = 0
+    for i, hit in enumerate(result.parents[:k]):
+        used += estimated_tokens(hit.parent.text)
+        if used > budget:
+            return max(i, 1)
+    return k
+
+
+def _paragraph(p: ParagraphOut) -> Paragraph:
+    return Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote,
+                     computations=[Computation.model_validate(c.model_dump()) for c in p.computations])
+
+
+class AnswerRun:
+    """The answer to one (sub-)question from its search result (see the module docstring)."""
+
+    def __init__(self, question: str, result: SearchResult, settings: Settings,
+                 history: list[tuple[str, str]] | None = None, coverage: Coverage | None = None,
+                 retried: Sequence[str] = (), started: float | None = None) -> None:
+        self.question, self.result, self.settings = question, result, settings
+        self.history, self.coverage, self.retried = history, coverage, list(retried)
+        self.started = time.perf_counter() if started is None else started
+        self.language = result.language or detect_language(question)
+        self.k = context_parents(result, settings)
+        self.context = list(result.parents[: self.k])
+        self.sources = build_sources(result, self.k)
+        self.aliases: dict[str, str] = {}
+        self.completed: list[Paragraph] = []  # every paragraph the model completed, as written
+        self.first_paragraph_s = 0.0
+        self.dialect = ""
+        self._model: Iterator[str | LLMReply] | None = None
+        self.final: Answer | None = None
+        absent = list(coverage.not_retrieved) if coverage is not None else []
+        self.absent = absent
+        self.marks = {"terms_not_in_passages": absent, "retried_terms": self.retried}
+        self.notes = coverage_notes(absent, self.retried, self.language)
+
+    # ---- answers without a model
+    def _refusal(self, missing_terms: Sequence[str] = ()) -> Answer:
+        return Answer(
+            question=self.question, language=self.language,  # type: ignore[arg-type]
+            mode="refused",
+            missing_information=missing_message(missing_terms, self.language) if missing_terms
+            else NOTHING_FOUND.get(self.language, NOTHING_FOUND["en"]),
+            missing_terms=list(missing_terms), uncited=[s for s in self.sources if s.kind == "parent"],
+            parent_ids=[hit.parent.id for hit in self.context], elapsed_s=time.perf_counter() - self.started,
+        )
+
+    def extractive(self, warnings: Sequence[str] = (), dropped: Sequence[str] = (),
+                   tokens: tuple[int, int] = (0, 0)) -> Answer:
+        forms = self.result.translated.forms if self.result.translated is not None else []
+        paragraphs = extractive_paragraphs(self.context, self.question, [parent_source_id(h.parent) for h in self.context],
+                                           self.language, [*self.result.expanded_terms, *forms])
+        checked = verify_citations(paragraphs, self.sources, self.language)
+        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language))
+        return Answer(
+            question=self.question, language=self.language,  # type: ignore[arg-type]
+            mode="extractive", paragraphs=traced,
+            unsupported_numbers=count(traced, "unsupported"), mismatched_numbers=count(traced, "mismatch"),
+            sources=checked.sources, uncited=checked.uncited, dropped=[*dropped, *checked.dropped],
+            warnings=list(warnings), parent_ids=[hit.parent.id for hit in self.context],
+            elapsed_s=time.perf_counter() - self.started, prompt_tokens=tokens[0], completion_tokens=tokens[1],
+            dialect=self.dialect, **self.marks, missing_information=" ".join(self.notes),
+        )
+
+    # ---- the model's answer
+    def _check(self, index: int, raw: dict[str, Any]) -> Checked | None:
+        try:
+            paragraph = _paragraph(ParagraphOut.model_validate(raw))
+        except ValidationError:
+            return None  # the final validation (and its repair request) decides
+        self.completed.append(paragraph)
+        checked = verify_citations([paragraph], self.sources, self.language, self.aliases)
+        if not self.first_paragraph_s:
+            self.first_paragraph_s = time.perf_counter() - self.started
+        if not checked.paragraphs:
+            return Checked(index, None, [], "; ".join(checked.dropped))
+        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language,
+                                           self.aliases, reading=self.language))
+        return Checked(index, mark_collections(traced, checked.sources)[0], checked.sources)
+
+    def _verified(self, paragraphs: list[Paragraph], reply: LLMReply | None, judge: bool,
+                  warnings: Sequence[str] = ()) -> Answer:
+        tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
+        checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
+        if paragraphs and not checked.paragraphs:
+            # Everything the model wrote was unsourced: the documents' own sentences are better.
+            return self.extractive([*warnings, ALL_DROPPED.get(self.language, ALL_DROPPED["en"])], checked.dropped, tokens)
+        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language,
+                                           self.aliases, reading=self.language))
+        traced = mark_collections(traced, checked.sources)
+        judged = judge_support(traced, checked.sources, self.settings, self.language) if judge else None
+        missing = reply.output.missing_information.strip() if reply else ""
+        return Answer(
+            question=self.question, language=self.language,  # type: ignore[arg-type]
+            mode="llm", model=self.settings.llm.model,
+            paragraphs=judged.paragraphs if judged else traced,
+            unsupported_numbers=count(traced, "unsupported"), mismatched_numbers=count(traced, "mismatch"),
+            missing_information=" ".join([*self.notes, missing]).strip(), **self.marks,
+            warnings=[*warnings, *(judged.warnings if judged else [])],
+            check_prompt_tokens=judged.prompt_tokens if judged else 0,
+            check_completion_tokens=judged.completion_tokens if judged else 0,
+            check_elapsed_s=judged.elapsed_s if judged else 0.0,
+            sources=checked.sources, uncited=checked.uncited, dropped=checked.dropped,
+            parent_ids=[hit.parent.id for hit in self.context], elapsed_s=time.perf_counter() - self.started,
+            prompt_tokens=tokens[0], completion_tokens=tokens[1],
+            first_paragraph_s=self.first_paragraph_s or time.perf_counter() - self.started, dialect=self.dialect,
+        )
+
+    def _finish(self, answer: Answer) -> Final:
+        self.final = answer
+        return Final(answer)
+
+    def events(self) -> Iterator[Event]:
+        """Drafts and checked paragraphs while the model writes, then the final answer (see the module docstring)."""
+        coverage = self.coverage
+        if coverage is not None and coverage.refuses:
+            yield self._finish(self._refusal(coverage.missing))
+            return
+        if not self.context or max(hit.fused_score for hit in self.result.parents) < evidence_threshold(self.settings):
+            yield self._finish(self._refusal())
+            return
+        if not llm_configured(self.settings):
+            yield self._finish(self.extractive())
+            return
+        prompt_sources = number_sources(self.sources)
+        self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
+        messages = build_messages(self.question, prompt_sources, self.context, self.settings, self.language,
+                                  self.history, self.absent)
+        self._model = stream_model(messages, self.settings, self.language)
+        reply: LLMReply | None = None
+        done = 0
+        try:
+            for item in self._model:
+                if isinstance(item, LLMReply):
+                    reply = item
+                    continue
+                complete, current = split_paragraphs(item)
+                while done < len(complete):
+                    event = self._check(done, complete[done])
+                    done += 1
+                    if event is not None:
+                        yield event
+                if current:
+                    yield Draft(done, current)
+        except LLMError as err:
+            self.dialect = known_dialect(self.settings) or ""  # accepted, even when its reply was unusable
+            yield self._finish(self.extractive(warnings=[str(err)]))
+            return
+        finally:
+            self._model = None
+        assert reply is not None
+        self.dialect = reply.dialect
+        paragraphs = [_paragraph(p) for p in reply.output.paragraphs]
+        for index in range(done, len(paragraphs)):  # not streamed, or the last ones
+            event = self._check(index, reply.output.paragraphs[index].model_dump())
+            if event is not None:
+                yield event
+        yield self._finish(self._verified(paragraphs, reply, self.settings.answer.support_check))
+
+    def stop(self) -> Answer:
+        """End the model's stream; the paragraphs it completed become the answer, verified together."""
+        if self.final is not None:
+            return self.final
+        model, self._model = self._model, None
+        if model is not None:
+            model.close()  # closes the HTTP stream
+        self.dialect = known_dialect(self.settings) or ""
+        if not self.completed:
+            self.final = self.extractive([STOPPED_EMPTY.get(self.language, STOPPED_EMPTY["en"])])
+            return self.final
+        warning = STOPPED.get(self.language, STOPPED["en"]).format(n=len(self.completed))
+        self.final = self._verified(list(self.completed), None, False, [warning])
+        return self.final
