@@ -51,8 +51,8 @@ def test_answers_that_used_a_revoked_document_are_withheld(library: Library) -> 
 def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
         library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     given: list = []  # a spy on the real question flow: the history `ask` hands it (and so the model)
-    real = asking.answer_question
-    monkeypatch.setattr(pipeline, "answer_question", lambda question, settings, search, history=(), **kw: (
+    real = asking.QuestionRun
+    monkeypatch.setattr(pipeline, "QuestionRun", lambda question, settings, search, history=(), **kw: (
         given.append(list(history)), real(question, settings, search, history, **kw))[1])
 
     answer = pipeline.ask(SECRET_QUERY, library.settings, conversation_id="c1", principal=ALICE)

@@ -21,7 +21,7 @@ from rag_core.models import (
     Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
     RetrievedParent, SearchResult, Source, TableCell,
 )
-from rag_core.evaluation.citation_reports import read_reports, report_citation
+from rag_core.evaluation.citation_reports import read_reports
 from tests import fake_reranker
 from rag_core.pipeline.asking import AskStream
 from tests.fakes import replace
@@ -269,14 +269,6 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
         "quote": QUOTE, "comment": "wrong page"}
     assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == LOCAL_USER
     assert at.get("download_button")
-
-
-def test_report_file_format(tmp_path: Path) -> None:
-    report_citation(tmp_path, question="q?", language="en", source_id="s", pdf="a.pdf", pages=[4, 2, 4])
-    lines = read_reports(tmp_path).decode().splitlines()
-    record = json.loads(lines[0])
-    assert list(record)[:8] == ["id", "pdf", "question", "language", "type", "pages", "answer", "quote"]
-    assert record["pages"] == [2, 4]
 
 
 def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
