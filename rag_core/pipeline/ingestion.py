@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
+
 from rag_core import parsing
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
@@ -117,10 +119,7 @@ def _run_stages(
     else:
         chunked = chunking.build_chunks(doc, doc_id, settings, progress=lambda d, t: emit("chunk", d, t))
         if not chunked.children:
-            raise InputError(
-                "No text could be read from this file (no text layer, and OCR found nothing). "
-                "If it is a scan, check that it is legible and upload it again."
-            )
+            raise no_children_error(doc)
         atomic_write_bytes(folder.chunks_json, chunked.model_dump_json().encode())
         folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
                                                                                "children": len(chunked.children)})
@@ -174,4 +173,26 @@ def _run_stages(
         file_name=name, status="ingested", doc_id=doc_id, record=record, stage_seconds=seconds,
         message=(f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
                  f"{record.elapsed_s:.1f} s, parser {record.parser}."),
+    )
+
+
+def read_characters(doc: DoclingDocument) -> int:
+    """Characters the parse read anywhere in the document: every text item of every layer, every table cell."""
+    layers = set(ContentLayer)
+    count = sum(len(item.text.strip()) for item, _ in doc.iterate_items(included_content_layers=layers)
+                if isinstance(item, TextItem))
+    return count + sum(len(cell.text.strip()) for table in doc.tables for cell in table.data.table_cells)
+
+
+def no_children_error(doc: DoclingDocument) -> InputError:
+    """Why a document gave no passage: "no text" only when neither the text layer nor OCR gave a character."""
+    characters = read_characters(doc)
+    if not characters:
+        return InputError(
+            "No text could be read from this file (no text layer, and OCR found nothing). "
+            "If it is a scan, check that it is legible and upload it again."
+        )
+    return InputError(
+        f"Text was read from this file ({characters} characters), but none of it could be cut into passages "
+        "to search. Nothing was stored; please report the file so that it can be looked at."
     )
