@@ -187,3 +187,23 @@ def viewer_settled(page, selector: str, timeout_ms: int = 30_000):  # type: igno
     frame = page.locator(VIEWER_IFRAME).first.element_handle(timeout=timeout_ms).content_frame()
     frame.wait_for_function(_SETTLED, arg=selector, polling=100, timeout=timeout_ms)
     return frame
+
+
+def ask(page, question: str):  # type: ignore[no-untyped-def]
+    """`question` sent through the Ask page's chat input; the last chat message once its run ended."""
+    chat = page.locator('[data-testid="stChatInputTextArea"]')
+    chat.wait_for(timeout=10_000)
+    chat.fill(question)
+    with rerun(page, 180_000):
+        chat.press("Enter")
+    return page.locator('[data-testid="stChatMessage"]').last
+
+
+def report_first_citation(page, comment: str) -> None:  # type: ignore[no-untyped-def]
+    """The last answer's report form opened, `comment` written, the report saved (its first citation)."""
+    page.get_by_text("Signaler une citation erronée").last.click()
+    page.get_by_label("Commentaire").last.fill(comment)
+    with rerun(page):
+        page.get_by_role("button", name="Enregistrer le signalement").last.click()
+    # drawn inside the report's expander, which the rerun may draw closed
+    page.get_by_text("Signalement enregistré.").wait_for(state="attached", timeout=30_000)

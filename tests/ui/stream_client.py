@@ -37,6 +37,7 @@ class StreamClient:
         self.timeout_s = timeout_s
         self.session_id = ""
         self.elements: list[Any] = []
+        self.seen: list[Any] = []  # every element drawn since the connection opened, all runs together
         self.responses: dict[str, Any] = {}
 
     def close(self) -> None:
@@ -55,6 +56,7 @@ class StreamClient:
             self.session_id = msg.new_session.initialize.session_id
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             self.elements.append(msg.delta.new_element)
+            self.seen.append(msg.delta.new_element)
         elif kind == "backend_operation_response":
             self.responses[msg.backend_operation_response.request_id] = msg.backend_operation_response
         return msg
@@ -96,9 +98,10 @@ class StreamClient:
         """Download buttons: label -> deferred file id."""
         return {b.label: b.deferred_file_id for b in self.of_kind("download_button")}
 
-    def media_urls(self) -> list[str]:
-        """Every `/media/...` URL the last run's elements name."""
-        return sorted({part.split('"')[0] for part in self.text().split("/media/")[1:]})
+    def media_urls(self, every_run: bool = False) -> list[str]:
+        """Every `/media/...` URL the last run's elements name (with `every_run`, all runs' elements)."""
+        text = "\n".join(str(e) for e in self.seen) if every_run else self.text()
+        return sorted({part.split('"')[0] for part in text.split("/media/")[1:]})
 
     def widget_id(self, kind: str, label: str) -> str:
         return next(w.id for w in self.of_kind(kind) if w.label == label)

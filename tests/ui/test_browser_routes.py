@@ -1,7 +1,8 @@
 """Streamlit's own routes from real browsers (Playwright + Chromium), in header mode: a second
-browser context cannot turn another person's download button into bytes, and no `/media` URL that a
-signed-in person's page fetched serves scoped bytes to another browser without cookies, except an
-export's address in the seconds after its click, which stops once its user has signed out.
+browser context cannot turn another person's download button into bytes (the Inspect page's table,
+the Ask page's export of reported citations), and no `/media` URL that a signed-in person's page
+fetched serves scoped bytes to another browser without cookies, except an export's address in the
+seconds after its click, which stops once its user has signed out.
 In OIDC mode (tests/oidc/), the download works for the signed-in user, and its address dies at the
 sign-out itself (the test app's lifetime for it is long).
 
@@ -17,10 +18,12 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, goto, launch
+from tests.ui.browser_support import CHROMIUM, REPO, ask, goto, launch, report_first_citation
 from tests.ui.browser_support import start_app, stop_app
-from tests.ui.scoped_app import ANN, BOB, SECRET_WORD, ScopedApp, build_template, grant_groups, scoped_app
+from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, ScopedApp, build_template, grant_groups
+from tests.ui.scoped_app import scoped_app
 from tests.ui.stream_client import PageStream
+from tests.ui.stream_pages import ASK_EXPORT
 
 ARTIFACTS = REPO / "test-artifacts" / "routes"
 CSV = "Télécharger en CSV"
@@ -76,6 +79,28 @@ def test_another_browser_cannot_replay_a_download_button(browser, app: ScopedApp
         page.get_by_role("button", name=CSV).click()
     assert TABLE_CELL in got.value.path().read_bytes()
     assert [e["user"] for e in app.events("table_exported")] == ["ann@example.org"]
+
+
+def test_another_browser_cannot_replay_the_ask_pages_export_of_reported_citations(browser, app: ScopedApp) -> None:
+    _, page, ann = _person(browser, ANN)
+    goto(page, f"{app.url}/ask")
+    ask(page, SECRET_QUERY)
+    report_first_citation(page, "wrong page")  # her question and a board quote, in the export from now on
+    page.get_by_role("button", name=ASK_EXPORT).wait_for(timeout=30_000)
+    file_id = ann.downloads()[ASK_EXPORT]
+    exported = len(app.events("reports_exported"))
+    for headers in ({}, BOB, ROOT):  # nobody, another user, an administrator: each in their own browser context
+        _, other_page, other = _person(browser, headers)
+        goto(other_page, f"{app.url}/ask")
+        answer = other.request_file(file_id)
+        assert not answer.deferred_file.url and answer.error_msg, headers
+    assert len(app.events("reports_exported")) == exported
+
+    with page.expect_download() as got:  # Ann's own click still works, and is recorded as hers
+        page.get_by_role("button", name=ASK_EXPORT).click()
+    body = got.value.path().read_bytes()
+    assert SECRET_WORD.encode() in body and b'"reported_by": "ann@example.org"' in body
+    assert [e["user"] for e in app.events("reports_exported")[exported:]] == ["ann@example.org"]
 
 
 def test_no_media_url_of_a_scoped_page_serves_scoped_bytes_to_another_browser(browser, app: ScopedApp) -> None:
