@@ -33,7 +33,9 @@ class FakeStageRunner:
     def _version(self) -> int:
         return int(self.table.jobs.version)
 
-    def _send(self, report, job, stage: str, numbers: range, total: int) -> tuple[int, float]:  # type: ignore[no-untyped-def]
+    def _send(self, report, job, stage: str, numbers: range,  # type: ignore[no-untyped-def]
+              total: int) -> tuple[int, float]:
+        """Send one event per number; the job table's versions made meanwhile, and the seconds taken."""
         before, started = self._version(), time.monotonic()
         for n in numbers:
             report(ProgressEvent(file_name=job.file_name, stage=stage, done=n, total=total))
@@ -43,7 +45,7 @@ class FakeStageRunner:
         self.seen["parse"] = self._send(report, job, "parse", range(1, self.burst + 1), self.burst)
         row = self.table.get(job.id)
         self.seen["parse_row"] = (row.stage, row.done, row.total)
-        writes, _ = self._send(report, job, "chunk", range(0, 1), 7)  # the next stage begins at once
+        writes, _ = self._send(report, job, "chunk", range(1), 7)  # the next stage begins at once
         row = self.table.get(job.id)
         self.seen["chunk_start"] = (writes, row.stage, row.done, row.total)
         self.seen["chunk"] = self._send(report, job, "chunk", range(1, self.burst + 1), 7)

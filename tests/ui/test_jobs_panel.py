@@ -27,6 +27,7 @@ from rag_core.pipeline.connection import open_store
 from tests.access_support import ALICE
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, claim_as_worker, queue_pdf, wait_until
+from ui import auth
 from ui.i18n import STRINGS
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -141,8 +142,7 @@ def test_every_page_counts_the_users_own_imports_not_anothers(tmp_path: Path, mo
     _run(at)
     assert _indicators(at) == []  # ended: no longer counted (Alice's still runs)
 
-    from ui import auth  # Alice signed in (AppTest cannot send a proxy's headers): her running import counts
-
+    # Alice signed in (AppTest cannot send a proxy's headers): her running import counts
     monkeypatch.setattr(auth, "resolve", lambda settings, **_: (ALICE, ""))
     alice = _run(AppTest.from_file(APP, default_timeout=300))
     assert _indicators(alice) == [fr("jobs.indicator", n=1)]
