@@ -64,6 +64,10 @@ def _library() -> AppTest:
     return _run(at)
 
 
+def _progress_texts(at: AppTest) -> list[str]:
+    return [_unescape(bar.proto.text) for bar in at.get("progress")]
+
+
 def _seconds(shown: str) -> int:
     """Back from `ui.jobs.duration`: "1 min 40 s" -> 100."""
     found = re.fullmatch(r"(?:(\d+) h )?(?:(\d+) min ?)?(?:(\d+) s)?", shown.strip())
@@ -92,10 +96,6 @@ def test_the_library_says_no_worker_runs_while_jobs_wait_and_no_heartbeat_is_ali
     time.sleep(0.5)
     _run(at)
     assert fr("jobs.no_worker") in _texts(at.warning)
-
-
-def _progress_texts(at: AppTest) -> list[str]:
-    return [_unescape(bar.proto.text) for bar in at.get("progress")]
 
 
 # ----- 2. elapsed time and time left ---------------------------------------------------------------
