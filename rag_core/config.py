@@ -275,7 +275,8 @@ class JobsSettings(_Section):
         "beat within three of them.",
     )
     progress_interval_s: float = Field(
-        1.0, ge=1.0, description="Least seconds between two progress writes of one job (each write is a table version).",
+        1.0, ge=1.0, description="Least seconds between two progress writes of one job within a stage (each write is a "
+        "table version); a new stage is written at once.",
     )
     max_queued_per_user: int = Field(
         20, ge=1, description="Most uploads one user may have queued or running at once; more are refused with a message.",

@@ -1,4 +1,5 @@
-"""Real worker processes for the queue tests: `python -m rag_core worker` on a temp library."""
+"""Helpers of the queue tests: real worker processes (`python -m rag_core worker` on a temp library),
+real uploads queued through the façade, a job made `running` through the store API the worker uses."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -80,3 +82,26 @@ def wait_until(predicate: Callable[[], object], timeout_s: float = 300, every_s:
             return value
         time.sleep(every_s)
     raise AssertionError(f"condition not met within {timeout_s} s")
+
+
+def queue_pdf(settings: Any, folder: Path, name: str, principal: Any, collection: str | None = None) -> Any:
+    """A one-page PDF (its topic is its name, so each has its own bytes) queued through
+    `pipeline.submit_upload`, as the Library page does: checked, stored, then a `queued` row."""
+    from rag_core import pipeline
+    from tests.bad_files import make_pdf
+
+    pdf = make_pdf(folder / name, Path(name).stem, pages=1)
+    return pipeline.submit_upload(pdf.read_bytes(), name, settings, collection, principal=principal)
+
+
+def claim_as_worker(settings: Any, values: dict[str, Any] | None = None, worker_id: str = "test-worker") -> Any:
+    """Take the oldest queued job as a worker does (`JobTable.claim`) and write `values` (stage,
+    done, total...) as its progress writes do (`JobTable.held`); no stage runs. The job as stored."""
+    from rag_core.pipeline.connection import open_store
+
+    table = open_store(settings).job_table()
+    job = table.claim(worker_id, lease_s=600)
+    assert job is not None, "nothing queued"
+    if values:
+        assert table.held(job, values)
+    return table.get(job.id)

@@ -5,7 +5,8 @@ machine or another one that sees the same library). Each turn: beat (the app tel
 worker is alive from these heartbeats), send back to the queue the running jobs whose lease
 ran out, claim the oldest queued job by a conditional update, run it with a lease renewed by a
 thread every third of `jobs.lease_s`, write its outcome. Progress is written at most once per
-`jobs.progress_interval_s`; the job table is compacted every `jobs.compact_every_s`.
+`jobs.progress_interval_s` within a stage, and at once when a stage begins; the job table is
+compacted every `jobs.compact_every_s`.
 
 Outcomes: `done` with the document id; `failed` at once for a file the user must fix (a
 `RagError`: its message), after two identical internal errors in a row, or after
@@ -147,7 +148,9 @@ class Worker:
                 if self.on_event is not None:
                     self.on_event(job, event)
                 now = time.monotonic()
-                if now - last_write >= self.settings.jobs.progress_interval_s:  # each write is a table version
+                # each write is a table version: at most one a second within a stage, but a new stage
+                # at once (four a job), or the page would show the last one while a long stage runs
+                if event.stage != job.stage or now - last_write >= self.settings.jobs.progress_interval_s:
                     job.stage, job.done, job.total = event.stage, event.done, event.total
                     last_write = now
                     if not self.write(job, {"stage": event.stage, "done": event.done, "total": event.total,
