@@ -13,14 +13,13 @@ from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import lang, t
+from ui.marks import show_marks, show_paragraph_marks
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.table_excerpt import table_excerpt
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
-JUDGED = {"supported": ("green", ":material/verified:"), "partly": ("orange", ":material/rule:"),
-          "not_supported": ("red", ":material/report:")}
 
 settings, principal = page_context()
 st.title(t("ask.title"))
@@ -45,6 +44,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
+    show_marks(answer.marks)  # a check skipped, and why
     if answer.standalone_question:
         st.caption(escape_md(t("ask.rewritten", q=answer.standalone_question)))
     if answer.budget:
@@ -73,17 +73,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
         if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
             st.markdown(marked_text(paragraph))
-        if paragraph.status == "partially_supported":
-            st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
-        if paragraph.judged:
-            color, icon = JUDGED[paragraph.judged]
-            st.badge(t(f"ask.judged.{paragraph.judged}"), color=color, icon=icon,
-                     help=escape_md(paragraph.judged_reason) or None)
-        if paragraph.collections:
-            st.badge(t("ask.collections", names=escape_md(", ".join(paragraph.collections))), color="violet",
-                     icon=":material/call_split:")
-        if paragraph.note and (paragraph.status == "partially_supported" or paragraph.judged == "not_supported"):
-            st.caption(escape_md(paragraph.note))
+        show_paragraph_marks(paragraph)
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
                        quote=paragraph.quote)
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
@@ -157,7 +147,7 @@ with chat_col:
                  principal=principal, icon=":material/download:")
 
 with viewer_col:
-    target = state.viewer_target()
+    target = state.shown_target()
     if target is None:
         st.caption(t("ask.viewer_empty"))
     else:

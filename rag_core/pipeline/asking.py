@@ -219,7 +219,7 @@ def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra:
     """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named."""
     language = detect_language(question)
     paragraphs, sources, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], [], []
-    marked = []
+    marked, marks = [], []
     for ans, sub in zip(answers, subs, strict=True):
         found = sub.found and ans.mode != "refused" and bool(ans.paragraphs)
         marked.append(sub.model_copy(update={"found": found}))
@@ -231,6 +231,7 @@ def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra:
         uncited += ans.uncited
         dropped += ans.dropped
         warnings += [w for w in ans.warnings if w not in warnings]
+        marks += [m for m in ans.marks if m not in marks]
         if ans.missing_information:
             missing.append(ans.missing_information)
         parent_ids += [p for p in ans.parent_ids if p not in parent_ids]
@@ -243,7 +244,7 @@ def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra:
         mode=mode,  # type: ignore[arg-type]
         model=next((a.model for a in answers if a.model), ""),
         paragraphs=paragraphs, missing_information="\n".join(missing), sources=sources, uncited=uncited,
-        dropped=dropped, warnings=warnings, parent_ids=parent_ids, sub_questions=marked,
+        dropped=dropped, warnings=warnings, marks=marks, parent_ids=parent_ids, sub_questions=marked,
         prompt_tokens=sum(a.prompt_tokens for a in answers), completion_tokens=sum(a.completion_tokens for a in answers),
         unsupported_numbers=sum(a.unsupported_numbers for a, s in zip(answers, marked) if s.found),
         mismatched_numbers=sum(a.mismatched_numbers for a, s in zip(answers, marked) if s.found),
