@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rag_core.models import HighlightBox, Item, TableCell
-from ui.widgets import annotations_for, box_dict, escape_md, table_frame
+from rag_core.citations import highlight_target, viewer_annotations
+from ui.widgets import escape_md, table_frame
 
 
 def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:
@@ -16,10 +17,10 @@ def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:
 
 
 def test_annotations_map_pages_and_put_cited_boxes_first() -> None:
-    strong = [box_dict(HighlightBox(page=40, x0=10, y0=20, x1=110, y1=32))]
-    light = [box_dict(HighlightBox(page=40, x0=10, y0=40, x1=110, y1=52)),
-             box_dict(HighlightBox(page=41, x0=10, y0=40, x1=110, y1=52))]
-    anns = annotations_for(strong, light, {40: 1})
+    strong = [HighlightBox(page=40, x0=10, y0=20, x1=110, y1=32)]
+    light = [HighlightBox(page=40, x0=10, y0=40, x1=110, y1=52), HighlightBox(page=41, x0=10, y0=40, x1=110, y1=52)]
+    target = highlight_target(doc_id="d", file_name="a.pdf", label="a", pages=[40], boxes=strong, parent_boxes=light)
+    anns = viewer_annotations(target, {40: 1})
     assert [a["id"] for a in anns] == ["cite-0", "ctx-0"]  # page 41 is not in the excerpt
     assert anns[0] | {"color": None} == {"id": "cite-0", "page": 1, "x": 10, "y": 20, "width": 100, "height": 12,
                                          "color": None, "border": "solid"}
