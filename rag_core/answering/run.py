@@ -31,7 +31,7 @@ from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.llm import known_dialect, llm_configured
-from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
+from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
 
 CHARS_PER_TOKEN = 4  # a conservative estimate for French and English prose; no tokenizer is bundled
@@ -118,11 +118,12 @@ class AnswerRun:
 
     def __init__(self, question: str, result: SearchResult, settings: Settings,
                  history: list[tuple[str, str]] | None = None, coverage: Coverage | None = None,
-                 retried: Sequence[str] = (), started: float | None = None) -> None:
+                 retried: Sequence[str] = (), started: float | None = None, language: str | None = None) -> None:
         self.question, self.result, self.settings = question, result, settings
         self.history, self.coverage, self.retried = history, coverage, list(retried)
         self.started = time.perf_counter() if started is None else started
-        self.language = result.language or detect_language(question)
+        # the question's language as the caller detected it once; else the search's, else detected here
+        self.language = language or result.language or detect_language(question)
         self.k = context_parents(result, settings)
         self.context = list(result.parents[: self.k])
         self.sources = build_sources(result, self.k)

@@ -1,4 +1,4 @@
-"""The pieces of issue 17 that need no library: the terms of a question, phrase mentions, the
+"""The term check and the extractive evidence, the parts that need no library: the terms of a question, phrase mentions, the
 messages, code and console detection, and the choice of evidence sentences."""
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def test_a_library_that_cannot_tell_refuses_nothing() -> None:
 
 
 def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers() -> None:
-    """Issue 17 with issue 18's glossary: a French question about an English text is not refused because
+    """With the bilingual glossary: a French question about an English text is not refused because
     its French words are absent; a translation covering only half of a name does not vouch for the name."""
     from rag_core.answering.coverage import check_coverage
     from rag_core.understanding.glossary import BUNDLED as GLOSSARY, Glossary
@@ -131,7 +131,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     a term the first ones mentioned, the first search stands (and the note still says it was retried)."""
     import re
 
-    from rag_core.answering.coverage import Library, checked_search
+    from rag_core.answering.coverage import Library, coverage_retry, use_retry
     from rag_core.models import SearchResult
     from rag_core.text import fold
     from tests.unit.test_answering import retrieved
@@ -148,9 +148,13 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     library = Library(lookup, frozenset({"en"}), None, 1000)
     question = "Which laws allow Panjer's recursion in the ISFA slides?"
     first = SearchResult(query=question, parents=[panjer])
-    kept, coverage, retried = checked_search(question, first, 1, library,
-                                             lambda q, k: SearchResult(query=q, parents=[footer]))
+    checked = library.check(question, first.parents, "en")
+    retry = coverage_retry(question, checked, 1)
+    assert retry is not None and retry.query == f"{question} ISFA" and retry.k == 10  # the caller searches
+    kept, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
+                                        parents=[footer]), 1, library, "en")
     assert kept.parents == first.parents and coverage.not_retrieved == ("ISFA",) and retried == ("ISFA",)
-    better, coverage, retried = checked_search(question, first, 1, library,
-                                               lambda q, k: SearchResult(query=q, parents=[both, panjer]))
+    better, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
+                                          parents=[both, panjer]), 1, library, "en")
     assert better.parents[0].parent.id == both.parent.id and coverage.not_retrieved == () and retried == ("ISFA",)
+    assert coverage_retry(question, coverage, 1) is None  # nothing left to search for
