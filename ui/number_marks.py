@@ -14,7 +14,7 @@ import streamlit as st
 from rag_core.models import Answer, NumberTrace, Paragraph, Source
 from ui import state
 from ui.i18n import t
-from rag_core.citations import ViewerTarget, highlight_target
+from rag_core.pipeline import ViewerTarget, highlight_target
 from ui.widgets import escape_md, source_label
 
 MARKS = {

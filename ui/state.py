@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.citations import ViewerTarget
+from rag_core.pipeline import ViewerTarget
 
 CONVERSATION_ID = "conversation_id"
 MESSAGES = "messages"  # list[dict]: {"role": "user", "text": str} | {"role": "assistant", "answer": Answer}

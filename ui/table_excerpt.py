@@ -11,7 +11,7 @@ import streamlit as st
 
 from rag_core.models import Paragraph, Source, TableCell
 from ui import state
-from rag_core.citations import ViewerTarget, highlight_target
+from rag_core.pipeline import ViewerTarget, highlight_target
 from ui.widgets import escape_md, source_label
 
 

@@ -17,8 +17,9 @@ from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
 from rag_core.access import Principal
-from rag_core.citations import (  # noqa: F401  (highlight_target: for the pages)
-    LIGHT_COLOR, ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
+from rag_core.citations import LIGHT_COLOR  # the section's colour, for the Inspect view's outlines too
+from rag_core.pipeline import (  # noqa: F401  (highlight_target: for the pages)
+    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
 )
 from rag_core.config import Settings
 from rag_core.errors import RagError

@@ -14,7 +14,6 @@ from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import lang, t
 from ui.marks import show_marks, show_paragraph_marks
-from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.table_excerpt import table_excerpt
 from ui.widgets import call, citation_cards, escape_md, show_target
@@ -95,9 +94,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 if st.form_submit_button(t("ask.report_send")):
                     source = by_id.get(source_id) or cited[0]
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
-                    ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
-                                 source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
-                                 comment=comment, user=principal.user)
+                    ok, _ = call(pipeline.report_citation, settings, principal=principal, question=question,
+                                 language=answer.language or lang(), source=source, quote=quote, comment=comment)
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -141,7 +139,7 @@ with chat_col:
             if answer is not None:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
-    if read_reports(settings.data_dir, None if principal.is_admin else principal.user):
+    if pipeline.has_reports(settings, principal=principal):
         download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
                  "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
                  principal=principal, icon=":material/download:")

@@ -1,8 +1,9 @@
 """The fa√ßade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
-the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`, the upload
-queue's verbs in `pipeline.jobs` (its worker in `rag_core.jobs`). Every entry
+the question flow in `pipeline.asking`, the access rules in `pipeline.permissions` (who may
+evaluate and report what: `pipeline.evaluating`), the upload queue's verbs in `pipeline.jobs`
+(its worker in `rag_core.jobs`). Every entry
 point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
 its readable collections are the prefilter of every search channel and listing, and the
 viewer, exports and crops check the document against it again before producing bytes. A
@@ -32,8 +33,16 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
     record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
+from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
+from rag_core.citations import (  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
+    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
+)
 from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
 from rag_core.pipeline.conversations import conversation_history, store_answer as _store_answer  # noqa: F401
+from rag_core.pipeline.evaluating import (  # noqa: F401  (re-exported: who may evaluate and report what)
+    EvaluationOptions, breakdown_rows, evaluate, evaluation_engines, evaluation_options, has_reports,
+    language_match_lines, question_rows, report_citation, reported_set, shared_set, summary_rows,
+)
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job, elapsed_of, get_job, list_jobs, live_workers, progress_of, remaining_of, retry_job, submit_files,
     submit_upload,
@@ -47,7 +56,7 @@ from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shar
 )
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
-from rag_core.library import clean_file_name, sha256_file
+from rag_core.library import clean_file_name, sha256_file  # clean_file_name: also the pages' (uploads refused)
 from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
