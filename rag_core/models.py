@@ -345,7 +345,8 @@ class Answer(Frozen):
     elapsed_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    unsupported_numbers: int = Field(0, description="Numbers of the answer that no source or checked computation supports")
+    unsupported_numbers: int = Field(
+        0, description="Numbers of the answer that no source or checked computation supports")
     mismatched_numbers: int = Field(0, description="Declared computations whose result the code could not reproduce")
     standalone_question: str = Field("", description="The follow-up rewritten as a standalone question, if it was")
     budget: int = Field(0, description="Parents given as context (0: not routed)")

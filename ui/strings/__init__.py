@@ -5,7 +5,9 @@ A new page or feature adds its own module here and lists it below; a key defined
 
 from __future__ import annotations
 
-from ui.strings import home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks
+from ui.strings import (
+    home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks,
+)
 
 MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks)
 
