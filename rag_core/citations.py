@@ -157,8 +157,8 @@ def quote_highlight(
         return None
     holders = [(a, z) for a, z in source.child_spans if a < q1 and z > q0]
     if holders:
-        child = [b for b in spanned  # type: ignore[operator]
-                 if b not in quoted and any(a <= b.start < z for a, z in holders)]
+        child = [b for b in spanned
+                 if b not in quoted and any(a <= b.start < z for a, z in holders)]  # type: ignore[operator]
     else:
         child = [b for b in source.boxes if b not in quoted]
     rest = [b for b in pool if b not in quoted and b not in child]

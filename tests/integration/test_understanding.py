@@ -31,8 +31,10 @@ DOCS = {
         ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
         ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
         ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
-        ("Méthode Chain-Ladder", "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
-        ("Limites de Chain-Ladder", "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
+        ("Méthode Chain-Ladder",
+         "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
+        ("Limites de Chain-Ladder",
+         "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
     ]),
     "d" * 64: ("en", "other", [
         ("Mortality", "Mortality tables for annuities with improvement factors."),
