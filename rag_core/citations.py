@@ -1,18 +1,25 @@
-"""The source registry and readable labels for citations.
+"""The source registry, readable labels for citations, and what the viewer highlights.
 
 The source registry (`build_sources`) turns the context parents of a search into the
 citable `Source` objects, with labels written from the document's own metadata.
-Boxes arrive already in top-left coordinates (`rag_core.geometry`). `quote_highlight` maps a paragraph's quote to the line boxes it covers (boxes keep the span of
-their text). This module does not check citations (see `rag_core.answering.verification`) and does not
-render anything.
+Boxes arrive already in top-left coordinates (`rag_core.geometry`). `quote_highlight` maps a
+paragraph's quote to the line boxes it covers (boxes keep the span of their text).
+`highlight_target` / `source_target` say what the viewer must show (a `ViewerTarget`), and
+`viewer_annotations` is the one builder of its highlights, in the one set of colours the app
+draws. This module does not check citations (see `rag_core.answering.verification`) and does
+not render anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rag_core.models import Child, DocumentRecord, HighlightBox, Item, Parent, RetrievedParent, SearchResult, Source
+from pydantic import Field
+
+from rag_core.models import (
+    Child, DocumentRecord, Frozen, HighlightBox, Item, Parent, RetrievedParent, SearchResult, Source,
+)
 from rag_core.text import find_quote
 
 
@@ -25,9 +32,9 @@ from rag_core.text import find_quote
 _KIND_WORDS = {"table": "Table", "picture": "Figure", "formula": "Formula"}
 NO_CAPTION = "no caption kept"
 
-STRONG_COLOR = "#e4572e"  # the cited passage (best child or item)
-LIGHT_COLOR = "#f2b134"  # the rest of the cited section
-PASSAGE_COLOR = "#f08a4b"  # the rest of the child that holds a quote (between the two)
+STRONG_COLOR = "#d62728"  # the cited passage (the quoted lines, else the best child or the item)
+PASSAGE_COLOR = "#f0a0a0"  # the rest of the child when a quote is highlighted: the same red, paler
+LIGHT_COLOR = "#7fb3d5"  # the rest of the cited section
 
 
 def page_range(pages: Sequence[int]) -> str:
@@ -150,52 +157,75 @@ def quote_highlight(
         return None
     holders = [(a, z) for a, z in source.child_spans if a < q1 and z > q0]
     if holders:
-        child = [b for b in spanned if b not in quoted and any(a <= b.start < z for a, z in holders)]  # type: ignore[operator]
+        child = [b for b in spanned
+                 if b not in quoted and any(a <= b.start < z for a, z in holders)]  # type: ignore[operator]
     else:
         child = [b for b in source.boxes if b not in quoted]
     rest = [b for b in pool if b not in quoted and b not in child]
     return quoted, child, rest
 
 
-def viewer_annotations(
-    source: Source,
-    strong_color: str = STRONG_COLOR,
-    light_color: str = LIGHT_COLOR,
-    include_parent: bool = True,
-    quote: str = "",
-    passage_color: str = PASSAGE_COLOR,
-) -> list[dict[str, Any]]:
-    """Annotations for streamlit-pdf-viewer: the cited passage first (strong), then its section (light).
+class ViewerTarget(Frozen):
+    """What the viewer must show: a document's pages and three tiers of boxes (it lives in session state)."""
 
-    With a `quote` found in the source (`quote_highlight`), the quoted lines are the strong
-    boxes, the rest of the child that holds them comes next ("passage"), then the section.
-    Boxes are already top-left PDF points (`HighlightBox`), which is what the viewer draws.
-    The strong boxes come first so that `scroll_to_annotation=1` lands on the cited passage.
-    """
-    annotations: list[dict[str, Any]] = []
+    doc_id: str
+    file_name: str
+    label: str
+    pages: list[int] = Field(description="The pages shown: those of the highlighted boxes, else the source's")
+    quoted: list[HighlightBox] = Field(default_factory=list, description="The quote's lines (strongest)")
+    boxes: list[HighlightBox] = Field(default_factory=list, description="The cited passage (strong, or less "
+                                      "strong when there are quoted lines)")
+    parent_boxes: list[HighlightBox] = Field(default_factory=list, description="The rest of the section (light)")
+    text: str = Field("", description="Shown instead of the page when the document has none")
+    source_id: str = ""
+
+
+def source_label(source: Source) -> str:
+    """A source's card text: a table, figure or formula leads with its caption."""
+    if source.kind in ("table", "picture", "formula") and source.caption:
+        return f"{source.caption} · {source.file_name} · p. {', '.join(str(p) for p in source.pages)}"
+    return source.label
+
+
+def highlight_target(
+    *, doc_id: str, file_name: str, label: str, pages: Sequence[int], boxes: Iterable[HighlightBox],
+    parent_boxes: Iterable[HighlightBox] = (), text: str = "", source_id: str = "",
+    quoted: Iterable[HighlightBox] = (),
+) -> ViewerTarget:
+    """The viewer on `boxes` within `parent_boxes` (with the `quoted` lines first when there are)."""
+    quoted, boxes, parent_boxes = list(quoted), list(boxes), list(parent_boxes)
+    shown = sorted({b.page for b in [*quoted, *boxes]}) or sorted({int(p) for p in pages})
+    return ViewerTarget(doc_id=doc_id, file_name=file_name, label=label, pages=shown, quoted=quoted, boxes=boxes,
+                        parent_boxes=parent_boxes, text=text, source_id=source_id)
+
+
+def source_target(source: Source, quote: str = "") -> ViewerTarget:
+    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart."""
     tiers = quote_highlight(source, quote) if quote else None
-    if tiers is None:
-        strong = list(dict.fromkeys(source.boxes))
-        passage: list[HighlightBox] = []
-        light = [b for b in dict.fromkeys(source.parent_boxes) if b not in set(strong)]
-    else:
-        strong, passage, light = tiers
-    if not include_parent:
-        light = []
-    for role, boxes, color, border in (("strong", strong, strong_color, "solid"),
-                                       ("passage", passage, passage_color, "solid"),
-                                       ("light", light, light_color, "dashed")):
-        for i, box in enumerate(boxes):
-            annotations.append(
-                {
-                    "page": box.page,
-                    "x": box.x0,
-                    "y": box.y0,
-                    "width": max(box.x1 - box.x0, 0.0),
-                    "height": max(box.y1 - box.y0, 0.0),
-                    "color": color,
-                    "border": border,
-                    "id": f"{source.id}|{role}|{i}",
-                }
-            )
-    return annotations
+    quoted, boxes, parent_boxes = tiers if tiers else ([], source.boxes, source.parent_boxes)
+    return highlight_target(
+        doc_id=source.doc_id, file_name=source.file_name, label=source_label(source), pages=source.pages,
+        boxes=boxes, parent_boxes=parent_boxes, text=source.text, source_id=source.id, quoted=quoted,
+    )
+
+
+def viewer_annotations(target: ViewerTarget, page_map: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
+    """streamlit-pdf-viewer annotations, the cited ("cite-") boxes first so `scroll_to_annotation=1`
+    targets them: the quoted lines when there are, then the rest of the child ("passage-"), else
+    the child; then the section ("ctx-", light, dashed). `page_map`: original page -> page of the
+    excerpt shown (a box on a page not shown is left out); None: the original pages."""
+    tiers: tuple[tuple[str, list[HighlightBox], str], ...] = (
+        (("cite", target.quoted, STRONG_COLOR), ("passage", target.boxes, PASSAGE_COLOR)) if target.quoted
+        else (("cite", target.boxes, STRONG_COLOR),))
+    anns: list[dict[str, Any]] = []
+    for prefix, boxes, color in (*tiers, ("ctx", target.parent_boxes, LIGHT_COLOR)):
+        border = "dashed" if prefix == "ctx" else "solid"
+        for i, b in enumerate(boxes):
+            page = b.page if page_map is None else page_map.get(b.page)
+            if page is None:
+                continue
+            anns.append({
+                "id": f"{prefix}-{i}", "page": page, "x": b.x0, "y": b.y0,
+                "width": max(b.x1 - b.x0, 1.0), "height": max(b.y1 - b.y0, 1.0), "color": color, "border": border,
+            })
+    return anns

@@ -7,9 +7,9 @@ once, in `geometry.to_top_left`.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Frozen(BaseModel):
@@ -234,7 +234,7 @@ class NumberLocation(Frozen):
 
 
 class NumberTrace(Frozen):
-    """One number of a paragraph and what supports it (issue 9)."""
+    """One number of a paragraph and what supports it (docs/method.md)."""
 
     text: str = Field(description="The number as written in the paragraph")
     start: int = Field(description="Offset of the number in the paragraph text")
@@ -257,6 +257,41 @@ class TableExcerpt(Frozen):
     matched: list[tuple[int, int]] = Field(default_factory=list, description="(row, col) of the cells the question named")
 
 
+MarkLevel = Literal["ok", "info", "caution", "alert"]
+
+
+class Mark(Frozen):
+    """What a guard-rail check says of a paragraph or of an answer (`answering.guardrails`).
+
+    The page shows every mark the same way: `key` names its message in `ui/strings` (filled with
+    `params`), `level` its colour, `detail` its help text. Adding a check adds marks, no field."""
+
+    name: str = Field(description="The check that made it: 'quote', 'support', 'collections', ...")
+    level: MarkLevel
+    key: str = Field(description="Message key, e.g. 'mark.support.not_supported'")
+    params: dict[str, str] = Field(default_factory=dict, description="Values of the message's {placeholders}")
+    detail: str = Field("", description="Longer text from the check (a verdict's reason), shown as help")
+    explains: bool = Field(False, description="The paragraph's note explains this mark: shown under it")
+
+
+def legacy_marks(data: dict[str, Any]) -> list[Mark]:
+    """The marks of a paragraph stored before marks existed (or built with only the typed fields):
+    the same marks the checks give (`answering.guardrails`; a unit test keeps the two in step)."""
+    marks = []
+    if data.get("status") == "partially_supported":
+        marks.append(Mark(name="quote", level="caution", key="mark.quote.partial", explains=True))
+    judged = data.get("judged")
+    if judged:
+        level = {"supported": "ok", "partly": "caution"}.get(judged, "alert")
+        marks.append(Mark(name="support", level=level, key=f"mark.support.{judged}",  # type: ignore[arg-type]
+                          detail=str(data.get("judged_reason") or ""), explains=judged == "not_supported"))
+    names = list(data.get("collections") or [])
+    if len(names) > 1:
+        marks.append(Mark(name="collections", level="info", key="mark.collections.several",
+                          params={"names": ", ".join(names)}))
+    return marks
+
+
 class Paragraph(Frozen):
     text: str
     source_ids: list[str]
@@ -274,6 +309,15 @@ class Paragraph(Frozen):
     judged_reason: str = ""
     collections: list[str] = Field(
         default_factory=list, description="Collections of the cited sources, when they are more than one")
+    marks: list[Mark] = Field(default_factory=list, description="What the guard-rail checks say of it, in order")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _marks_of_old_answers(cls, data: Any) -> Any:
+        """A paragraph stored (or built) without marks gets those its typed fields imply."""
+        if isinstance(data, dict) and "marks" not in data:
+            return {**data, "marks": legacy_marks(data)}
+        return data
 
 
 class SubQuestion(Frozen):
@@ -301,7 +345,8 @@ class Answer(Frozen):
     elapsed_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    unsupported_numbers: int = Field(0, description="Numbers of the answer that no source or checked computation supports")
+    unsupported_numbers: int = Field(
+        0, description="Numbers of the answer that no source or checked computation supports")
     mismatched_numbers: int = Field(0, description="Declared computations whose result the code could not reproduce")
     standalone_question: str = Field("", description="The follow-up rewritten as a standalone question, if it was")
     budget: int = Field(0, description="Parents given as context (0: not routed)")
@@ -322,6 +367,8 @@ class Answer(Frozen):
                                      "paragraph of the model's answer (0: no model answer)")
     dialect: str = Field("", description="Structured output the endpoint was asked for: json_schema, json_object, "
                          "tools or text")
+    marks: list[Mark] = Field(default_factory=list, description="Marks on the whole answer: a check skipped, "
+                              "with the reason (paragraph marks are on the paragraphs)")
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

@@ -6,8 +6,9 @@ soon as `rag_core` has checked it. The final, fully verified answer replaces all
 renders it with its usual widgets). A click on the stop button reruns the page, which ends the
 run at its next event: the paragraphs verified before it are kept (`AskStream.stop`) and handed
 to `keep` like a final answer. Streamlit starts the new run at once, in another thread, while the
-stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over. `answer_cost` shows tokens, dialect and times of an answer. This
-module decides nothing about verification and stores nothing itself.
+stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over.
+`answer_cost` shows tokens, dialect and times of an answer. This module decides nothing about
+verification and stores nothing itself.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.answering import Checked, Draft, Final
+from rag_core.pipeline import Checked, Draft, Final
 from rag_core.errors import RagError
 from rag_core.models import Answer
 from ui.i18n import t

@@ -1,4 +1,4 @@
-"""Number marks in an answer (issue 9): each figure of a paragraph is coloured by what supports it,
+"""Number marks in an answer (docs/method.md): each figure of a paragraph is coloured by what supports it,
 and a quoted figure opens the viewer on its own table cell (or its sentence).
 
 Colour and symbol together (never colour alone): quoted ✓ (green), computed and checked = (blue),
@@ -14,7 +14,8 @@ import streamlit as st
 from rag_core.models import Answer, NumberTrace, Paragraph, Source
 from ui import state
 from ui.i18n import t
-from ui.widgets import escape_md, source_label, viewer_target
+from rag_core.pipeline import ViewerTarget, highlight_target
+from ui.widgets import escape_md, source_label
 
 MARKS = {
     "quoted": ("green", "✓"),
@@ -38,13 +39,13 @@ def marked_text(paragraph: Paragraph) -> str:
     return "".join(out)
 
 
-def number_target(n: NumberTrace, source: Source) -> dict:
+def number_target(n: NumberTrace, source: Source) -> ViewerTarget:
     """The viewer on the number's own cell (strong) within its table or passage (light)."""
     loc = n.location
     assert loc is not None
     context = [b for b in (source.boxes if loc.kind == "cell" else source.parent_boxes) if b not in loc.boxes]
     pages = sorted({b.page for b in loc.boxes}) or source.pages
-    return viewer_target(
+    return highlight_target(
         doc_id=source.doc_id, file_name=source.file_name, label=f"{n.text} · {source_label(source)}",
         pages=pages, boxes=loc.boxes, parent_boxes=context, text=loc.text, source_id=f"{source.id}|{n.start}",
     )
@@ -88,13 +89,15 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
             with cols[i % len(cols)]:
                 st.button(escape_md(_chip_label(n)), key=f"{key}-{i}", type="tertiary", icon=":material/check_circle:",
                           help=escape_md(n.reason) if n.reason else None,
-                          on_click=state.open_viewer, args=(number_target(n, _source_of(n, sources)),))  # type: ignore[arg-type]
+                          on_click=state.open_viewer,
+                          args=(number_target(n, _source_of(n, sources)),))  # type: ignore[arg-type]
         if len(chips) > MAX_CHIPS:
             st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))
     for n in paragraph.numbers:
         if n.status != "quoted":
             color, symbol = MARKS[n.status]
-            st.caption(f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — {escape_md(n.reason)}")
+            st.caption(f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — "
+                       f"{escape_md(n.reason)}")
 
 
 def numbers_summary(answer: Answer) -> None:

@@ -7,9 +7,11 @@ from typing import Any
 
 import streamlit as st
 
+from rag_core.pipeline import ViewerTarget
+
 CONVERSATION_ID = "conversation_id"
 MESSAGES = "messages"  # list[dict]: {"role": "user", "text": str} | {"role": "assistant", "answer": Answer}
-VIEWER = "viewer"  # ViewerTarget as a dict, or absent
+VIEWER = "viewer"  # the ViewerTarget shown, or absent
 INGEST_RESULTS = "ingest_results"
 UPLOAD_NONCE = "upload_nonce"  # bumped to reset the file uploader after an ingestion
 SEARCH_RESULT = "search_result"
@@ -31,7 +33,7 @@ def messages() -> list[dict[str, Any]]:
     return st.session_state.setdefault(MESSAGES, [])
 
 
-def open_viewer(target: dict[str, Any]) -> None:
+def open_viewer(target: ViewerTarget) -> None:
     """Button callback: remember what the viewer must show on the next run."""
     st.session_state[VIEWER] = target
 
@@ -40,8 +42,10 @@ def close_viewer() -> None:
     st.session_state.pop(VIEWER, None)
 
 
-def viewer_target() -> dict[str, Any] | None:
-    return st.session_state.get(VIEWER)
+def shown_target() -> ViewerTarget | None:
+    """What the viewer shows now (None: closed)."""
+    target = st.session_state.get(VIEWER)
+    return target if isinstance(target, ViewerTarget) else None
 
 
 def upload_nonce() -> int:

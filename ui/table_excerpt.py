@@ -1,4 +1,4 @@
-"""A table answer (issue 17): the rows the question names, each cell a button that opens the viewer
+"""A table answer (docs/method.md): the rows the question names, each cell a button that opens the viewer
 on that cell (its own box strong, the table light). A row wider than `MAX_GRID_COLUMNS` is drawn
 turned (one line per column: its heading, then each row's cell), since a dozen buttons side by side
 in the answer's column cut every figure to "1…". Document text is escaped."""
@@ -11,12 +11,13 @@ import streamlit as st
 
 from rag_core.models import Paragraph, Source, TableCell
 from ui import state
-from ui.widgets import escape_md, source_label, viewer_target
+from rag_core.pipeline import ViewerTarget, highlight_target
+from ui.widgets import escape_md, source_label
 
 
-def cell_target(cell: TableCell, source: Source) -> dict:
+def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
     boxes = [cell.box] if cell.box is not None else []
-    return viewer_target(
+    return highlight_target(
         doc_id=source.doc_id, file_name=source.file_name, label=f"{cell.text} · {source_label(source)}",
         pages=sorted({b.page for b in boxes}) or source.pages, boxes=boxes,
         parent_boxes=[b for b in source.boxes if b not in boxes], text=cell.text,

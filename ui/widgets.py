@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -17,7 +17,10 @@ from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
 from rag_core.access import Principal
-from rag_core.citations import quote_highlight
+from rag_core.citations import LIGHT_COLOR  # the section's colour, for the Inspect view's outlines too
+from rag_core.pipeline import (  # noqa: F401  (highlight_target: for the pages)
+    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
+)
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
@@ -27,9 +30,6 @@ from ui.i18n import t
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-STRONG_COLOR = "#d62728"
-PASSAGE_COLOR = "#f0a0a0"  # the rest of the child when a quote is highlighted: the same red, paler
-LIGHT_COLOR = "#7fb3d5"
 CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22")
 VIEWER_HEIGHT_PX = 820
 
@@ -76,63 +76,6 @@ def load_css() -> None:
 
 
 # ---------------------------------------------------------------- viewer
-
-
-def box_dict(box: HighlightBox) -> dict[str, Any]:
-    return box.model_dump(mode="json")
-
-
-def viewer_target(
-    *, doc_id: str, file_name: str, label: str, pages: Sequence[int], boxes: Iterable[HighlightBox],
-    parent_boxes: Iterable[HighlightBox] = (), text: str = "", source_id: str = "",
-    quoted: Iterable[HighlightBox] = (),
-) -> dict[str, Any]:
-    """What the viewer must show, as plain data (it lives in session state).
-
-    `quoted`: the lines of the paragraph's quote (strongest); `boxes`: the cited child (strong,
-    or less strong when there are quoted lines); `parent_boxes`: the rest of the section (light).
-    """
-    quoted_ = [box_dict(b) for b in quoted]
-    strong = [box_dict(b) for b in boxes]
-    light = [box_dict(b) for b in parent_boxes]
-    shown = sorted({b["page"] for b in quoted_ + strong}) or sorted({int(p) for p in pages})
-    return {
-        "doc_id": doc_id, "file_name": file_name, "label": label, "pages": shown, "quoted": quoted_,
-        "boxes": strong, "parent_boxes": light, "text": text, "source_id": source_id,
-    }
-
-
-def source_target(source: Source, quote: str = "") -> dict[str, Any]:
-    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart."""
-    tiers = quote_highlight(source, quote) if quote else None
-    quoted, boxes, parent_boxes = tiers if tiers else ([], source.boxes, source.parent_boxes)
-    return viewer_target(
-        doc_id=source.doc_id, file_name=source.file_name, label=source_label(source), pages=source.pages,
-        boxes=boxes, parent_boxes=parent_boxes, text=source.text, source_id=source.id, quoted=quoted,
-    )
-
-
-def annotations_for(
-    strong: Sequence[dict[str, Any]], light: Sequence[dict[str, Any]], page_map: dict[int, int],
-    quoted: Sequence[dict[str, Any]] = (),
-) -> list[dict[str, Any]]:
-    """streamlit-pdf-viewer annotations, the cited ("cite-") boxes first so `scroll_to_annotation=1`
-    targets them: the quoted lines when there are, then the rest of the child ("passage-"), else
-    the child; then the section ("ctx-", light)."""
-    anns: list[dict[str, Any]] = []
-    tiers = (("cite", quoted, STRONG_COLOR, "solid"), ("passage", strong, PASSAGE_COLOR, "solid")) if quoted else (
-        ("cite", strong, STRONG_COLOR, "solid"),)
-    for prefix, boxes, color, border in (*tiers, ("ctx", light, LIGHT_COLOR, "dashed")):
-        for i, b in enumerate(boxes):
-            page = page_map.get(int(b["page"]))
-            if page is None:
-                continue
-            anns.append({
-                "id": f"{prefix}-{i}", "page": page, "x": b["x0"], "y": b["y0"],
-                "width": max(b["x1"] - b["x0"], 1.0), "height": max(b["y1"] - b["y0"], 1.0),
-                "color": color, "border": border,
-            })
-    return anns
 
 
 SCOPED_CACHE = "scoped_bytes"  # session key: {(user key, what, doc id, detail): value made by rag_core}
@@ -189,22 +132,23 @@ def render_pdf(
     )
 
 
-def show_target(target: dict[str, Any], settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
-    """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted."""
-    st.markdown(f"**{escape_md(target['label'])}**")
-    pages = tuple(target["pages"])
-    if not target["file_name"].lower().endswith(".pdf") or not pages:
+def show_target(target: ViewerTarget, settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
+    """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted
+    (`citations.viewer_annotations`)."""
+    st.markdown(f"**{escape_md(target.label)}**")
+    pages = tuple(target.pages)
+    if not target.file_name.lower().endswith(".pdf") or not pages:
         st.caption(t("viewer.no_boxes"))
-        st.text(target.get("text", ""))
+        st.text(target.text)
         return
-    ok, got = call(_pdf_pages, target["doc_id"], pages, settings, principal)
+    ok, got = call(_pdf_pages, target.doc_id, pages, settings, principal)
     if not ok or got is None:
         return
     data, page_map, is_excerpt = got
-    anns = annotations_for(target["boxes"], target["parent_boxes"], page_map, target.get("quoted", ()))
+    anns = viewer_annotations(target, page_map)
     strong = sum(1 for a in anns if a["id"].startswith("cite-"))
     st.caption(t("viewer.pages", pages=", ".join(str(p) for p in pages)))
-    digest = hashlib.sha1(repr((target["doc_id"], pages, target.get("source_id"), len(anns))).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(repr((target.doc_id, pages, target.source_id, len(anns))).encode()).hexdigest()[:10]
     render_pdf(
         data, anns, key=f"{key}-{digest}",
         pages_to_render=() if is_excerpt else pages,
@@ -214,12 +158,6 @@ def show_target(target: dict[str, Any], settings: Settings, principal: Principal
 
 
 # ---------------------------------------------------------------- citations and tables
-
-
-def source_label(source: Source) -> str:
-    if source.kind in ("table", "picture", "formula") and source.caption:
-        return f"{source.caption} · {source.file_name} · p. {', '.join(str(p) for p in source.pages)}"
-    return source.label
 
 
 def open_source(source: Source, quote: str = "") -> None:

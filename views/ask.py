@@ -13,14 +13,12 @@ from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import lang, t
-from rag_core.evaluation.citation_reports import read_reports, report_citation
+from ui.marks import show_marks, show_paragraph_marks
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.table_excerpt import table_excerpt
 from ui.widgets import call, citation_cards, escape_md, show_target
 
 log = logging.getLogger(__name__)
-JUDGED = {"supported": ("green", ":material/verified:"), "partly": ("orange", ":material/rule:"),
-          "not_supported": ("red", ":material/report:")}
 
 settings, principal = page_context()
 st.title(t("ask.title"))
@@ -45,6 +43,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
+    show_marks(answer.marks)  # a check skipped, and why
     if answer.standalone_question:
         st.caption(escape_md(t("ask.rewritten", q=answer.standalone_question)))
     if answer.budget:
@@ -73,17 +72,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
             st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
         if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
             st.markdown(marked_text(paragraph))
-        if paragraph.status == "partially_supported":
-            st.badge(t("ask.partial"), color="orange", icon=":material/warning:")
-        if paragraph.judged:
-            color, icon = JUDGED[paragraph.judged]
-            st.badge(t(f"ask.judged.{paragraph.judged}"), color=color, icon=icon,
-                     help=escape_md(paragraph.judged_reason) or None)
-        if paragraph.collections:
-            st.badge(t("ask.collections", names=escape_md(", ".join(paragraph.collections))), color="violet",
-                     icon=":material/call_split:")
-        if paragraph.note and (paragraph.status == "partially_supported" or paragraph.judged == "not_supported"):
-            st.caption(escape_md(paragraph.note))
+        show_paragraph_marks(paragraph)
         citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
                        quote=paragraph.quote)
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
@@ -105,9 +94,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 if st.form_submit_button(t("ask.report_send")):
                     source = by_id.get(source_id) or cited[0]
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
-                    ok, _ = call(report_citation, settings.data_dir, question=question, language=answer.language or lang(),
-                                 source_id=source.id, pdf=source.file_name, pages=source.pages, quote=quote,
-                                 comment=comment, user=principal.user)
+                    ok, _ = call(pipeline.report_citation, settings, principal=principal, question=question,
+                                 language=answer.language or lang(), source=source, quote=quote, comment=comment)
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -151,13 +139,13 @@ with chat_col:
             if answer is not None:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
-    if read_reports(settings.data_dir, None if principal.is_admin else principal.user):
+    if pipeline.has_reports(settings, principal=principal):
         download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
                  "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
                  principal=principal, icon=":material/download:")
 
 with viewer_col:
-    target = state.viewer_target()
+    target = state.shown_target()
     if target is None:
         st.caption(t("ask.viewer_empty"))
     else:

@@ -10,7 +10,7 @@ from rag_core.models import SearchResult
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
-from ui.widgets import call, escape_md, show_target, viewer_target
+from ui.widgets import call, escape_md, highlight_target, show_target
 
 settings, principal = page_context()
 st.title(t("search.title"))
@@ -106,13 +106,13 @@ if result is not None:
         if selected:
             r = result.parents[selected[0]]
             pages = ", ".join(map(str, r.best_child.pages))
-            state.open_viewer(viewer_target(
+            state.open_viewer(highlight_target(
                 doc_id=r.document.doc_id, file_name=r.document.file_name,
                 label=f"{r.document.file_name} · {r.parent.section} · p. {pages}", pages=r.best_child.pages,
                 boxes=r.best_child.boxes, parent_boxes=[b for c in r.children for b in c.boxes],
                 text=r.best_child.text, source_id=r.best_child.id,
             ))
 
-target = state.viewer_target()
+target = state.shown_target()
 if target is not None:
     show_target(target, settings, principal, key="search-viewer")

@@ -1,11 +1,12 @@
-"""Answers whose every paragraph cites a source that the code has checked (METHOD.md §4).
+"""Answers whose every paragraph cites a source that the code has checked (docs/method.md).
 
 `answer()` takes the question and the search result, builds the source registry from the
 context parents (the parent budget, cut to `llm.context_tokens` when set), and answers with
 the configured chat model (structured output) or, with no model or when the model fails, with
-an extractive answer made of the documents' own sentences. Both are verified the same way (`verification.verify_citations`), and every
-number of every paragraph is traced to a cell, a sentence or a checked computation
-(`number_trace.trace_numbers`); `AnswerRun` gives the same answer as events, paragraph by
+an extractive answer made of the documents' own sentences. Both are verified the same way
+(`verification.verify_citations`), then go through the same guard-rails (`guardrails.CHECKS`:
+every number traced to a cell, a sentence or a checked computation, the optional support check,
+the collections mark); `AnswerRun` gives the same answer as events, paragraph by
 paragraph while the model writes (`run`). Too weak a
 search result gives a refusal instead of an answer. `greeting_reply()` answers greetings
 without any search. This package does not search and does not store answers.

@@ -1,4 +1,4 @@
-"""Does the library even mention what the question is about? (issue 17)
+"""Does the library even mention what the question is about? (docs/method.md, answers)
 
 A careful analyst first checks that the documents name the things a question asks about.
 The terms that carry a question are its identifiers and acronyms ("TSCA", "IFRS 17",
@@ -17,7 +17,8 @@ glossary term is mentioned when one of its translations is ("tardifs" by "IBNR",
   paraphrase's filler (`policy`).
 - A term the library mentions but the retrieved passages do not is *not retrieved*: only
   identifiers, names and rare words (fewer than `RARE_PASSAGES` passages) count.
-This module decides nothing about answers and does not search (the caller passes `Lookup`).
+This module decides nothing about answers and does not search: the caller passes `Lookup` (the full-text
+index) and, when `coverage_retry` asks for one more search, runs it and gives the result to `use_retry`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Literal
 
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
-from rag_core.text import STOP_WORDS, detect_language, fold
+from rag_core.text import STOP_WORDS, fold
 from rag_core.understanding.glossary import Glossary
 from rag_core.understanding.glossary import spans as glossary_spans
 from rag_core.understanding.thesaurus import Thesaurus
@@ -314,8 +315,9 @@ class Library:
     passages: int = 0  # children in scope
     glossary: Glossary | None = None
 
-    def check(self, question: str, hits: Sequence[RetrievedParent]) -> Coverage:
-        return check_coverage(question, self.lookup, [passage_text(h) for h in hits], detect_language(question),
+    def check(self, question: str, hits: Sequence[RetrievedParent], language: str) -> Coverage:
+        """The question's terms (`language`: the question's) against the library and these passages."""
+        return check_coverage(question, self.lookup, [passage_text(h) for h in hits], language,
                               self.languages, self.thesaurus, self.passages, self.glossary)
 
 
@@ -324,33 +326,41 @@ def passage_text(hit: RetrievedParent) -> str:
     return "\n".join([*hit.parent.heading_path, hit.parent.text, *(i.caption for i in hit.parent.items)])
 
 
-
-
 def _mentions_all(hit: RetrievedParent, terms: Sequence[Term]) -> bool:
     text = [fold(passage_text(hit))]
     return all(any(mentions(form, text) for form in term.forms) for term in terms)
 
 
-def checked_search(
-    question: str, result: SearchResult, context_k: int, library: Library,
-    search: Callable[[str, int], SearchResult],
-) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
-    """Check the question's terms against the library and the first `context_k` parents; when the
-    library mentions some that those parents do not, search once more with them added to the query and
-    put the parents that mention them all first. The retry is kept only when its passages miss fewer of
-    those terms and none that the first passages mentioned (a retry for one term must not cost another).
-    Returns (result, coverage, terms retried)."""
-    coverage = library.check(question, result.parents[:context_k])
+@dataclass(frozen=True)
+class Retry:
+    """One more search the check asks for: the question with the terms its passages lack."""
+    query: str
+    k: int
+    wanted: tuple[Term, ...]
+
+
+def coverage_retry(question: str, coverage: Coverage, context_k: int) -> Retry | None:
+    """When the library mentions terms the first `context_k` parents do not (and none is missing from
+    the library), the search to run once more: the question with those terms added; else None."""
     if coverage.refuses or not coverage.not_retrieved:
-        return result, coverage, ()
-    wanted = [t for t in coverage.terms if t.text in coverage.not_retrieved]
-    retry = search(f"{question} {' '.join(t.text for t in wanted)}", max(context_k, 10))
-    first = [h for h in retry.parents if _mentions_all(h, wanted)]
+        return None
+    wanted = tuple(t for t in coverage.terms if t.text in coverage.not_retrieved)
+    return Retry(f"{question} {' '.join(t.text for t in wanted)}", max(context_k, 10), wanted)
+
+
+def use_retry(
+    question: str, result: SearchResult, coverage: Coverage, retry: Retry, retried: SearchResult,
+    context_k: int, library: Library, language: str,
+) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
+    """The retry's parents that mention all the wanted terms first, then the others; kept only when
+    its passages miss fewer of those terms and none that the first passages mentioned (a retry for one
+    term must not cost another). Returns (result, coverage, terms retried)."""
+    first = [h for h in retried.parents if _mentions_all(h, retry.wanted)]
     if not first:
         return result, coverage, coverage.not_retrieved
-    ordered = first + [h for h in retry.parents if h not in first]
+    ordered = first + [h for h in retried.parents if h not in first]
     parents = [h.model_copy(update={"fused_rank": i}) for i, h in enumerate(ordered, start=1)]
-    checked = library.check(question, parents[:context_k])
+    checked = library.check(question, parents[:context_k], language)
     if not set(checked.not_retrieved) < set(coverage.not_retrieved):
         return result, coverage, coverage.not_retrieved  # the retry lost a term the first passages mentioned
     return result.model_copy(update={"parents": parents}), checked, coverage.not_retrieved
@@ -363,7 +373,8 @@ _SAY = {
            "retried": "The search was repeated requiring {terms}.",
            "quote": "'{}'", "or": " or "},
     "fr": {"missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
-           "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
+           "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, "
+                              "que la bibliothèque contient pourtant.",
            "retried": "La recherche a été refaite en exigeant {terms}.",
            "quote": "« {} »", "or": " ni "},
 }

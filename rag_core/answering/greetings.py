@@ -1,4 +1,4 @@
-"""Greetings and thanks get a short direct reply, with no search (METHOD.md §4).
+"""Greetings and thanks get a short direct reply, with no search (docs/method.md).
 
 A message is a greeting only when every word in it is a greeting word or a small filler
 word ("bonjour à tous", "Merci beaucoup !", "hello there"); anything with real content
@@ -31,7 +31,8 @@ _FILLERS = frozenset(
 )
 
 _REPLIES = {
-    ("hello", "fr"): "Bonjour ! Posez-moi une question sur vos documents : je répondrai en citant les passages utilisés.",
+    ("hello", "fr"): "Bonjour ! Posez-moi une question sur vos documents : "
+                     "je répondrai en citant les passages utilisés.",
     ("hello", "en"): "Hello! Ask me a question about your documents: I will answer and cite the passages I used.",
     ("thanks", "fr"): "Avec plaisir ! N'hésitez pas si vous avez une autre question sur vos documents.",
     ("thanks", "en"): "You're welcome! Ask another question about your documents whenever you like.",

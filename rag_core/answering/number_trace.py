@@ -1,4 +1,4 @@
-"""Every number of an answer paragraph traced to a table cell, a sentence or a checked computation (issue 9).
+"""Every number of an answer paragraph traced to a table cell, a sentence or a checked computation.
 
 For each paragraph, each figure (`numbers.extract_numbers`) is looked up in the sources the
 paragraph cites, after normalisation, in this order:
@@ -18,7 +18,8 @@ computation the paragraph declares: the code recomputes it from its inputs, whic
 themselves be quoted, and marks it "computed" when it matches within the rounding of the
 written result, "mismatch" otherwise. Anything else is "unsupported", with the reason.
 Bare integers from 0 to 10 (no separator, decimals, sign or unit) are counts or indices
-("3 methods", "step 2", the 1 of "1 + r"), not figures: they are neither traced nor marked. Nothing the model says about a number is trusted.
+("3 methods", "step 2", the 1 of "1 + r"), not figures: they are neither traced nor marked. Nothing the
+model says about a number is trusted.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ _REASONS = {
 _OPERATIONS = {
     "en": {"sum": "sum", "difference": "difference", "product": "product", "ratio": "ratio", "growth": "growth",
            "development_factor": "development factor", "average": "average"},
-    "fr": {"sum": "somme", "difference": "différence", "product": "produit", "ratio": "rapport", "growth": "évolution",
+    "fr": {"sum": "somme", "difference": "différence", "product": "produit", "ratio": "rapport",
+           "growth": "évolution",
            "development_factor": "facteur de développement", "average": "moyenne"},
 }
 
@@ -237,7 +239,8 @@ def check_computation(
         pool = [e for s in scope for e in evidence.get(s, [])]
         found, _ = find(parsed[0], pool, frozenset())
         if found is None:
-            return _Checked(result, "unsupported", msg["input_missing"].format(value=inp.value, source=inp.source_id), None)
+            missing = msg["input_missing"].format(value=inp.value, source=inp.source_id)
+            return _Checked(result, "unsupported", missing, None)
         values.append(parsed[0].value)
     exact = compute(comp.operation, values)
     if exact is None:
@@ -275,7 +278,7 @@ def trace_paragraph(
         claimed = [(c, k) for c, k in checks if k.result is not None and _matches(n, k.result)]
         if claimed:
             comp, k = claimed[0]
-            inputs = " ; ".join(i.value for i in comp.inputs) if language == "fr" else ", ".join(i.value for i in comp.inputs)
+            inputs = (" ; " if language == "fr" else ", ").join(i.value for i in comp.inputs)
             op = op_names[comp.operation]
             if k.status == "computed" and k.exact is not None and rounds_to(n, k.exact):
                 reason = msg["computed"].format(operation=op, inputs=inputs, exact=_fmt(k.exact))

@@ -1,4 +1,4 @@
-"""Numbers in French and English text: where they are, what they are worth (issue 9).
+"""Numbers in French and English text: where they are, what they are worth (docs/method.md).
 
 `extract_numbers(text, language)` finds every figure of a text and normalises it:
 `1 234,56` and `1,234.56` are both 1234.56; `12,5 %` is 0.125 with mantissa 12.5; `2 135 k€`
@@ -42,7 +42,8 @@ _DIGITS_BODY = (
     r"|\d+(?:[.,]\d+)?"  # 1234.56, 12,5, 0.52, 2014
     r"|(?<![\w.,])\.\d+"  # .450 (tables printed without the leading zero)
 )
-_EXPONENT = r"(?:[eE](?:\s?[-+−]\s?)?\d{1,3}(?![\w])|\s?[×x·]\s?10\^\{?[-−]?\d{1,3}\}?)"  # 1e-3, 1.6e + 04 (PDF spacing)
+# 1e-3, 1.6e + 04 (PDF spacing), × 10^3
+_EXPONENT = r"(?:[eE](?:\s?[-+−]\s?)?\d{1,3}(?![\w])|\s?[×x·]\s?10\^\{?[-−]?\d{1,3}\}?)"
 _CURRENCY = r"€|\$|EUR\b|USD\b|euros?\b|dollars?\b"
 _WORD_SCALE = r"millions?\b|milliards?\b|billions?\b|thousands?\b|mille\b"
 _SUFFIX = (

@@ -19,19 +19,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from rag_core.answering import guardrails
 from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
-from rag_core.answering.evidence import mark_stated
 from rag_core.answering.extractive import extractive_paragraphs
+from rag_core.answering.guardrails import Evidence, Mode
 from rag_core.answering.model_answer import LLMReply, ParagraphOut, build_messages, split_paragraphs, stream_model
-from rag_core.answering.number_trace import count, trace_numbers
+from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
-from rag_core.answering.support_check import judge_support, mark_collections
-from rag_core.answering.verification import verify_citations
+from rag_core.answering.verification import Verified, verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.llm import known_dialect, llm_configured
-from rag_core.models import Answer, Computation, Paragraph, RetrievedParent, SearchResult, Source
+from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
 
 CHARS_PER_TOKEN = 4  # a conservative estimate for French and English prose; no tokenizer is bundled
@@ -118,11 +118,12 @@ class AnswerRun:
 
     def __init__(self, question: str, result: SearchResult, settings: Settings,
                  history: list[tuple[str, str]] | None = None, coverage: Coverage | None = None,
-                 retried: Sequence[str] = (), started: float | None = None) -> None:
+                 retried: Sequence[str] = (), started: float | None = None, language: str | None = None) -> None:
         self.question, self.result, self.settings = question, result, settings
         self.history, self.coverage, self.retried = history, coverage, list(retried)
         self.started = time.perf_counter() if started is None else started
-        self.language = result.language or detect_language(question)
+        # the question's language as the caller detected it once; else the search's, else detected here
+        self.language = language or result.language or detect_language(question)
         self.k = context_parents(result, settings)
         self.context = list(result.parents[: self.k])
         self.sources = build_sources(result, self.k)
@@ -134,7 +135,7 @@ class AnswerRun:
         self.final: Answer | None = None
         absent = list(coverage.not_retrieved) if coverage is not None else []
         self.absent = absent
-        self.marks = {"terms_not_in_passages": absent, "retried_terms": self.retried}
+        self.term_fields = {"terms_not_in_passages": absent, "retried_terms": self.retried}
         self.notes = coverage_notes(absent, self.retried, self.language)
 
     # ---- answers without a model
@@ -148,22 +149,33 @@ class AnswerRun:
             parent_ids=[hit.parent.id for hit in self.context], elapsed_s=time.perf_counter() - self.started,
         )
 
+    def _evidence(self, mode: Mode, checked: Verified, stopped: bool = False) -> Evidence:
+        return Evidence(mode, self.language, self.settings, self.sources, checked.sources, self.context,
+                        self.aliases if mode == "llm" else {}, stopped)
+
+    def _base(self, mode: str, checked: Verified, outcome: guardrails.Outcome, tokens: tuple[int, int]) -> dict:
+        """The fields both kinds of answer fill the same way (the guard-rails' marks and costs included)."""
+        return dict(
+            question=self.question, language=self.language, mode=mode, paragraphs=outcome.paragraphs,
+            unsupported_numbers=count(outcome.paragraphs, "unsupported"),
+            mismatched_numbers=count(outcome.paragraphs, "mismatch"),
+            sources=checked.sources, uncited=checked.uncited, marks=outcome.marks,
+            check_prompt_tokens=outcome.prompt_tokens, check_completion_tokens=outcome.completion_tokens,
+            check_elapsed_s=outcome.elapsed_s, parent_ids=[hit.parent.id for hit in self.context],
+            elapsed_s=time.perf_counter() - self.started, prompt_tokens=tokens[0], completion_tokens=tokens[1],
+            dialect=self.dialect, **self.term_fields,
+        )
+
     def extractive(self, warnings: Sequence[str] = (), dropped: Sequence[str] = (),
                    tokens: tuple[int, int] = (0, 0)) -> Answer:
         forms = self.result.translated.forms if self.result.translated is not None else []
-        paragraphs = extractive_paragraphs(self.context, self.question, [parent_source_id(h.parent) for h in self.context],
-                                           self.language, [*self.result.expanded_terms, *forms])
+        ids = [parent_source_id(h.parent) for h in self.context]
+        paragraphs = extractive_paragraphs(self.context, self.question, ids, self.language,
+                                           [*self.result.expanded_terms, *forms])
         checked = verify_citations(paragraphs, self.sources, self.language)
-        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language))
-        return Answer(
-            question=self.question, language=self.language,  # type: ignore[arg-type]
-            mode="extractive", paragraphs=traced,
-            unsupported_numbers=count(traced, "unsupported"), mismatched_numbers=count(traced, "mismatch"),
-            sources=checked.sources, uncited=checked.uncited, dropped=[*dropped, *checked.dropped],
-            warnings=list(warnings), parent_ids=[hit.parent.id for hit in self.context],
-            elapsed_s=time.perf_counter() - self.started, prompt_tokens=tokens[0], completion_tokens=tokens[1],
-            dialect=self.dialect, **self.marks, missing_information=" ".join(self.notes),
-        )
+        outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))
+        return Answer(**self._base("extractive", checked, outcome, tokens), dropped=[*dropped, *checked.dropped],
+                      warnings=[*warnings, *outcome.warnings], missing_information=" ".join(self.notes))
 
     # ---- the model's answer
     def _check(self, index: int, raw: dict[str, Any]) -> Checked | None:
@@ -177,36 +189,24 @@ class AnswerRun:
             self.first_paragraph_s = time.perf_counter() - self.started
         if not checked.paragraphs:
             return Checked(index, None, [], "; ".join(checked.dropped))
-        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language,
-                                           self.aliases, reading=self.language))
-        return Checked(index, mark_collections(traced, checked.sources)[0], checked.sources)
+        outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked), whole=False)
+        return Checked(index, outcome.paragraphs[0], checked.sources)
 
-    def _verified(self, paragraphs: list[Paragraph], reply: LLMReply | None, judge: bool,
+    def _verified(self, paragraphs: list[Paragraph], reply: LLMReply | None, stopped: bool,
                   warnings: Sequence[str] = ()) -> Answer:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
         if paragraphs and not checked.paragraphs:
             # Everything the model wrote was unsourced: the documents' own sentences are better.
-            return self.extractive([*warnings, ALL_DROPPED.get(self.language, ALL_DROPPED["en"])], checked.dropped, tokens)
-        traced = mark_stated(trace_numbers(checked.paragraphs, self.sources, self.context, self.language,
-                                           self.aliases, reading=self.language))
-        traced = mark_collections(traced, checked.sources)
-        judged = judge_support(traced, checked.sources, self.settings, self.language) if judge else None
+            fallback = ALL_DROPPED.get(self.language, ALL_DROPPED["en"])
+            return self.extractive([*warnings, fallback], checked.dropped, tokens)
+        outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked, stopped))
         missing = reply.output.missing_information.strip() if reply else ""
         return Answer(
-            question=self.question, language=self.language,  # type: ignore[arg-type]
-            mode="llm", model=self.settings.llm.model,
-            paragraphs=judged.paragraphs if judged else traced,
-            unsupported_numbers=count(traced, "unsupported"), mismatched_numbers=count(traced, "mismatch"),
-            missing_information=" ".join([*self.notes, missing]).strip(), **self.marks,
-            warnings=[*warnings, *(judged.warnings if judged else [])],
-            check_prompt_tokens=judged.prompt_tokens if judged else 0,
-            check_completion_tokens=judged.completion_tokens if judged else 0,
-            check_elapsed_s=judged.elapsed_s if judged else 0.0,
-            sources=checked.sources, uncited=checked.uncited, dropped=checked.dropped,
-            parent_ids=[hit.parent.id for hit in self.context], elapsed_s=time.perf_counter() - self.started,
-            prompt_tokens=tokens[0], completion_tokens=tokens[1],
-            first_paragraph_s=self.first_paragraph_s or time.perf_counter() - self.started, dialect=self.dialect,
+            **self._base("llm", checked, outcome, tokens), model=self.settings.llm.model,
+            missing_information=" ".join([*self.notes, missing]).strip(),
+            warnings=[*warnings, *outcome.warnings], dropped=checked.dropped,
+            first_paragraph_s=self.first_paragraph_s or time.perf_counter() - self.started,
         )
 
     def _finish(self, answer: Answer) -> Final:
@@ -258,7 +258,7 @@ class AnswerRun:
             event = self._check(index, reply.output.paragraphs[index].model_dump())
             if event is not None:
                 yield event
-        yield self._finish(self._verified(paragraphs, reply, self.settings.answer.support_check))
+        yield self._finish(self._verified(paragraphs, reply, stopped=False))
 
     def stop(self) -> Answer:
         """End the model's stream; the paragraphs it completed become the answer, verified together."""
@@ -272,5 +272,5 @@ class AnswerRun:
             self.final = self.extractive([STOPPED_EMPTY.get(self.language, STOPPED_EMPTY["en"])])
             return self.final
         warning = STOPPED.get(self.language, STOPPED["en"]).format(n=len(self.completed))
-        self.final = self._verified(list(self.completed), None, False, [warning])
+        self.final = self._verified(list(self.completed), None, True, [warning])
         return self.final

@@ -1,8 +1,9 @@
-"""Citation checks shared by LLM and extractive answers (METHOD.md §4).
+"""Citation checks shared by LLM and extractive answers (docs/method.md, answers).
 
 The model's source ids are resolved against the registry built by `citations.build_sources`:
 unknown ids are removed, a paragraph left without a valid source is dropped (and reported),
-and a quote that does not occur in a cited source marks the paragraph "partially_supported".
+and a quote that does not occur in a cited source marks the paragraph "partially_supported" (with the
+"quote" mark, shown like every guard-rail mark: `answering.guardrails`).
 This module only checks; it neither calls a model nor builds sources.
 """
 
@@ -12,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rag_core.models import Paragraph, Source
+from rag_core.models import Mark, Paragraph, Source
 from rag_core.text import collapse_ws, contains_quote
 
 _MESSAGES = {
@@ -29,11 +30,13 @@ _MESSAGES = {
         "no_quote": "Aucune citation textuelle n'appuie ce paragraphe.",
         "quote_absent": "La citation ne figure pas dans la ou les sources citées.",
         "dropped_empty": "Le paragraphe {n} était vide.",
-        "dropped_unsourced": "Le paragraphe {n} (« {start} ») ne citait aucune source retrouvée{unknown} ; il a été retiré.",
+        "dropped_unsourced": "Le paragraphe {n} (« {start} ») ne citait aucune source retrouvée{unknown} ; "
+                             "il a été retiré.",
         "unknown_suffix": " (inconnues : {ids})",
     },
 }
 
+QUOTE_MARK = Mark(name="quote", level="caution", key="mark.quote.partial", explains=True)
 _BRACKETS = re.compile(r"^[\s\[\](){}<>\"'`]+|[\s\[\](){}<>\"'`.,;:]+$")
 
 
@@ -111,7 +114,11 @@ def verify_citations(
         elif not _supported(para.quote, [by_id[sid] for sid in valid]):
             status = "partially_supported"
             notes.append(msg["quote_absent"])
-        kept.append(para.model_copy(update={"text": text, "source_ids": valid, "status": status, "note": " ".join(notes)}))
+        marks = [m for m in para.marks if m.name != "quote"]
+        if status == "partially_supported":
+            marks.append(QUOTE_MARK)
+        kept.append(para.model_copy(update={"text": text, "source_ids": valid, "status": status,
+                                            "note": " ".join(notes), "marks": marks}))
         cited_order.extend(sid for sid in valid if sid not in cited_order)
     cited = [by_id[sid] for sid in cited_order]
     # A section counts as cited when it or one of its tables/figures/formulas is cited.

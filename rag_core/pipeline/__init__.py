@@ -1,8 +1,9 @@
 """The faÃ§ade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
-the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`, the upload
-queue's verbs in `pipeline.jobs` (its worker in `rag_core.jobs`). Every entry
+the question flow in `pipeline.asking`, the access rules in `pipeline.permissions` (who may
+evaluate and report what: `pipeline.evaluating`), the upload queue's verbs in `pipeline.jobs`
+(its worker in `rag_core.jobs`). Every entry
 point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
 its readable collections are the prefilter of every search channel and listing, and the
 viewer, exports and crops check the document against it again before producing bytes. A
@@ -19,12 +20,12 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from rag_core import answering, parsing, reranking, understanding
 from rag_core.access import Principal
-from rag_core.answering.coverage import Library
 from rag_core.config import Settings
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
@@ -32,7 +33,16 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
     record_event, record_sign_in, reported_citations, revoke, writable_collections,
 )
-from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend
+from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
+from rag_core.citations import (  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
+    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
+)
+from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
+from rag_core.pipeline.conversations import conversation_history, store_answer as _store_answer  # noqa: F401
+from rag_core.pipeline.evaluating import (  # noqa: F401  (re-exported: who may evaluate and report what)
+    EvaluationOptions, breakdown_rows, evaluate, evaluation_engines, evaluation_options, has_reports,
+    language_match_lines, question_rows, report_citation, reported_set, shared_set, summary_rows,
+)
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job, elapsed_of, get_job, list_jobs, live_workers, progress_of, remaining_of, retry_job, submit_files,
     submit_upload,
@@ -46,7 +56,7 @@ from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shar
 )
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
-from rag_core.library import clean_file_name, sha256_file
+from rag_core.library import clean_file_name, sha256_file  # clean_file_name: also the pages' (uploads refused)
 from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
@@ -55,6 +65,7 @@ from rag_core.text import detect_language
 from rag_core.understanding import term_presence
 
 log = logging.getLogger(__name__)
+_SEARCHES = ThreadPoolExecutor(max_workers=3, thread_name_prefix="search")  # a question's sub-questions at once
 
 
 # ----- ingestion ----------------------------------------------------------------------------
@@ -324,16 +335,19 @@ def ask_stream(question: str, settings: Settings, conversation_id: str | None = 
     searched: list[str] = []
 
     def start() -> Answer | QuestionRun:
+        language = detect_language(question)  # once per question; every step is given it
         reply = answering.greeting_reply(question)
         if reply is not None:
-            return Answer(question=question, language=detect_language(question),  # type: ignore[arg-type]
+            return Answer(question=question, language=language,  # type: ignore[arg-type]
                           mode="greeting", missing_information=reply, elapsed_s=time.perf_counter() - started)
         scope, found = _resolve(settings, principal, collections, doc_ids)
         searched.extend(found)
         history = understanding.read_history(settings, conversation_id, user=principal.user,
                                              keep=stored_row_check(settings, principal))
-        return QuestionRun(question, settings, lambda q, k: _search(q, settings, scope, k=k), history,
-                           library=accessible_library(settings, scope) if settings.answer.check_terms else None)
+        run = QuestionRun(question, settings, history, language=language,  # type: ignore[arg-type]
+                          library=accessible_library(settings, scope) if settings.answer.check_terms else None)
+        _run_searches(run, settings, scope)
+        return run
 
     def finish(answer: Answer) -> None:
         if conversation_id:
@@ -346,28 +360,13 @@ def ask_stream(question: str, settings: Settings, conversation_id: str | None = 
     return AskStream(start, finish)
 
 
-def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
-    """What the question's term check may look up: the same scope as the search (readable documents only)."""
-    store = open_store(settings)
-    records = [r for r in store.documents() if r.doc_id in set(scope)]
-    thesaurus = understanding.load_thesaurus(settings)
-    return Library(lambda words, limit: store.passages_with(words, scope, limit),
-                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records),
-                   understanding.load_glossary(settings))
-
-
-def _store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:
-    path = understanding.conversation_path(settings, conversation_id, user=principal.user)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(answer.model_dump_json() + "\n")
-
-
-def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[tuple[str, str]]:
-    """The principal's own stored conversation as (role, text) messages; [] for another user's id.
-    An exchange that used a document the principal can no longer read is left out."""
-    return understanding.read_history(settings, conversation_id, n=1_000_000, user=principal.user,
-                                      keep=stored_row_check(settings, principal))
+def _run_searches(run: QuestionRun, settings: Settings, scope: Sequence[str]) -> None:
+    """The searches the question asks for, round by round (each round's in parallel), within `scope`."""
+    requests = run.searches()
+    while requests:
+        results = list(_SEARCHES.map(lambda r: _search(r.query, settings, scope, k=r.k, language=r.language),
+                                     requests))
+        requests = run.searched(results)
 
 
 def backends(settings: Settings) -> dict[str, str]:
@@ -376,10 +375,12 @@ def backends(settings: Settings) -> dict[str, str]:
     emb = resolve_backend(settings)
     llm = llm_configured(settings)
     return {
-        "parser": pdf + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
+        "parser": pdf + ("" if pdf == "docling"
+                         else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
         "reranker": reranking.reranker_status(settings),
-        "answers": answers_backend(settings) if llm else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+        "answers": answers_backend(settings) if llm
+        else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
 
 

@@ -1,6 +1,6 @@
 """The router: what kind of request a question is, hence its context budget and its sub-questions.
 
-METHOD.md §3: 3 parents for a definition, 5 for an explanation, 7 for a comparison. With a
+docs/method.md: 3 parents for a definition, 5 for an explanation, 7 for a comparison. With a
 chat model the router is one structured call (`PlanOut`) that also splits a comparison into
 sub-questions; without one, or when the call fails, rules on cue words decide and
 `subquestions.split_comparison` splits. The plan always says why (`reason`) and who decided.
@@ -61,7 +61,8 @@ _ROUTER_PROMPT = {
            "write one standalone sub-question per compared item (2 or 3). Do not answer the question."),
     "fr": ("Vous orientez les questions posées à un moteur de recherche documentaire pour actuaires. Classez la "
            "demande en définition, explication ou comparaison, dites pourquoi en une phrase courte et, pour une "
-           "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). Ne répondez pas à la question."),
+           "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). "
+           "Ne répondez pas à la question."),
 }
 _REASONS = {
     "en": {"comparison": "comparison: the question contains “{cue}”",
@@ -80,30 +81,30 @@ def budget_of(kind: str, settings: Settings) -> int:
     return max(1, int(settings.understanding.budgets.get(kind, defaults.get(kind, settings.retrieval.context_k))))
 
 
-def rule_plan(question: str, settings: Settings) -> Plan:
+def rule_plan(question: str, settings: Settings, language: str | None = None) -> Plan:
     """Cue words decide the kind; a comparison is split by `split_comparison`."""
-    language = detect_language(question)
+    language = language or detect_language(question)
     folded = fold(question)
     reasons = _REASONS.get(language, _REASONS["en"])
     for kind, pattern in (("comparison", _COMPARISON), ("explanation", _EXPLANATION)):
         match = pattern.search(folded)
         if match:
             subs = split_comparison(question) if kind == "comparison" and settings.understanding.sub_questions else []
-            return Plan(kind, budget_of(kind, settings), reasons[kind].format(cue=match.group(0)), "rules",  # type: ignore[arg-type]
-                        subs)
+            reason = reasons[kind].format(cue=match.group(0))
+            return Plan(kind, budget_of(kind, settings), reason, "rules", subs)  # type: ignore[arg-type]
     return Plan("definition", budget_of("definition", settings), reasons["definition"], "rules")
 
 
-def fixed_plan(question: str, settings: Settings) -> Plan:
-    reasons = _REASONS.get(detect_language(question), _REASONS["en"])
+def fixed_plan(question: str, settings: Settings, language: str | None = None) -> Plan:
+    reasons = _REASONS.get(language or detect_language(question), _REASONS["en"])
     return Plan("definition", settings.retrieval.context_k, reasons["fixed"], "fixed")
 
 
-def llm_plan(question: str, settings: Settings) -> Plan:
+def llm_plan(question: str, settings: Settings, language: str | None = None) -> Plan:
     """One structured call; raises LLMError when the endpoint fails."""
     from rag_core.llm import call_structured
 
-    language = detect_language(question)
+    language = language or detect_language(question)
     messages = [{"role": "system", "content": _ROUTER_PROMPT.get(language, _ROUTER_PROMPT["en"])},
                 {"role": "user", "content": question}]
     out, _ = call_structured(messages, PlanOut, settings, language)
@@ -113,17 +114,18 @@ def llm_plan(question: str, settings: Settings) -> Plan:
     return Plan(out.kind, budget_of(out.kind, settings), out.reason.strip(), "llm", subs)
 
 
-def plan_question(question: str, settings: Settings, use_llm: bool) -> Plan:
-    """The context budget and the sub-questions of `question`; the LLM router when asked, else rules."""
+def plan_question(question: str, settings: Settings, use_llm: bool, language: str | None = None) -> Plan:
+    """The context budget and the sub-questions of `question`; the LLM router when asked, else rules.
+    `language`: the question's, when the caller has detected it already."""
     if not settings.understanding.context_budget and not settings.understanding.sub_questions:
-        return fixed_plan(question, settings)
-    plan = rule_plan(question, settings)
+        return fixed_plan(question, settings, language)
+    plan = rule_plan(question, settings, language)
     if use_llm:
         try:
-            plan = llm_plan(question, settings)
+            plan = llm_plan(question, settings, language)
         except LLMError as err:  # the rules are a sound fallback: the answer still comes
             log.warning("router fell back to rules: %s", err)
     if not settings.understanding.context_budget:
-        fixed = fixed_plan(question, settings)
+        fixed = fixed_plan(question, settings, language)
         plan = Plan(fixed.kind, fixed.parents, fixed.reason, fixed.decided_by, plan.sub_questions)
     return plan

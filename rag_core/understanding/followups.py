@@ -1,4 +1,4 @@
-"""Follow-up questions (METHOD.md §4): "et ses limites ?" becomes a standalone question.
+"""Follow-up questions (docs/method.md): "et ses limites ?" becomes a standalone question.
 
 The last three messages of the conversation (user questions and assistant answers, oldest
 first) are the context. With a chat model, one structured call rewrites the question; without
@@ -27,7 +27,7 @@ from rag_core.errors import LLMError
 from rag_core.text import detect_language, fold
 
 log = logging.getLogger(__name__)
-HISTORY_MESSAGES = 3  # METHOD.md §4
+HISTORY_MESSAGES = 3  # docs/method.md
 Message = tuple[Literal["user", "assistant"], str]
 
 _STOP = frozenset(
@@ -146,10 +146,10 @@ def rule_rewrite(question: str, history: list[Message]) -> Rewrite:
     return Rewrite(question, f"{question.strip().rstrip('?').strip()} ({' '.join(carried)}) ?", "rules")
 
 
-def llm_rewrite(question: str, history: list[Message], settings: Settings) -> Rewrite:
+def llm_rewrite(question: str, history: list[Message], settings: Settings, language: str | None = None) -> Rewrite:
     from rag_core.llm import call_structured
 
-    language = detect_language(question)
+    language = language or detect_language(question)
     lines = [f"{'User' if role == 'user' else 'Assistant'}: {text[:1500]}" for role, text in history]
     messages = [
         {"role": "system", "content": _PROMPT.get(language, _PROMPT["en"])},
@@ -160,13 +160,15 @@ def llm_rewrite(question: str, history: list[Message], settings: Settings) -> Re
     return Rewrite(question, standalone, "llm")
 
 
-def rewrite_followup(question: str, history: list[Message], settings: Settings, use_llm: bool) -> Rewrite:
-    """The standalone form of `question` given the last messages (unchanged with no history)."""
+def rewrite_followup(question: str, history: list[Message], settings: Settings, use_llm: bool,
+                     language: str | None = None) -> Rewrite:
+    """The standalone form of `question` given the last messages (unchanged with no history);
+    `language`: the question's, when the caller has detected it already."""
     if not history or not settings.understanding.followups:
         return Rewrite(question, question, "none")
     if use_llm:
         try:
-            return llm_rewrite(question, history[-HISTORY_MESSAGES:], settings)
+            return llm_rewrite(question, history[-HISTORY_MESSAGES:], settings, language)
         except LLMError as err:
             log.warning("follow-up rewrite fell back to rules: %s", err)
     return rule_rewrite(question, history[-HISTORY_MESSAGES:])

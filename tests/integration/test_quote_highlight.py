@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rag_core.chunking import build_chunks
-from rag_core.citations import build_sources, quote_highlight, viewer_annotations
+from rag_core.citations import build_sources, quote_highlight, source_target, viewer_annotations
 from rag_core.config import Settings
 from rag_core.models import Chunked, DocumentRecord, HighlightBox, RetrievedParent, SearchResult, Source
 
@@ -123,12 +123,12 @@ def test_a_quote_over_two_lines_highlights_exactly_those_lines(chunked: Chunked,
 
 def test_the_quote_lines_come_first_in_the_viewer_annotations(chunked: Chunked) -> None:
     source = _source(chunked, ONE_LINE_QUOTE)
-    annotations = viewer_annotations(source, quote=ONE_LINE_QUOTE)
-    roles = [a["id"].split("|")[1] for a in annotations]
-    assert roles[0] == "strong" and roles.count("strong") == 1
+    annotations = viewer_annotations(source_target(source, ONE_LINE_QUOTE))
+    roles = [a["id"].split("-")[0] for a in annotations]
+    assert roles[0] == "cite" and roles.count("cite") == 1
     assert "passage" in roles
-    if "light" in roles:
-        assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("light")
+    if "ctx" in roles:
+        assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("ctx")
     line = annotations[0]
     under = [b for b in source.parent_boxes if b.start is not None and (b.x0, b.y0) == (line["x"], line["y"])]
     assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start:under[0].end])  # type: ignore[index]
@@ -168,5 +168,5 @@ def test_without_a_usable_quote_the_best_child_stays_the_cited_passage(chunked: 
         "parent_boxes": [b.model_copy(update={"start": None, "end": None}) for b in source.parent_boxes],
     })
     assert quote_highlight(old, ONE_LINE_QUOTE) is None
-    strong = [a for a in viewer_annotations(old, quote=ONE_LINE_QUOTE) if "|strong|" in a["id"]]
-    assert len(strong) == len(set(old.boxes))
+    strong = [a for a in viewer_annotations(source_target(old, ONE_LINE_QUOTE)) if a["id"].startswith("cite-")]
+    assert len(strong) == len(old.boxes)

@@ -52,8 +52,8 @@ def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
         library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     given: list = []  # a spy on the real question flow: the history `ask` hands it (and so the model)
     real = asking.QuestionRun
-    monkeypatch.setattr(pipeline, "QuestionRun", lambda question, settings, search, history=(), **kw: (
-        given.append(list(history)), real(question, settings, search, history, **kw))[1])
+    monkeypatch.setattr(pipeline, "QuestionRun", lambda question, settings, history=(), **kw: (
+        given.append(list(history)), real(question, settings, history, **kw))[1])
 
     answer = pipeline.ask(SECRET_QUERY, library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD in " ".join(p.text for p in answer.paragraphs)

@@ -31,8 +31,10 @@ DOCS = {
         ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
         ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
         ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
-        ("Méthode Chain-Ladder", "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
-        ("Limites de Chain-Ladder", "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
+        ("Méthode Chain-Ladder",
+         "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
+        ("Limites de Chain-Ladder",
+         "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
     ]),
     "d" * 64: ("en", "other", [
         ("Mortality", "Mortality tables for annuities with improvement factors."),
@@ -52,12 +54,17 @@ def section_of(result: SearchResult, parent_id: str) -> str:
 
 
 def searcher(store: Store, settings: Settings, calls: list[str] | None = None):  # type: ignore[no-untyped-def]
-    def search(query: str, k: int) -> SearchResult:
+    def search(query: str, k: int, language: str | None = None) -> SearchResult:
         if calls is not None:
             calls.append(query)
         return retrieval.search(query, store, select_embedder(settings), settings, store.document_ids(), k=k,
-                                extra_terms=expansion_terms(query, settings))
+                                extra_terms=expansion_terms(query, settings), language=language)
     return search
+
+
+def asks(search):  # type: ignore[no-untyped-def]
+    """`search` as `answer_question` runs it: one search request (query, parents, language) at a time."""
+    return lambda request: search(request.query, request.k, request.language)
 
 
 # --- thesaurus ----------------------------------------------------------------------------
@@ -150,7 +157,7 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
     s = settings.model_copy(update={"reranker": settings.reranker.model_copy(
         update={"backend": fake_reranker.NAME, "min_score": 0.5})})
     calls: list[str] = []
-    answer = answer_question("Compare Mack and xylophone tuning for the reserves", s, searcher(store, s, calls))
+    answer = answer_question("Compare Mack and xylophone tuning for the reserves", s, asks(searcher(store, s, calls)))
     assert answer.budget == 7 and answer.budget_kind == "comparison"
     mack, xylo = answer.sub_questions
     assert (mack.question, mack.found, mack.parents) == ("Mack for the reserves", True, 4)
@@ -169,7 +176,7 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
 def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(library) -> None:
     store, settings = library
     answer = answer_question("Compare le modèle de Mack et le bootstrap pour les réserves", settings,
-                             searcher(store, settings))
+                             asks(searcher(store, settings)))
     assert (answer.budget, answer.budget_kind) == (7, "comparison") and "compar" in answer.budget_reason
     subs = [s.question for s in answer.sub_questions]
     assert subs == ["le modèle de Mack pour les réserves", "le bootstrap pour les réserves"]
@@ -184,8 +191,9 @@ def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(lib
 
 def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> None:
     store, settings = library
-    definition = answer_question("Qu'est-ce que le bootstrap ?", settings, searcher(store, settings))
-    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings, searcher(store, settings))
+    definition = answer_question("Qu'est-ce que le bootstrap ?", settings, asks(searcher(store, settings)))
+    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings,
+                                  asks(searcher(store, settings)))
     assert (definition.budget, definition.budget_kind) == (3, "definition")
     assert (explanation.budget, explanation.budget_kind) == (5, "explanation")
     assert len(definition.parent_ids) == 3 and len(explanation.parent_ids) == 5
@@ -257,7 +265,7 @@ def test_llm_path_end_to_end_cites_only_this_turns_sources(library, server) -> N
                                    "quote": "elle suppose des cadences de règlement stables"}],
                    "missing_information": ""})
     history = [("user", "Qu'est-ce que le bootstrap ?"), ("assistant", "Il rééchantillonne les résidus.")]
-    answer = answer_question("et ses limites ?", s, searcher(store, s), history)  # type: ignore[arg-type]
+    answer = answer_question("et ses limites ?", s, asks(searcher(store, s)), history)  # type: ignore[arg-type]
     assert answer.mode == "llm" and answer.question == "et ses limites ?"
     assert answer.standalone_question == "Quelles sont les limites de la méthode Chain-Ladder ?"
     assert (answer.budget, answer.budget_reason) == (5, "On demande les limites d'une méthode.")

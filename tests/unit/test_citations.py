@@ -1,8 +1,8 @@
-"""Source registry, labels and viewer annotations (rag_core.citations)."""
+"""Source registry, labels, viewer targets and their annotations (rag_core.citations)."""
 
 from __future__ import annotations
 
-from rag_core.citations import build_sources, page_range, viewer_annotations
+from rag_core.citations import build_sources, page_range, source_target, viewer_annotations
 from rag_core.geometry import to_top_left
 from rag_core.models import SearchResult
 from tests.unit.test_answering import DOC_FR, make_result, retrieved
@@ -13,7 +13,8 @@ def test_registry_lists_each_context_parent_then_its_items() -> None:
     sources = build_sources(result, 3)
     prefix = DOC_FR[:16]
     assert [s.id for s in sources] == [
-        f"{prefix}:p0003", f"{prefix}:p0005", f"{prefix}:p0005#/tables/0", f"{prefix}:p0005#/pictures/1", f"{prefix}:p0009",
+        f"{prefix}:p0003", f"{prefix}:p0005", f"{prefix}:p0005#/tables/0", f"{prefix}:p0005#/pictures/1",
+        f"{prefix}:p0009",
     ]
     assert [s.kind for s in sources] == ["parent", "parent", "table", "picture", "parent"]
     assert all(s.doc_id == DOC_FR and s.file_name == "guide-provisionnement.pdf" for s in sources)
@@ -48,21 +49,22 @@ def test_parent_ids_without_document_prefix_get_one() -> None:
     assert build_sources(SearchResult(query="q", parents=[bare]), 3)[0].id == f"{DOC_FR[:16]}:p0003"
 
 
-def test_viewer_annotations_strong_first_then_light_without_duplicates() -> None:
+def test_viewer_annotations_cited_boxes_first_then_the_section() -> None:
     source = build_sources(make_result(), 3)[0]
-    annotations = viewer_annotations(source)
+    target = source_target(source)
+    annotations = viewer_annotations(target)
     strong = [a for a in annotations if a["border"] == "solid"]
     light = [a for a in annotations if a["border"] == "dashed"]
     assert annotations[: len(strong)] == strong and len(strong) == len(source.boxes) == 2
-    assert len(light) == len(source.parent_boxes) - len(source.boxes)
+    assert all(a["id"].startswith("cite-") for a in strong) and all(a["id"].startswith("ctx-") for a in light)
+    assert len(light) == len(source.parent_boxes)
     first = annotations[0]
     box = source.boxes[0]
     assert {k: first[k] for k in ("page", "x", "y", "width", "height")} == {
         "page": box.page, "x": box.x0, "y": box.y0, "width": box.x1 - box.x0, "height": box.y1 - box.y0,
     }
     assert {a["color"] for a in strong} != {a["color"] for a in light}
-    assert len({a["id"] for a in annotations}) == len(annotations)
-    assert viewer_annotations(source, include_parent=False) == strong
+    assert target.pages == sorted({b.page for b in source.boxes}) and target.label == source.label
 
 
 def test_page_range_and_coordinates() -> None:

@@ -1,5 +1,5 @@
-"""The pieces of issue 17 that need no library: the terms of a question, phrase mentions, the
-messages, code and console detection, and the choice of evidence sentences."""
+"""The term check and the extractive evidence, the parts that need no library: the terms of a
+question, phrase mentions, the messages, code and console detection, and the choice of evidence sentences."""
 
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ def test_messages_name_the_terms_in_the_question_language() -> None:
 def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None:
     for line in ["> data(hachemeister)", "R> fit <- MackChainLadder(RAA, est.sigma = \"Mack\")",
                  "[1,] 1738 1642 1794 2051 2079", "11343397 1.2 4.5 6.7 8.9", "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
-                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1", "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
+                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1",
+                 "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
         assert is_code_like(line), line
     for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
                  "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
@@ -75,8 +76,10 @@ def test_a_run_of_figures_glued_to_prose_is_a_piece_of_its_own() -> None:
     glued = "1998 1.22 1.05 1.01 1999 1.31 1.08 Total 3.2 Tail methods Several authors fit a curve to the factors"
     pieces = split_sentences(glued)
     assert pieces[0] == "1998 1.22 1.05 1.01 1999 1.31 1.08" and is_code_like(pieces[0])
-    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors" and not is_code_like(pieces[1])
-    assert split_sentences("Reserves grew by 4 % in 2021 and 5 % in 2022.") == ["Reserves grew by 4 % in 2021 and 5 % in 2022."]
+    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors"
+    assert not is_code_like(pieces[1])
+    grew = "Reserves grew by 4 % in 2021 and 5 % in 2022."
+    assert split_sentences(grew) == [grew]
 
 
 def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
@@ -103,7 +106,7 @@ def test_a_library_that_cannot_tell_refuses_nothing() -> None:
 
 
 def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers() -> None:
-    """Issue 17 with issue 18's glossary: a French question about an English text is not refused because
+    """With the bilingual glossary: a French question about an English text is not refused because
     its French words are absent; a translation covering only half of a name does not vouch for the name."""
     from rag_core.answering.coverage import check_coverage
     from rag_core.understanding.glossary import BUNDLED as GLOSSARY, Glossary
@@ -131,7 +134,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     a term the first ones mentioned, the first search stands (and the note still says it was retried)."""
     import re
 
-    from rag_core.answering.coverage import Library, checked_search
+    from rag_core.answering.coverage import Library, coverage_retry, use_retry
     from rag_core.models import SearchResult
     from rag_core.text import fold
     from tests.unit.test_answering import retrieved
@@ -148,9 +151,13 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     library = Library(lookup, frozenset({"en"}), None, 1000)
     question = "Which laws allow Panjer's recursion in the ISFA slides?"
     first = SearchResult(query=question, parents=[panjer])
-    kept, coverage, retried = checked_search(question, first, 1, library,
-                                             lambda q, k: SearchResult(query=q, parents=[footer]))
+    checked = library.check(question, first.parents, "en")
+    retry = coverage_retry(question, checked, 1)
+    assert retry is not None and retry.query == f"{question} ISFA" and retry.k == 10  # the caller searches
+    kept, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
+                                        parents=[footer]), 1, library, "en")
     assert kept.parents == first.parents and coverage.not_retrieved == ("ISFA",) and retried == ("ISFA",)
-    better, coverage, retried = checked_search(question, first, 1, library,
-                                               lambda q, k: SearchResult(query=q, parents=[both, panjer]))
+    better, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
+                                          parents=[both, panjer]), 1, library, "en")
     assert better.parents[0].parent.id == both.parent.id and coverage.not_retrieved == () and retried == ("ISFA",)
+    assert coverage_retry(question, coverage, 1) is None  # nothing left to search for

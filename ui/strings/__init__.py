@@ -5,9 +5,11 @@ A new page or feature adds its own module here and lists it below; a key defined
 
 from __future__ import annotations
 
-from ui.strings import home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream
+from ui.strings import (
+    home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks,
+)
 
-MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream)
+MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks)
 
 
 def merged() -> dict[str, dict[str, str]]:

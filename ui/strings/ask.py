@@ -9,7 +9,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "ask.scope_help": {"fr": "Vide : tout", "en": "Empty: everything"},
     "ask.input": {"fr": "Votre question", "en": "Your question"},
     "ask.thinking": {"fr": "Recherche et rédaction…", "en": "Searching and writing…"},
-    "ask.partial": {"fr": "partiellement étayé", "en": "partially supported"},
     "ask.extractive": {
         "fr": "extractif : réponse composée des passages les plus pertinents (aucun modèle de langage configuré)",
         "en": "extractive: answer made of the most relevant passages (no language model configured)",
@@ -18,10 +17,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Aucun passage des documents ne répond à cette question. Passages les plus proches :",
         "en": "No passage of the documents answers this question. Closest passages:",
     },
-    "ask.judged.supported": {"fr": "jugé appuyé par ses sources", "en": "judged supported by its sources"},
-    "ask.judged.partly": {"fr": "jugé en partie appuyé", "en": "judged partly supported"},
-    "ask.judged.not_supported": {"fr": "jugé NON appuyé par ses sources", "en": "judged NOT supported by its sources"},
-    "ask.collections": {"fr": "cite plusieurs collections : {names}", "en": "cites several collections: {names}"},
     "ask.refused_closest": {
         "fr": "Passages les plus proches (ce n'est pas une réponse) :",
         "en": "Closest passages (not an answer):",
@@ -46,8 +41,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "numbers.mismatch": {"fr": "le calcul ne correspond pas", "en": "computation does not match"},
     "numbers.unsupported": {"fr": "non étayé", "en": "unsupported"},
     "numbers.summary": {
-        "fr": "Chiffres à vérifier : {unsupported} non étayé(s) par les sources, {mismatch} calcul(s) qui ne correspondent pas.",
-        "en": "Figures to check: {unsupported} not supported by the sources, {mismatch} computation(s) that do not match.",
+        "fr": "Chiffres à vérifier : {unsupported} non étayé(s) par les sources, "
+              "{mismatch} calcul(s) qui ne correspondent pas.",
+        "en": "Figures to check: {unsupported} not supported by the sources, "
+              "{mismatch} computation(s) that do not match.",
     },
     "viewer.title": {"fr": "{label}", "en": "{label}"},
     "viewer.pages": {"fr": "Page(s) affichée(s) : {pages}", "en": "Page(s) shown: {pages}"},

@@ -12,7 +12,9 @@ STRINGS: dict[str, dict[str, str]] = {
                         "en": "No question set found in {path} (set RAG_SHARED_DIR)."},
     "evaluate.file": {"fr": "Fichier", "en": "File"},
     "evaluate.upload": {"fr": "Questions (JSON lines)", "en": "Questions (JSON lines)"},
-    "evaluate.no_reports": {"fr": "Aucune citation signalée pour l'instant.", "en": "No citation has been reported yet."},
+    "evaluate.no_reports": {
+        "fr": "Aucune citation signalée pour l'instant.", "en": "No citation has been reported yet.",
+    },
     "evaluate.pdf_dir": {"fr": "Dossier des PDF du jeu (tout le dossier est l'espace de recherche)",
                          "en": "Folder of the set's PDFs (the whole folder is the search space)"},
     "evaluate.engines": {"fr": "Moteurs", "en": "Engines"},
@@ -27,10 +29,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Default engine: {engine}. Page level: a page takes the rank of its best child; means with 95 % "
         "bootstrap intervals.",
     },
-    "evaluate.beats": {"fr": "Le moteur par défaut bat la meilleure référence de METHOD.md §6 sur chaque colonne.",
-                       "en": "The default engine beats the best METHOD.md §6 baseline on every column."},
-    "evaluate.not_beats": {"fr": "Le moteur par défaut ne bat pas la meilleure référence de METHOD.md §6 sur chaque colonne.",
-                           "en": "The default engine does not beat the best METHOD.md §6 baseline on every column."},
+    "evaluate.beats": {
+        "fr": "Le moteur par défaut bat la meilleure référence de docs/method.md sur chaque colonne.",
+        "en": "The default engine beats the best docs/method.md baseline on every column.",
+    },
+    "evaluate.not_beats": {
+        "fr": "Le moteur par défaut ne bat pas la meilleure référence de docs/method.md sur chaque colonne.",
+        "en": "The default engine does not beat the best docs/method.md baseline on every column.",
+    },
     "evaluate.absent": {"fr": "{name} : absent ({why})", "en": "{name}: absent ({why})"},
     "evaluate.metric": {"fr": "Mesure des graphiques", "en": "Metric for the charts"},
     "evaluate.by_type": {"fr": "Par type", "en": "By type"},

@@ -1,4 +1,4 @@
-"""The optional second pass (METHOD.md guard-rail): the model judges each paragraph against its sources.
+"""Check: the optional second pass (docs/method.md), the model judges each paragraph against its sources.
 
 After the answer is verified (ids, quotes, numbers), one more structured call receives each
 paragraph with the sources it cites and returns, per paragraph, "supported", "partly" or
@@ -6,23 +6,24 @@ paragraph with the sources it cites and returns, per paragraph, "supported", "pa
 never replaces it (a model that says "supported" to everything still leaves a bad quote
 flagged), and a paragraph judged not supported is flagged, never silently kept or dropped.
 Off by default (`answer.support_check`); its tokens and seconds are kept on the answer.
-A failed call leaves the paragraphs unjudged and says so. This module does not verify quotes.
+A failed call leaves the paragraphs unjudged and says so. It needs the judge (a chat model): it is
+skipped on an extractive answer and after a stop. This module does not verify quotes.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_core.llm import call_structured
+from rag_core.answering.guardrails.base import Evidence, Need, Outcome, with_mark
 from rag_core.answering.prompts import escape_data
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.models import Paragraph, Source
+from rag_core.llm import call_structured
+from rag_core.models import Mark, Paragraph, Source
 
 Verdict = Literal["supported", "partly", "not_supported"]
 
@@ -59,15 +60,6 @@ _FLAG = {
 }
 
 
-@dataclass(frozen=True)
-class Checked:
-    paragraphs: list[Paragraph]
-    warnings: list[str]
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    elapsed_s: float = 0.0
-
-
 def _messages(paragraphs: Sequence[Paragraph], sources: Mapping[str, Source], language: str) -> list[dict]:
     cited = list(dict.fromkeys(sid for p in paragraphs for sid in p.source_ids if sid in sources))
     alias = {sid: f"S{i}" for i, sid in enumerate(cited, start=1)}
@@ -78,38 +70,47 @@ def _messages(paragraphs: Sequence[Paragraph], sources: Mapping[str, Source], la
     return [{"role": "system", "content": _SYSTEM.get(language, _SYSTEM["en"])}, {"role": "user", "content": user}]
 
 
+def verdict_mark(verdict: Verdict, reason: str) -> Mark:
+    level = {"supported": "ok", "partly": "caution"}.get(verdict, "alert")
+    return Mark(name="support", level=level, key=f"mark.support.{verdict}", detail=reason,  # type: ignore[arg-type]
+                explains=verdict == "not_supported")
+
+
+def _judged(para: Paragraph, v: VerdictOut, language: str) -> Paragraph:
+    reason, note = v.reason.strip(), para.note
+    if v.verdict == "not_supported":
+        note = " ".join(x for x in (note, _FLAG.get(language, _FLAG["en"]).format(reason=reason)) if x)
+    judged = para.model_copy(update={"judged": v.verdict, "judged_reason": reason, "note": note})
+    return with_mark(judged, verdict_mark(v.verdict, reason))
+
+
 def judge_support(paragraphs: Sequence[Paragraph], sources: Sequence[Source], settings: Settings,
-                  language: str) -> Checked:
+                  language: str) -> Outcome:
     """Each paragraph with the model's verdict; a 'not_supported' one gets a note (see the module docstring)."""
     if not paragraphs:
-        return Checked(list(paragraphs), [])
+        return Outcome(list(paragraphs))
     started = time.perf_counter()
     by_id = {s.id: s for s in sources}
     try:
         out, usage = call_structured(_messages(paragraphs, by_id, language), SupportOut, settings, language)
     except LLMError as err:
-        return Checked(list(paragraphs), [_UNJUDGED.get(language, _UNJUDGED["en"]).format(error=err)],
+        return Outcome(list(paragraphs), [_UNJUDGED.get(language, _UNJUDGED["en"]).format(error=err)],
                        elapsed_s=time.perf_counter() - started)
     verdicts = {v.paragraph: v for v in out.verdicts}
-    judged = []
-    for n, para in enumerate(paragraphs, start=1):
-        v = verdicts.get(n)
-        if v is None:
-            judged.append(para)
-            continue
-        note = para.note
-        if v.verdict == "not_supported":
-            note = " ".join(x for x in (note, _FLAG.get(language, _FLAG["en"]).format(reason=v.reason.strip())) if x)
-        judged.append(para.model_copy(update={"judged": v.verdict, "judged_reason": v.reason.strip(), "note": note}))
-    return Checked(judged, [], int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0),
+    judged = [_judged(para, verdicts[n], language) if n in verdicts else para
+              for n, para in enumerate(paragraphs, start=1)]
+    return Outcome(judged, [], int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0),
                    time.perf_counter() - started)
 
 
-def mark_collections(paragraphs: Sequence[Paragraph], sources: Sequence[Source]) -> list[Paragraph]:
-    """A paragraph citing sources of two collections or more carries their names (shown to the reader)."""
-    collection = {s.id: s.collection for s in sources}
-    out = []
-    for para in paragraphs:
-        names = list(dict.fromkeys(collection[sid] for sid in para.source_ids if collection.get(sid)))
-        out.append(para.model_copy(update={"collections": names}) if len(names) > 1 else para)
-    return out
+class SupportCheck:
+    name = "support"
+    needs: frozenset[Need] = frozenset({"sources", "judge"})
+    marks = ("mark.support.supported", "mark.support.partly", "mark.support.not_supported")
+    per_paragraph = False  # one call for the whole answer, once it is complete
+
+    def enabled(self, settings: Settings) -> bool:
+        return settings.answer.support_check
+
+    def run(self, paragraphs: Sequence[Paragraph], evidence: Evidence) -> Outcome:
+        return judge_support(paragraphs, evidence.cited, evidence.settings, evidence.language)
