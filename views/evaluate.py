@@ -8,7 +8,6 @@ the library that principal can read), then renders its results.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import altair as alt
@@ -98,6 +97,6 @@ if results:
                           index=results["engines"].index(results["default_engine"])
                           if results["default_engine"] in results["engines"] else 0, key="evaluate_engine")
     st.dataframe(pipeline.question_rows(results, engine), hide_index=True, width="stretch")
-    download(t("evaluate.download"), lambda _who: json.dumps(results, ensure_ascii=False, indent=1),
+    download(t("evaluate.download"), lambda who: pipeline.evaluation_results_file(results, settings, principal=who),
              f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download",
              settings=settings, principal=principal)

@@ -35,7 +35,7 @@ EVENTS = frozenset({
     "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "document_inspected",
     "table_exported",
     "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
-    "audit_exported", "reports_exported",
+    "audit_exported", "reports_exported", "evaluation_exported",
     "job_queued", "job_done", "job_failed", "job_cancelled", "job_retried",
 })
 REDACTED = "[redacted]"

@@ -40,7 +40,8 @@ from rag_core.citations import (  # noqa: F401  (re-exported: what the viewer sh
 from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
 from rag_core.pipeline.conversations import conversation_history, store_answer as _store_answer  # noqa: F401
 from rag_core.pipeline.evaluating import (  # noqa: F401  (re-exported: who may evaluate and report what)
-    EvaluationOptions, breakdown_rows, evaluate, evaluation_engines, evaluation_options, has_reports,
+    EvaluationOptions, breakdown_rows, evaluate, evaluation_engines, evaluation_options, evaluation_results_file,
+    has_reports,
     language_match_lines, question_rows, report_citation, reported_set, shared_set, summary_rows,
 )
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)

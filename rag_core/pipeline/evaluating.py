@@ -11,6 +11,7 @@ importing it here at once would be circular.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError
 from rag_core.models import Source
-from rag_core.pipeline.permissions import require_admin
+from rag_core.pipeline.permissions import audit, require_admin
 
 SetSource = Literal["shared", "upload", "reported"]
 REPORTED_SET = "reported_citations"
@@ -88,6 +89,14 @@ def evaluate(lines: Sequence[str], settings: Settings, engines: Sequence[str], s
         require_admin(principal, "choose the folder of PDFs on the server")
     rows = read_question_lines(lines)
     return run_evaluation(rows, folder, settings, engines, set_name, progress, principal=principal)
+
+
+def evaluation_results_file(results: dict, settings: Settings, *, principal: Principal) -> bytes:
+    """An evaluation's results as the JSON file the Evaluate page offers; the export is recorded under
+    the principal who receives it (its questions may be other users' reported ones)."""
+    audit(settings, "evaluation_exported", principal, set=results.get("set") or "",
+          questions=len(results.get("questions", ())))
+    return json.dumps(results, ensure_ascii=False, indent=1).encode()
 
 
 def report_citation(settings: Settings, *, principal: Principal, question: str, language: str, source: Source,

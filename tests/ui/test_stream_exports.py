@@ -87,7 +87,9 @@ def test_the_evaluation_results_are_made_only_for_the_administrator_session_that
             with StreamClient(app.url, headers).run("evaluate") as other:
                 answer = other.request_file(file_id)
                 assert not answer.deferred_file.url and answer.error_msg, headers
+        assert app.events("evaluation_exported") == []  # the refused replays made and recorded nothing
         own = root.request_file(file_id)
         assert own.deferred_file.url, own.error_msg
         status, body = fetch(app.url + own.deferred_file.url)
         assert status == 200 and b'"set": "reported_citations"' in body and SECRET in body
+        assert [e["user"] for e in app.events("evaluation_exported")] == [ROOT["X-Forwarded-Email"]]  # recorded for who got it
