@@ -27,7 +27,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.ui.browser_support import (  # noqa: E402
-    CHROMIUM, VIEWER_IFRAME, goto, launch, open_home, rerun, start_app, stop_app,
+    CHROMIUM,
+    VIEWER_IFRAME,
+    goto,
+    launch,
+    open_home,
+    rerun,
+    start_app,
+    stop_app,
 )
 
 CORPUS = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "corpus" / "pdfs"

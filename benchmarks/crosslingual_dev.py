@@ -1,4 +1,5 @@
-"""Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search (`rag_core.retrieval`).
+"""Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search
+(`rag_core.retrieval`).
 
     HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
 
@@ -166,7 +167,9 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
             if name == "dense_z":
                 adjusted[mask] /= sims[mask].std() or 1.0
         top = np.argsort(-adjusted)[:k]
-        out[name] = [ChildHit(vectors.ids[i], vectors.parent_ids[i], vectors.doc_ids[i], float(adjusted[i])) for i in top]
+        out[name] = [
+            ChildHit(vectors.ids[i], vectors.parent_ids[i], vectors.doc_ids[i], float(adjusted[i])) for i in top
+        ]
     return out
 
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crosslingual_dev as xl  # noqa: E402
+
 from rag_core.evaluation import metrics  # noqa: E402
 
 

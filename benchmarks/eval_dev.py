@@ -22,8 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import load_rows, run_evaluation, summary_text  # noqa: E402
-from rag_core.evaluation import metrics  # noqa: E402
+from rag_core.evaluation import (  # noqa: E402
+    load_rows,
+    metrics,
+    run_evaluation,
+    summary_text,
+)
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))

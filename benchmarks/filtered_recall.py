@@ -195,9 +195,11 @@ class Tally:
 
     def __str__(self) -> str:
         low = np.mean(np.array(self.recalls) < 0.95)
-        return (f"recall@20 {np.mean(self.recalls):.3f} (under 0.95: {low:.1%}), random queries "
-                f"{np.mean(self.random_recalls):.3f}; fewer results than exist: {self.short} of {self.queries}; "
-                f"out of scope: {self.leaks}; p50 {p50_ms(self.ms):.1f} ms (exact flat scan {p50_ms(self.exact_ms):.1f} ms)")
+        return (
+            f"recall@20 {np.mean(self.recalls):.3f} (under 0.95: {low:.1%}), random queries "
+            f"{np.mean(self.random_recalls):.3f}; fewer results than exist: {self.short} of {self.queries}; "
+            f"out of scope: {self.leaks}; p50 {p50_ms(self.ms):.1f} ms (exact flat scan {p50_ms(self.exact_ms):.1f} ms)"
+        )
 
 
 def scope_cost(n_children: int, repeats: int) -> None:

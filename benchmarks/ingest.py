@@ -93,9 +93,11 @@ def main() -> int:
         return 1
     wall = time.perf_counter() - started
     total_pages = sum(r[1] for r in rows)
-    print(f"\n{len(rows)} documents, {total_pages} pages, wall {wall:.1f} s "
-          f"(includes index optimisation), peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
-          f"load average now {os.getloadavg()[0]:.2f}")
+    print(
+        f"\n{len(rows)} documents, {total_pages} pages, wall {wall:.1f} s "
+        f"(includes index optimisation), peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+        f"load average now {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'stage':<14}{'median s/page':>15}{'total s':>10}{'total s/page':>14}")
     for stage in stages:
         median = statistics.median(r[2][stage] for r in rows)

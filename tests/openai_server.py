@@ -41,7 +41,10 @@ JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
     "vllm": (400, {"object": "error", "message": "The provided JSON schema contains features not supported by "
                    "xgrammar.", "type": "BadRequestError", "param": None, "code": 400}),
 }
-TOOLS_REJECTION = (500, {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
+TOOLS_REJECTION = (
+    500,
+    {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}},
+)
 FORMAT_REJECTION = (400, {"error": {"message": "response_format is not supported by this server", "type":
                                     "invalid_request_error"}})
 FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text", "none")
@@ -136,13 +139,23 @@ class ChatServer:
                 if rejected is not None:
                     self._send(*rejected)
                     return
-                reply = server.replies.popleft() if server.replies else Reply(status=500, body={"error": {"message": "no scripted reply"}})
+                reply = (
+                    server.replies.popleft()
+                    if server.replies
+                    else Reply(status=500, body={"error": {"message": "no scripted reply"}})
+                )
                 if reply.delay_s and server._stop.wait(reply.delay_s):
                     return
                 if reply.status != 200:
-                    self._send(reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted error"}})
+                    self._send(
+                        reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted error"}}
+                    )
                     return
-                content = reply.content if isinstance(reply.content, str) or reply.content is None else json.dumps(reply.content)
+                content = (
+                    reply.content
+                    if isinstance(reply.content, str) or reply.content is None
+                    else json.dumps(reply.content)
+                )
                 tool = ((body.get("tool_choice") or {}).get("function") or {}).get("name") if isinstance(
                     body.get("tool_choice"), dict) else None
                 if body.get("stream"):

@@ -6,7 +6,8 @@ soon as `rag_core` has checked it. The final, fully verified answer replaces all
 renders it with its usual widgets). A click on the stop button reruns the page, which ends the
 run at its next event: the paragraphs verified before it are kept (`AskStream.stop`) and handed
 to `keep` like a final answer. Streamlit starts the new run at once, in another thread, while the
-stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over. `answer_cost` shows tokens, dialect and times of an answer. This
+stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over. `answer_cost`
+shows tokens, dialect and times of an answer. This
 module decides nothing about verification and stores nothing itself.
 """
 

@@ -24,10 +24,15 @@ from typing import Any
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.access.principal import LOOPBACK
 from rag_core.access import (
-    DuplicateIdentityHeader, Principal, ReservedUser, exposure_refusal, principal_from_claims, principal_from_headers,
+    DuplicateIdentityHeader,
+    Principal,
+    ReservedUser,
+    exposure_refusal,
+    principal_from_claims,
+    principal_from_headers,
 )
+from rag_core.access.principal import LOOPBACK
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
 from ui.i18n import LANG_KEY, t

@@ -54,7 +54,9 @@ def outcome(job, record=None) -> None:  # type: ignore[no-untyped-def]
         reason = t("library.result.refused") if job.message_key == "refused" else t(f"jobs.key.{job.message_key}")
         st.error(escape_md(f"{job.file_name} — {reason} : {job.message or t('jobs.state.failed')}"))
     else:
-        st.caption(escape_md(t("jobs.line", file=job.file_name, collection=job.collection, state=t("jobs.state.cancelled"))))
+        st.caption(
+            escape_md(t("jobs.line", file=job.file_name, collection=job.collection, state=t("jobs.state.cancelled")))
+        )
 
 
 def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: Principal) -> None:

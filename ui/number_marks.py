@@ -94,7 +94,9 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
     for n in paragraph.numbers:
         if n.status != "quoted":
             color, symbol = MARKS[n.status]
-            st.caption(f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — {escape_md(n.reason)}")
+            st.caption(
+                f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — {escape_md(n.reason)}"
+            )
 
 
 def numbers_summary(answer: Answer) -> None:

@@ -106,7 +106,9 @@ st.subheader(t("access.map"))
 if grants:
     cells: dict[str, dict[str, str]] = {}
     for g in grants:
-        cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(f"access.role.{g.role}")
+        cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(
+            f"access.role.{g.role}"
+        )
     st.dataframe(pd.DataFrame.from_dict(cells, orient="index").fillna("—"), width="stretch")
 st.caption(t("access.map_help"))
 

@@ -115,8 +115,15 @@ for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
         # Checked by rag_core first; sent inside the page's websocket message, never under a /media URL.
-        ok, path = call(checked_once, "figure", doc_id, item.image_path, settings, principal,
-                        lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal))
+        ok, path = call(
+            checked_once,
+            "figure",
+            doc_id,
+            item.image_path,
+            settings,
+            principal,
+            lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal),
+        )
         if ok and path is not None:
             inline_image(path, label)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

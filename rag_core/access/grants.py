@@ -99,7 +99,7 @@ class AccessTable:
         return {"version": VERSION, "collections": self.created, "grants": [asdict(g) for g in self.grants]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "AccessTable":
+    def from_json(cls, data: dict) -> AccessTable:
         grants = [dict(g) for g in data.get("grants", [])]
         created = {name: dict(entry) for name, entry in dict(data.get("collections", {})).items()}
         if int(data.get("version", 1)) < VERSION:  # the local operator was stored as "local"

@@ -34,7 +34,7 @@ class Principal:
         object.__setattr__(self, "groups", frozenset(self.groups))
 
     @classmethod
-    def local_operator(cls) -> "Principal":
+    def local_operator(cls) -> Principal:
         """The one operator of `local` mode (and the CLI's default): administrator of everything."""
         return cls(user=LOCAL_USER, is_admin=True)
 

@@ -21,14 +21,20 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
-from rag_core.library import package_versions
 from rag_core.embedding import select_embedder
 from rag_core.errors import AccessDenied, InputError
 from rag_core.evaluation import metrics, report
 from rag_core.evaluation.engines import (
-    ALL_ENGINES, OPTIONAL_ENGINES, RANKED_PAGES_KEPT, Corpus, default_engine, parent_level, run_question,
+    ALL_ENGINES,
+    OPTIONAL_ENGINES,
+    RANKED_PAGES_KEPT,
+    Corpus,
+    default_engine,
+    parent_level,
+    run_question,
 )
 from rag_core.evaluation.questions import Question, build_question, load_rows, read_question_lines
+from rag_core.library import package_versions
 from rag_core.models import ProgressEvent
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)

@@ -17,9 +17,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from rag_core.access import names
+from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, names, to_csv
 from rag_core.access.names import DEFAULT_COLLECTION
-from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, to_csv
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, NotFoundError
 from rag_core.models import DocumentRecord

@@ -13,7 +13,13 @@ from __future__ import annotations
 from rag_core.config import Settings
 from rag_core.understanding.followups import conversation_path, read_history
 from rag_core.understanding.glossary import (
-    LANGUAGES, Glossary, Translation, glossary_extension_path, load_glossary, save_uploaded_glossary, translate,
+    LANGUAGES,
+    Glossary,
+    Translation,
+    glossary_extension_path,
+    load_glossary,
+    save_uploaded_glossary,
+    translate,
 )
 from rag_core.understanding.thesaurus import load_thesaurus, save_uploaded_thesaurus, thesaurus_path
 

@@ -56,12 +56,16 @@ class PlanOut(BaseModel):
 
 
 _ROUTER_PROMPT = {
-    "en": ("You route questions asked to a document search engine for actuaries. Classify the request as a "
-           "definition, an explanation or a comparison, say why in one short sentence, and for a comparison "
-           "write one standalone sub-question per compared item (2 or 3). Do not answer the question."),
-    "fr": ("Vous orientez les questions posées à un moteur de recherche documentaire pour actuaires. Classez la "
-           "demande en définition, explication ou comparaison, dites pourquoi en une phrase courte et, pour une "
-           "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). Ne répondez pas à la question."),
+    "en": (
+        "You route questions asked to a document search engine for actuaries. Classify the request as a "
+        "definition, an explanation or a comparison, say why in one short sentence, and for a comparison "
+        "write one standalone sub-question per compared item (2 or 3). Do not answer the question."
+    ),
+    "fr": (
+        "Vous orientez les questions posées à un moteur de recherche documentaire pour actuaires. Classez la "
+        "demande en définition, explication ou comparaison, dites pourquoi en une phrase courte et, pour une "
+        "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). Ne répondez pas à la question."
+    ),
 }
 _REASONS = {
     "en": {"comparison": "comparison: the question contains “{cue}”",

@@ -18,7 +18,15 @@ from rag_core.access import LOCAL_USER, principal_from_claims
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 from tests.access_support import (
-    ADMIN, ALICE, BOB, SECRET_QUERY, SECRET_WORD, Library, copy_library, make_pdf, share_guides,
+    ADMIN,
+    ALICE,
+    BOB,
+    SECRET_QUERY,
+    SECRET_WORD,
+    Library,
+    copy_library,
+    make_pdf,
+    share_guides,
 )
 
 TOKEN = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"

@@ -16,10 +16,18 @@ from tests.openai_server import ChatServer, Reply
 TOPIC = TOPICS["guides"]
 QUESTION = f"What does the {TOPIC} programme protect?"
 QUOTE = f"The {TOPIC} programme protects the balance sheet against large losses."
-ANSWER = {"paragraphs": [
-    {"text": "It protects the balance sheet against large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
-    {"text": "The protection covers large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
-], "missing_information": ""}
+ANSWER = {
+    "paragraphs": [
+        {
+            "text": "It protects the balance sheet against large losses.",
+            "source_ids": ["S1"],
+            "quote": QUOTE,
+            "computations": [],
+        },
+        {"text": "The protection covers large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
+    ],
+    "missing_information": "",
+}
 
 
 def _settings(library: Library, server: ChatServer):

@@ -42,9 +42,14 @@ CASES = {
     "random.pdf": (lambda p: p.write_bytes(bytes(range(256)) * 40), "refused", "not a PDF"),
     "page.pdf": (lambda p: p.write_text("<!DOCTYPE html><html><body>Login</body></html>"), "refused", "web page"),
     "locked.pdf": (encrypted, "refused", "password"),
-    "nopage.pdf": (lambda p: p.write_bytes(b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
-                                           b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"),
-                   "refused", "page"),
+    "nopage.pdf": (
+        lambda p: p.write_bytes(
+            b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+            b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"
+        ),
+        "refused",
+        "page",
+    ),
     "hostile.pdf": (_hostile_text, "ingested", "Ingested"),
 }
 

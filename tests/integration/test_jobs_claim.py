@@ -6,8 +6,8 @@ from __future__ import annotations
 import multiprocessing as mp
 from pathlib import Path
 
-from rag_core.pipeline.connection import open_store
 from rag_core.config import Settings
+from rag_core.pipeline.connection import open_store
 from rag_core.store import Job
 
 RACERS = 6

@@ -85,7 +85,9 @@ def test_the_rejection_texts_are_the_servers_own(settings) -> None:
 
 def test_a_reply_that_does_not_validate_is_repaired_once(settings) -> None:
     with ChatServer(family="llamacpp") as server:
-        server.queue(Reply(content={"paragraphs": [{"text": "sans sources"}], "missing_information": ""}), Reply(content=TWO))
+        server.queue(
+            Reply(content={"paragraphs": [{"text": "sans sources"}], "missing_information": ""}), Reply(content=TWO)
+        )
         a = answer(QUESTION_FR, make_result(), llm_settings(settings, server))
     assert a.mode == "llm" and len(a.paragraphs) == 2 and a.dialect == "json_object"
     repair = server.requests[-1]
@@ -137,11 +139,16 @@ def test_paragraphs_are_checked_as_they_complete_then_replaced_by_the_final_answ
     assert [e.index for e in checked] == [0, 1, 2]
     assert checked[0].paragraph is not None and checked[0].paragraph.status == "supported"
     assert checked[1].paragraph is None and "S99" in checked[1].dropped  # removed as soon as it completed
-    assert checked[2].paragraph is not None and [n.status for n in checked[2].paragraph.numbers][:2] == ["quoted", "quoted"]
+    assert checked[2].paragraph is not None and [n.status for n in checked[2].paragraph.numbers][:2] == [
+        "quoted",
+        "quoted",
+    ]
     drafts = [e for e in events if isinstance(e, Draft) and e.index == 0]
     assert len(drafts) > 1 and all(TWO["paragraphs"][0]["text"].startswith(d.text) for d in drafts)
     first_checked = kinds.index("Checked")
-    assert any(isinstance(e, Draft) and e.index == 1 for e in events[first_checked:])  # paragraph 1 drafted after 0 was marked
+    assert any(
+        isinstance(e, Draft) and e.index == 1 for e in events[first_checked:]
+    )  # paragraph 1 drafted after 0 was marked
     final = events[-1].answer
     assert [p.text for p in final.paragraphs] == [checked[0].paragraph.text, checked[2].paragraph.text]
     assert len(final.dropped) == 1

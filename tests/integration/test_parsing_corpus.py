@@ -12,9 +12,9 @@ import pymupdf
 import pytest
 from docling_core.types.doc import DoclingDocument, ImageRefMode, SectionHeaderItem, TableItem
 
+from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
-from rag_core.chunking import build_chunks
 from tests.unit.test_chunking import assert_chunk_invariants
 from tests.unit.test_parsing import check_invariants
 

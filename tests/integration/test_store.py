@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from lancedb.query import BooleanQuery, MatchQuery, Occur
 
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import IndexMismatchError
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
 from rag_core.retrieval import fuse_rankings, search
-from lancedb.query import BooleanQuery, MatchQuery, Occur
-
 from rag_core.store import FTS_COLUMNS, FullText, Store, id_filter, lexical_query
 
 DOCS = {

@@ -14,9 +14,9 @@ from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
 from rag_core.models import SearchResult
+from rag_core.pipeline.asking import answer_question
 from rag_core.reranking.bge import BgeReranker
 from rag_core.store import Store
-from rag_core.pipeline.asking import answer_question
 from rag_core.understanding import expansion_terms
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup
@@ -27,17 +27,37 @@ from tests.openai_server import ChatServer, Reply
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
-    "c" * 64: ("fr", "provisionnement", [
-        ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
-        ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
-        ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
-        ("Méthode Chain-Ladder", "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
-        ("Limites de Chain-Ladder", "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
-    ]),
-    "d" * 64: ("en", "other", [
-        ("Mortality", "Mortality tables for annuities with improvement factors."),
-        ("Pensions", "Defined benefit pension schemes and their funding level."),
-    ]),
+    "c" * 64: (
+        "fr",
+        "provisionnement",
+        [
+            (
+                "Sinistres tardifs",
+                "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation.",
+            ),
+            ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
+            (
+                "Bootstrap",
+                "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves.",
+            ),
+            (
+                "Méthode Chain-Ladder",
+                "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement.",
+            ),
+            (
+                "Limites de Chain-Ladder",
+                "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables.",
+            ),
+        ],
+    ),
+    "d" * 64: (
+        "en",
+        "other",
+        [
+            ("Mortality", "Mortality tables for annuities with improvement factors."),
+            ("Pensions", "Defined benefit pension schemes and their funding level."),
+        ],
+    ),
 }
 
 
@@ -185,7 +205,9 @@ def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(lib
 def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> None:
     store, settings = library
     definition = answer_question("Qu'est-ce que le bootstrap ?", settings, searcher(store, settings))
-    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings, searcher(store, settings))
+    explanation = answer_question(
+        "Comment le bootstrap simule-t-il les réserves ?", settings, searcher(store, settings)
+    )
     assert (definition.budget, definition.budget_kind) == (3, "definition")
     assert (explanation.budget, explanation.budget_kind) == (5, "explanation")
     assert len(definition.parent_ids) == 3 and len(explanation.parent_ids) == 5

@@ -15,15 +15,26 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
 from rag_core.access import LOCAL_USER, Principal
-from rag_core.pipeline import rechecks
 from rag_core.errors import NotFoundError
-from rag_core.models import (
-    Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
-    RetrievedParent, SearchResult, Source, TableCell,
-)
 from rag_core.evaluation.citation_reports import read_reports
-from tests import fake_reranker
+from rag_core.models import (
+    Answer,
+    ChannelHit,
+    Child,
+    Chunked,
+    DocumentRecord,
+    HighlightBox,
+    Item,
+    Paragraph,
+    Parent,
+    RetrievedParent,
+    SearchResult,
+    Source,
+    TableCell,
+)
+from rag_core.pipeline import rechecks
 from rag_core.pipeline.asking import AskStream
+from tests import fake_reranker
 from tests.fakes import replace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -342,7 +353,9 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)
 
 
-def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_shows_the_thesaurus_and_the_reranker_status(
+    fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(pipeline, "backends", REAL_BACKENDS)  # the page reads the real status from the settings
     at = _app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
@@ -376,7 +389,9 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     assert frame["rang dense autre langue"][0] == "2" and frame["rang lexical traduit"][0] == "1"
     assert frame["rang lexical"][0] == "absent" and frame["langue"][0] == RECORD.language
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
-    assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    assert (
+        "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    )
     assert "Glossaire utilisé : " in captions and "entrées" in captions
     assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
     assert "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." \

@@ -3,8 +3,6 @@ whose cells open the viewer on themselves, and the support-check and collection 
 
 from __future__ import annotations
 
-import pytest
-
 from rag_core import pipeline
 from rag_core.models import Answer, HighlightBox, Paragraph, TableCell, TableExcerpt
 from tests.ui.test_apptest import DOC_ID, SOURCE, _app, _viewer_args, fake_pipeline  # noqa: F401

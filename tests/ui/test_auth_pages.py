@@ -180,8 +180,11 @@ def _header_app(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]],
 
 def test_header_mode_signs_in_the_one_user_the_proxy_names(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
     # the control for the refusals below: the same fake request, each header once
-    at = _header_app(monkeypatch, [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "Finance, board")],
-                     RAG_AUTH__GROUPS_SEPARATOR="|")
+    at = _header_app(
+        monkeypatch,
+        [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "Finance, board")],
+        RAG_AUTH__GROUPS_SEPARATOR="|",
+    )
     assert at.title[0].value != "Connexion"
     assert sign_ins == [Principal("alice@example.org", frozenset({"Finance, board"}))]
 

@@ -316,7 +316,11 @@ def test_header_mode_trusts_the_proxy_headers_only_when_told(library: Path, new_
     proc, url = start_app(library, ARTIFACTS / "streamlit-header.log", env=env)
     try:
         bob = new_page({"X-Forwarded-Email": "bob@example.com", "X-Forwarded-Groups": "risk"})
-        for path, heading in [("library", "Bibliothèque"), ("ask", "Poser une question"), ("", "Questions-réponses sur vos documents")]:
+        for path, heading in [
+            ("library", "Bibliothèque"),
+            ("ask", "Poser une question"),
+            ("", "Questions-réponses sur vos documents"),
+        ]:
             goto(bob, f"{url}/{path}", heading)  # fresh server, the page's own address first
             assert "Connecté : bob@example.com" in bob.locator('[data-testid="stSidebar"]').inner_text()
         goto(bob, f"{url}/inspect", "Inspection d'un document")
@@ -349,7 +353,9 @@ def test_local_mode_every_page_by_its_address_on_a_fresh_server(library: Path, n
             goto(page, f"{url}/{path}", headings[path])
             nav = nav_text(page)
             assert all(name in nav for name in NAV_FR + ["Accès"]), (path, nav)
-            assert "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
+            assert (
+                "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
+            )
         with rerun(page):
             page.get_by_text("English").click()
         page.get_by_role("heading", name="Question answering on your documents").wait_for(timeout=30_000)

@@ -20,7 +20,14 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, app_with_document, goto, open_home, rerun, viewer_settled,
+    CHROMIUM,
+    REPO,
+    VIEWER_IFRAME,
+    app_with_document,
+    goto,
+    open_home,
+    rerun,
+    viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"

@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, app_with_document, goto, open_home, viewer_settled,
+    CHROMIUM,
+    REPO,
+    app_with_document,
+    goto,
+    open_home,
+    viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"

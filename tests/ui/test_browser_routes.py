@@ -17,8 +17,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, goto, launch
-from tests.ui.browser_support import start_app, stop_app
+from tests.ui.browser_support import CHROMIUM, REPO, goto, launch, start_app, stop_app
 from tests.ui.scoped_app import ANN, BOB, SECRET_WORD, ScopedApp, build_template, grant_groups, scoped_app
 from tests.ui.stream_client import PageStream
 

@@ -14,8 +14,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
-from tests.access_support import ADMIN, ALICE, SECRET_QUERY, SECRET_WORD, Library, build_template, copy_library, \
-    share_guides
+from tests.access_support import (
+    ADMIN,
+    ALICE,
+    SECRET_QUERY,
+    SECRET_WORD,
+    Library,
+    build_template,
+    copy_library,
+    share_guides,
+)
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

@@ -26,7 +26,9 @@ def test_annotations_map_pages_and_put_cited_boxes_first() -> None:
 
 
 def test_table_frame_uses_a_usable_first_row_as_header() -> None:
-    cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate([["a", "b"], ["1", "2"]]) for c, t in enumerate(row)]
+    cells = [
+        TableCell(row=r, col=c, text=t) for r, row in enumerate([["a", "b"], ["1", "2"]]) for c, t in enumerate(row)
+    ]
     item = Item(ref="#/tables/0", kind="table", page=1, boxes=[], cells=cells, n_rows=2, n_cols=2)
     frame = table_frame(item)
     assert list(frame.columns) == ["a", "b"] and frame.values.tolist() == [["1", "2"]]

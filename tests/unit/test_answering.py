@@ -43,7 +43,8 @@ IBNR = [
     "| Année | 12 mois | 24 mois |\n|---|---|---|\n| 2021 | 1 200 | 1 850 |\n| 2022 | 1 310 | 2 020 |",
 ]
 MORTALITY = [
-    "Les tables de mortalité réglementaires TH00-02 et TF00-02 s'appliquent aux contrats en cas de décès et en cas de vie. "
+    "Les tables de mortalité réglementaires TH00-02 et TF00-02 s'appliquent aux contrats en cas de décès et en cas de "
+    "vie. "
     "Les tables générationnelles TGH05 et TGF05 tiennent compte de l'amélioration de la longévité."
 ]
 SOLVENCY = ["Le SCR de souscription non-vie agrège les risques de primes, de réserves et de catastrophe."]
@@ -53,7 +54,9 @@ def box(page: int, y: float) -> HighlightBox:
     return HighlightBox(page=page, x0=72.0, y0=y, x1=523.0, y1=y + 24.0)
 
 
-def document(doc_id: str = DOC_FR, title: str = "Guide du provisionnement non-vie", language: str = "fr") -> DocumentRecord:
+def document(
+    doc_id: str = DOC_FR, title: str = "Guide du provisionnement non-vie", language: str = "fr"
+) -> DocumentRecord:
     return DocumentRecord(
         doc_id=doc_id, file_name="guide-provisionnement.pdf" if doc_id == DOC_FR else "reserving-notes.pdf",
         title=title, collection="default", language=language, pages=87, parents=128, children=300, tables=4,
@@ -104,10 +107,14 @@ TABLE = Item(
     ref="#/tables/0", kind="table", caption="Tableau 2 – Paiements cumulés par année de survenance", page=13,
     boxes=[box(13, 300.0)], text=IBNR[1], n_rows=3, n_cols=3,
 )
-FIGURE = Item(ref="#/pictures/1", kind="picture", caption="", page=14, boxes=[box(14, 400.0)], image_path="artifacts/fig1.png")
+FIGURE = Item(
+    ref="#/pictures/1", kind="picture", caption="", page=14, boxes=[box(14, 400.0)], image_path="artifacts/fig1.png"
+)
 
 
-def make_result(query: str = "Qu'est-ce que la MSEP du modèle de Mack ?", n: int = 3, score: float = 0.032) -> SearchResult:
+def make_result(
+    query: str = "Qu'est-ce que la MSEP du modèle de Mack ?", n: int = 3, score: float = 0.032
+) -> SearchResult:
     parents = [
         retrieved(3, CHAIN_LADDER, ["Méthodes déterministes", "Chain Ladder"], [11, 12], rank=1, score=score, best=1),
         retrieved(5, IBNR, ["Provisions", "IBNR"], [13, 14], rank=2, score=score * 0.95, items=[TABLE, FIGURE]),
@@ -200,7 +207,10 @@ def test_extractive_sentences_keep_document_order(settings) -> None:
 
 def test_extractive_without_any_shared_word_shows_the_best_child(settings) -> None:
     a = answer("zzz qqq", make_result(n=1), settings)
-    assert a.paragraphs[0].text == "Le modèle de Mack donne l'erreur quadratique moyenne de prédiction (MSEP) des réserves."
+    assert (
+        a.paragraphs[0].text
+        == "Le modèle de Mack donne l'erreur quadratique moyenne de prédiction (MSEP) des réserves."
+    )
 
 
 # --- verification ----------------------------------------------------------------------
@@ -211,16 +221,26 @@ def test_verification_removes_unknown_ids_drops_unsourced_and_flags_missing_quot
     sources = build_sources(result, 3)
     parent_id, table_id = sources[0].id, f"{result.parents[1].parent.id}#/tables/0"
     paragraphs = [
-        Paragraph(text="La MSEP vient du modèle de Mack.", source_ids=["[S1]", "S77"], quote="erreur quadratique moyenne de prédiction"),
+        Paragraph(
+            text="La MSEP vient du modèle de Mack.",
+            source_ids=["[S1]", "S77"],
+            quote="erreur quadratique moyenne de prédiction",
+        ),
         Paragraph(text="Inventé.", source_ids=["S99"], quote="rien"),
-        Paragraph(text="Les paiements 2022 à 24 mois valent 2 020.", source_ids=[table_id], quote="| 2022 | 1 310 | 2 020 |"),
+        Paragraph(
+            text="Les paiements 2022 à 24 mois valent 2 020.", source_ids=[table_id], quote="| 2022 | 1 310 | 2 020 |"
+        ),
         Paragraph(text="Une variance.", source_ids=[parent_id], quote="La MSEP est une variance"),
         Paragraph(text="Sans citation.", source_ids=[parent_id], quote=""),
     ]
     aliases = {ps.alias: ps.source.id for ps in number_sources(sources)}
     v = verify_citations(paragraphs, sources, "fr", aliases)
-    assert [p.text for p in v.paragraphs] == ["La MSEP vient du modèle de Mack.", "Les paiements 2022 à 24 mois valent 2 020.",
-                                              "Une variance.", "Sans citation."]
+    assert [p.text for p in v.paragraphs] == [
+        "La MSEP vient du modèle de Mack.",
+        "Les paiements 2022 à 24 mois valent 2 020.",
+        "Une variance.",
+        "Sans citation.",
+    ]
     first, table, wrong, unquoted = v.paragraphs
     assert first.source_ids == [parent_id] and first.status == "supported" and "S77" in first.note
     assert table.status == "supported" and table.source_ids == [table_id]

@@ -50,12 +50,17 @@ def test_the_layout_shows_the_stages() -> None:
     assert long_files == []
     assert _stage_imports("understanding", "answering") == set()
     assert _stage_imports("chunking", "citations") == set()
-    assert _stage_imports("pipeline", "answering") and _stage_imports("answering", "citations")  # the check sees imports
+    assert _stage_imports("pipeline", "answering") and _stage_imports(
+        "answering", "citations"
+    )  # the check sees imports
 
 
 def _stage_imports(stage: str, other: str) -> set[str]:
     """Files of `stage` that import `rag_core.<other>` in either form (`from rag_core.X` or `from rag_core import X`)."""
-    pattern = re.compile(rf"^\s*(from\s+rag_core\.{other}\b|import\s+rag_core\.{other}\b|from\s+rag_core\s+import\s+[^\n]*\b{other}\b)", re.M)
+    pattern = re.compile(
+        rf"^\s*(from\s+rag_core\.{other}\b|import\s+rag_core\.{other}\b|from\s+rag_core\s+import\s+[^\n]*\b{other}\b)",
+        re.M,
+    )
     return {str(p.relative_to(CORE)) for p in (CORE / stage).rglob("*.py") if pattern.search(p.read_text())}
 
 

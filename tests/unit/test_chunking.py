@@ -14,9 +14,11 @@ from docling_core.types.doc import (
     DoclingDocument,
     ProvenanceItem,
     Size,
-    TableCell as DLTableCell,
     TableData,
     TableItem,
+)
+from docling_core.types.doc import (
+    TableCell as DLTableCell,
 )
 
 from rag_core import chunking

@@ -13,7 +13,11 @@ def test_registry_lists_each_context_parent_then_its_items() -> None:
     sources = build_sources(result, 3)
     prefix = DOC_FR[:16]
     assert [s.id for s in sources] == [
-        f"{prefix}:p0003", f"{prefix}:p0005", f"{prefix}:p0005#/tables/0", f"{prefix}:p0005#/pictures/1", f"{prefix}:p0009",
+        f"{prefix}:p0003",
+        f"{prefix}:p0005",
+        f"{prefix}:p0005#/tables/0",
+        f"{prefix}:p0005#/pictures/1",
+        f"{prefix}:p0009",
     ]
     assert [s.kind for s in sources] == ["parent", "parent", "table", "picture", "parent"]
     assert all(s.doc_id == DOC_FR and s.file_name == "guide-provisionnement.pdf" for s in sources)

@@ -57,9 +57,16 @@ def test_messages_name_the_terms_in_the_question_language() -> None:
 
 
 def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None:
-    for line in ["> data(hachemeister)", "R> fit <- MackChainLadder(RAA, est.sigma = \"Mack\")",
-                 "[1,] 1738 1642 1794 2051 2079", "11343397 1.2 4.5 6.7 8.9", "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
-                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1", "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
+    for line in [
+        "> data(hachemeister)",
+        'R> fit <- MackChainLadder(RAA, est.sigma = "Mack")',
+        "[1,] 1738 1642 1794 2051 2079",
+        "11343397 1.2 4.5 6.7 8.9",
+        "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
+        "summary(fit)$Totals",
+        "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1",
+        "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {",
+    ]:
         assert is_code_like(line), line
     for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
                  "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
@@ -75,8 +82,12 @@ def test_a_run_of_figures_glued_to_prose_is_a_piece_of_its_own() -> None:
     glued = "1998 1.22 1.05 1.01 1999 1.31 1.08 Total 3.2 Tail methods Several authors fit a curve to the factors"
     pieces = split_sentences(glued)
     assert pieces[0] == "1998 1.22 1.05 1.01 1999 1.31 1.08" and is_code_like(pieces[0])
-    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors" and not is_code_like(pieces[1])
-    assert split_sentences("Reserves grew by 4 % in 2021 and 5 % in 2022.") == ["Reserves grew by 4 % in 2021 and 5 % in 2022."]
+    assert pieces[1] == "Total 3.2 Tail methods Several authors fit a curve to the factors" and not is_code_like(
+        pieces[1]
+    )
+    assert split_sentences("Reserves grew by 4 % in 2021 and 5 % in 2022.") == [
+        "Reserves grew by 4 % in 2021 and 5 % in 2022."
+    ]
 
 
 def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
@@ -106,7 +117,8 @@ def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers(
     """Issue 17 with issue 18's glossary: a French question about an English text is not refused because
     its French words are absent; a translation covering only half of a name does not vouch for the name."""
     from rag_core.answering.coverage import check_coverage
-    from rag_core.understanding.glossary import BUNDLED as GLOSSARY, Glossary
+    from rag_core.understanding.glossary import BUNDLED as GLOSSARY
+    from rag_core.understanding.glossary import Glossary
 
     glossary = Glossary.from_json(GLOSSARY.read_bytes())
     english = ["the tail factor extends development beyond the last age of the triangle",

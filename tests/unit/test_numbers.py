@@ -23,7 +23,7 @@ from rag_core.models import (
     SearchResult,
     TableCell,
 )
-from tests.unit.test_answering import CHAIN_LADDER, IBNR, box, make_result, retrieved
+from tests.unit.test_answering import CHAIN_LADDER, IBNR, box, retrieved
 
 
 def values(text: str, language: str = "en") -> list[tuple[str, float]]:
@@ -188,12 +188,16 @@ def test_a_rounded_quote_says_what_it_rounds() -> None:
 
 def test_computations_are_recomputed_and_inventions_are_unsupported() -> None:
     _, _, table = ids()
-    good = Computation(operation="development_factor",
-                       inputs=[ComputationInput(value="1 310", source_id=table), ComputationInput(value="2 020", source_id=table)],
-                       result="1,542")
-    wrong = Computation(operation="sum",
-                        inputs=[ComputationInput(value="1 200", source_id=table), ComputationInput(value="1 850", source_id=table)],
-                        result="3 100")
+    good = Computation(
+        operation="development_factor",
+        inputs=[ComputationInput(value="1 310", source_id=table), ComputationInput(value="2 020", source_id=table)],
+        result="1,542",
+    )
+    wrong = Computation(
+        operation="sum",
+        inputs=[ComputationInput(value="1 200", source_id=table), ComputationInput(value="1 850", source_id=table)],
+        result="3 100",
+    )
     text = "Le facteur 2022 vaut 1,542 ; le total 2021 serait 3 100 ; la provision est de 4 567."
     numbers, _ = trace(text, [table], [good, wrong])
     status = {n.text: (n.status, n.reason) for n in numbers}
@@ -204,9 +208,11 @@ def test_computations_are_recomputed_and_inventions_are_unsupported() -> None:
 
 def test_a_computation_on_numbers_that_are_not_in_the_source_is_unsupported() -> None:
     _, _, table = ids()
-    invented = Computation(operation="ratio",
-                           inputs=[ComputationInput(value="2 500", source_id=table), ComputationInput(value="1 310", source_id=table)],
-                           result="1,908")
+    invented = Computation(
+        operation="ratio",
+        inputs=[ComputationInput(value="2 500", source_id=table), ComputationInput(value="1 310", source_id=table)],
+        result="1,908",
+    )
     numbers, _ = trace("Le rapport serait de 1,908.", [table], [invented])
     assert [(n.text, n.status) for n in numbers] == [("1,908", "unsupported")]
     assert "2 500" in numbers[0].reason

@@ -214,8 +214,11 @@ def test_progress_reports_every_page(report_pdf: Path, settings: Settings, tmp_p
 
 
 def test_lost_spaces_are_restored_and_hyphens_joined() -> None:
-    spans = [{"text": "Chain", "size": 10, "bbox": (0, 0, 25, 10)}, {"text": "ladder", "size": 10, "bbox": (28, 0, 55, 10)},
-             {"text": "s", "size": 10, "bbox": (55.5, 0, 60, 10)}]
+    spans = [
+        {"text": "Chain", "size": 10, "bbox": (0, 0, 25, 10)},
+        {"text": "ladder", "size": 10, "bbox": (28, 0, 55, 10)},
+        {"text": "s", "size": 10, "bbox": (55.5, 0, 60, 10)},
+    ]
     assert line_from_spans(spans, (0, 0, 60, 10)).text == "Chain ladders"
     joined = join_lines([Line("the actu-", (0, 0, 1, 1)), Line("arial method", (0, 2, 1, 3)), Line("2-", (0, 4, 1, 5)),
                          Line("Year", (0, 6, 1, 7))])
@@ -261,7 +264,9 @@ def test_encrypted_pdf_is_refused(report_pdf: Path, tmp_path: Path, settings: Se
     doc = pymupdf.open(report_pdf)
     path = tmp_path / "locked.pdf"
     doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
-    _assert_refused(path, settings, "This PDF is password-protected; remove the password and upload it again.", tmp_path)
+    _assert_refused(
+        path, settings, "This PDF is password-protected; remove the password and upload it again.", tmp_path
+    )
 
 
 def test_kind_comes_from_content(report_pdf: Path, tmp_path: Path, settings: Settings) -> None:
@@ -297,7 +302,12 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
     word.add_paragraph("Le provisionnement non-vie repose sur les triangles.")
     word.add_heading("Méthode Chain Ladder", level=2)
     table = word.add_table(rows=2, cols=2)
-    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 0).text, table.cell(1, 1).text = "An", "Payé", "2021", "100"
+    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 0).text, table.cell(1, 1).text = (
+        "An",
+        "Payé",
+        "2021",
+        "100",
+    )
     word.save(tmp_path / "note.docx")
     parsed = parse(tmp_path / "note.docx", settings, tmp_path / "a")
     assert parsed.parser == "docling-simple" and parsed.title == "Provisions techniques"
@@ -305,8 +315,8 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
     assert levels.get("Méthode Chain Ladder") == 2
     assert parsed.document.tables[0].data.num_rows == 2
 
-    md = _write(tmp_path, "guide.md", "# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n"
-                "| a | b |\n|---|---|\n| 1 | 2 |\n".encode())
+    md = _write(tmp_path, "guide.md", b"# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n"
+                b"| a | b |\n|---|---|\n| 1 | 2 |\n")
     parsed = parse(md, settings, tmp_path / "b")
     assert parsed.title == "Guide"
     assert any(isinstance(t, TextItem) and "tail factor extends" in t.text for t in parsed.document.texts)

@@ -40,8 +40,9 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
 
 def test_recognition_ignores_accents_case_and_plurals() -> None:
     thesaurus = Thesaurus.from_json(json.dumps(SMALL))
-    assert [c.id for c in thesaurus.recognise("Les Sinistres Survenus non DECLARES et la provision pour sinistre a payer")] \
-        == ["ibnr", "psap"]
+    assert [
+        c.id for c in thesaurus.recognise("Les Sinistres Survenus non DECLARES et la provision pour sinistre a payer")
+    ] == ["ibnr", "psap"]
     assert thesaurus.expand("What is a run-off triangle?").terms == ()
 
 
@@ -150,10 +151,20 @@ def test_history_is_the_last_three_messages_of_the_stored_conversation(settings:
     path = followups.conversation_path(settings, "conv/../1")
     assert path.parent == settings.data_dir / "conversations"  # the id cannot leave the folder
     path.parent.mkdir(parents=True)
-    turns = [Answer(question="Qu'est-ce que la PSAP ?", mode="extractive", paragraphs=[Paragraph(text="La PSAP...", source_ids=["s"])]),
-             Answer(question="bonjour", mode="greeting", missing_information="Bonjour !"),
-             Answer(question="Et la PPNA ?", mode="refused", missing_information="Aucun document.",
-                    standalone_question="Et la PPNA (PSAP) ?")]
+    turns = [
+        Answer(
+            question="Qu'est-ce que la PSAP ?",
+            mode="extractive",
+            paragraphs=[Paragraph(text="La PSAP...", source_ids=["s"])],
+        ),
+        Answer(question="bonjour", mode="greeting", missing_information="Bonjour !"),
+        Answer(
+            question="Et la PPNA ?",
+            mode="refused",
+            missing_information="Aucun document.",
+            standalone_question="Et la PPNA (PSAP) ?",
+        ),
+    ]
     path.write_text("".join(a.model_dump_json() + "\n" for a in turns), encoding="utf-8")
     assert followups.read_history(settings, "conv/../1") == [
         ("assistant", "La PSAP..."), ("user", "Et la PPNA (PSAP) ?"), ("assistant", "Aucun document.")]

@@ -46,8 +46,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "numbers.mismatch": {"fr": "le calcul ne correspond pas", "en": "computation does not match"},
     "numbers.unsupported": {"fr": "non étayé", "en": "unsupported"},
     "numbers.summary": {
-        "fr": "Chiffres à vérifier : {unsupported} non étayé(s) par les sources, {mismatch} calcul(s) qui ne correspondent pas.",
-        "en": "Figures to check: {unsupported} not supported by the sources, {mismatch} computation(s) that do not match.",
+        "fr": "Chiffres à vérifier : {unsupported} non étayé(s) par les sources, {mismatch} calcul(s) qui ne "
+              "correspondent pas.",
+        "en": "Figures to check: {unsupported} not supported by the sources, {mismatch} computation(s) that do not "
+              "match.",
     },
     "viewer.title": {"fr": "{label}", "en": "{label}"},
     "viewer.pages": {"fr": "Page(s) affichée(s) : {pages}", "en": "Page(s) shown: {pages}"},
