@@ -24,8 +24,8 @@ from rag_core.answering import Checked, Draft, Final
 from rag_core.errors import RagError
 from rag_core.models import Answer
 from ui.i18n import t
+from ui.markdown import escape_md
 from ui.number_marks import marked_text
-from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
 STOP_REQUESTED, HANDOFF = "ask_stop_requested", "ask_stream_handoff"

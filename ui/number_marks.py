@@ -14,7 +14,8 @@ import streamlit as st
 from rag_core.models import Answer, NumberTrace, Paragraph, Source
 from ui import state
 from ui.i18n import t
-from ui.widgets import escape_md, source_label, viewer_target
+from ui.markdown import escape_md
+from ui.widgets import source_label, viewer_target
 
 MARKS = {
     "quoted": ("green", "✓"),

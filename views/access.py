@@ -20,7 +20,8 @@ from ui import state
 from ui.auth import may_manage_access, page_context
 from ui.downloads import download
 from ui.i18n import t
-from ui.widgets import call, escape_md
+from ui.markdown import escape_md
+from ui.widgets import call
 
 log = logging.getLogger(__name__)
 

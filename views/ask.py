@@ -16,7 +16,8 @@ from ui.i18n import lang, t
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.table_excerpt import table_excerpt
-from ui.widgets import call, citation_cards, escape_md, show_target
+from ui.markdown import escape_md
+from ui.widgets import call, citation_cards, show_target
 
 log = logging.getLogger(__name__)
 JUDGED = {"supported": ("green", ":material/verified:"), "partly": ("orange", ":material/rule:"),

@@ -8,7 +8,8 @@ from rag_core import pipeline
 from ui.auth import page_context, principal_key
 from ui.downloads import inline_image
 from ui.i18n import t
-from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
+from ui.markdown import escape_md
+from ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
 
 settings, principal = page_context()
 st.title(t("inspect.title"))

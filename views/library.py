@@ -18,12 +18,12 @@ import streamlit as st
 
 from rag_core import pipeline
 from rag_core.errors import RagError
-from rag_core.library import clean_file_name
 from ui import jobs as jobs_ui
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
-from ui.widgets import call, escape_md
+from ui.markdown import escape_md
+from ui.widgets import call
 
 log = logging.getLogger(__name__)
 UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]
@@ -62,11 +62,11 @@ def _submit(uploaded: list, collection: str, picked: bool) -> None:
             queued.append(pipeline.submit_upload(f.getvalue(), f.name, settings, collection, principal=principal,
                                                  into_existing=picked).id)
         except RagError as err:
-            refused.append({"file_name": clean_file_name(f.name), "status": "refused", "message": str(err),
+            refused.append({"file_name": pipeline.clean_file_name(f.name), "status": "refused", "message": str(err),
                             "warnings": []})
         except Exception:  # a bug, not the user's fault: logged, the other files still go
             log.exception("queueing %s failed", f.name)
-            refused.append({"file_name": clean_file_name(f.name), "status": "refused",
+            refused.append({"file_name": pipeline.clean_file_name(f.name), "status": "refused",
                             "message": t("error.generic"), "warnings": []})
     jobs_ui.remember_submitted(queued)
     st.session_state[state.INGEST_RESULTS] = refused

@@ -115,7 +115,7 @@ def test_library_page_names_the_limit_setting(tmp_path: Path, monkeypatch: pytes
 def test_the_progress_bars_show_the_file_name_literally(tmp_path: Path) -> None:
     # a progress text is Markdown (LaTeX included): an uploaded name must not be rendered as such
     from tests.access_support import make_pdf
-    from ui.widgets import escape_md
+    from ui.markdown import escape_md
 
     name = "$\\frac{a}{b}$ *claims* [link](http://example.org).pdf"
     data = make_pdf(tmp_path / "p.pdf", "Quokka reserving guide").read_bytes()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rag_core.models import HighlightBox, Item, TableCell
-from ui.widgets import annotations_for, box_dict, escape_md, table_frame
+from ui.markdown import escape_md
+from ui.widgets import annotations_for, box_dict, table_frame
 
 
 def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:
