@@ -1,17 +1,14 @@
 """The chat-model client: LangChain `ChatOpenAI` / `AzureChatOpenAI` with the structured output each endpoint accepts.
 
-Endpoints differ in what they accept (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, Azure):
-the first call to an endpoint and model probes, in order, a strict JSON schema, a JSON object
-with the schema in the prompt, tool calling, and plain text with the JSON taken from the reply
-(`DIALECTS`), moving on only when the endpoint rejects the request for its format; the dialect
-that works is remembered for the life of the process (`known_dialect`). Every reply is parsed
-the same way and validated against the caller's pydantic model, with one repair request when
-it does not validate. `stream_structured` streams the reply's text as it is written (usage
-included); `call_structured` waits for the whole reply. Every failure (timeout, refused
-connection, HTTP error, broken stream, output that is not the schema) becomes an `LLMError`
-whose message is written for the user and never contains the API key. This module adds only
-the format instruction a dialect needs to the messages; it verifies no citation and decides no
-fallback.
+Endpoints differ in what they accept (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, Azure): the first call to an
+endpoint and model probes, in order, a strict JSON schema, a JSON object with the schema in the prompt, tool calling,
+and plain text with the JSON taken from the reply (`DIALECTS`), moving on only when the endpoint rejects the request
+for its format; the dialect that works is remembered for the life of the process (`known_dialect`). Every reply is
+parsed the same way and validated against the caller's pydantic model, with one repair request when it does not
+validate. `stream_structured` streams the reply's text as it is written (usage included); `call_structured` waits for
+the whole reply. Every failure (timeout, refused connection, HTTP error, broken stream, output that is not the schema)
+becomes an `LLMError` whose message is written for the user and never contains the API key. This module adds only the
+format instruction a dialect needs to the messages; it verifies no citation and decides no fallback.
 """
 
 from __future__ import annotations
@@ -61,10 +58,8 @@ def endpoint_key(settings: Settings) -> tuple[str, str]:
     if settings.llm.provider == "azure":
         address = (settings.azure_endpoint() or "").rstrip("/")
         if settings.llm.azure_api_version:
-            return (
-                f"{address}/openai/deployments/{settings.llm.azure_deployment or settings.llm.model}",
-                settings.llm.model,
-            )
+            deployment = settings.llm.azure_deployment or settings.llm.model
+            return f"{address}/openai/deployments/{deployment}", settings.llm.model
         return f"{address}/openai/v1", settings.llm.model
     return (settings.llm_base_url() or "https://api.openai.com/v1").rstrip("/"), settings.llm.model
 
@@ -400,6 +395,5 @@ def call_structured(
     for item in stream_structured(messages, schema, settings, language, stream=False):
         if isinstance(item, StructuredReply):
             return item.parsed, {**item.usage, "dialect": item.dialect, "elapsed_s": time.perf_counter() - started}
-    raise LLMError(
-        _FAILURES.get(language, _FAILURES["en"])["format"]
-    )  # pragma: no cover - the generator always ends in a reply
+    # the generator always ends in a reply:
+    raise LLMError(_FAILURES.get(language, _FAILURES["en"])["format"])  # pragma: no cover
