@@ -96,7 +96,7 @@ def test_hostile_file_names_are_kept_readable_and_harmless(library, tmp_path: Pa
     assert pipeline.source_path(result.doc_id, settings, principal=LOCAL).parent.parent == settings.documents_dir
 
 
-# ---- the other cases of issue 7 (tests/bad_files.py holds the files and expected outcomes) ----
+# ---- the other bad files (tests/bad_files.py holds the files and expected outcomes) ----
 NOT_ABOVE = {"scanned page (OCR reads it)", "scanned page OCR cannot read", "same file twice",
              "too many pages (limit set to 2)", "too large (limit set to 0.001 MB)",
              "text telling the model to ignore its instructions"}

@@ -15,7 +15,7 @@ from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.heading_blocks import heading_kind
 from rag_core.parsing.headings import HeadingInfo, assign_levels
-from tests.unit.test_parsing import check_invariants, with_parsing
+from tests.parsing_support import check_invariants, with_parsing
 
 
 def _cut(source: Path, pages: list[int], target: Path) -> Path:

@@ -1,6 +1,6 @@
 """The LLM path against a real HTTP server speaking the OpenAI chat-completions protocol.
 
-LangChain and the OpenAI client talk to `tests.openai_server.ChatServer` over a socket on
+LangChain and the OpenAI client talk to `tests.fake_chat_server.FakeChatServer` over a socket on
 127.0.0.1; each test scripts the server's replies and checks what `answer()` makes of them.
 """
 
@@ -15,48 +15,17 @@ import pytest
 from pydantic import SecretStr
 
 from rag_core.answering import answer
-from rag_core.config import LLMSettings, Settings
+from rag_core.config import LLMSettings
 from rag_core.models import SearchResult
-from tests.openai_server import ChatServer, Reply
-from tests.unit.test_answering import make_result
-
-KEY = "sk-test-SECRET-4f9a8b7c6d5e"
-QUESTION_FR = "Qu'est-ce que la MSEP du modèle de Mack ?"
-MSEP_QUOTE = "erreur quadratique moyenne de prédiction (MSEP)"
+from tests.answering_support import make_result
+from tests.fake_chat_server import FakeChatServer, Reply
+from tests.llm_support import KEY, MSEP_QUOTE, QUESTION_FR, good, llm_settings, messages, para
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
-
-
-def llm_settings(
-    settings: Settings, server: ChatServer | None = None, key: str | None = KEY, **llm: object
-) -> Settings:
-    section = LLMSettings(
-        model="test-model", api_key=SecretStr(key) if key else None,
-        base_url=server.base_url if server else None, timeout_s=1.0, **llm,
-    )
-    return settings.model_copy(update={"llm": section})
-
-
-def good(*paragraphs: dict, missing: str = "") -> dict:
-    return {"paragraphs": list(paragraphs), "missing_information": missing}
-
-
-def para(text: str, ids: list[str], quote: str) -> dict:
-    return {"text": text, "source_ids": ids, "quote": quote}
-
-
-def messages(server: ChatServer, n: int = 0) -> tuple[str, str]:
-    body = server.requests[n]
-    system, user = body["messages"]
-    assert system["role"] == "system" and user["role"] == "user"
-    content = user["content"]
-    if isinstance(content, list):
-        content = "\n".join(p.get("text", "") for p in content if p["type"] == "text")
-    return system["content"], content
 
 
 def test_good_answer_is_verified_and_carries_usage(settings, server) -> None:

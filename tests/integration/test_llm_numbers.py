@@ -18,16 +18,16 @@ from rag_core.access import Principal
 from rag_core.answering import answer
 from rag_core.models import Answer
 from rag_core.understanding import conversation_path
-from tests.integration.test_llm import good, llm_settings, messages
-from tests.openai_server import ChatServer
-from tests.unit.test_numbers import CELLS, table_result
+from tests.answering_support import CELLS, table_result
+from tests.fake_chat_server import FakeChatServer
+from tests.llm_support import good, llm_settings, messages
 
 QUESTION = "Quels sont les paiements cumulés de 2022 et le facteur de développement de 12 à 24 mois ?"
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 

@@ -125,7 +125,7 @@ def channel_rank(result: SearchResult, pdf: str, page: int, channel: str) -> int
     return min(ranks, default=None)
 
 
-def found(searched: dict, questions: list[Question], rank_of, within: int) -> list[str]:  # type: ignore[no-untyped-def]
+def found(searched: dict, questions: list[Question], rank_of, within: int) -> list[str]:
     hits = []
     for pdf, page, question in questions:
         rank = rank_of(searched[question], pdf, page)

@@ -17,7 +17,7 @@ from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.document_builder import table_source
-from tests.unit.test_parsing import check_invariants, with_parsing
+from tests.parsing_support import check_invariants, with_parsing
 
 
 def _cut(source: Path, pages: list[int], target: Path) -> Path:

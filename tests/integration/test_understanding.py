@@ -21,9 +21,9 @@ from rag_core.understanding import expansion_terms
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup
 from tests import fake_reranker
-from tests.integration.test_llm import llm_settings
-from tests.integration.test_store import _build
-from tests.openai_server import ChatServer, Reply
+from tests.fake_chat_server import FakeChatServer, Reply
+from tests.llm_support import llm_settings
+from tests.store_support import build_store
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
@@ -63,7 +63,7 @@ DOCS = {
 
 @pytest.fixture
 def library(settings: Settings) -> Iterator[tuple[Store, Settings]]:
-    yield _build(settings, DOCS)
+    yield build_store(settings, DOCS)
     pipeline._store.cache_clear()
 
 
@@ -71,7 +71,7 @@ def section_of(result: SearchResult, parent_id: str) -> str:
     return next(p.parent.heading_path[0] for p in result.parents if p.parent.id == parent_id)
 
 
-def searcher(store: Store, settings: Settings, calls: list[str] | None = None):  # type: ignore[no-untyped-def]
+def searcher(store: Store, settings: Settings, calls: list[str] | None = None):
     def search(query: str, k: int) -> SearchResult:
         if calls is not None:
             calls.append(query)
@@ -121,7 +121,7 @@ class ScriptedReranker:
         self.scores = scores
         self.read: list[list[str]] = []
 
-    def score(self, question: str, passages) -> list[float]:  # type: ignore[no-untyped-def]
+    def score(self, question: str, passages) -> list[float]:
         self.read.append(list(passages))
         return self.scores[: len(passages)]
 
@@ -234,8 +234,8 @@ def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
 
 # --- the LLM router and rewrite through the local chat-completions server ---------------------------
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 

@@ -128,7 +128,7 @@ class PageStream:
     deferred-file request on the page's own connection, as its own session (what a user of that
     browser could do from the developer console). Call before the page's first `goto`."""
 
-    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, page) -> None:
         import re
 
         self.page = page
@@ -138,7 +138,7 @@ class PageStream:
         self._server = None
         page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
 
-    def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
+    def _route(self, ws) -> None:
         server = ws.connect_to_server()
         self._server = server
         ws.on_message(lambda message: server.send(message))

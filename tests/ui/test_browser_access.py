@@ -118,7 +118,7 @@ def goto(page, url: str, heading: str) -> None:
     page.get_by_role("heading", name=heading).first.wait_for(timeout=30_000)
 
 
-def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:  # type: ignore[no-untyped-def]
+def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:
     """Until a dataframe grid holds a cell reading `text`: the grid mirrors its cells in an
     accessible table that it keeps out of sight, hence "attached" rather than visible."""
     page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(
@@ -145,7 +145,7 @@ def selectbox_options(page, label: str) -> list[str]:
     return found
 
 
-def pick(page, label: str, option: str) -> None:  # type: ignore[no-untyped-def]
+def pick(page, label: str, option: str) -> None:
     """Choose `option` in a selectbox outside a form. A new value runs the script, which is waited
     for; picking the value already shown runs nothing."""
     from playwright.sync_api import expect

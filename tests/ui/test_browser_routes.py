@@ -44,14 +44,14 @@ def browser():
         chromium.close()
 
 
-def _person(browser, headers: dict[str, str]):  # type: ignore[no-untyped-def]
+def _person(browser, headers: dict[str, str]):
     context = browser.new_context(viewport={"width": 1500, "height": 1000}, extra_http_headers=headers,
                                   accept_downloads=True)
     page = context.new_page()
     return context, page, PageStream(page)
 
 
-def _ann_on_inspect(browser, app: ScopedApp):  # type: ignore[no-untyped-def]
+def _ann_on_inspect(browser, app: ScopedApp):
     context, page, stream = _person(browser, ANN)
     media: list[str] = []
     page.on("response", lambda r: media.append(r.url) if urlparse(r.url).path.startswith("/media/") else None)

@@ -40,7 +40,7 @@ def drawn(url: str, headers: list[tuple[str, str]]) -> str:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def app(tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("header-stream") / "data"
     env = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true", "RAG_AUTH__GROUPS_SEPARATOR": "|"}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

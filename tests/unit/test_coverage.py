@@ -1,4 +1,4 @@
-"""The pieces of issue 17 that need no library: the terms of a question, phrase mentions, the
+"""The coverage check's pieces that need no library: the terms of a question, phrase mentions, the
 messages, code and console detection, and the choice of evidence sentences."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_a_library_that_cannot_tell_refuses_nothing() -> None:
 
 
 def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers() -> None:
-    """Issue 17 with issue 18's glossary: a French question about an English text is not refused because
+    """The coverage check with the bilingual glossary: a French question about an English text is not refused because
     its French words are absent; a translation covering only half of a name does not vouch for the name."""
     from rag_core.answering.coverage import check_coverage
     from rag_core.understanding.glossary import BUNDLED as GLOSSARY
@@ -146,7 +146,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     from rag_core.answering.coverage import Library, checked_search
     from rag_core.models import SearchResult
     from rag_core.text import fold
-    from tests.unit.test_answering import retrieved
+    from tests.answering_support import retrieved
 
     panjer = retrieved(1, ["Panjer's recursion holds for the Poisson, binomial and negative binomial laws."],
                        ["Counting laws"], [4], rank=1)

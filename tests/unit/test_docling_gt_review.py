@@ -11,7 +11,7 @@ from pathlib import Path
 REVIEW = Path(__file__).resolve().parents[2] / "benchmarks" / "docling_gt_review.py"
 
 
-def _review():  # type: ignore[no-untyped-def]
+def _review():
     spec = importlib.util.spec_from_file_location("docling_gt_review", REVIEW)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[spec.name] = module  # type: ignore[union-attr]  # its dataclass looks itself up there

@@ -17,13 +17,10 @@ from rag_core.citations import build_sources
 from rag_core.models import (
     Computation,
     ComputationInput,
-    HighlightBox,
-    Item,
     Paragraph,
     SearchResult,
-    TableCell,
 )
-from tests.unit.test_answering import CHAIN_LADDER, IBNR, box, retrieved
+from tests.answering_support import CELLS, table_result
 
 
 def values(text: str, language: str = "en") -> list[tuple[str, float]]:
@@ -116,25 +113,6 @@ def test_undefined_operations_give_none() -> None:
 
 
 # --- tracing ---------------------------------------------------------------------------
-
-# The IBNR table of test_answering with a cell grid: each cell has its own box (top-left, points).
-_GRID = [["Année", "12 mois", "24 mois"], ["2021", "1 200", "1 850"], ["2022", "1 310", "2 020"]]
-CELLS = [
-    TableCell(row=r, col=c, text=text, box=HighlightBox(page=13, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c,
-                                                        y1=320 + 20 * r))
-    for r, row in enumerate(_GRID) for c, text in enumerate(row)
-]
-TABLE = Item(ref="#/tables/0", kind="table", caption="Tableau 2 – Paiements cumulés", page=13,
-             boxes=[box(13, 300.0)], text=IBNR[1], cells=CELLS, n_rows=3, n_cols=3)
-
-
-def table_result() -> SearchResult:
-    parents = [
-        retrieved(3, CHAIN_LADDER, ["Méthodes déterministes", "Chain Ladder"], [11, 12], rank=1, best=1),
-        retrieved(5, [IBNR[0] + " Le taux de déclaration à 12 mois est de 64,93 %.", IBNR[1]], ["Provisions", "IBNR"],
-                  [13, 14], rank=2, items=[TABLE]),
-    ]
-    return SearchResult(query="paiements 2022", parents=parents)
 
 
 def trace(text: str, cite: list[str], computations: list[Computation] | None = None, language: str = "fr"):

@@ -23,36 +23,10 @@ from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable, InputError
 from rag_core.parsing import ParsedDocument, parse, parser_signature, resolve_pdf_backend, validate_file
 from rag_core.parsing.layout_text import Line, join_lines, line_from_spans, split_bullet
+from tests.parsing_support import check_invariants, with_parsing
 
 LOREM = ("The chain ladder method estimates outstanding claims from cumulative payments. "
          "Development factors are the ratios of successive cumulative amounts, weighted by volume. ")
-
-
-def with_parsing(settings: Settings, **changes) -> Settings:
-    return settings.model_copy(update={"parsing": settings.parsing.model_copy(update=changes)})
-
-
-def check_invariants(parsed: ParsedDocument) -> None:
-    """Every item has provenance inside its page; text charspans match their line text."""
-    doc = parsed.document
-    assert parsed.pages == len(doc.pages) or parsed.parser != "pymupdf"
-    for item, _ in doc.iterate_items(included_content_layers=set(ContentLayer)):
-        if not hasattr(item, "prov"):
-            continue
-        assert item.prov, f"{item.self_ref} has no provenance"
-        for prov in item.prov:
-            assert 1 <= prov.page_no <= parsed.pages
-            size = doc.pages[prov.page_no].size
-            box = prov.bbox
-            assert box.coord_origin.name == "TOPLEFT"
-            assert -0.01 <= box.l <= box.r <= size.width + 0.01, (item.self_ref, box, size)
-            assert -0.01 <= box.t <= box.b <= size.height + 0.01, (item.self_ref, box, size)
-        if isinstance(item, TextItem) and item.text:
-            spans = [p.charspan for p in item.prov]
-            assert spans[0][0] == 0 and spans[-1][1] == len(item.text), item.self_ref
-            for (s0, e0), (s1, _) in zip(spans, spans[1:]):
-                assert s0 < e0 <= s1 and item.text[e0:s1] in ("", " "), (item.self_ref, spans)
-            assert all(item.text[s:e].strip() == item.text[s:e] and e > s for s, e in spans)
 
 
 def roundtrip(doc: DoclingDocument, tmp_path: Path) -> DoclingDocument:

@@ -29,7 +29,7 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
     thesaurus = Thesaurus.from_json(json.dumps(SMALL))
     expansion = thesaurus.expand("Comment estimer les IBNR ?")
     assert expansion.concepts == ("ibnr",)
-    # the method's weights (METHOD.md §3): prefLabel 0.95, altLabel 0.85
+    # the method's weights (docs/method.md, "Search: channels and fusion"): prefLabel 0.95, altLabel 0.85
     assert expansion.terms == (("incurred but not reported", 0.95), ("sinistres survenus non déclarés", 0.95),
                                ("sinistres tardifs", 0.85))
     # the label already in the question is not added again; broader concepts do not expand

@@ -72,7 +72,7 @@ class Reply:
 
 
 @dataclass
-class ChatServer:
+class FakeChatServer:
     family: str = "openai"
     replies: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -113,7 +113,7 @@ class ChatServer:
             return FORMAT_REJECTION
         return None
 
-    def start(self) -> ChatServer:
+    def start(self) -> FakeChatServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -234,7 +234,7 @@ class ChatServer:
             self._httpd.shutdown()
             self._httpd.server_close()
 
-    def __enter__(self) -> ChatServer:
+    def __enter__(self) -> FakeChatServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
