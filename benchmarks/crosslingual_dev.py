@@ -191,7 +191,7 @@ def _r(row: dict, channel: str) -> Ranking:
         if "+" not in channel:  # and there is no translated query
             return []
         channel = channel.split("+")[0]
-    return [tuple(x) for x in row["rankings"][channel]]  # type: ignore[misc]
+    return [tuple(x) for x in row["rankings"][channel]]
 
 
 def per_language_dense(row: dict) -> Ranking:

@@ -39,7 +39,7 @@ def _pages(run: dict) -> list[tuple[str, int]]:
     return [(p["pdf"], p["page"]) for p in run["ranked_pages"]]
 
 
-def _score(rows: list[dict], rank_of) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def _score(rows: list[dict], rank_of) -> dict[str, float]:
     values = [metrics.rank_metrics(rank_of(r), {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]})
               for r in rows]
     return {c: sum(v[c] for v in values) / len(values) for c in COLUMNS}
@@ -51,7 +51,7 @@ def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
     eng = results["engines"]
     out = []
 
-    def add(name: str, rank_of) -> None:  # type: ignore[no-untyped-def]
+    def add(name: str, rank_of) -> None:
         out.append((name, _score(rows, rank_of)))
 
     if {"lexical", "dense"} <= set(eng):

@@ -143,7 +143,7 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
 
         seconds = 0.0
 
-        def run(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def run(self, *args, **kwargs):
             t0 = time.perf_counter()
             try:
                 return super().run(*args, **kwargs)
@@ -157,12 +157,12 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
     inline_s = queue_s = 0.0
     pages = 0
 
-    def inline(pdf: Path):  # type: ignore[no-untyped-def]
+    def inline(pdf: Path):
         t0 = time.perf_counter()
         (result,) = pipeline.ingest([pdf], inline_settings, principal=local)
         return result, time.perf_counter() - t0
 
-    def queued(pdf: Path):  # type: ignore[no-untyped-def]
+    def queued(pdf: Path):
         t0 = time.perf_counter()
         job = pipeline.submit_upload(pdf.read_bytes(), pdf.name, queue_settings, principal=local)
         while worker.run_once():

@@ -1,4 +1,4 @@
-"""Number tracing on the development set's `numeric_table` questions, extractive mode (issue 9).
+"""Number tracing on the development set's `numeric_table` questions, extractive mode.
 
     .venv/bin/python benchmarks/numbers_dev.py [--library /tmp/evaldata] [--questions FILE.jsonl ...]
 

@@ -3,7 +3,7 @@
     cp -r /tmp/evaldata /tmp/wt8-data
     HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/understanding_dev.py --data-dir /tmp/wt8-data
 
-Page level (METHOD.md §5, as `rag_core.evaluation`'s "hybrid-parents" engine): each channel
+Page level (docs/method.md, "Evaluation", as `rag_core.evaluation`'s "hybrid-parents" engine): each channel
 returns 100 children, a page takes the rank of its best child, channels are fused by RRF
 (k=60) on pages. Variants:
 - dense weight w: RRF weights lexical 1.0, dense w;
@@ -58,7 +58,7 @@ def interleave(rankings: Sequence[Sequence]) -> list:
 
 
 class Runner:
-    def __init__(self, corpus: Corpus, thesaurus) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, corpus: Corpus, thesaurus) -> None:
         self.corpus = corpus
         self.thesaurus = thesaurus
         self.embedder = corpus.embedder()
@@ -107,10 +107,10 @@ class Runner:
         return out
 
 
-def context_measures(q: Question, corpus: Corpus, settings: Settings, thesaurus) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def context_measures(q: Question, corpus: Corpus, settings: Settings, thesaurus) -> dict[str, float]:
     """Relevant page inside the context parents, fixed 3 vs routed budget (product path)."""
     terms = thesaurus.expand(q.question).lexical_terms if thesaurus else ()
-    result = retrieval.search(q.question, corpus.store, corpus.embedder(), settings, corpus.scope,  # type: ignore[arg-type]
+    result = retrieval.search(q.question, corpus.store, corpus.embedder(), settings, corpus.scope,
                               k=10, extra_terms=terms)
     plan = rule_plan(q.question, settings)
     out = {}

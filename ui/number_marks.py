@@ -1,4 +1,4 @@
-"""Number marks in an answer (issue 9): each figure of a paragraph is coloured by what supports it,
+"""Number marks in an answer: each figure of a paragraph is coloured by what supports it,
 and a quoted figure opens the viewer on its own table cell (or its sentence).
 
 Colour and symbol together (never colour alone): quoted ✓ (green), computed and checked = (blue),
@@ -89,6 +89,7 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
             with cols[i % len(cols)]:
                 st.button(escape_md(_chip_label(n)), key=f"{key}-{i}", type="tertiary", icon=":material/check_circle:",
                           help=escape_md(n.reason) if n.reason else None,
+                          # the ignore below: Streamlit types `args` narrowly; a dict is passed
                           on_click=state.open_viewer, args=(number_target(n, _source_of(n, sources)),))  # type: ignore[arg-type]
         if len(chips) > MAX_CHIPS:
             st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))

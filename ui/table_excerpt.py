@@ -1,4 +1,4 @@
-"""A table answer (issue 17): the rows the question names, each cell a button that opens the viewer
+"""A table answer: the rows the question names, each cell a button that opens the viewer
 on that cell (its own box strong, the table light). A row wider than `MAX_GRID_COLUMNS` is drawn
 turned (one line per column: its heading, then each row's cell), since a dozen buttons side by side
 in the answer's column cut every figure to "1…". Document text is escaped."""

@@ -1,4 +1,5 @@
-"""Children, parents, offsets and per-child highlight boxes from a DoclingDocument (METHOD.md §2).
+"""Children, parents, offsets and per-child highlight boxes from a DoclingDocument
+(docs/method.md, "Parents and children").
 
 Children come from docling-core's `HybridChunker` (XLM-R tokens, tables as Markdown); each
 child is contextualised (heading path and captions in front) for indexing and keeps its raw

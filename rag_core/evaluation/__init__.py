@@ -207,7 +207,7 @@ def summary_text(results: dict) -> str:
         lost = [k for k, c in comp["columns"].items() if not c["beats"]]
         cells = ", ".join(f"{k} {c['engine']:.3f} vs {c['best_baseline']:.3f}" for k, c in comp["columns"].items())
         verdict = "beats it on every column" if comp["beats_all"] else "does NOT beat it on " + ", ".join(lost)
-        lines.append(f"{comp['engine']} vs best METHOD.md §6 baseline ({comp['n_questions']} single-document "
+        lines.append(f"{comp['engine']} vs best page baseline ({comp['n_questions']} single-document "
                      f"questions): {verdict} ({cells})")
     lines += report.language_match_lines(results)
     for engine, s in results["summary"].items():

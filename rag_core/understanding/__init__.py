@@ -1,4 +1,5 @@
-"""Question understanding (METHOD.md §3-4): follow-ups, context budget, sub-questions, thesaurus, glossary.
+"""Question understanding (docs/method.md, "Question understanding"): follow-ups, context budget,
+sub-questions, thesaurus, glossary.
 
 `expansion_terms` gives the thesaurus' weighted lexical terms for a query; `translation` its
 terms in the other language (`glossary.py`). This package analyses questions: it never

@@ -1,6 +1,6 @@
 """The router: what kind of request a question is, hence its context budget and its sub-questions.
 
-METHOD.md §3: 3 parents for a definition, 5 for an explanation, 7 for a comparison. With a
+docs/method.md, "Question understanding": 3 parents for a definition, 5 for an explanation, 7 for a comparison. With a
 chat model the router is one structured call (`PlanOut`) that also splits a comparison into
 sub-questions; without one, or when the call fails, rules on cue words decide and
 `subquestions.split_comparison` splits. The plan always says why (`reason`) and who decided.
@@ -93,6 +93,7 @@ def rule_plan(question: str, settings: Settings) -> Plan:
         match = pattern.search(folded)
         if match:
             subs = split_comparison(question) if kind == "comparison" and settings.understanding.sub_questions else []
+            # the ignore below: kind is a key of `reasons`, a budget kind
             return Plan(kind, budget_of(kind, settings), reasons[kind].format(cue=match.group(0)), "rules",  # type: ignore[arg-type]
                         subs)
     return Plan("definition", budget_of("definition", settings), reasons["definition"], "rules")

@@ -1,4 +1,4 @@
-"""Follow-up questions (METHOD.md §4): "et ses limites ?" becomes a standalone question.
+"""Follow-up questions (docs/method.md, "Question understanding"): "et ses limites ?" becomes a standalone question.
 
 The last three messages of the conversation (user questions and assistant answers, oldest
 first) are the context. With a chat model, one structured call rewrites the question; without
@@ -27,7 +27,7 @@ from rag_core.errors import LLMError
 from rag_core.text import detect_language, fold
 
 log = logging.getLogger(__name__)
-HISTORY_MESSAGES = 3  # METHOD.md §4
+HISTORY_MESSAGES = 3  # docs/method.md, "Question understanding"
 Message = tuple[Literal["user", "assistant"], str]
 
 _STOP = frozenset(

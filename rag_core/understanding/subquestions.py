@@ -1,4 +1,4 @@
-"""Sub-questions of a comparison (METHOD.md §4): rules that split, and the budget's shares.
+"""Sub-questions of a comparison (docs/method.md, "Question understanding"): rules that split, and the budget's shares.
 
 "Compare Mack and Bootstrap for the reserve uncertainty" becomes "Mack for the reserve
 uncertainty" and "Bootstrap for the reserve uncertainty"; "différence entre la PSAP et la

@@ -1,4 +1,5 @@
-"""Thesaurus expansion (METHOD.md §3): SKOS-like concepts add weighted lexical terms to a question.
+"""Thesaurus expansion (docs/method.md, "Search: channels and fusion"): SKOS-like concepts add
+weighted lexical terms to a question.
 
 A thesaurus is JSON: `{"concepts": [{"id", "prefLabel": {lang: str}, "altLabel": {lang: [str]},
 "broader": [id], "related": [id]}]}` (a plain string or list is accepted for either label).
@@ -22,7 +23,7 @@ from rag_core.library import atomic_write_bytes
 from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, read_cached
 from rag_core.understanding.labels import label_key as _key
 
-QUESTION_WEIGHT = 1.0  # METHOD.md §3
+QUESTION_WEIGHT = 1.0  # docs/method.md, "Search: channels and fusion"
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"

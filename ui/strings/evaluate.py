@@ -28,11 +28,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Default engine: {engine}. Page level: a page takes the rank of its best child; means with 95 % "
         "bootstrap intervals.",
     },
-    "evaluate.beats": {"fr": "Le moteur par défaut bat la meilleure référence de METHOD.md §6 sur chaque colonne.",
-                       "en": "The default engine beats the best METHOD.md §6 baseline on every column."},
-    "evaluate.not_beats": {"fr": "Le moteur par défaut ne bat pas la meilleure référence de METHOD.md §6 sur chaque "
-                                 "colonne.",
-                           "en": "The default engine does not beat the best METHOD.md §6 baseline on every column."},
+    "evaluate.beats": {"fr": "Le moteur par défaut bat la meilleure référence de page (docs/method.md) "
+                             "sur chaque colonne.",
+                       "en": "The default engine beats the best page baseline (docs/method.md) on every column."},
+    "evaluate.not_beats": {"fr": "Le moteur par défaut ne bat pas la meilleure référence de page (docs/method.md) "
+                                 "sur chaque colonne.",
+                           "en": "The default engine does not beat the best page baseline (docs/method.md) "
+                                 "on every column."},
     "evaluate.absent": {"fr": "{name} : absent ({why})", "en": "{name}: absent ({why})"},
     "evaluate.metric": {"fr": "Mesure des graphiques", "en": "Metric for the charts"},
     "evaluate.by_type": {"fr": "Par type", "en": "By type"},
