@@ -82,8 +82,8 @@ def _install() -> None:
                 remember_export(session_id, url.rsplit("/", 1)[-1].split(".", 1)[0], asking.lifetime_s)
             return response
 
-        handle._tells_session = True  # type: ignore[attr-defined]
-        DeferredFileHandler.handle = handle  # type: ignore[method-assign]
+        handle._tells_session = True  # type: ignore[attr-defined]  # a marker on the wrapper: install once
+        DeferredFileHandler.handle = handle  # type: ignore[method-assign]  # wrapping Streamlit's handler is the point
 
 
 def session_principal(settings: Settings, session_id: str) -> Principal | None:
@@ -123,6 +123,7 @@ def bound(produce: Callable[[Principal], bytes | str], settings: Settings, princ
             log.warning("download of %s refused: the session's signed-in user changed", what)
             raise AccessDenied("This download was shown to another user; open the page again.")
         data = produce(now)
+        # the ignore below: set while a request is served
         request.lifetime_s = settings.audit.export_url_lifetime_s  # type: ignore[union-attr]
         return data
 

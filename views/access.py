@@ -47,6 +47,7 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
         state.flash("error", t("access.no_subject"))
         return
     try:  # the page reruns after the form: a refusal must outlive that rerun, as a flash
+        # the ignore below: role comes from the form's choice of the three roles
         pipeline.grant(settings, collection, principal=principal, role=role,  # type: ignore[arg-type]
                        **{"user" if kind == "user" else "group": subject})
     except RagError as err:

@@ -52,7 +52,7 @@ class Grant:
 def check_role(role: str) -> Role:
     if role not in _RANK:
         raise InputError(f"Unknown role '{role}'; choose read, write or manage.")
-    return role  # type: ignore[return-value]
+    return role
 
 
 def includes(held: Role | None, wanted: Role) -> bool:

@@ -80,7 +80,7 @@ class Store(SearchChannels, Maintenance):
         names = getattr(result, "tables", result)
         return set(names)
 
-    def _open(self, name: str):  # type: ignore[no-untyped-def]
+    def _open(self, name: str):
         """The table, or None when it does not exist yet: one LanceDB call, not a listing and an
         open (every question opens several tables; each call is a hop to LanceDB's own thread)."""
         try:

@@ -256,5 +256,5 @@ def test_conversations_belong_to_their_user(library: IngestedCollections) -> Non
 
 def test_principal_argument_is_required() -> None:
     with pytest.raises(TypeError):
-        pipeline.list_documents(None)  # type: ignore[call-arg]
+        pipeline.list_documents(None)  # type: ignore[call-arg]  # the missing principal is the point
     assert Principal.local_operator().is_admin

@@ -170,7 +170,7 @@ def test_the_thesaurus_and_the_glossary_are_changed_by_administrators_only(libra
     assert pipeline.glossary_info(settings)["extension"] is None and not thesaurus_file.exists()
     assert pipeline.upload_glossary(glossary, settings, principal=ADMIN) == 1
     with pytest.raises(TypeError):
-        pipeline.upload_glossary(glossary, settings)  # type: ignore[call-arg]
+        pipeline.upload_glossary(glossary, settings)  # type: ignore[call-arg]  # the missing principal is the point
 
 
 def test_inspecting_a_document_is_recorded(library: IngestedCollections, capsys: pytest.CaptureFixture) -> None:

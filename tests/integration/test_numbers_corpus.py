@@ -35,7 +35,7 @@ def library(pdf: Path, language: str, tmp_path: Path) -> SearchResult:
     doc_id = hashlib.sha256(pdf.read_bytes()).hexdigest()
     chunked = build_chunks(doc, doc_id, settings)
     record = DocumentRecord(
-        doc_id=doc_id, file_name=pdf.name, title=pdf.stem, collection="default", language=language,  # type: ignore[arg-type]
+        doc_id=doc_id, file_name=pdf.name, title=pdf.stem, collection="default", language=language,
         pages=len(doc.pages), parents=len(chunked.parents), children=len(chunked.children), tables=len(doc.tables),
         parser="pymupdf", embedder="none", ingested_at="2026-11-30T00:00:00Z", elapsed_s=0.0,
     )

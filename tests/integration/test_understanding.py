@@ -262,6 +262,7 @@ def test_llm_rewrite_sees_the_last_three_messages(settings, server) -> None:
     server.answer({"standalone_question": "Quelles sont les limites de la méthode Chain-Ladder ?"})
     history = [("user", "Qu'est-ce que le SCR ?"), ("assistant", "Le SCR est un capital."),
                ("user", "Qu'est-ce que la méthode Chain-Ladder ?"), ("assistant", "Elle projette les paiements.")]
+    # the ignore below: plain tuples, as stored conversations give them
     rewrite = rewrite_followup("et ses limites ?", history, llm_settings(settings, server), True)  # type: ignore[arg-type]
     assert (rewrite.by, rewrite.standalone) == ("llm", "Quelles sont les limites de la méthode Chain-Ladder ?")
     prompt = server.requests[0]["messages"][-1]["content"]
@@ -279,6 +280,7 @@ def test_llm_path_end_to_end_cites_only_this_turns_sources(library, server) -> N
                                    "quote": "elle suppose des cadences de règlement stables"}],
                    "missing_information": ""})
     history = [("user", "Qu'est-ce que le bootstrap ?"), ("assistant", "Il rééchantillonne les résidus.")]
+    # the ignore below: plain tuples, as stored conversations give them
     answer = answer_question("et ses limites ?", s, searcher(store, s), history)  # type: ignore[arg-type]
     assert answer.mode == "llm" and answer.question == "et ses limites ?"
     assert answer.standalone_question == "Quelles sont les limites de la méthode Chain-Ladder ?"

@@ -32,6 +32,7 @@ class StreamClient:
         ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
         # entries: the subprotocol, an XSRF token (none: no cookie is read), the session to resume
         protocols = ["streamlit", "no-xsrf-token"] + ([resume] if resume else [])
+        # the ignore below: websockets types subprotocols as its Subprotocol NewType
         self.ws = connect(ws_url, additional_headers=headers or {}, subprotocols=protocols,  # type: ignore[arg-type]
                           open_timeout=timeout_s, max_size=None)
         self.timeout_s = timeout_s

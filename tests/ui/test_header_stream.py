@@ -23,6 +23,7 @@ _DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCC
 def drawn(url: str, headers: list[tuple[str, str]]) -> str:
     """Everything the home page draws for one websocket session with these request headers."""
     ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
+    # the ignore below: websockets types subprotocols as its Subprotocol NewType
     with connect(ws_url, additional_headers=headers, subprotocols=["streamlit", "no-xsrf-token"],  # type: ignore[list-item]
                  open_timeout=60, max_size=None) as ws:
         back = BackMsg()

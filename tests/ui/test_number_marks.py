@@ -18,7 +18,7 @@ TEXT = "Paid 2 020 at 24 months; factor 1,542; total 3 970; reserve 4 567."
 
 def _trace(text: str, status: str, reason: str = "", location: NumberLocation | None = None) -> NumberTrace:
     start = TEXT.index(text)
-    return NumberTrace(text=text, start=start, end=start + len(text), value=0.0, status=status,  # type: ignore[arg-type]
+    return NumberTrace(text=text, start=start, end=start + len(text), value=0.0, status=status,
                        reason=reason, location=location)
 
 

@@ -67,11 +67,12 @@ def test_a_broken_thesaurus_is_refused_with_a_readable_message(data: bytes, mess
 
 
 def test_an_uploaded_thesaurus_replaces_the_bundled_one(settings: Settings) -> None:
-    assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]
+    assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]  # the bundled thesaurus at least
     with pytest.raises(InputError):
         save_uploaded_thesaurus(b"[]", settings)
     assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]  # a bad upload changes nothing
     save_uploaded_thesaurus(json.dumps(SMALL).encode(), settings)
+    # the ignore below: the uploaded thesaurus
     assert [c.id for c in load_thesaurus(settings).concepts] == ["ibnr", "psap"]  # type: ignore[union-attr]
     off = settings.model_copy(update={"understanding": settings.understanding.model_copy(update={"thesaurus": False})})
     assert load_thesaurus(off) is None
