@@ -1,4 +1,5 @@
-"""House rules that keep the layout honest: the core never imports the UI, each library has one home."""
+"""House rules that keep the layout honest: the core never imports the UI, each library has one home, no
+import cycle, pages go through the façade, and no file or function too long for a newcomer to read."""
 
 from __future__ import annotations
 
