@@ -17,8 +17,9 @@ from rag_core import pipeline
 from ui import auth
 from ui import jobs as jobs_ui
 from ui.i18n import DEFAULT_LANG, LANG_KEY, t
+from ui.markdown import escape_md
 from ui.resources import get_settings
-from ui.widgets import call, escape_md, load_css
+from ui.widgets import call, load_css
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 

@@ -72,15 +72,24 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
         started = time.perf_counter()
         a = pipeline.ask(q["question"], settings, principal=Principal.local_operator())
         text = " ".join(p.text for p in a.paragraphs)
-        rows.append({
-            "id": q["id"], "type": q["type"], "mode": a.mode, "refused": a.mode == "refused",
-            "missing": list(getattr(a, "missing_terms", [])), "retried": list(getattr(a, "retried_terms", [])),
-            "quoted": bool(q.get("quote")) and any(contains_quote(s.text, q["quote"]) for s in a.sources),
-            "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
-            "words": len(text.split()), "paragraphs": len(a.paragraphs),
-            "console": [p.text[:120] for p in a.paragraphs if CONSOLE.search(p.text) and getattr(p, "table", None) is None],
-            "elapsed_s": time.perf_counter() - started,
-        })
+        rows.append(
+            {
+                "id": q["id"],
+                "type": q["type"],
+                "mode": a.mode,
+                "refused": a.mode == "refused",
+                "missing": list(getattr(a, "missing_terms", [])),
+                "retried": list(getattr(a, "retried_terms", [])),
+                "quoted": bool(q.get("quote")) and any(contains_quote(s.text, q["quote"]) for s in a.sources),
+                "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
+                "words": len(text.split()),
+                "paragraphs": len(a.paragraphs),
+                "console": [
+                    p.text[:120] for p in a.paragraphs if CONSOLE.search(p.text) and getattr(p, "table", None) is None
+                ],
+                "elapsed_s": time.perf_counter() - started,
+            }
+        )
     return rows
 
 

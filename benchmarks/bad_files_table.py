@@ -1,4 +1,4 @@
-"""The closing-note table of issue 7: every bad file through `pipeline.ingest`, its outcome and message.
+"""The bad-files table: every bad file through `pipeline.ingest`, its outcome and message.
 
     nice -n 10 .venv/bin/python benchmarks/bad_files_table.py [--no-big]
 

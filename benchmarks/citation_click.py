@@ -26,9 +26,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.ui.browser_support import (  # noqa: E402
-    CHROMIUM, VIEWER_IFRAME, goto, launch, open_home, rerun, start_app, stop_app,
-)
+from tests.ui.browser_support import CHROMIUM, VIEWER_IFRAME, goto, launch, open_home, rerun, start_app, stop_app  # noqa: E402
 
 CORPUS = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "corpus" / "pdfs"
 CASES = [  # (label, file, question whose answer is on a known page: 1 and 13)

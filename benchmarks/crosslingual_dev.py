@@ -1,4 +1,5 @@
-"""Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search (`rag_core.retrieval`).
+"""Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search
+(`rag_core.retrieval`).
 
     HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -139,7 +141,7 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
     return out
 
 
-def shorter_queries(translation) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def shorter_queries(translation) -> dict[str, str]:
     """The translated query with each word once ("distinct"), or with each term's preferred form
     only ("preferred"): a full-text query costs about 2 ms per word at 10k children."""
     words = lexical_query(translation.query).split()
@@ -166,7 +168,9 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
             if name == "dense_z":
                 adjusted[mask] /= sims[mask].std() or 1.0
         top = np.argsort(-adjusted)[:k]
-        out[name] = [ChildHit(vectors.ids[i], vectors.parent_ids[i], vectors.doc_ids[i], float(adjusted[i])) for i in top]
+        out[name] = [
+            ChildHit(vectors.ids[i], vectors.parent_ids[i], vectors.doc_ids[i], float(adjusted[i])) for i in top
+        ]
     return out
 
 
@@ -187,7 +191,7 @@ def _r(row: dict, channel: str) -> Ranking:
         if "+" not in channel:  # and there is no translated query
             return []
         channel = channel.split("+")[0]
-    return [tuple(x) for x in row["rankings"][channel]]  # type: ignore[misc]
+    return [tuple(x) for x in row["rankings"][channel]]
 
 
 def per_language_dense(row: dict) -> Ranking:
@@ -346,8 +350,9 @@ def main() -> int:
     report(same, "both sets, same language", args.variants.split(",") if args.variants else None)
     parts([r for r in every if r["group"] == "cross-lingual"], "cross-lingual questions")
     parts(same, "same-language questions, both sets")
-    from crosslingual_frontier import frontier  # noqa: PLC0415 - it reads this module's rows and scores
-    frontier(every)
+    # The placement rules' table, from the rankings just saved: its own script (it imports this one).
+    frontier = Path(__file__).with_name("crosslingual_frontier.py")
+    subprocess.run([sys.executable, str(frontier), "--out-dir", str(out_dir)], check=True)
     return 0
 
 

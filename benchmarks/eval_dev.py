@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import load_rows, run_evaluation, summary_text  # noqa: E402
-from rag_core.evaluation import metrics  # noqa: E402
+from rag_core.evaluation import load_rows, metrics, run_evaluation, summary_text  # noqa: E402
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
@@ -35,7 +34,7 @@ def _pages(run: dict) -> list[tuple[str, int]]:
     return [(p["pdf"], p["page"]) for p in run["ranked_pages"]]
 
 
-def _score(rows: list[dict], rank_of) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def _score(rows: list[dict], rank_of) -> dict[str, float]:
     values = [metrics.rank_metrics(rank_of(r), {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]})
               for r in rows]
     return {c: sum(v[c] for v in values) / len(values) for c in COLUMNS}
@@ -47,7 +46,7 @@ def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
     eng = results["engines"]
     out = []
 
-    def add(name: str, rank_of) -> None:  # type: ignore[no-untyped-def]
+    def add(name: str, rank_of) -> None:
         out.append((name, _score(rows, rank_of)))
 
     if {"lexical", "dense"} <= set(eng):

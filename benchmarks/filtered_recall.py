@@ -8,8 +8,8 @@
    `ann_min_rows`). Users are granted read on 1, 5 or 10 collections (1 %, 5 %, 10 % of the
    documents; `--shares`), the scope is resolved by the pipeline (`readable_document_ids`) and
    every query runs the dense channel (`Store.dense`) against LanceDB's exact prefiltered flat
-   scan (`exact=True`), twice: "index alone" (the ANN index with the prefilter, as before issue
-   16) and "product" (a scope of at most `channels.ANN_EXACT_SCOPE_ROWS` children is searched
+   scan (`exact=True`), twice: "index alone" (the ANN index with the prefilter, before a small
+   scope was searched exactly) and "product" (a scope of at most `channels.ANN_EXACT_SCOPE_ROWS` children is searched
    exactly in memory on its own vectors). Reported: recall@20, the share of queries under
    0.95, the number of results returned against the number in scope (never fewer is the
    target), any result out of scope (must be 0), p50 latencies.
@@ -21,7 +21,7 @@
 2. Scope cost. At `--latency-children` (10k: 200 documents in 20 collections), the p50 of the
    benchmark of benchmarks/query_latency.py (three channels + RRF on parents, vector
    precomputed) with the scope given, against the same with the scope resolved on every
-   query: as the façade did before issue 16 (`store.document_ids()`), and from the principal
+   query: as the façade once did (`store.document_ids()`: every ready document), and from the principal
    (grants file, collections -> document ids) for the local operator, for a user granted every
    collection through a group (same prefilter) and for a user who reads half the collections
    (the prefilter then works). The cases take turns on each query. Last, the cost of the audit
@@ -183,7 +183,7 @@ class Tally:
         self.ms: list[float] = []
         self.exact_ms: list[float] = []
 
-    def add(self, exact, found, seconds: float, exact_seconds: float, random_query: bool, exists: int,  # type: ignore[no-untyped-def]
+    def add(self, exact, found, seconds: float, exact_seconds: float, random_query: bool, exists: int,
             scope: list[str]) -> None:
         r = len({h.child_id for h in exact} & {h.child_id for h in found}) / max(1, len(exact))
         (self.random_recalls if random_query else self.recalls).append(r)
@@ -195,9 +195,11 @@ class Tally:
 
     def __str__(self) -> str:
         low = np.mean(np.array(self.recalls) < 0.95)
-        return (f"recall@20 {np.mean(self.recalls):.3f} (under 0.95: {low:.1%}), random queries "
-                f"{np.mean(self.random_recalls):.3f}; fewer results than exist: {self.short} of {self.queries}; "
-                f"out of scope: {self.leaks}; p50 {p50_ms(self.ms):.1f} ms (exact flat scan {p50_ms(self.exact_ms):.1f} ms)")
+        return (
+            f"recall@20 {np.mean(self.recalls):.3f} (under 0.95: {low:.1%}), random queries "
+            f"{np.mean(self.random_recalls):.3f}; fewer results than exist: {self.short} of {self.queries}; "
+            f"out of scope: {self.leaks}; p50 {p50_ms(self.ms):.1f} ms (exact flat scan {p50_ms(self.exact_ms):.1f} ms)"
+        )
 
 
 def scope_cost(n_children: int, repeats: int) -> None:
@@ -219,7 +221,7 @@ def scope_cost(n_children: int, repeats: int) -> None:
     all_ids = store.document_ids()
 
     cases = [("scope given (query_latency.py)", lambda: all_ids),
-             ("store.document_ids() (the façade before issue 16)", lambda: store.document_ids()),
+             ("store.document_ids() (every ready document)", lambda: store.document_ids()),
              ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
              ("user granted every collection by group, resolved",
               lambda: pipeline.readable_document_ids(settings, principal=everyone)),

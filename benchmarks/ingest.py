@@ -93,9 +93,11 @@ def main() -> int:
         return 1
     wall = time.perf_counter() - started
     total_pages = sum(r[1] for r in rows)
-    print(f"\n{len(rows)} documents, {total_pages} pages, wall {wall:.1f} s "
-          f"(includes index optimisation), peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
-          f"load average now {os.getloadavg()[0]:.2f}")
+    print(
+        f"\n{len(rows)} documents, {total_pages} pages, wall {wall:.1f} s "
+        f"(includes index optimisation), peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+        f"load average now {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'stage':<14}{'median s/page':>15}{'total s':>10}{'total s/page':>14}")
     for stage in stages:
         median = statistics.median(r[2][stage] for r in rows)
@@ -141,7 +143,7 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
 
         seconds = 0.0
 
-        def run(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def run(self, *args, **kwargs):
             t0 = time.perf_counter()
             try:
                 return super().run(*args, **kwargs)
@@ -155,12 +157,12 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
     inline_s = queue_s = 0.0
     pages = 0
 
-    def inline(pdf: Path):  # type: ignore[no-untyped-def]
+    def inline(pdf: Path):
         t0 = time.perf_counter()
         (result,) = pipeline.ingest([pdf], inline_settings, principal=local)
         return result, time.perf_counter() - t0
 
-    def queued(pdf: Path):  # type: ignore[no-untyped-def]
+    def queued(pdf: Path):
         t0 = time.perf_counter()
         job = pipeline.submit_upload(pdf.read_bytes(), pdf.name, queue_settings, principal=local)
         while worker.run_once():

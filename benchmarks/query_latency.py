@@ -44,7 +44,11 @@ from rag_core.embedding import select_embedder  # noqa: E402
 from rag_core.library import DocumentFolder  # noqa: E402
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
 from rag_core.retrieval import (  # noqa: E402
-    fuse_parents, fuse_with_other_language, only_in_other_language, other_language, run_channels,
+    fuse_parents,
+    fuse_with_other_language,
+    only_in_other_language,
+    other_language,
+    run_channels,
 )
 from rag_core.store import Store  # noqa: E402
 from rag_core.text import detect_language  # noqa: E402
@@ -82,9 +86,21 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
         page_texts = [" ".join(c.text for c in children[2 * p:2 * p + 2]) for p in range((per_doc + 1) // 2)]
         vectors = nprng.standard_normal((per_doc, dim)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        record = DocumentRecord(doc_id=doc_id, file_name=f"{d}.pdf", title=str(d), collection="bench",
-                                language="fr" if bilingual and d % 2 else "en", pages=1, parents=len(parents), children=per_doc, tables=0,
-                                parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
+        record = DocumentRecord(
+            doc_id=doc_id,
+            file_name=f"{d}.pdf",
+            title=str(d),
+            collection="bench",
+            language="fr" if bilingual and d % 2 else "en",
+            pages=1,
+            parents=len(parents),
+            children=per_doc,
+            tables=0,
+            parser="synthetic",
+            embedder="synthetic",
+            ingested_at="",
+            elapsed_s=0,
+        )
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
         if settings is not None and vocabulary is not None:  # the glossary terms each document holds, as ingestion
             term_presence.write_held_labels(DocumentFolder(settings.documents_dir, doc_id),
@@ -142,8 +158,11 @@ def main() -> int:
     parser.add_argument("--library", help="data dir of a real library (benchmarks/ingest.py --data-dir)")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--without-pages", action="store_true", help="two channels only (the cost of the page channel)")
-    parser.add_argument("--bilingual", action="store_true",
-                        help="half the documents French; time the cross-lingual channels against the same search without")
+    parser.add_argument(
+        "--bilingual",
+        action="store_true",
+        help="half the documents French; time the cross-lingual channels against the same search without",
+    )
     args = parser.parse_args()
     embedder = select_embedder(Settings())
     qs = questions()[: args.queries]

@@ -18,10 +18,17 @@ from typing import Any
 from pydantic import Field
 
 from rag_core.models import (
-    Child, DocumentRecord, Frozen, HighlightBox, Item, Parent, RetrievedParent, SearchResult, Source,
+    Child,
+    DocumentRecord,
+    Frozen,
+    HighlightBox,
+    Item,
+    Parent,
+    RetrievedParent,
+    SearchResult,
+    Source,
 )
 from rag_core.text import find_quote
-
 
 # --- Source registry -------------------------------------------------------------------
 #

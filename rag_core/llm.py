@@ -1,17 +1,14 @@
 """The chat-model client: LangChain `ChatOpenAI` / `AzureChatOpenAI` with the structured output each endpoint accepts.
 
-Endpoints differ in what they accept (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, Azure):
-the first call to an endpoint and model probes, in order, a strict JSON schema, a JSON object
-with the schema in the prompt, tool calling, and plain text with the JSON taken from the reply
-(`DIALECTS`), moving on only when the endpoint rejects the request for its format; the dialect
-that works is remembered for the life of the process (`known_dialect`). Every reply is parsed
-the same way and validated against the caller's pydantic model, with one repair request when
-it does not validate. `stream_structured` streams the reply's text as it is written (usage
-included); `call_structured` waits for the whole reply. Every failure (timeout, refused
-connection, HTTP error, broken stream, output that is not the schema) becomes an `LLMError`
-whose message is written for the user and never contains the API key. This module adds only
-the format instruction a dialect needs to the messages; it verifies no citation and decides no
-fallback.
+Endpoints differ in what they accept (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, Azure): the first call to an
+endpoint and model probes, in order, a strict JSON schema, a JSON object with the schema in the prompt, tool calling,
+and plain text with the JSON taken from the reply (`DIALECTS`), moving on only when the endpoint rejects the request
+for its format; the dialect that works is remembered for the life of the process (`known_dialect`). Every reply is
+parsed the same way and validated against the caller's pydantic model, with one repair request when it does not
+validate. `stream_structured` streams the reply's text as it is written (usage included); `call_structured` waits for
+the whole reply. Every failure (timeout, refused connection, HTTP error, broken stream, output that is not the schema)
+becomes an `LLMError` whose message is written for the user and never contains the API key. This module adds only the
+format instruction a dialect needs to the messages; it verifies no citation and decides no fallback.
 """
 
 from __future__ import annotations
@@ -61,7 +58,8 @@ def endpoint_key(settings: Settings) -> tuple[str, str]:
     if settings.llm.provider == "azure":
         address = (settings.azure_endpoint() or "").rstrip("/")
         if settings.llm.azure_api_version:
-            return f"{address}/openai/deployments/{settings.llm.azure_deployment or settings.llm.model}", settings.llm.model
+            deployment = settings.llm.azure_deployment or settings.llm.model
+            return f"{address}/openai/deployments/{deployment}", settings.llm.model
         return f"{address}/openai/v1", settings.llm.model
     return (settings.llm_base_url() or "https://api.openai.com/v1").rstrip("/"), settings.llm.model
 
@@ -89,32 +87,47 @@ def redact(text: str, settings: Settings) -> str:
 
 _FAILURES = {
     "en": {
-        "timeout": "The language model could not be reached (timeout after {timeout:g} s); showing an extractive answer.",
+        "timeout": "The language model could not be reached (timeout after {timeout:g} s); showing an extractive "
+                   "answer.",
         "connection": "The language model could not be reached (connection failed); showing an extractive answer.",
-        "401": "The language model refused the API key (401); check the key in the settings. Showing an extractive answer.",
+        "401": "The language model refused the API key (401); check the key in the settings. Showing an extractive "
+               "answer.",
         "403": "The language model endpoint denied access (403); showing an extractive answer.",
-        "404": "The language model endpoint does not know the model '{model}' or the address is wrong (404); showing an extractive answer.",
-        "429": "The language model is rate-limited or out of quota (429); try again in a moment. Showing an extractive answer.",
+        "404": "The language model endpoint does not know the model '{model}' or the address is wrong (404); showing "
+               "an extractive answer.",
+        "429": "The language model is rate-limited or out of quota (429); try again in a moment. Showing an extractive "
+               "answer.",
         "400": "The language model endpoint rejected the request ({status}); showing an extractive answer.",
         "5xx": "The language model endpoint failed (HTTP {status}); showing an extractive answer.",
-        "format": "The language model returned an answer that does not follow the required format; showing an extractive answer.",
-        "stream": "The language model's answer broke off while it was being written (the stream was cut or malformed); showing an extractive answer.",
-        "dialects": "The language model endpoint accepts none of the structured-output forms tried (JSON schema, JSON object, tools, plain text); showing an extractive answer.",
+        "format": "The language model returned an answer that does not follow the required format; showing an "
+                  "extractive answer.",
+        "stream": "The language model's answer broke off while it was being written (the stream was cut or malformed); "
+                  "showing an extractive answer.",
+        "dialects": "The language model endpoint accepts none of the structured-output forms tried (JSON schema, JSON "
+                    "object, tools, plain text); showing an extractive answer.",
         "refusal": "The language model declined to answer; showing an extractive answer.",
         "other": "The language model call failed ({kind}); showing an extractive answer.",
     },
     "fr": {
-        "timeout": "Le modèle de langage n'a pas pu être joint (délai dépassé après {timeout:g} s) ; voici une réponse extractive.",
-        "connection": "Le modèle de langage n'a pas pu être joint (connexion impossible) ; voici une réponse extractive.",
-        "401": "Le modèle de langage a refusé la clé d'API (401) ; vérifiez la clé dans les réglages. Voici une réponse extractive.",
+        "timeout": "Le modèle de langage n'a pas pu être joint (délai dépassé après {timeout:g} s) ; voici une réponse "
+                   "extractive.",
+        "connection": "Le modèle de langage n'a pas pu être joint (connexion impossible) ; voici une réponse "
+                      "extractive.",
+        "401": "Le modèle de langage a refusé la clé d'API (401) ; vérifiez la clé dans les réglages. Voici une "
+               "réponse extractive.",
         "403": "Le point d'accès du modèle de langage a refusé l'accès (403) ; voici une réponse extractive.",
-        "404": "Le point d'accès ne connaît pas le modèle « {model} » ou son adresse est erronée (404) ; voici une réponse extractive.",
-        "429": "Le modèle de langage est limité en débit ou en quota (429) ; réessayez dans un instant. Voici une réponse extractive.",
+        "404": "Le point d'accès ne connaît pas le modèle « {model} » ou son adresse est erronée (404) ; voici une "
+               "réponse extractive.",
+        "429": "Le modèle de langage est limité en débit ou en quota (429) ; réessayez dans un instant. Voici une "
+               "réponse extractive.",
         "400": "Le point d'accès du modèle de langage a rejeté la requête ({status}) ; voici une réponse extractive.",
         "5xx": "Le point d'accès du modèle de langage a échoué (HTTP {status}) ; voici une réponse extractive.",
-        "format": "Le modèle de langage a rendu une réponse qui ne respecte pas le format demandé ; voici une réponse extractive.",
-        "stream": "La réponse du modèle de langage s'est interrompue pendant sa rédaction (flux coupé ou illisible) ; voici une réponse extractive.",
-        "dialects": "Le point d'accès du modèle de langage n'accepte aucune des formes de sortie structurée essayées (schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
+        "format": "Le modèle de langage a rendu une réponse qui ne respecte pas le format demandé ; voici une réponse "
+                  "extractive.",
+        "stream": "La réponse du modèle de langage s'est interrompue pendant sa rédaction (flux coupé ou illisible) ; "
+                  "voici une réponse extractive.",
+        "dialects": "Le point d'accès du modèle de langage n'accepte aucune des formes de sortie structurée essayées "
+                    "(schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
         "refusal": "Le modèle de langage a refusé de répondre ; voici une réponse extractive.",
         "other": "L'appel au modèle de langage a échoué ({kind}) ; voici une réponse extractive.",
     },
@@ -382,4 +395,5 @@ def call_structured(
     for item in stream_structured(messages, schema, settings, language, stream=False):
         if isinstance(item, StructuredReply):
             return item.parsed, {**item.usage, "dialect": item.dialect, "elapsed_s": time.perf_counter() - started}
-    raise LLMError(_FAILURES.get(language, _FAILURES["en"])["format"])  # pragma: no cover - the generator always ends in a reply
+    # the generator always ends in a reply:
+    raise LLMError(_FAILURES.get(language, _FAILURES["en"])["format"])  # pragma: no cover

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -216,7 +216,7 @@ class ParentRankings:
     translated_pages: dict[str, tuple[int, PageHit]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, channels: Channels) -> "ParentRankings":
+    def of(cls, channels: Channels) -> ParentRankings:
         return cls(best_child_per_parent(channels.lexical), best_child_per_parent(channels.dense),
                    page_ranks(channels.pages), best_child_per_parent(channels.dense_other),
                    best_child_per_parent(channels.translated), page_ranks(channels.translated_pages))

@@ -59,13 +59,15 @@ def make_pdf(path: Path, topic: str, table: bool = False, figure: bool = False) 
 
 
 @dataclass(frozen=True)
-class Library:
+class IngestedCollections:
+    """A data folder holding one ingested PDF per collection of TOPICS, with its settings."""
+
     settings: Settings
     pdfs: dict[str, Path]  # collection -> its PDF
     doc_ids: dict[str, str]  # collection -> its document id
 
 
-def build_template(root: Path) -> Library:
+def build_template(root: Path) -> IngestedCollections:
     pdfs = {name: make_pdf(root / f"{name}.pdf", topic, table=name == "board", figure=name == "board")
             for name, topic in TOPICS.items()}
     settings = Settings(data_dir=root / "data")
@@ -77,13 +79,13 @@ def build_template(root: Path) -> Library:
     # as if written before grants existed (an administrator's uploads register nothing anyway)
     assert not (settings.data_dir / "access" / "grants.json").exists()
     shutil.rmtree(settings.data_dir / "audit")
-    return Library(settings, pdfs, doc_ids)
+    return IngestedCollections(settings, pdfs, doc_ids)
 
 
-def copy_library(template: Library, root: Path) -> Library:
+def copy_library(template: IngestedCollections, root: Path) -> IngestedCollections:
     shutil.copytree(template.settings.data_dir, root / "data")
-    return Library(Settings(data_dir=root / "data"), template.pdfs, template.doc_ids)
+    return IngestedCollections(Settings(data_dir=root / "data"), template.pdfs, template.doc_ids)
 
 
-def share_guides(library: Library) -> None:
+def share_guides(library: IngestedCollections) -> None:
     pipeline.grant(library.settings, "guides", principal=ADMIN, group="actuaries", role="read")

@@ -1,4 +1,4 @@
-"""The bad files of issue 7, generated with PyMuPDF, and the outcome each one must get.
+"""The bad files the product must refuse or read, generated with PyMuPDF, and the outcome each one must get.
 
 Shared by tests/integration/test_bad_files.py, the Library page test (tests/ui/test_library_messages.py)
 and benchmarks/bad_files_table.py, so that the table of the closing note is the tested one.

@@ -49,10 +49,15 @@ def picture_form(path: Path) -> Path:
             background.set_pixel(x, y, (120, 140, 200))
     page.insert_image(pymupdf.Rect(60, 120, 540, 480), pixmap=background)
     for i in range(12):
-        page.insert_text((80, 150 + 25 * i), f"Field {i + 1}: policy holder name and address, contract number {1000 + i}",
-                         fontsize=11)
+        page.insert_text(
+            (80, 150 + 25 * i),
+            f"Field {i + 1}: policy holder name and address, contract number {1000 + i}",
+            fontsize=11,
+        )
     page.insert_text((60, 80), "Claim declaration form", fontsize=16)
-    page.insert_text((60, 520), "Please return this form to the insurer within thirty days after the loss.", fontsize=10)
+    page.insert_text(
+        (60, 520), "Please return this form to the insurer within thirty days after the loss.", fontsize=10
+    )
     page.insert_text((280, 800), "Page 7", fontsize=9)
     doc.save(path)
     return path

@@ -20,12 +20,12 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.pipeline import Checked, Draft, Final
 from rag_core.errors import RagError
 from rag_core.models import Answer
+from rag_core.pipeline import Checked, Draft, Final
 from ui.i18n import t
+from ui.markdown import escape_md
 from ui.number_marks import marked_text
-from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
 STOP_REQUESTED, HANDOFF = "ask_stop_requested", "ask_stream_handoff"

@@ -24,15 +24,21 @@ from typing import Any
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.access.principal import LOOPBACK
 from rag_core.access import (
-    DuplicateIdentityHeader, Principal, ReservedUser, exposure_refusal, principal_from_claims, principal_from_headers,
+    DuplicateIdentityHeader,
+    Principal,
+    ReservedUser,
+    exposure_refusal,
+    principal_from_claims,
+    principal_from_headers,
 )
+from rag_core.access.principal import LOOPBACK
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
+from ui.export_urls import forget_exports
 from ui.i18n import LANG_KEY, t
+from ui.markdown import escape_md
 from ui.resources import get_settings
-from ui.widgets import escape_md
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +131,6 @@ def bind_session(principal: Principal | None, keep: frozenset[str] = frozenset()
     language); then remember whom it belongs to. A fresh session has nothing to drop."""
     key = principal_key(principal) if principal is not None else None
     if PRINCIPAL in st.session_state and st.session_state[PRINCIPAL] != key:
-        from ui.downloads import forget_exports
-
         for name in [k for k in st.session_state if k not in keep]:
             del st.session_state[name]
         forget_exports()
@@ -163,8 +167,6 @@ def identity_sidebar(settings: Settings, principal: Principal) -> None:
                 pipeline.record_event(settings, "sign_out", principal=principal)
             except Exception:
                 log.exception("could not record the sign-out of %s", principal.user)
-            from ui.downloads import forget_exports
-
             st.session_state.clear()  # nothing of this user's session survives the sign-out
             forget_exports()  # nor the /media URLs of the exports it downloaded
             st.logout()

@@ -30,7 +30,6 @@ import functools
 import html
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 from ui import auth
+from ui.export_urls import current_session_id, remember_export
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +56,6 @@ class _Asking:
 
 _ASKING: contextvars.ContextVar[_Asking | None] = contextvars.ContextVar("deferred_download_request", default=None)
 _INSTALL_LOCK = threading.Lock()
-_EXPORTS: dict[str, set[str]] = {}  # session id -> /media file ids made by its bound downloads
-_DEADLINES: dict[str, float] = {}  # /media file id -> time.monotonic() after which its URL is deleted
-_EXPORTS_LOCK = threading.Lock()
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
          ".webp": "image/webp"}
 
@@ -73,7 +70,7 @@ def _install() -> None:
         original = DeferredFileHandler.handle
 
         @functools.wraps(original)
-        async def handle(self, request, session_id):  # type: ignore[no-untyped-def]
+        async def handle(self, request, session_id):
             asking = _Asking(session_id)
             token = _ASKING.set(asking)
             try:
@@ -82,58 +79,11 @@ def _install() -> None:
                 _ASKING.reset(token)
             url = response.deferred_file.url if response.HasField("deferred_file") else ""
             if asking.lifetime_s and url:
-                _remember_export(session_id, url.rsplit("/", 1)[-1].split(".", 1)[0], asking.lifetime_s)
+                remember_export(session_id, url.rsplit("/", 1)[-1].split(".", 1)[0], asking.lifetime_s)
             return response
 
-        handle._tells_session = True  # type: ignore[attr-defined]
-        DeferredFileHandler.handle = handle  # type: ignore[method-assign]
-
-
-def _remember_export(session_id: str, file_id: str, lifetime_s: float) -> None:
-    # Streamlit names stored bytes by their hash: the same export clicked again is the same file,
-    # whose address lives until the latest click's deadline.
-    with _EXPORTS_LOCK:
-        _EXPORTS.setdefault(session_id, set()).add(file_id)
-        _DEADLINES[file_id] = max(_DEADLINES.get(file_id, 0.0), time.monotonic() + lifetime_s)
-    timer = threading.Timer(lifetime_s, _expire, args=(file_id,))
-    timer.daemon = True
-    timer.start()
-
-
-def _expire(file_id: str) -> None:
-    with _EXPORTS_LOCK:
-        if time.monotonic() < _DEADLINES.get(file_id, 0.0) - 0.5:
-            return  # clicked again since: that click's timer deletes it
-    _delete_exports([file_id])
-
-
-def _delete_exports(file_ids: list[str]) -> None:
-    """Remove these files from Streamlit's media storage: their `/media` URLs answer 404 from now on."""
-    from streamlit import runtime
-
-    with _EXPORTS_LOCK:
-        for made in _EXPORTS.values():
-            made.difference_update(file_ids)
-        for file_id in file_ids:
-            _DEADLINES.pop(file_id, None)
-    if not runtime.exists():
-        return
-    manager = runtime.get_instance().media_file_mgr
-    with manager._lock:
-        for file_id in file_ids:
-            manager._storage.delete_file(file_id)
-            manager._file_metadata.pop(file_id, None)
-
-
-def forget_exports(session_id: str | None = None) -> None:
-    """Delete now every export URL made for this session (sign-out, another principal)."""
-    session_id = session_id or _current_session_id()
-    if session_id is None:
-        return
-    with _EXPORTS_LOCK:
-        made = list(_EXPORTS.pop(session_id, set()))
-    if made:
-        _delete_exports(made)
+        handle._tells_session = True  # type: ignore[attr-defined]  # a marker on the wrapper: install once
+        DeferredFileHandler.handle = handle  # type: ignore[method-assign]  # wrapping Streamlit's handler is the point
 
 
 def session_principal(settings: Settings, session_id: str) -> Principal | None:
@@ -156,18 +106,11 @@ def session_principal(settings: Settings, session_id: str) -> Principal | None:
     return principal
 
 
-def _current_session_id() -> str | None:
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx is not None else None
-
-
 def bound(produce: Callable[[Principal], bytes | str], settings: Settings, principal: Principal,
           what: str) -> Callable[[], bytes | str]:
     """The deferred callable: `produce(principal now)`, for the drawing session and principal only."""
     _install()
-    drawn_in, drawn_for = _current_session_id(), auth.principal_key(principal)
+    drawn_in, drawn_for = current_session_id(), auth.principal_key(principal)
 
     def on_click() -> bytes | str:
         request = _ASKING.get()
@@ -180,6 +123,7 @@ def bound(produce: Callable[[Principal], bytes | str], settings: Settings, princ
             log.warning("download of %s refused: the session's signed-in user changed", what)
             raise AccessDenied("This download was shown to another user; open the page again.")
         data = produce(now)
+        # the ignore below: set while a request is served
         request.lifetime_s = settings.audit.export_url_lifetime_s  # type: ignore[union-attr]
         return data
 

@@ -17,7 +17,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from ui.i18n import t
-from ui.widgets import escape_md
+from ui.markdown import escape_md
 
 SEEN = "jobs_seen_states"  # job id -> last state this session saw: a change to an end state is a notice
 PANEL = "jobs_panel_states"  # job id -> state at the panel's last refresh
@@ -42,7 +42,7 @@ def remember_submitted(job_ids: list[str]) -> None:
         seen[job_id] = "queued"
 
 
-def outcome(job, record=None) -> None:  # type: ignore[no-untyped-def]
+def outcome(job, record=None) -> None:
     """An ended job's result line, as the inline import showed it: `file — result : message`."""
     if job.state == "done":
         key = "already_present" if job.message_key == "already_present" else "ingested"
@@ -54,7 +54,9 @@ def outcome(job, record=None) -> None:  # type: ignore[no-untyped-def]
         reason = t("library.result.refused") if job.message_key == "refused" else t(f"jobs.key.{job.message_key}")
         st.error(escape_md(f"{job.file_name} — {reason} : {job.message or t('jobs.state.failed')}"))
     else:
-        st.caption(escape_md(t("jobs.line", file=job.file_name, collection=job.collection, state=t("jobs.state.cancelled"))))
+        st.caption(
+            escape_md(t("jobs.line", file=job.file_name, collection=job.collection, state=t("jobs.state.cancelled")))
+        )
 
 
 def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
@@ -70,7 +72,7 @@ def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: 
         st.session_state["jobs_flash"] = ("error", str(err))
 
 
-def _job_row(job, settings: Settings, principal: Principal, now: float,  # type: ignore[no-untyped-def]
+def _job_row(job, settings: Settings, principal: Principal, now: float,
              record=None) -> None:
     state = t(f"jobs.state.{job.state}")
     if job.state == "running" and job.stage:

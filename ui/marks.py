@@ -13,7 +13,7 @@ import streamlit as st
 
 from rag_core.models import Mark, Paragraph
 from ui.i18n import t
-from ui.widgets import escape_md
+from ui.markdown import escape_md
 
 LEVELS = {"ok": ("green", ":material/verified:"), "info": ("violet", ":material/info:"),
           "caution": ("orange", ":material/warning:"), "alert": ("red", ":material/report:")}

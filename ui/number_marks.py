@@ -12,10 +12,11 @@ from collections.abc import Mapping
 import streamlit as st
 
 from rag_core.models import Answer, NumberTrace, Paragraph, Source
+from rag_core.pipeline import ViewerTarget, highlight_target
 from ui import state
 from ui.i18n import t
-from rag_core.pipeline import ViewerTarget, highlight_target
-from ui.widgets import escape_md, source_label
+from ui.markdown import escape_md
+from ui.widgets import source_label
 
 MARKS = {
     "quoted": ("green", "✓"),

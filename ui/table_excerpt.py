@@ -10,9 +10,10 @@ from collections.abc import Mapping
 import streamlit as st
 
 from rag_core.models import Paragraph, Source, TableCell
-from ui import state
 from rag_core.pipeline import ViewerTarget, highlight_target
-from ui.widgets import escape_md, source_label
+from ui import state
+from ui.markdown import escape_md
+from ui.widgets import source_label
 
 
 def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
@@ -28,7 +29,7 @@ def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
 MAX_GRID_COLUMNS = 6  # a wider row is drawn turned, one line per column, so that every cell stays readable
 
 
-def _cell_button(col, cell: TableCell, source: Source, matched: set[tuple[int, int]],  # type: ignore[no-untyped-def]
+def _cell_button(col, cell: TableCell, source: Source, matched: set[tuple[int, int]],
                  key: str) -> None:
     col.button(escape_md(cell.text) or "·", key=key, type="primary" if (cell.row, cell.col) in matched else "tertiary",
                disabled=cell.box is None, on_click=state.open_viewer, args=(cell_target(cell, source),))

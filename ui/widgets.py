@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -18,36 +17,19 @@ from streamlit_pdf_viewer import pdf_viewer
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.citations import LIGHT_COLOR  # the section's colour, for the Inspect view's outlines too
-from rag_core.pipeline import (  # noqa: F401  (highlight_target: for the pages)
-    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
-)
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
+from rag_core.pipeline import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
 from ui import state
 from ui.i18n import t
+from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CHILD_COLORS = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22")
 VIEWER_HEIGHT_PX = 820
-
-# `&` too: an entity in a document ("&amp;", "&lt;script&gt;") must show as written, not decoded.
-# Bare http(s) URLs still become links (Streamlit autolinks them whatever the escaping);
-# a `javascript:` URL never does.
-_MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}&])")
-_MD_LINE_START = re.compile(r"^(\s*)([-+>=]|\d+(?=[.)]))", re.MULTILINE)
-
-
-def escape_md(text: str) -> str:
-    """Make any text (document text, file names) display literally in st.markdown and labels."""
-    text = _MD_INLINE.sub(r"\\\1", text)
-    def line_start(m: re.Match[str]) -> str:
-        mark = m.group(2)
-        return m.group(1) + (mark + "\\" if mark[0].isdigit() else "\\" + mark)
-
-    return _MD_LINE_START.sub(line_start, text)
 
 
 def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[bool, T | None]:

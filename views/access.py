@@ -20,7 +20,8 @@ from ui import state
 from ui.auth import may_manage_access, page_context
 from ui.downloads import download
 from ui.i18n import t
-from ui.widgets import call, escape_md
+from ui.markdown import escape_md
+from ui.widgets import call
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
         state.flash("error", t("access.no_subject"))
         return
     try:  # the page reruns after the form: a refusal must outlive that rerun, as a flash
+        # the ignore below: role comes from the form's choice of the three roles
         pipeline.grant(settings, collection, principal=principal, role=role,  # type: ignore[arg-type]
                        **{"user" if kind == "user" else "group": subject})
     except RagError as err:
@@ -106,7 +108,9 @@ st.subheader(t("access.map"))
 if grants:
     cells: dict[str, dict[str, str]] = {}
     for g in grants:
-        cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(f"access.role.{g.role}")
+        cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(
+            f"access.role.{g.role}"
+        )
     st.dataframe(pd.DataFrame.from_dict(cells, orient="index").fillna("—"), width="stretch")
 st.caption(t("access.map_help"))
 

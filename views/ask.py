@@ -8,15 +8,17 @@ import streamlit as st
 
 from rag_core import pipeline
 from rag_core.models import Answer
+from rag_core.pipeline import evaluating
 from ui import state
 from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import lang, t
+from ui.markdown import escape_md
 from ui.marks import show_marks, show_paragraph_marks
 from ui.number_marks import marked_text, number_marks, numbers_summary
 from ui.table_excerpt import table_excerpt
-from ui.widgets import call, citation_cards, escape_md, show_target
+from ui.widgets import call, citation_cards, show_target
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +96,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 if st.form_submit_button(t("ask.report_send")):
                     source = by_id.get(source_id) or cited[0]
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
-                    ok, _ = call(pipeline.report_citation, settings, principal=principal, question=question,
+                    ok, _ = call(evaluating.report_citation, settings, principal=principal, question=question,
                                  language=answer.language or lang(), source=source, quote=quote, comment=comment)
                     if ok:
                         st.success(t("ask.reported"))
@@ -139,7 +141,7 @@ with chat_col:
             if answer is not None:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
-    if pipeline.has_reports(settings, principal=principal):
+    if evaluating.has_reports(settings, principal=principal):
         download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
                  "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
                  principal=principal, icon=":material/download:")

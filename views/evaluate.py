@@ -1,6 +1,6 @@
 """Evaluate: run a question set against the library and show metrics with 95 % intervals.
 
-Thin: reads widgets, asks the façade what this principal may use (`pipeline.evaluation_options`:
+Thin: reads widgets, asks the façade what this principal may use (`evaluating.evaluation_options`:
 the reported citations and the choice of a folder of PDFs on the server are for administrators)
 and runs the evaluation through it as the signed-in principal (so the search space is the part of
 the library that principal can read), then renders its results.
@@ -13,19 +13,20 @@ from pathlib import Path
 import altair as alt
 import streamlit as st
 
-from rag_core import pipeline
 from rag_core.errors import RagError
+from rag_core.pipeline import evaluating
 from ui.auth import page_context
 from ui.downloads import download
 from ui.i18n import t
-from ui.widgets import call, escape_md
+from ui.markdown import escape_md
+from ui.widgets import call
 
 RESULTS_KEY = "evaluate_results"
 
 settings, principal = page_context()
 st.title(t("evaluate.title"))
 
-options = pipeline.evaluation_options(settings, principal=principal)
+options = evaluating.evaluation_options(settings, principal=principal)
 source = st.radio(t("evaluate.set"), options.sources, horizontal=True, key="evaluate_source",
                   format_func=lambda s: t(f"evaluate.source.{s}"))
 lines: list[str] = []
@@ -35,21 +36,21 @@ if source == "shared":
         st.info(t("evaluate.no_set", path=str(options.sets_dir)))
     else:
         chosen = st.selectbox(t("evaluate.file"), options.sets, key="evaluate_file")
-        _, got = call(pipeline.shared_set, settings, chosen, principal=principal)
+        _, got = call(evaluating.shared_set, settings, chosen, principal=principal)
         lines, set_name = got or ([], "")
 elif source == "upload":
     upload = st.file_uploader(t("evaluate.upload"), type=["jsonl"], key="evaluate_upload")
     if upload is not None:
         lines, set_name = upload.getvalue().decode("utf-8").splitlines(), Path(upload.name).stem
 else:
-    _, got = call(pipeline.reported_set, settings, principal=principal)
+    _, got = call(evaluating.reported_set, settings, principal=principal)
     lines, set_name = got or ([], "")
     if not lines:
         st.info(t("evaluate.no_reports"))
 
 pdf_dir = st.text_input(t("evaluate.pdf_dir"), str(options.pdf_dir), key="evaluate_pdf_dir",
                         disabled=not options.choose_pdf_dir)
-engine_names = pipeline.evaluation_engines()
+engine_names = evaluating.evaluation_engines()
 engines = st.multiselect(t("evaluate.engines"), engine_names, engine_names, key="evaluate_engines")
 
 if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engines, key="evaluate_run"):
@@ -59,7 +60,7 @@ if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engine
         bar.progress(min(done / total, 1.0) if total else 1.0, text=f"{phase}: {done}/{total}")
 
     try:
-        st.session_state[RESULTS_KEY] = pipeline.evaluate(lines, settings, engines, set_name, progress, pdf_dir,
+        st.session_state[RESULTS_KEY] = evaluating.evaluate(lines, settings, engines, set_name, progress, pdf_dir,
                                                           principal=principal)
         bar.progress(1.0, text=t("evaluate.done"))
     except RagError as err:
@@ -69,7 +70,7 @@ results = st.session_state.get(RESULTS_KEY)
 if results:
     st.subheader(t("evaluate.summary", set=results["set"], n=results["n_answerable"], total=results["n_questions"]))
     st.caption(t("evaluate.caption", engine=results["default_engine"]))
-    st.dataframe(pipeline.summary_rows(results), hide_index=True, width="stretch")
+    st.dataframe(evaluating.summary_rows(results), hide_index=True, width="stretch")
     comp = results.get("baseline_comparison")
     if comp:
         (st.success if comp["beats_all"] else st.warning)(
@@ -78,13 +79,13 @@ if results:
         st.caption(t("evaluate.absent", name=name, why=why))
     metric = st.selectbox(t("evaluate.metric"), ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
                                                     "recall@100", "doc@3"], key="evaluate_metric")
-    matches = pipeline.language_match_lines(results)
+    matches = evaluating.language_match_lines(results)
     if matches:
         st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
         for line in matches:
             st.caption(line)
     for field in ("type", "language", "language_match"):
-        data = pipeline.breakdown_rows(results, field, metric)
+        data = evaluating.breakdown_rows(results, field, metric)
         if not data:
             continue
         base = alt.Chart(alt.Data(values=data)).encode(x=alt.X("engine:N", title=None))
@@ -96,7 +97,7 @@ if results:
     engine = st.selectbox(t("evaluate.per_question"), results["engines"],
                           index=results["engines"].index(results["default_engine"])
                           if results["default_engine"] in results["engines"] else 0, key="evaluate_engine")
-    st.dataframe(pipeline.question_rows(results, engine), hide_index=True, width="stretch")
-    download(t("evaluate.download"), lambda who: pipeline.evaluation_results_file(results, settings, principal=who),
+    st.dataframe(evaluating.question_rows(results, engine), hide_index=True, width="stretch")
+    download(t("evaluate.download"), lambda who: evaluating.evaluation_results_file(results, settings, principal=who),
              f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download",
              settings=settings, principal=principal)

@@ -8,7 +8,8 @@ from rag_core import pipeline
 from ui.auth import page_context, principal_key
 from ui.downloads import inline_image
 from ui.i18n import t
-from ui.widgets import call, checked_once, escape_md, show_page, structure_annotations, table_exports
+from ui.markdown import escape_md
+from ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
 
 settings, principal = page_context()
 st.title(t("inspect.title"))
@@ -115,8 +116,15 @@ for n, item in enumerate(figures, start=1):
     label = t("inspect.figure_caption", n=n, page=item.page)
     if item.image_path:
         # Checked by rag_core first; sent inside the page's websocket message, never under a /media URL.
-        ok, path = call(checked_once, "figure", doc_id, item.image_path, settings, principal,
-                        lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal))
+        ok, path = call(
+            checked_once,
+            "figure",
+            doc_id,
+            item.image_path,
+            settings,
+            principal,
+            lambda item=item: pipeline.artifact_path(doc_id, item.image_path, settings, principal=principal),
+        )
         if ok and path is not None:
             inline_image(path, label)
     st.caption(escape_md(label + (f" — {item.caption}" if item.caption else "")))

@@ -22,7 +22,8 @@ from ui import jobs as jobs_ui
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
-from ui.widgets import call, escape_md
+from ui.markdown import escape_md
+from ui.widgets import call
 
 log = logging.getLogger(__name__)
 UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]

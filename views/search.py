@@ -10,7 +10,8 @@ from rag_core.models import SearchResult
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
-from ui.widgets import call, escape_md, highlight_target, show_target
+from ui.markdown import escape_md
+from ui.widgets import call, highlight_target, show_target
 
 settings, principal = page_context()
 st.title(t("search.title"))

@@ -12,13 +12,39 @@ from __future__ import annotations
 from rag_core.access.audit import EVENTS, AuditLog, scrub, to_csv
 from rag_core.access.grants import ROLES, AccessTable, Grant, GrantStore, Role, includes
 from rag_core.access.principal import (
-    LEGACY_LOCAL_USER, LOCAL_USER, DuplicateIdentityHeader, Principal, ReservedUser, exposure_refusal, make_principal,
-    principal_from_claims, principal_from_headers, split_groups,
+    LEGACY_LOCAL_USER,
+    LOCAL_USER,
+    DuplicateIdentityHeader,
+    Principal,
+    ReservedUser,
+    exposure_refusal,
+    make_principal,
+    principal_from_claims,
+    principal_from_headers,
+    split_groups,
 )
 from rag_core.access.scope import Scope
 
 __all__ = [
-    "EVENTS", "LEGACY_LOCAL_USER", "LOCAL_USER", "ROLES", "AccessTable", "AuditLog", "DuplicateIdentityHeader",
-    "Grant", "GrantStore", "Principal", "ReservedUser", "Role", "Scope", "exposure_refusal", "includes", "make_principal", "principal_from_claims", "principal_from_headers", "scrub", "split_groups",
+    "EVENTS",
+    "LEGACY_LOCAL_USER",
+    "LOCAL_USER",
+    "ROLES",
+    "AccessTable",
+    "AuditLog",
+    "DuplicateIdentityHeader",
+    "Grant",
+    "GrantStore",
+    "Principal",
+    "ReservedUser",
+    "Role",
+    "Scope",
+    "exposure_refusal",
+    "includes",
+    "make_principal",
+    "principal_from_claims",
+    "principal_from_headers",
+    "scrub",
+    "split_groups",
     "to_csv",
 ]

@@ -52,7 +52,7 @@ class Grant:
 def check_role(role: str) -> Role:
     if role not in _RANK:
         raise InputError(f"Unknown role '{role}'; choose read, write or manage.")
-    return role  # type: ignore[return-value]
+    return role
 
 
 def includes(held: Role | None, wanted: Role) -> bool:
@@ -99,7 +99,7 @@ class AccessTable:
         return {"version": VERSION, "collections": self.created, "grants": [asdict(g) for g in self.grants]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "AccessTable":
+    def from_json(cls, data: dict) -> AccessTable:
         grants = [dict(g) for g in data.get("grants", [])]
         created = {name: dict(entry) for name, entry in dict(data.get("collections", {})).items()}
         if int(data.get("version", 1)) < VERSION:  # the local operator was stored as "local"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rag_core.config import Settings
-from rag_core.errors import AccessDenied
+from rag_core.errors import AccessDenied, InputError
 
 LOCAL_USER = "(local operator)"
 LEGACY_LOCAL_USER = "local"  # the operator's name in grants files written before it became LOCAL_USER
@@ -34,7 +34,7 @@ class Principal:
         object.__setattr__(self, "groups", frozenset(self.groups))
 
     @classmethod
-    def local_operator(cls) -> "Principal":
+    def local_operator(cls) -> Principal:
         """The one operator of `local` mode (and the CLI's default): administrator of everything."""
         return cls(user=LOCAL_USER, is_admin=True)
 
@@ -50,6 +50,16 @@ def split_groups(value: Any, separator: str = ",") -> frozenset[str]:
         return frozenset()
     items: Iterable[Any] = value.split(separator) if isinstance(value, str) else value
     return frozenset(str(g).strip() for g in items if str(g).strip())
+
+
+def cli_principal(user: str | None, groups: str | None, settings: Settings) -> Principal:
+    """The command line's `--as-user EMAIL [--groups G1,G2]`: administrator when the settings say so;
+    without `--as-user`, the local operator."""
+    if not user:
+        if groups:
+            raise InputError("--groups needs --as-user.")
+        return Principal.local_operator()
+    return make_principal(user, split_groups(groups), settings)
 
 
 def make_principal(user: str, groups: Iterable[str], settings: Settings) -> Principal:

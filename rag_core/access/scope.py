@@ -17,8 +17,11 @@ from rag_core.access.principal import Principal
 
 
 class _Record(Protocol):
-    doc_id: str
-    collection: str
+    @property
+    def doc_id(self) -> str: ...
+
+    @property
+    def collection(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class Scope:
     collections: frozenset[str] | None
 
     @classmethod
-    def of(cls, table: AccessTable, principal: Principal, action: Role = "read") -> "Scope":
+    def of(cls, table: AccessTable, principal: Principal, action: Role = "read") -> Scope:
         return cls(principal, table.collections_for(principal, action))
 
     def allows(self, collection: str) -> bool:

@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from rag_core.answering.coverage import Coverage
 from rag_core.answering.greetings import greeting_reply
 from rag_core.answering.run import (
-    ALL_DROPPED, NOTHING_FOUND, AnswerRun, Checked, Draft, Event, Final, context_parents, evidence_threshold,
+    ALL_DROPPED,
+    NOTHING_FOUND,
+    AnswerRun,
+    Checked,
+    Draft,
+    Event,
+    Final,
+    context_parents,
+    evidence_threshold,
 )
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult

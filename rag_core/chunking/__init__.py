@@ -1,4 +1,5 @@
-"""Children, parents, offsets and per-child highlight boxes from a DoclingDocument (METHOD.md §2).
+"""Children, parents, offsets and per-child highlight boxes from a DoclingDocument
+(docs/method.md, "Parents and children").
 
 Children come from docling-core's `HybridChunker` (XLM-R tokens, tables as Markdown); each
 child is contextualised (heading path and captions in front) for indexing and keeps its raw
@@ -40,12 +41,12 @@ from docling_core.types.doc import (
 from rag_core.chunking.boxes import assign_boxes as _assign_boxes
 from rag_core.chunking.boxes import prov_boxes as _prov_boxes
 from rag_core.chunking.splitter import MarkdownTablesProvider, SplitterReusingChunker
+from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+from rag_core.config import Settings
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
-from rag_core.config import Settings
-from rag_core.parsing.document_builder import RAG_META_NAMES, table_source
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
-from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+from rag_core.parsing.document_builder import RAG_META_NAMES, table_source
 
 __all__ = ["build_chunks", "chunking_versions", "count_tokens"]
 

@@ -1,4 +1,5 @@
-"""Highlight boxes of a child: which line, cell-row or item boxes its text covers (METHOD.md §2).
+"""Highlight boxes of a child: which line, cell-row or item boxes its text covers (docs/method.md,
+"Parents and children").
 
 A child's boxes are the line-level provenance boxes (selected by charspan) of the part of each
 text item it holds, the union of the cell boxes of the grid rows it holds when a table is split

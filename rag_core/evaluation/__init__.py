@@ -21,14 +21,20 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
-from rag_core.library import package_versions
 from rag_core.embedding import select_embedder
 from rag_core.errors import AccessDenied, InputError
 from rag_core.evaluation import metrics, report
 from rag_core.evaluation.engines import (
-    ALL_ENGINES, OPTIONAL_ENGINES, RANKED_PAGES_KEPT, Corpus, default_engine, parent_level, run_question,
+    ALL_ENGINES,
+    OPTIONAL_ENGINES,
+    RANKED_PAGES_KEPT,
+    Corpus,
+    default_engine,
+    parent_level,
+    run_question,
 )
 from rag_core.evaluation.questions import Question, build_question, load_rows, read_question_lines
+from rag_core.library import package_versions
 from rag_core.models import ProgressEvent
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -201,7 +207,7 @@ def summary_text(results: dict) -> str:
         lost = [k for k, c in comp["columns"].items() if not c["beats"]]
         cells = ", ".join(f"{k} {c['engine']:.3f} vs {c['best_baseline']:.3f}" for k, c in comp["columns"].items())
         verdict = "beats it on every column" if comp["beats_all"] else "does NOT beat it on " + ", ".join(lost)
-        lines.append(f"{comp['engine']} vs best METHOD.md §6 baseline ({comp['n_questions']} single-document "
+        lines.append(f"{comp['engine']} vs best page baseline ({comp['n_questions']} single-document "
                      f"questions): {verdict} ({cells})")
     lines += report.language_match_lines(results)
     for engine, s in results["summary"].items():

@@ -1,4 +1,5 @@
-"""The METHOD.md §6 page baseline: bm25s over whole pages, one document per page, no chunking.
+"""The page baseline of the development sets: bm25s over whole pages, one document per page, no chunking
+(docs/method.md, "Baselines and published figures").
 
 Each page is analysed in its document's language: lower-case, word tokens, that language's
 stop words removed, Snowball stemming (PyStemmer), then accents folded. The question is
@@ -35,7 +36,7 @@ def analyse(text: str, language: str) -> list[str]:
     """Terms of `text` in `language`: stop words out, Snowball stems, accents folded."""
     stemmer, stops = _analyser(language)
     words = [w for w in _WORD.findall(text.lower()) if w not in stops and fold(w) not in stops]
-    return [fold(s) for s in stemmer.stemWords(words)]  # type: ignore[attr-defined]
+    return [fold(s) for s in stemmer.stemWords(words)]  # type: ignore[attr-defined]  # PyStemmer ships no type stubs
 
 
 class PageIndex:

@@ -56,16 +56,16 @@ class Corpus:
     pdf_dir: Path | None = None
     _pages: dict[str, list[str]] = field(default_factory=dict)
     _bm25: PageIndex | None = None
-    _embedder: "_QueryCache | None" = None
+    _embedder: _QueryCache | None = None
 
-    def embedder(self) -> "_QueryCache":
+    def embedder(self) -> _QueryCache:
         if self._embedder is None:
             self._embedder = _QueryCache(select_embedder(self.settings))
         return self._embedder
 
     @classmethod
     def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *,
-             principal: Principal) -> "Corpus":
+             principal: Principal) -> Corpus:
         """The readable documents named `file_names`; their ids are the scope every engine prefilters on."""
         store = pipeline.open_store(settings)
         wanted = set(file_names)

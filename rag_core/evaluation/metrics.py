@@ -2,7 +2,7 @@
 
 A ranking is a sequence of hashable keys (here `(pdf, page)` pairs), best first; duplicates
 keep their first position. Relevance is a dict key -> grade (1 or 2; absent = 0).
-nDCG@10 uses linear gain (METHOD.md §5): DCG = Σ grade_i / log2(i + 1), i from 1.
+nDCG@10 uses linear gain (docs/method.md, "Evaluation"): DCG = Σ grade_i / log2(i + 1), i from 1.
 This module does not search, read files or format reports.
 """
 

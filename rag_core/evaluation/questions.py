@@ -1,7 +1,7 @@
 """Question sets (shared/eval/README.md format) and their graded relevant pages.
 
 Grades: a page that holds the question's quote is grade 2, any other listed page grade 1
-(nDCG@10 with linear gain, METHOD.md §5). Cross-document questions take their pages from
+(nDCG@10 with linear gain, docs/method.md, "Evaluation"). Cross-document questions take their pages from
 `evidence`; every evidence page holds a quote, so each is grade 2. Unanswerable questions
 have no relevant page. This module does not search.
 """

@@ -1,5 +1,6 @@
-"""Aggregation of per-question rows: summaries with intervals, breakdowns, paired
-differences, refusal threshold sweeps, comparison with METHOD.md §6 and a text table.
+"""Aggregation of per-question rows: summaries with intervals, breakdowns, paired differences,
+refusal threshold sweeps, comparison with the page baselines (docs/method.md, "Baselines and
+published figures") and a text table.
 
 Input rows are the `questions` entries of results.json. This module does not search.
 """
@@ -11,7 +12,8 @@ from collections.abc import Sequence
 from rag_core.evaluation import metrics
 
 PASSAGE_METRIC = "quote_in_top3"
-# METHOD.md §6: page baselines measured on the development sets (19 PDFs as search space).
+# Page baselines (docs/method.md, "Baselines and published figures") measured on the development
+# sets (19 PDFs as search space).
 BASELINES: dict[str, dict[str, dict[str, float]]] = {
     "dev_questions": {
         "bm25s": {"hit@1": 0.56, "hit@3": 0.84, "hit@5": 0.88, "mrr": 0.708, "ndcg@10": 0.755},
@@ -118,7 +120,7 @@ def sweep(rows: Sequence[dict], values: dict[str, list[float | None]]) -> dict:
 
 
 def compare_baselines(rows: Sequence[dict], engine: str, set_name: str) -> dict | None:
-    """Does `engine` beat the best METHOD.md §6 baseline on every column?
+    """Does `engine` beat the best page baseline on every column?
 
     Like the baselines, only single-document answerable questions count (no cross_document).
     """

@@ -25,10 +25,13 @@ REPO = Path(__file__).resolve().parents[2]
 _EXIT_GRACE_S = 15.0
 
 
-def _context(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from rag_core.__main__ import _context as context
+def _context(args: argparse.Namespace) -> tuple[Any, Any]:
+    """Settings and principal of a command, read as `rag_core.__main__` does (`--data-dir`, `--as-user`, `--groups`)."""
+    from rag_core.access.principal import cli_principal
+    from rag_core.config import Settings
 
-    return context(args)
+    settings = Settings(data_dir=Path(args.data_dir)) if getattr(args, "data_dir", None) else Settings()
+    return settings, cli_principal(getattr(args, "as_user", None), getattr(args, "groups", None), settings)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -187,7 +190,7 @@ def queue_files(args: argparse.Namespace) -> int:
     return worst
 
 
-def add_job_commands(sub, add) -> None:  # type: ignore[no-untyped-def]
+def add_job_commands(sub, add) -> None:
     """Register `worker`, `serve` and `jobs` on the CLI's subparsers (`add` gives the common options)."""
     p = add("worker", cmd_worker, "run a worker that ingests queued uploads (until Ctrl-C)")
     p.add_argument("--verbose", action="store_true", help="print every progress event")

@@ -54,7 +54,7 @@ class LocalStageRunner:
 
         principal = submitter_of(job, settings)
 
-        def guard(existing) -> None:  # type: ignore[no-untyped-def]
+        def guard(existing) -> None:
             # Access is checked again when the job runs: a grant revoked meanwhile stops it.
             perm.require(settings, job.collection, "write", principal)
             perm.check_existing_copy(existing, job.collection, settings, principal)

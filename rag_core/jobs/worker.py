@@ -45,13 +45,13 @@ class _Lease:
     """Renews a running job's lease from a thread; `lost` is set when the row stopped being
     ours (cancelled, or requeued after an expiry and taken by another worker)."""
 
-    def __init__(self, worker: "Worker", job: Job) -> None:
+    def __init__(self, worker: Worker, job: Job) -> None:
         self.worker, self.job = worker, job
         self.lost = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"lease-{job.id[:8]}", daemon=True)
 
-    def __enter__(self) -> "_Lease":
+    def __enter__(self) -> _Lease:
         self._thread.start()
         return self
 

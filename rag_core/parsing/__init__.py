@@ -1,4 +1,4 @@
-"""Parsing: a file becomes a DoclingDocument with structure and provenance (METHOD.md §1).
+"""Parsing: a file becomes a DoclingDocument with structure and provenance (docs/method.md, "Parsing").
 
 `parse` validates the file (content, not name), picks the backend and returns a
 `ParsedDocument`. PDFs go to the Docling full pipeline when its model artefacts are on disk

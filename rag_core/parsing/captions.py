@@ -21,8 +21,10 @@ from rag_core.parsing.document_builder import Block
 
 CAPTION_GAP_PT = 60.0  # further away is not this figure's caption
 # "[표 1]", "<Table 2>": a label may stand in brackets (Korean reports); 표/그림/表/图/図 = table/figure
-_LABEL = r"(?:[\[<〈(]?(?:table|tableau|figure|fig\.|exhibit|graphique|graph|chart|listing|example|exemple|algorithm|code" \
-         r"|표|그림|表|图|図))"
+_LABEL = (
+    r"(?:[\[<〈(]?(?:table|tableau|figure|fig\.|exhibit|graphique|graph|chart|listing|example|exemple|algorithm|code"
+    r"|표|그림|表|图|図))"
+)
 _NUMBER = r"(?:[A-Z]?\d+|[IVX]+)(?:[.\-–]\d+)*[\]>〉)]?"
 _CAPTION = re.compile(rf"^{_LABEL}\s*(?::|{_NUMBER}(?:\s*[:.,–—\-]|\s*$|\s+(?!(?-i:[a-zà-ÿ]))))", re.IGNORECASE)
 _SENTENCE_AFTER_LABEL = re.compile(rf"^{_LABEL}\s*{_NUMBER}\s+(?-i:[a-zà-ÿ])", re.IGNORECASE)

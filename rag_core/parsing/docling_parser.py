@@ -94,8 +94,15 @@ class DoclingSimpleParser:
         pages = len(document.pages)
         if progress is not None:
             progress(1, 1)
-        return ParsedDocument(document=document, parser=SIMPLE_NAME, options={"backend": SIMPLE_NAME, "kind": self.kind},
-                              versions=library_versions(), pages=pages, warnings=[], title=_title(document, name))
+        return ParsedDocument(
+            document=document,
+            parser=SIMPLE_NAME,
+            options={"backend": SIMPLE_NAME, "kind": self.kind},
+            versions=library_versions(),
+            pages=pages,
+            warnings=[],
+            title=_title(document, name),
+        )
 
 
 def _convert(converter, path: Path, stream_name: str):

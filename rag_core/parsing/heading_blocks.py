@@ -136,8 +136,13 @@ def _large_title(block: Block, text: str, body: float, page_height: float) -> bo
     """A short line or two of text, of two words or more, printed far larger than the body text,
     away from the page's top and bottom margins (running titles, a publisher's name)."""
     margin = MARGIN_SHARE * page_height
-    return len(block.lines) <= 2 and block.font_size() >= LARGE_RATIO * body and _short_title(text) \
-        and len(text.split()) >= 2 and (not page_height or margin <= block.bbox[1] and block.bbox[3] <= page_height - margin)
+    return (
+        len(block.lines) <= 2
+        and block.font_size() >= LARGE_RATIO * body
+        and _short_title(text)
+        and len(text.split()) >= 2
+        and (not page_height or margin <= block.bbox[1] and block.bbox[3] <= page_height - margin)
+    )
 
 
 def _one_of_a_series(block: Block, blocks: list[Block], body: float) -> bool:
@@ -149,8 +154,15 @@ def _one_of_a_series(block: Block, blocks: list[Block], body: float) -> bool:
 
     if not body or block.font_size() <= body + SIZE_TOLERANCE or not short(block):
         return False
-    alike = [b for b in blocks if b is not block and b.kind == "text" and short(b)
-             and abs(b.bbox[0] - block.bbox[0]) <= SERIES_EDGE_PT and abs(b.font_size() - block.font_size()) <= SIZE_TOLERANCE]
+    alike = [
+        b
+        for b in blocks
+        if b is not block
+        and b.kind == "text"
+        and short(b)
+        and abs(b.bbox[0] - block.bbox[0]) <= SERIES_EDGE_PT
+        and abs(b.font_size() - block.font_size()) <= SIZE_TOLERANCE
+    ]
     return len(alike) >= 2
 
 

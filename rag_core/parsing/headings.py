@@ -75,7 +75,9 @@ def _toc_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> lis
             for level, toc_key, page in entries:
                 if abs(page - heading.page_no) > 1 or not toc_key:
                     continue
-                if key == toc_key or (min(len(key), len(toc_key)) >= 6 and (key.startswith(toc_key) or toc_key.startswith(key))):
+                if key == toc_key or (
+                    min(len(key), len(toc_key)) >= 6 and (key.startswith(toc_key) or toc_key.startswith(key))
+                ):
                     found = level
                     break
         levels.append(found)

@@ -1,8 +1,8 @@
 """Raw text of each page of a PDF (PyMuPDF's text layer): the page channel's unit.
 
 Used at ingestion for the knowledge base's page channel (whole pages under BM25), and by the
-evaluation's one-document-per-page BM25 baseline (METHOD.md §6). It does not parse layout,
-headings or tables: that is `parsing.parse`.
+evaluation's one-document-per-page BM25 baseline (docs/method.md, "Baselines and published
+figures"). It does not parse layout, headings or tables: that is `parsing.parse`.
 """
 
 from __future__ import annotations

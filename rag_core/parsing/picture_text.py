@@ -8,7 +8,8 @@ Their text must not be lost. For one picture box (PyMuPDF backend), `split_pictu
   SHRINK_SHARE of the box (a header band much larger than the logo it holds), the picture's box
   becomes the union of those images, and the text outside it is ordinary text;
 - a picture that is mostly text (text lines cover at least MOSTLY_TEXT_SHARE of it, with no
-  figure image, no vector path and at most MAX_FRAME_SHAPES rectangles or rules) is not a picture: its text becomes text blocks, one per text-layer block;
+  figure image, no vector path and at most MAX_FRAME_SHAPES rectangles or rules) is not a picture: its
+  text becomes text blocks, one per text-layer block;
 - otherwise the picture stays, and its text (axis labels, a form's fields) becomes its
   children, as Docling keeps it: searchable, citable, with line boxes.
 

@@ -48,7 +48,11 @@ def missed_images(images: Sequence[pymupdf.Rect], blocks: Sequence[Block], width
             continue
         covered = sum(abs(rect & pymupdf.Rect(b.bbox)) for b in blocks)
         held = any(b.kind in ("picture", "table") and abs(rect & pymupdf.Rect(b.bbox)) > 0 for b in blocks)
-        if not held and covered < MAX_COVERED_SHARE * abs(rect) and all(abs(rect & pymupdf.Rect(f)) == 0 for f in found):
+        if (
+            not held
+            and covered < MAX_COVERED_SHARE * abs(rect)
+            and all(abs(rect & pymupdf.Rect(f)) == 0 for f in found)
+        ):
             found.append((rect.x0, rect.y0, rect.x1, rect.y1))
     return found
 

@@ -27,8 +27,8 @@ from pymupdf4llm.helpers import document_layout
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.parsing import page_workers
-from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
+from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
@@ -36,9 +36,9 @@ from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
+from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
-from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.table_images import read_table_picture
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,9 @@ class PyMuPDFParser:
         try:
             doc = pymupdf.open(path, filetype="pdf")
         except Exception:
-            raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.") from None
+            raise InputError(
+                "This PDF is damaged or incomplete and cannot be read; download or export it again."
+            ) from None
         try:
             return _parse_open(doc, Path(path), Path(file_name or path.name), settings, Path(artifacts_dir), progress)
         finally:
@@ -274,8 +276,10 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
         elif kind == "formula":
             block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
         else:
-            lines = [line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
-                     for tl in box.textlines or []]
+            lines = [
+                line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
+                for tl in box.textlines or []
+            ]
             block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
             if not block.lines:
                 block = None

@@ -190,7 +190,9 @@ def _ocr(image: np.ndarray) -> list[tuple[tuple[float, float, float, float], str
 
 
 def _rgb(pix: pymupdf.Pixmap) -> np.ndarray:
-    return np.ascontiguousarray(np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3])
+    return np.ascontiguousarray(
+        np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3]
+    )
 
 
 def _short_boxes(boxes: list[tuple[float, float, float, float]]) -> bool:

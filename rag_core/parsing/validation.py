@@ -83,7 +83,9 @@ def detect_kind(head: bytes, suffix: str, path: Path) -> Kind:
         except UnicodeDecodeError as err:
             # a 4 KB cut may split a character: only refuse when the error is not at the very end
             if err.start < len(head) - 4:
-                raise InputError("This Markdown file is not UTF-8 text; save it as UTF-8 and upload it again.") from None
+                raise InputError(
+                    "This Markdown file is not UTF-8 text; save it as UTF-8 and upload it again."
+                ) from None
         if b"\x00" in head:
             raise InputError("This Markdown file contains binary data; it cannot be read.")
         return "md"

@@ -1,8 +1,8 @@
 """The façade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
-the question flow in `pipeline.asking`, the access rules in `pipeline.permissions` (who may
-evaluate and report what: `pipeline.evaluating`), the upload queue's verbs in `pipeline.jobs`
+the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`, the upload
+queue's verbs in `pipeline.jobs`
 (its worker in `rag_core.jobs`). Every entry
 point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
 its readable collections are the prefilter of every search channel and listing, and the
@@ -24,44 +24,54 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rag_core import answering, parsing, reranking, understanding
+from rag_core import answering, parsing, reranking, retrieval, understanding
 from rag_core.access import Principal
-from rag_core.config import Settings
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
-from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
-    audit_csv, audit_events, can, clean_collection, create_collection, grant, list_grants, manageable_collections,
-    record_event, record_sign_in, reported_citations, revoke, writable_collections,
-)
 from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
-from rag_core.citations import (  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
-    ViewerTarget, highlight_target, source_label, source_target, viewer_annotations,
-)
-from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
-from rag_core.pipeline.conversations import conversation_history, store_answer as _store_answer  # noqa: F401
-from rag_core.pipeline.evaluating import (  # noqa: F401  (re-exported: who may evaluate and report what)
-    EvaluationOptions, breakdown_rows, evaluate, evaluation_engines, evaluation_options, evaluation_results_file,
-    has_reports,
-    language_match_lines, question_rows, report_citation, reported_set, shared_set, summary_rows,
-)
-from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
-    cancel_job, elapsed_of, get_job, list_jobs, live_workers, progress_of, remaining_of, retry_job, submit_files,
-    submit_upload,
-)
-from rag_core.pipeline.exports import TableFormat, table_bytes
-from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
-from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
-from rag_core.pipeline.views import answer_sources, document_view, search_sources
-from rag_core.pipeline.word_lists import (  # noqa: F401  (re-exported: the shared thesaurus and glossary)
-    glossary_info, thesaurus_info, upload_glossary, upload_thesaurus,
-)
+from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
+from rag_core.config import Settings
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import NotFoundError, RagError
 from rag_core.library import clean_file_name, sha256_file  # clean_file_name: also the pages' (uploads refused)
 from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
 from rag_core.parsing.files import page_excerpt
-from rag_core import retrieval
+from rag_core.pipeline import permissions as perm
+from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
+from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
+from rag_core.pipeline.conversations import conversation_history  # noqa: F401
+from rag_core.pipeline.conversations import store_answer as _store_answer
+from rag_core.pipeline.exports import TableFormat, table_bytes
+from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
+from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
+    cancel_job,
+    elapsed_of,
+    get_job,
+    list_jobs,
+    live_workers,
+    progress_of,
+    remaining_of,
+    retry_job,
+    submit_files,
+    submit_upload,
+)
+from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
+    audit_csv,
+    audit_events,
+    can,
+    clean_collection,
+    create_collection,
+    grant,
+    list_grants,
+    manageable_collections,
+    record_event,
+    record_sign_in,
+    reported_citations,
+    revoke,
+    writable_collections,
+)
+from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
+from rag_core.pipeline.views import answer_sources, document_view, search_sources
+from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
 

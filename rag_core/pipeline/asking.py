@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from rag_core import answering, understanding
 from rag_core.answering.coverage import Coverage, Library, coverage_retry, use_retry
-from rag_core.llm import known_dialect, llm_configured
 from rag_core.config import Settings
+from rag_core.llm import known_dialect, llm_configured
 from rag_core.models import Answer, Language, SearchResult, SubQuestion
 from rag_core.pipeline.connection import open_store
 from rag_core.reranking import Reranker, rerank, select_reranker

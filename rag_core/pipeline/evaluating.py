@@ -5,8 +5,10 @@ The decisions the pages used to take themselves live here. Anyone signed in may 
 citations of everyone, as a question set, and the choice of a folder of PDFs on the server are for
 administrators (anyone else asking for them gets `AccessDenied`). A user reports a wrong citation
 under their own name and sees (and downloads) their own reports; an administrator sees everyone's.
-The evaluation itself is `rag_core.evaluation`, imported when it is needed: it calls the façade, so
-importing it here at once would be circular.
+This module is the evaluation's façade and sits one floor above the core façade: the evaluation
+(`rag_core.evaluation`) is itself a client of `rag_core.pipeline` (it ingests and searches as the
+principal), so `rag_core.pipeline` does not import this module; pages import it as
+`from rag_core.pipeline import evaluating`.
 """
 
 from __future__ import annotations

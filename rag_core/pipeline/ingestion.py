@@ -1,4 +1,5 @@
-"""The ingestion stages of one file: parse -> chunk -> embed -> write (ARCHITECTURE.md).
+"""The ingestion stages of one file: parse -> chunk -> embed -> write
+(docs/architecture.md, "Data flow").
 
 Each stage records its inputs in the document's manifest (`rag_core.library`); a stage whose
 inputs did not change is reused, one whose inputs changed is redone with everything after it.
@@ -16,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
 
 from rag_core import parsing
@@ -157,7 +157,7 @@ def _run_stages(
     emit("write", 0, 1)
     record = DocumentRecord(
         doc_id=doc_id, file_name=name, title=info.get("title") or Path(name).stem, collection=collection,
-        language=detect_language(" ".join(c.text for c in chunked.children[:200])),  # type: ignore[arg-type]
+        language=detect_language(" ".join(c.text for c in chunked.children[:200])),
         pages=info["pages"], parents=len(chunked.parents), children=len(chunked.children),
         tables=sum(1 for p in chunked.parents for it in p.items if it.kind == "table"),
         parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),

@@ -17,9 +17,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from rag_core.access import names
+from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, names, to_csv
 from rag_core.access.names import DEFAULT_COLLECTION
-from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, to_csv
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, NotFoundError
 from rag_core.models import DocumentRecord
@@ -157,6 +156,7 @@ def check_existing_copy(record: DocumentRecord | None, collection: str, settings
 def subject_of(user: str | None, group: str | None) -> tuple[str, str]:
     if (user is None) == (group is None):
         raise InputError("Give either a user or a group, not both.")
+    # the ignore below: the check above leaves exactly one of them set
     return ("user", user) if user is not None else ("group", group)  # type: ignore[return-value]
 
 
@@ -174,11 +174,12 @@ def change_grant(store: Store, settings: Settings, collection: str, principal: P
                            "access: a grant would put these documents in the searches of people you do not know.")
     grants = GrantStore(settings.data_dir)
     if role is not None:
+        # the ignore below: kind is 'user' or 'group' (_subject)
         grant = grants.grant(collection, kind, subject, role, principal.user)  # type: ignore[arg-type]
         audit(settings, "grant", principal, collection=collection, subject_kind=kind, subject=grant.subject,
               role=role)
         return grant
-    removed = grants.revoke(collection, kind, subject)  # type: ignore[arg-type]
+    removed = grants.revoke(collection, kind, subject)  # type: ignore[arg-type]  # kind is 'user' or 'group' (_subject)
     if removed is not None:
         audit(settings, "revoke", principal, collection=collection, subject_kind=kind, subject=removed.subject,
               role=removed.role)

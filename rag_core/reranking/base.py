@@ -1,8 +1,8 @@
 """The `Reranker` protocol: score (question, passage) pairs; higher is more relevant.
 
-A reranker rereads the best child of each candidate parent (METHOD.md §3). Scores are on the
-reranker's own scale (bge-reranker-v2-m3: logits, or 0-1 after a sigmoid when normalised);
-`settings.reranker.min_score` is on that scale. This module holds no model.
+A reranker rereads the best child of each candidate parent (docs/method.md, "Search: channels and
+fusion"). Scores are on the reranker's own scale (bge-reranker-v2-m3: logits, or 0-1 after a sigmoid
+when normalised); `settings.reranker.min_score` is on that scale. This module holds no model.
 """
 
 from __future__ import annotations

@@ -48,7 +48,9 @@ class BgeReranker:
 
             self._model = FlagReranker(path, use_fp16=False, devices="cpu", batch_size=batch_size)
         except Exception as err:  # noqa: BLE001 - an offline hub name or a broken folder
-            raise BackendUnavailable(MISSING.format(detail=f" ({path} could not be loaded: {type(err).__name__})")) from None
+            raise BackendUnavailable(
+                MISSING.format(detail=f" ({path} could not be loaded: {type(err).__name__})")
+            ) from None
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
         if not passages:

@@ -31,13 +31,23 @@ import numpy as np
 import pyarrow as pa
 
 from rag_core.errors import IndexMismatchError
-from rag_core.store import rows as store_rows
-from rag_core.store.exact_vectors import ExactVectors
 from rag_core.models import Child, DocumentRecord, Parent
+from rag_core.store import rows as store_rows
 from rag_core.store.channels import (
-    ANN_NPROBES, ANN_REFINE, FTS_COLUMNS, RRF_K, ChildHit, FullText, PageHit, SearchChannels, TableInfo, _quote,
-    id_filter, lexical_query,
+    ANN_NPROBES,
+    ANN_REFINE,
+    FTS_COLUMNS,
+    RRF_K,
+    ChildHit,
+    FullText,
+    PageHit,
+    SearchChannels,
+    TableInfo,
+    _quote,
+    id_filter,
+    lexical_query,
 )
+from rag_core.store.exact_vectors import ExactVectors
 from rag_core.store.jobs import ACTIVE, STATES, Job, JobTable
 from rag_core.store.maintenance import Maintenance
 
@@ -70,7 +80,7 @@ class Store(SearchChannels, Maintenance):
         names = getattr(result, "tables", result)
         return set(names)
 
-    def _open(self, name: str):  # type: ignore[no-untyped-def]
+    def _open(self, name: str):
         """The table, or None when it does not exist yet: one LanceDB call, not a listing and an
         open (every question opens several tables; each call is a hop to LanceDB's own thread)."""
         try:

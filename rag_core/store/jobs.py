@@ -86,7 +86,7 @@ class Job:
 _COLUMNS = [f.name for f in fields(Job) if f.name != "extra"]
 
 
-def _retrying(action, attempts: int = 8):  # type: ignore[no-untyped-def]
+def _retrying(action, attempts: int = 8):
     """Run a commit; LanceDB reports a commit conflict with a concurrent writer as retryable."""
     for attempt in range(attempts):
         try:
@@ -102,10 +102,10 @@ def _retrying(action, attempts: int = 8):  # type: ignore[no-untyped-def]
 class JobTable:
     """The `jobs` and `workers` tables of one LanceDB connection."""
 
-    def __init__(self, db) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, db) -> None:
         self.db = db
 
-    def _table(self, name: str, schema: pa.Schema):  # type: ignore[no-untyped-def]
+    def _table(self, name: str, schema: pa.Schema):
         try:
             return self.db.open_table(name)
         except ValueError as err:
@@ -114,11 +114,11 @@ class JobTable:
             return self.db.create_table(name, schema=schema, exist_ok=True)
 
     @property
-    def jobs(self):  # type: ignore[no-untyped-def]
+    def jobs(self):
         return self._table("jobs", JOBS_SCHEMA)
 
     @property
-    def workers(self):  # type: ignore[no-untyped-def]
+    def workers(self):
         return self._table("workers", WORKERS_SCHEMA)
 
     # ----- rows ---------------------------------------------------------------------------

@@ -22,7 +22,7 @@ class Maintenance:
 
     db: object
 
-    def _open(self, name: str):  # type: ignore[no-untyped-def]
+    def _open(self, name: str):
         raise NotImplementedError
 
     def document_ids(self) -> list[str]:
@@ -78,7 +78,7 @@ class Maintenance:
                 other.optimize()
 
     @staticmethod
-    def _create_fts_indexes(table) -> set[str]:  # type: ignore[no-untyped-def]
+    def _create_fts_indexes(table) -> set[str]:
         """The French and English full-text indexes of `table`; returns the index names it had."""
         existing = {idx.name for idx in table.list_indices()}
         for lang, column in FTS_COLUMNS.items():

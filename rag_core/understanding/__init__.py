@@ -1,4 +1,5 @@
-"""Question understanding (METHOD.md §3-4): follow-ups, context budget, sub-questions, thesaurus, glossary.
+"""Question understanding (docs/method.md, "Question understanding"): follow-ups, context budget,
+sub-questions, thesaurus, glossary.
 
 `expansion_terms` gives the thesaurus' weighted lexical terms for a query; `translation` its
 terms in the other language (`glossary.py`). This package analyses questions: it never
@@ -13,7 +14,13 @@ from __future__ import annotations
 from rag_core.config import Settings
 from rag_core.understanding.followups import conversation_path, read_history
 from rag_core.understanding.glossary import (
-    LANGUAGES, Glossary, Translation, glossary_extension_path, load_glossary, save_uploaded_glossary, translate,
+    LANGUAGES,
+    Glossary,
+    Translation,
+    glossary_extension_path,
+    load_glossary,
+    save_uploaded_glossary,
+    translate,
 )
 from rag_core.understanding.thesaurus import load_thesaurus, save_uploaded_thesaurus, thesaurus_path
 

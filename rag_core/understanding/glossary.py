@@ -24,8 +24,8 @@ from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.text import STOP_WORDS, fold
 from rag_core.library import atomic_write_bytes
+from rag_core.text import STOP_WORDS, fold
 from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, label_key, read_cached
 from rag_core.understanding.thesaurus import Thesaurus
 
@@ -65,12 +65,12 @@ class Glossary:
         self.name = name
 
     @classmethod
-    def from_json(cls, data: bytes | str, name: str = "") -> "Glossary":
+    def from_json(cls, data: bytes | str, name: str = "") -> Glossary:
         """Parse and check a glossary; InputError with a readable message when it is not one."""
         items, own_name = json_items(data, "glossary", "entries", _EXAMPLE)
         return cls([_entry(number, item) for number, item in enumerate(items, start=1)], name or own_name)
 
-    def extended(self, other: "Glossary") -> "Glossary":
+    def extended(self, other: Glossary) -> Glossary:
         """This glossary and `other`'s entries (a term in both keeps every translation)."""
         return Glossary(self.entries + other.entries, f"{self.name} + {other.name}" if other.name else self.name)
 

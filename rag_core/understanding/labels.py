@@ -73,6 +73,7 @@ class LabelIndex(Generic[T]):
 def read_cached(path: Path, parse: Callable[[bytes, str], T]) -> T:
     """`parse(bytes, stem)` of the file, parsed again only when its size or modification time changes."""
     stat = path.stat()
+    # the ignore below: the cached reader returns what `parse` returns
     return _read(str(path), stat.st_mtime_ns, stat.st_size, parse)  # type: ignore[return-value]
 
 

@@ -1,4 +1,4 @@
-"""Sub-questions of a comparison (METHOD.md §4): rules that split, and the budget's shares.
+"""Sub-questions of a comparison (docs/method.md, "Question understanding"): rules that split, and the budget's shares.
 
 "Compare Mack and Bootstrap for the reserve uncertainty" becomes "Mack for the reserve
 uncertainty" and "Bootstrap for the reserve uncertainty"; "différence entre la PSAP et la
@@ -27,7 +27,8 @@ _VERSUS = re.compile(r"(?i)^(?P<a>[^,;]{1,60}?)\s+(?:versus|vs\.?)\s+(?P<rest>.+
 _AND = re.compile(r"(?i)\s+(?:and|et|with|avec|to|à|aux|au|vs\.?|versus)\s+")
 _SHARED = re.compile(
     r"(?i)\s+(?:for|pour|in|dans|when|lorsque|quand|regarding|concernant|en ce qui concerne|under|sous|"
-    r"on|sur|in terms of|en termes de|with respect to|du point de vue|as regards|applied to|appliqu[ée]es? (?:à|au|aux))\s+"
+    r"on|sur|in terms of|en termes de|with respect to|du point de vue|as regards|applied to|appliqu[ée]es? "
+    r"(?:à|au|aux))\s+"
 )
 
 

@@ -1,11 +1,13 @@
-"""Thesaurus expansion (METHOD.md §3): SKOS-like concepts add weighted lexical terms to a question.
+"""Thesaurus expansion (docs/method.md, "Search: channels and fusion"): SKOS-like concepts add
+weighted lexical terms to a question.
 
 A thesaurus is JSON: `{"concepts": [{"id", "prefLabel": {lang: str}, "altLabel": {lang: [str]},
 "broader": [id], "related": [id]}]}` (a plain string or list is accepted for either label).
 A concept is recognised when one of its labels occurs in the question as a whole sequence of
 folded words (accents, case and a plural "s"/"x" ignored). The question keeps weight 1.0; a
 recognised concept adds its prefLabels (0.95) and altLabels (0.85) that the question does not
-already contain; as BM25 boosts they are divided by the number of added terms (`lexical_terms`). Relations are kept for display and for a user's own thesaurus; they do not
+already contain; as BM25 boosts they are divided by the number of added terms (`lexical_terms`).
+Relations are kept for display and for a user's own thesaurus; they do not
 expand (a broader term is a different question). The index never changes.
 This module does not search.
 """
@@ -18,9 +20,10 @@ from pathlib import Path
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.library import atomic_write_bytes
-from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, label_key as _key, read_cached
+from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, read_cached
+from rag_core.understanding.labels import label_key as _key
 
-QUESTION_WEIGHT = 1.0  # METHOD.md §3
+QUESTION_WEIGHT = 1.0  # docs/method.md, "Search: channels and fusion"
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"
@@ -95,7 +98,7 @@ class Thesaurus:
         self._index = LabelIndex((label, c) for c in concepts for label in (*c.pref_labels, *c.alt_labels))
 
     @classmethod
-    def from_json(cls, data: bytes | str, name: str = "") -> "Thesaurus":
+    def from_json(cls, data: bytes | str, name: str = "") -> Thesaurus:
         """Parse and check a thesaurus; InputError with a readable message when it is not one."""
         items, own_name = json_items(data, "thesaurus", "concepts")
         concepts = []
@@ -144,7 +147,9 @@ class Thesaurus:
 
 def thesaurus_path(settings: Settings) -> Path:
     """The explicit setting, else the user's uploaded thesaurus, else the bundled one."""
-    return chosen_file(settings.understanding.thesaurus_path, settings.data_dir / "thesaurus" / UPLOADED_NAME) or BUNDLED
+    return (
+        chosen_file(settings.understanding.thesaurus_path, settings.data_dir / "thesaurus" / UPLOADED_NAME) or BUNDLED
+    )
 
 
 def load_thesaurus(settings: Settings) -> Thesaurus | None:

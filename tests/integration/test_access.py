@@ -2,7 +2,7 @@
 counted, cited, shown or exported by any pipeline entry point, even when it is the best match;
 forged ids get "not found" exactly like missing ones; grants and revocations take effect at once.
 
-Library (tests/access_support.py): "board" (the confidential PDF, best match for SECRET_QUERY,
+IngestedCollections (tests/access_support.py): "board" (the confidential PDF, best match for SECRET_QUERY,
 with a table and a figure), "guides" (shared with the group "actuaries" of ALICE), "claims"
 (administrators only). BOB has no grant at all.
 """
@@ -19,17 +19,26 @@ from rag_core.access import Principal
 from rag_core.embedding import select_embedder
 from rag_core.errors import AccessDenied, InputError, NotFoundError
 from rag_core.models import Answer, SearchResult
-from tests.access_support import ADMIN, ALICE, BOB, SECRET_QUERY, SECRET_WORD, Library, copy_library, share_guides
+from tests.access_support import (
+    ADMIN,
+    ALICE,
+    BOB,
+    SECRET_QUERY,
+    SECRET_WORD,
+    IngestedCollections,
+    copy_library,
+    share_guides,
+)
 
 
 @pytest.fixture
-def library(access_template: Library, tmp_path: Path) -> Library:
+def library(access_template: IngestedCollections, tmp_path: Path) -> IngestedCollections:
     lib = copy_library(access_template, tmp_path)
     share_guides(lib)
     return lib
 
 
-def _board_items(lib: Library) -> tuple[str, str]:
+def _board_items(lib: IngestedCollections) -> tuple[str, str]:
     """(table ref, figure path) of the board PDF, read as an administrator."""
     chunked = pipeline.load_chunks(lib.doc_ids["board"], lib.settings, principal=ADMIN)
     items = [it for p in chunked.parents for it in p.items]
@@ -51,7 +60,7 @@ def _shown(value: SearchResult | Answer) -> str:
     return shown
 
 
-def test_the_board_pdf_is_the_best_match_for_an_administrator(library: Library) -> None:
+def test_the_board_pdf_is_the_best_match_for_an_administrator(library: IngestedCollections) -> None:
     # the control that makes the leak checks below mean something
     result = pipeline.search(SECRET_QUERY, library.settings, principal=ADMIN)
     assert result.parents[0].document.doc_id == library.doc_ids["board"]
@@ -61,7 +70,7 @@ def test_the_board_pdf_is_the_best_match_for_an_administrator(library: Library) 
     assert len(pipeline.list_documents(library.settings, principal=ADMIN)) == 3
 
 
-def test_a_library_written_before_grants_is_visible_to_administrators_only(access_template: Library,
+def test_a_library_written_before_grants_is_visible_to_administrators_only(access_template: IngestedCollections,
                                                                         tmp_path: Path) -> None:
     lib = copy_library(access_template, tmp_path)  # no grant at all
     assert pipeline.list_collections(lib.settings, principal=ADMIN) == ["board", "claims", "guides"]
@@ -71,7 +80,7 @@ def test_a_library_written_before_grants_is_visible_to_administrators_only(acces
         assert pipeline.search("Quokka reserving guide", lib.settings, principal=user).parents == []
 
 
-def test_listings_count_only_readable_documents(library: Library) -> None:
+def test_listings_count_only_readable_documents(library: IngestedCollections) -> None:
     docs = pipeline.list_documents(library.settings, principal=ALICE)
     assert [d.collection for d in docs] == ["guides"]
     assert pipeline.list_documents(library.settings, "board", principal=ALICE) == []
@@ -79,7 +88,7 @@ def test_listings_count_only_readable_documents(library: Library) -> None:
     assert pipeline.list_documents(library.settings, principal=BOB) == []
 
 
-def test_search_never_returns_an_unreadable_document_in_any_channel(library: Library) -> None:
+def test_search_never_returns_an_unreadable_document_in_any_channel(library: IngestedCollections) -> None:
     board = library.doc_ids["board"]
     for kwargs in ({}, {"collections": ["board"]}, {"doc_ids": [board]}, {"collections": ["board", "guides"]},
                    {"k": 50, "candidate_k": 200}):
@@ -98,7 +107,7 @@ def test_search_never_returns_an_unreadable_document_in_any_channel(library: Lib
     assert {h.doc_id for h in store.hybrid(SECRET_QUERY, vector, "en", scope, 50)} == set(scope)
 
 
-def test_ask_never_cites_or_gives_an_unreadable_document(library: Library) -> None:
+def test_ask_never_cites_or_gives_an_unreadable_document(library: IngestedCollections) -> None:
     answer = pipeline.ask(SECRET_QUERY, library.settings, principal=ALICE, conversation_id="a1")
     assert all(s.doc_id == library.doc_ids["guides"] for s in answer.sources + answer.uncited)
     assert SECRET_WORD not in _shown(answer)
@@ -108,7 +117,7 @@ def test_ask_never_cites_or_gives_an_unreadable_document(library: Library) -> No
 
 
 @pytest.mark.parametrize("forged", ["board", "missing", "not-an-id", "traversal"])
-def test_unreadable_and_forged_ids_get_the_same_not_found(library: Library, forged: str) -> None:
+def test_unreadable_and_forged_ids_get_the_same_not_found(library: IngestedCollections, forged: str) -> None:
     doc_id = {"board": library.doc_ids["board"], "missing": "0" * 64, "not-an-id": "abc",
               "traversal": "../../access/grants.json"}[forged]
     table, figure = _board_items(library)
@@ -131,7 +140,7 @@ def test_unreadable_and_forged_ids_get_the_same_not_found(library: Library, forg
     assert len(pipeline.list_documents(library.settings, principal=ADMIN)) == 3  # nothing was deleted
 
 
-def test_viewer_exports_and_crops_check_the_scope_again(library: Library) -> None:
+def test_viewer_exports_and_crops_check_the_scope_again(library: IngestedCollections) -> None:
     board = library.doc_ids["board"]
     table, figure = _board_items(library)
     pipeline.grant(library.settings, "board", principal=ADMIN, user=ALICE.user, role="read")
@@ -152,7 +161,7 @@ def test_viewer_exports_and_crops_check_the_scope_again(library: Library) -> Non
         pipeline.export_table(library.doc_ids["guides"], "#/tables/9", library.settings, principal=ALICE)
 
 
-def test_grant_and_revoke_take_effect_on_the_next_question(library: Library) -> None:
+def test_grant_and_revoke_take_effect_on_the_next_question(library: IngestedCollections) -> None:
     settings, board = library.settings, library.doc_ids["board"]
     pipeline.grant(settings, "board", principal=ADMIN, group="actuaries", role="read")
     assert pipeline.search(SECRET_QUERY, settings, principal=ALICE).parents[0].document.doc_id == board
@@ -164,7 +173,7 @@ def test_grant_and_revoke_take_effect_on_the_next_question(library: Library) -> 
     assert pipeline.revoke(settings, "board", principal=ADMIN, group="actuaries") is None
 
 
-def test_roles_read_write_manage(library: Library, tmp_path: Path) -> None:
+def test_roles_read_write_manage(library: IngestedCollections, tmp_path: Path) -> None:
     settings = library.settings
     new_pdf = library.pdfs["claims"].with_name("copy.pdf")
     with pytest.raises(AccessDenied):  # read only: no upload, no delete, no grant
@@ -198,7 +207,9 @@ def test_roles_read_write_manage(library: Library, tmp_path: Path) -> None:
         pipeline.grant(settings, "guides", principal=ADMIN, user=BOB.user, group="x", role="read")
 
 
-def test_a_new_collection_is_visible_to_its_creator_and_administrators(library: Library, tmp_path: Path) -> None:
+def test_a_new_collection_is_visible_to_its_creator_and_administrators(
+    library: IngestedCollections, tmp_path: Path
+) -> None:
     from tests.access_support import make_pdf
 
     settings = library.settings
@@ -222,7 +233,7 @@ def test_a_new_collection_is_visible_to_its_creator_and_administrators(library: 
         pipeline.ingest([pdf], settings, collection="board", principal=BOB)
 
 
-def test_uploading_a_copy_of_an_unreadable_document_neither_moves_nor_reveals_it(library: Library) -> None:
+def test_uploading_a_copy_of_an_unreadable_document_neither_moves_nor_reveals_it(library: IngestedCollections) -> None:
     settings = library.settings
     pipeline.grant(settings, "guides", principal=ADMIN, group="actuaries", role="write")
     (result,) = pipeline.ingest([library.pdfs["board"]], settings, collection="guides", principal=ALICE)
@@ -230,7 +241,7 @@ def test_uploading_a_copy_of_an_unreadable_document_neither_moves_nor_reveals_it
     assert pipeline.get_document(library.doc_ids["board"], settings, principal=ADMIN).collection == "board"
 
 
-def test_conversations_belong_to_their_user(library: Library) -> None:
+def test_conversations_belong_to_their_user(library: IngestedCollections) -> None:
     settings = library.settings
     pipeline.grant(settings, "board", principal=ADMIN, user=BOB.user, role="read")
     pipeline.ask(SECRET_QUERY, settings, principal=BOB, conversation_id="shared-id")
@@ -245,5 +256,5 @@ def test_conversations_belong_to_their_user(library: Library) -> None:
 
 def test_principal_argument_is_required() -> None:
     with pytest.raises(TypeError):
-        pipeline.list_documents(None)  # type: ignore[call-arg]
+        pipeline.list_documents(None)  # type: ignore[call-arg]  # the missing principal is the point
     assert Principal.local_operator().is_admin

@@ -18,7 +18,15 @@ from rag_core.access import LOCAL_USER, principal_from_claims
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 from tests.access_support import (
-    ADMIN, ALICE, BOB, SECRET_QUERY, SECRET_WORD, Library, copy_library, make_pdf, share_guides,
+    ADMIN,
+    ALICE,
+    BOB,
+    SECRET_QUERY,
+    SECRET_WORD,
+    IngestedCollections,
+    copy_library,
+    make_pdf,
+    share_guides,
 )
 
 TOKEN = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
@@ -26,19 +34,19 @@ COOKIE = "streamlit-auth-cookie-4f1e9b77a0c3"
 
 
 @pytest.fixture
-def library(access_template: Library, tmp_path: Path) -> Library:
+def library(access_template: IngestedCollections, tmp_path: Path) -> IngestedCollections:
     lib = copy_library(access_template, tmp_path)
     share_guides(lib)
     return lib
 
 
-def cli(capsys: pytest.CaptureFixture[str], lib: Library, *args: str) -> tuple[int, str, str]:
+def cli(capsys: pytest.CaptureFixture[str], lib: IngestedCollections, *args: str) -> tuple[int, str, str]:
     code = main([*args, "--data-dir", str(lib.settings.data_dir)])
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def test_events_are_recorded_and_read_back_by_administrators(library: Library) -> None:
+def test_events_are_recorded_and_read_back_by_administrators(library: IngestedCollections) -> None:
     settings, board = library.settings, library.doc_ids["board"]
     pipeline.record_sign_in(settings, principal=ALICE)
     answer = pipeline.ask("What does the Quokka reserving guide programme protect?", settings, principal=ALICE)
@@ -73,7 +81,7 @@ def test_events_are_recorded_and_read_back_by_administrators(library: Library) -
             pipeline.audit_csv(settings, principal=user)
 
 
-def test_masked_questions_and_no_secret_in_the_trail(library: Library) -> None:
+def test_masked_questions_and_no_secret_in_the_trail(library: IngestedCollections) -> None:
     settings = Settings(data_dir=library.settings.data_dir, audit={"mask_questions": True})
     pipeline.ask(SECRET_QUERY, settings, principal=ADMIN)
     claims = {"email": "carol@example.org", "groups": "actuaries, pricing", "id_token": TOKEN}
@@ -89,7 +97,7 @@ def test_masked_questions_and_no_secret_in_the_trail(library: Library) -> None:
         pipeline.record_event(settings, "made-up event", principal=carol)
 
 
-def test_a_torn_last_record_does_not_hide_the_next_ones(library: Library) -> None:
+def test_a_torn_last_record_does_not_hide_the_next_ones(library: IngestedCollections) -> None:
     settings = library.settings
     pipeline.record_sign_in(settings, principal=ALICE)
     path = settings.data_dir / "audit" / "audit.jsonl"
@@ -100,7 +108,9 @@ def test_a_torn_last_record_does_not_hide_the_next_ones(library: Library) -> Non
     assert [e["user"] for e in events if e["event"] == "sign_in"] == [ALICE.user, BOB.user]
 
 
-def test_cli_access_grant_show_revoke_and_audit(library: Library, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_access_grant_show_revoke_and_audit(
+    library: IngestedCollections, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = cli(capsys, library, "access", "grant", "board", "--user", "dana@example.org", "--role", "read")
     assert code == 0 and "dana@example.org" in out
     code, out, _ = cli(capsys, library, "access", "show", "--json")
@@ -124,7 +134,7 @@ def test_cli_access_grant_show_revoke_and_audit(library: Library, capsys: pytest
     assert code == 2 and "administrator" in err
 
 
-def test_cli_as_user_sees_exactly_what_the_app_would(library: Library, capsys: pytest.CaptureFixture[str],
+def test_cli_as_user_sees_exactly_what_the_app_would(library: IngestedCollections, capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path) -> None:
     board = library.doc_ids["board"]
     alice = ("--as-user", ALICE.user, "--groups", "actuaries")
@@ -158,8 +168,9 @@ def test_cli_as_user_sees_exactly_what_the_app_would(library: Library, capsys: p
     assert len(pipeline.list_documents(library.settings, principal=ADMIN)) == 3
 
 
-def test_cli_evaluate_as_user_only_measures_readable_documents(library: Library, capsys: pytest.CaptureFixture[str],
-                                                               tmp_path: Path) -> None:
+def test_cli_evaluate_as_user_only_measures_readable_documents(
+    library: IngestedCollections, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     pdf_dir = tmp_path / "pdfs"
     pdf_dir.mkdir()
     for name in ("board", "guides"):

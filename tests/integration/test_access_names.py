@@ -18,25 +18,36 @@ from rag_core import pipeline
 from rag_core.__main__ import main
 from rag_core.access import LOCAL_USER, Principal
 from rag_core.errors import AccessDenied, InputError
-from tests.access_support import ADMIN, ALICE, BOB, SECRET_WORD, Library, copy_library, make_pdf, share_guides
+from tests.access_support import (
+    ADMIN,
+    ALICE,
+    BOB,
+    SECRET_WORD,
+    IngestedCollections,
+    copy_library,
+    make_pdf,
+    share_guides,
+)
 
 CAROL = Principal("carol@example.org", frozenset({"staff"}))
 
 
 @pytest.fixture
-def library(access_template: Library, tmp_path: Path) -> Library:
+def library(access_template: IngestedCollections, tmp_path: Path) -> IngestedCollections:
     lib = copy_library(access_template, tmp_path)
     share_guides(lib)
     return lib
 
 
-def _cli(capsys: pytest.CaptureFixture, library: Library, *args: str) -> tuple[int, str, str]:
+def _cli(capsys: pytest.CaptureFixture, library: IngestedCollections, *args: str) -> tuple[int, str, str]:
     code = main([args[0], "--data-dir", str(library.settings.data_dir), *args[1:]])
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
-def test_nobody_but_an_administrator_creates_the_default_collection(library: Library, tmp_path: Path) -> None:
+def test_nobody_but_an_administrator_creates_the_default_collection(
+    library: IngestedCollections, tmp_path: Path
+) -> None:
     settings = library.settings
     pdf = make_pdf(tmp_path / "bob.pdf", "Bandicoot mortality table")
     for name in ("default", "Default", "ｄｅｆａｕｌｔ", "dеfault"):  # the name, its case, full-width, Cyrillic е
@@ -50,7 +61,7 @@ def test_nobody_but_an_administrator_creates_the_default_collection(library: Lib
     assert pipeline.create_collection(settings, "default", principal=ADMIN) == "default"
 
 
-def test_the_administrators_ingest_never_lands_in_a_squatted_collection(library: Library, tmp_path: Path,
+def test_the_administrators_ingest_never_lands_in_a_squatted_collection(library: IngestedCollections, tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture) -> None:
     settings = library.settings
     # a library where BOB registered "default" before the rule existed (or an administrator let him)
@@ -78,7 +89,9 @@ def test_the_administrators_ingest_never_lands_in_a_squatted_collection(library:
     assert [d.file_name for d in pipeline.list_documents(settings, "default", principal=BOB)] == ["minutes.pdf"]
 
 
-def test_uploads_into_a_collection_someone_else_created_must_be_meant(library: Library, tmp_path: Path) -> None:
+def test_uploads_into_a_collection_someone_else_created_must_be_meant(
+    library: IngestedCollections, tmp_path: Path
+) -> None:
     settings = library.settings
     pipeline.create_collection(settings, "Reserving 2027", principal=ALICE)
     pipeline.grant(settings, "Reserving 2027", principal=ALICE, user=BOB.user, role="write")
@@ -93,7 +106,7 @@ def test_uploads_into_a_collection_someone_else_created_must_be_meant(library: L
     assert mine.status == "ingested", mine.message
 
 
-def test_look_alike_collection_names_are_refused(library: Library, tmp_path: Path) -> None:
+def test_look_alike_collection_names_are_refused(library: IngestedCollections, tmp_path: Path) -> None:
     settings = library.settings
     pdf = make_pdf(tmp_path / "bob.pdf", "Bandicoot mortality table")
     for name in ("bоard", "bοard", "bоаrd"):  # Cyrillic о; Greek ο; Cyrillic о and а
@@ -114,7 +127,7 @@ def test_look_alike_collection_names_are_refused(library: Library, tmp_path: Pat
     assert pipeline.create_collection(settings, "Борд", principal=BOB) == "Борд"
 
 
-def test_only_members_or_administrators_grant_to_a_group(library: Library) -> None:
+def test_only_members_or_administrators_grant_to_a_group(library: IngestedCollections) -> None:
     settings = library.settings
     pipeline.create_collection(settings, "bob notes", principal=BOB)
     with pytest.raises(AccessDenied, match="member of the group 'actuaries'"):
@@ -129,7 +142,9 @@ def test_only_members_or_administrators_grant_to_a_group(library: Library) -> No
     assert "bob notes" in pipeline.list_collections(settings, principal=CAROL)
 
 
-def test_a_copy_of_an_unreadable_document_gets_the_answer_of_any_file_one_may_not_add(library: Library) -> None:
+def test_a_copy_of_an_unreadable_document_gets_the_answer_of_any_file_one_may_not_add(
+    library: IngestedCollections,
+) -> None:
     settings = library.settings
     pipeline.grant(settings, "guides", principal=ADMIN, group="actuaries", role="write")
     (unreadable,) = pipeline.ingest([library.pdfs["board"]], settings, collection="guides", principal=ALICE,
@@ -143,7 +158,7 @@ def test_a_copy_of_an_unreadable_document_gets_the_answer_of_any_file_one_may_no
     assert pipeline.get_document(library.doc_ids["board"], settings, principal=ADMIN).collection == "board"
 
 
-def test_the_thesaurus_and_the_glossary_are_changed_by_administrators_only(library: Library) -> None:
+def test_the_thesaurus_and_the_glossary_are_changed_by_administrators_only(library: IngestedCollections) -> None:
     settings = library.settings
     glossary = json.dumps({"name": "mine", "entries": [{"fr": "coefficient de Tartempion",
                                                         "en": "Tartempion ratio"}]}).encode()
@@ -155,10 +170,10 @@ def test_the_thesaurus_and_the_glossary_are_changed_by_administrators_only(libra
     assert pipeline.glossary_info(settings)["extension"] is None and not thesaurus_file.exists()
     assert pipeline.upload_glossary(glossary, settings, principal=ADMIN) == 1
     with pytest.raises(TypeError):
-        pipeline.upload_glossary(glossary, settings)  # type: ignore[call-arg]
+        pipeline.upload_glossary(glossary, settings)  # type: ignore[call-arg]  # the missing principal is the point
 
 
-def test_inspecting_a_document_is_recorded(library: Library, capsys: pytest.CaptureFixture) -> None:
+def test_inspecting_a_document_is_recorded(library: IngestedCollections, capsys: pytest.CaptureFixture) -> None:
     settings = library.settings
     pipeline.inspect(library.doc_ids["guides"], settings, principal=ALICE)
     code, _, _ = _cli(capsys, library, "inspect", library.doc_ids["claims"][:12])

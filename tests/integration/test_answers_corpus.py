@@ -1,4 +1,4 @@
-"""Refusals by name, evidence sentences and table rows on real corpus pages (issue 17).
+"""Refusals by name, evidence sentences and table rows on real corpus pages.
 
 A few pages are cut out of three corpus PDFs (English prose with R console output, an English
 table of paid losses by accident year, French course notes) and ingested once for the module

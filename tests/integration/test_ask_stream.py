@@ -10,19 +10,27 @@ from rag_core import pipeline
 from rag_core.answering import Checked, Draft, Final
 from rag_core.config import LLMSettings
 from rag_core.understanding import conversation_path
-from tests.access_support import ADMIN, TOPICS, Library, copy_library
-from tests.openai_server import ChatServer, Reply
+from tests.access_support import ADMIN, TOPICS, IngestedCollections, copy_library
+from tests.fake_chat_server import FakeChatServer, Reply
 
 TOPIC = TOPICS["guides"]
 QUESTION = f"What does the {TOPIC} programme protect?"
 QUOTE = f"The {TOPIC} programme protects the balance sheet against large losses."
-ANSWER = {"paragraphs": [
-    {"text": "It protects the balance sheet against large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
-    {"text": "The protection covers large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
-], "missing_information": ""}
+ANSWER = {
+    "paragraphs": [
+        {
+            "text": "It protects the balance sheet against large losses.",
+            "source_ids": ["S1"],
+            "quote": QUOTE,
+            "computations": [],
+        },
+        {"text": "The protection covers large losses.", "source_ids": ["S1"], "quote": QUOTE, "computations": []},
+    ],
+    "missing_information": "",
+}
 
 
-def _settings(library: Library, server: ChatServer):
+def _settings(library: IngestedCollections, server: FakeChatServer):
     llm = LLMSettings(model="m", base_url=server.base_url, timeout_s=30.0)
     understanding = library.settings.understanding.model_copy(
         update={"context_budget": False, "sub_questions": False, "followups": False})
@@ -34,9 +42,9 @@ def stored(settings, conversation: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_the_final_answer_is_stored_once_the_stream_ends(access_template: Library, tmp_path: Path) -> None:
+def test_the_final_answer_is_stored_once_the_stream_ends(access_template: IngestedCollections, tmp_path: Path) -> None:
     library = copy_library(access_template, tmp_path)
-    with ChatServer(family="ollama") as server:
+    with FakeChatServer(family="ollama") as server:
         server.queue(Reply(content=ANSWER, chunk_chars=10))
         settings = _settings(library, server)
         stream = pipeline.ask_stream(QUESTION, settings, conversation_id="c1", principal=ADMIN)
@@ -53,9 +61,11 @@ def test_the_final_answer_is_stored_once_the_stream_ends(access_template: Librar
     assert len(questions) == 1 and questions[0]["mode"] == "llm"
 
 
-def test_a_stopped_answer_keeps_and_stores_only_what_was_verified(access_template: Library, tmp_path: Path) -> None:
+def test_a_stopped_answer_keeps_and_stores_only_what_was_verified(
+    access_template: IngestedCollections, tmp_path: Path
+) -> None:
     library = copy_library(access_template, tmp_path)
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=ANSWER, chunk_chars=6, chunk_delay_s=0.05))
         settings = _settings(library, server)
         stream = pipeline.ask_stream(QUESTION, settings, conversation_id="c2", principal=ADMIN)

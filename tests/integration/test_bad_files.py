@@ -42,9 +42,14 @@ CASES = {
     "random.pdf": (lambda p: p.write_bytes(bytes(range(256)) * 40), "refused", "not a PDF"),
     "page.pdf": (lambda p: p.write_text("<!DOCTYPE html><html><body>Login</body></html>"), "refused", "web page"),
     "locked.pdf": (encrypted, "refused", "password"),
-    "nopage.pdf": (lambda p: p.write_bytes(b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
-                                           b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"),
-                   "refused", "page"),
+    "nopage.pdf": (
+        lambda p: p.write_bytes(
+            b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+            b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"
+        ),
+        "refused",
+        "page",
+    ),
     "hostile.pdf": (_hostile_text, "ingested", "Ingested"),
 }
 
@@ -91,7 +96,7 @@ def test_hostile_file_names_are_kept_readable_and_harmless(library, tmp_path: Pa
     assert pipeline.source_path(result.doc_id, settings, principal=LOCAL).parent.parent == settings.documents_dir
 
 
-# ---- the other cases of issue 7 (tests/bad_files.py holds the files and expected outcomes) ----
+# ---- the other bad files (tests/bad_files.py holds the files and expected outcomes) ----
 NOT_ABOVE = {"scanned page (OCR reads it)", "scanned page OCR cannot read", "same file twice",
              "too many pages (limit set to 2)", "too large (limit set to 0.001 MB)",
              "text telling the model to ignore its instructions"}

@@ -10,7 +10,7 @@ import pytest
 from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
-from tests.unit.test_chunking import assert_chunk_invariants, assert_items_share_parent
+from tests.parsing_support import assert_chunk_invariants, assert_items_share_parent
 
 SMALL_PDFS = [
     "en_actuar_coverage_modifications.pdf",

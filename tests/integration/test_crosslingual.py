@@ -98,7 +98,9 @@ def test_extractive_answer_labels_the_other_language_passage(library: Settings) 
     assert labelled, [p.text[:80] for p in answer.paragraphs]
     by_id = {s.id: s for s in answer.sources}
     for paragraph in labelled:  # as written in the English source, not translated
-        assert by_id[paragraph.source_ids[0]].language == "en" and paragraph.quote in by_id[paragraph.source_ids[0]].text
+        assert (
+            by_id[paragraph.source_ids[0]].language == "en" and paragraph.quote in by_id[paragraph.source_ids[0]].text
+        )
     assert all(p.language is None for p in answer.paragraphs if by_id[p.source_ids[0]].language == "fr")
 
 

@@ -1,6 +1,6 @@
-"""The LLM-mode guard-rails of issue 17, against a real HTTP server speaking the chat-completions protocol:
-the term check before any model call, the optional support check (second pass), sources grouped by
-collection and paragraphs that cite two collections marked."""
+"""The LLM-mode guard-rails of the answer, against a real HTTP server
+speaking the chat-completions protocol: the term check before any model call, the optional support
+check (second pass), sources grouped by collection and paragraphs that cite two collections marked."""
 
 from __future__ import annotations
 
@@ -13,18 +13,18 @@ from rag_core.answering import answer
 from rag_core.answering.coverage import Coverage
 from rag_core.config import Settings
 from rag_core.models import SearchResult
-from tests.integration.test_llm import MSEP_QUOTE, QUESTION_FR, good, llm_settings, messages, para
-from tests.openai_server import ChatServer
-from tests.unit.test_answering import make_result
+from tests.answering_support import make_result
+from tests.fake_chat_server import FakeChatServer
+from tests.llm_support import MSEP_QUOTE, QUESTION_FR, good, llm_settings, messages, para
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 
-def checking(settings: Settings, server: ChatServer) -> Settings:
+def checking(settings: Settings, server: FakeChatServer) -> Settings:
     s = llm_settings(settings, server)
     return s.model_copy(update={"answer": s.answer.model_copy(update={"support_check": True})})
 

@@ -15,7 +15,7 @@ from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.heading_blocks import heading_kind
 from rag_core.parsing.headings import HeadingInfo, assign_levels
-from tests.unit.test_parsing import check_invariants, with_parsing
+from tests.parsing_support import check_invariants, with_parsing
 
 
 def _cut(source: Path, pages: list[int], target: Path) -> Path:
@@ -40,10 +40,15 @@ def test_false_headings_by_text() -> None:
 
 def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
     """As in an IBM Redpaper: unnumbered chapter titles, numbered sections, a few unnumbered ones."""
-    infos = [HeadingInfo("Preface", 4, 24.0), HeadingInfo("Authors", 4, 16.0),
-             HeadingInfo("Securing and protecting data", 5, 26.0), HeadingInfo("1.1 Security fundamentals", 6, 16.0),
-             HeadingInfo("1.3.1 Existing row and column control", 7, 14.0), HeadingInfo("2.2 Separation of duties", 8, 16.0),
-             HeadingInfo("Column mask", 10, 14.0)]
+    infos = [
+        HeadingInfo("Preface", 4, 24.0),
+        HeadingInfo("Authors", 4, 16.0),
+        HeadingInfo("Securing and protecting data", 5, 26.0),
+        HeadingInfo("1.1 Security fundamentals", 6, 16.0),
+        HeadingInfo("1.3.1 Existing row and column control", 7, 14.0),
+        HeadingInfo("2.2 Separation of duties", 8, 16.0),
+        HeadingInfo("Column mask", 10, 14.0),
+    ]
     assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3]
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import multiprocessing as mp
 from pathlib import Path
 
-from rag_core.pipeline.connection import open_store
 from rag_core.config import Settings
+from rag_core.pipeline.connection import open_store
 from rag_core.store import Job
 
 RACERS = 6
 
 
-def _race(data_dir: str, start, out) -> None:  # type: ignore[no-untyped-def]
+def _race(data_dir: str, start, out) -> None:
     table = open_store(Settings(data_dir=Path(data_dir))).job_table()
     start.wait()  # every racer reads the queue at the same moment
     claimed = []

@@ -1,6 +1,6 @@
 """Structured-output dialects and streaming against the fake chat-completions endpoint over a real socket.
 
-`tests.openai_server.ChatServer(family=...)` answers like an OpenAI endpoint, a llama.cpp,
+`tests.fake_chat_server.FakeChatServer(family=...)` answers like an OpenAI endpoint, a llama.cpp,
 Ollama or vLLM server that rejects `json_schema` with that server's own error, a tools-only or
 a plain-text-only endpoint; each test checks what `answer()` / `AnswerRun` make of it.
 """
@@ -15,9 +15,9 @@ import pytest
 from rag_core import llm, pipeline
 from rag_core.answering import AnswerRun, Checked, Draft, Final, answer, context_parents
 from rag_core.config import LLMSettings, Settings
-from tests.integration.test_llm import KEY, MSEP_QUOTE, QUESTION_FR, good, llm_settings, para
-from tests.openai_server import JSON_SCHEMA_REJECTIONS, ChatServer, Reply
-from tests.unit.test_answering import make_result
+from tests.answering_support import make_result
+from tests.fake_chat_server import JSON_SCHEMA_REJECTIONS, FakeChatServer, Reply
+from tests.llm_support import KEY, MSEP_QUOTE, QUESTION_FR, good, llm_settings, para
 
 TABLE = "| 2022 | 1 310 | 2 020 |"
 TWO = good(para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
@@ -26,7 +26,7 @@ EXPECTED = {"openai": "json_schema", "llamacpp": "json_object", "ollama": "json_
             "tools": "tools", "text": "text"}
 
 
-def formats(server: ChatServer) -> list[str]:
+def formats(server: FakeChatServer) -> list[str]:
     """What each request asked for: its response format type, 'tools', or 'text'."""
     out = []
     for body in server.requests:
@@ -38,8 +38,8 @@ def formats(server: ChatServer) -> list[str]:
 
 
 @pytest.fixture(params=list(EXPECTED))
-def family_server(request: pytest.FixtureRequest) -> Iterator[ChatServer]:
-    with ChatServer(family=request.param) as s:
+def family_server(request: pytest.FixtureRequest) -> Iterator[FakeChatServer]:
+    with FakeChatServer(family=request.param) as s:
         yield s
 
 
@@ -77,15 +77,17 @@ def test_the_rejection_texts_are_the_servers_own(settings) -> None:
     status, body = JSON_SCHEMA_REJECTIONS["llamacpp"]
     assert status == 500 and "but got: json_schema" in body["error"]["message"]
     for family in JSON_SCHEMA_REJECTIONS:
-        with ChatServer(family=family) as server:
+        with FakeChatServer(family=family) as server:
             server.queue(Reply(content=TWO))
             a = answer(QUESTION_FR, make_result(), llm_settings(settings, server, stream=False))
             assert a.mode == "llm" and a.dialect == "json_object"
 
 
 def test_a_reply_that_does_not_validate_is_repaired_once(settings) -> None:
-    with ChatServer(family="llamacpp") as server:
-        server.queue(Reply(content={"paragraphs": [{"text": "sans sources"}], "missing_information": ""}), Reply(content=TWO))
+    with FakeChatServer(family="llamacpp") as server:
+        server.queue(
+            Reply(content={"paragraphs": [{"text": "sans sources"}], "missing_information": ""}), Reply(content=TWO)
+        )
         a = answer(QUESTION_FR, make_result(), llm_settings(settings, server))
     assert a.mode == "llm" and len(a.paragraphs) == 2 and a.dialect == "json_object"
     repair = server.requests[-1]
@@ -94,7 +96,7 @@ def test_a_reply_that_does_not_validate_is_repaired_once(settings) -> None:
 
 
 def test_an_endpoint_no_dialect_fits_gets_the_extractive_answer_with_a_clear_message(settings) -> None:
-    with ChatServer(family="none") as server:
+    with FakeChatServer(family="none") as server:
         a = answer("What does Mack's model give for the reserves?", make_result(), llm_settings(settings, server))
     assert a.mode == "extractive" and a.paragraphs and all(p.status == "supported" for p in a.paragraphs)
     assert a.warnings == ["The language model endpoint accepts none of the structured-output forms tried (JSON "
@@ -112,7 +114,7 @@ def test_an_endpoint_no_dialect_fits_gets_the_extractive_answer_with_a_clear_mes
     ids=["cut", "malformed", "not-json"],
 )
 def test_a_broken_stream_never_leaves_a_half_verified_answer(settings, reply, expected) -> None:
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(reply, Reply(content="toujours pas du JSON"))
         run = AnswerRun("What does Mack's model give for the reserves?", make_result(), llm_settings(settings, server))
         events = list(run.events())
@@ -127,7 +129,7 @@ def test_a_broken_stream_never_leaves_a_half_verified_answer(settings, reply, ex
 
 def test_paragraphs_are_checked_as_they_complete_then_replaced_by_the_final_answer(settings) -> None:
     bad = para("Le taux technique est de 2 %.", ["S99"], "taux technique")
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=good(*TWO["paragraphs"][:1], bad, TWO["paragraphs"][1]), chunk_chars=10))
         run = AnswerRun(QUESTION_FR, make_result(), llm_settings(settings, server))
         events = list(run.events())
@@ -137,18 +139,23 @@ def test_paragraphs_are_checked_as_they_complete_then_replaced_by_the_final_answ
     assert [e.index for e in checked] == [0, 1, 2]
     assert checked[0].paragraph is not None and checked[0].paragraph.status == "supported"
     assert checked[1].paragraph is None and "S99" in checked[1].dropped  # removed as soon as it completed
-    assert checked[2].paragraph is not None and [n.status for n in checked[2].paragraph.numbers][:2] == ["quoted", "quoted"]
+    assert checked[2].paragraph is not None and [n.status for n in checked[2].paragraph.numbers][:2] == [
+        "quoted",
+        "quoted",
+    ]
     drafts = [e for e in events if isinstance(e, Draft) and e.index == 0]
     assert len(drafts) > 1 and all(TWO["paragraphs"][0]["text"].startswith(d.text) for d in drafts)
     first_checked = kinds.index("Checked")
-    assert any(isinstance(e, Draft) and e.index == 1 for e in events[first_checked:])  # paragraph 1 drafted after 0 was marked
+    assert any(
+        isinstance(e, Draft) and e.index == 1 for e in events[first_checked:]
+    )  # paragraph 1 drafted after 0 was marked
     final = events[-1].answer
     assert [p.text for p in final.paragraphs] == [checked[0].paragraph.text, checked[2].paragraph.text]
     assert len(final.dropped) == 1
 
 
 def test_stop_keeps_the_paragraphs_verified_before_it(settings) -> None:
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=TWO, chunk_chars=8, chunk_delay_s=0.05))
         run = AnswerRun(QUESTION_FR, make_result(), llm_settings(settings, server))
         for event in run.events():
@@ -162,7 +169,7 @@ def test_stop_keeps_the_paragraphs_verified_before_it(settings) -> None:
 
 
 def test_stop_before_any_paragraph_gives_the_extractive_answer(settings) -> None:
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=TWO, chunk_chars=8, chunk_delay_s=0.05))
         run = AnswerRun("What does Mack's model give?", make_result(), llm_settings(settings, server))
         for event in run.events():
@@ -174,7 +181,7 @@ def test_stop_before_any_paragraph_gives_the_extractive_answer(settings) -> None
 
 @pytest.mark.parametrize("form", ["v1", "deployment"])
 def test_azure_openai_both_url_forms(settings, form) -> None:
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=TWO))
         section = LLMSettings(provider="azure", azure_endpoint=server.root, model="gpt-4o-mini", api_key=KEY,
                               timeout_s=2.0, azure_api_version="2024-10-21" if form == "deployment" else None,
@@ -198,7 +205,7 @@ def test_the_context_budget_in_tokens_cuts_parents(settings) -> None:
     tight = three.model_copy(update={"llm": LLMSettings(context_tokens=sizes[0] + sizes[1])})
     assert context_parents(result, tight) == 2
     assert context_parents(result, three.model_copy(update={"llm": LLMSettings(context_tokens=1)})) == 1
-    with ChatServer() as server:
+    with FakeChatServer() as server:
         server.queue(Reply(content=good(para("La MSEP vient du modèle de Mack.", ["S1"], MSEP_QUOTE))))
         s = tight.model_copy(update={"llm": tight.llm.model_copy(update={"base_url": server.base_url, "model": "m"})})
         a = answer(QUESTION_FR, result, s)

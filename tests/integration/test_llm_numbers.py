@@ -18,16 +18,16 @@ from rag_core.access import Principal
 from rag_core.answering import answer
 from rag_core.models import Answer
 from rag_core.understanding import conversation_path
-from tests.integration.test_llm import good, llm_settings, messages
-from tests.openai_server import ChatServer
-from tests.unit.test_numbers import CELLS, table_result
+from tests.answering_support import CELLS, table_result
+from tests.fake_chat_server import FakeChatServer
+from tests.llm_support import good, llm_settings, messages
 
 QUESTION = "Quels sont les paiements cumulés de 2022 et le facteur de développement de 12 à 24 mois ?"
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 
@@ -44,15 +44,34 @@ def marks(a: Answer) -> dict[str, tuple[str, str]]:
 
 
 def test_quoted_computed_mismatched_and_invented_numbers_get_their_marks(settings, server) -> None:
-    server.answer(good(
-        para("Pour 2022, les paiements cumulés passent de 1 310 à 12 mois à 2 020 à 24 mois.", ["S3"], "| 2022 | 1 310 | 2 020 |"),
-        para("Calculé à partir des chiffres de S3 : le facteur de développement de 12 à 24 mois vaut 1,542.", ["S3"],
-             "| 2021 | 1 200 | 1 850 |",
-             [comp("development_factor", [("1 200", "S3"), ("1 310", "S3"), ("1 850", "S3"), ("2 020", "S3")], "1,542")]),
-        para("Calculé : le total à 24 mois est de 3 970.", ["S3"], "| 2021 | 1 200 | 1 850 |",
-             [comp("sum", [("1 850", "S3"), ("2 020", "S3")], "3 970")]),
-        para("La provision IBNR est de 4 567 k€.", ["S2"], "Les IBNR (incurred but not reported)"),
-    ))
+    server.answer(
+        good(
+            para(
+                "Pour 2022, les paiements cumulés passent de 1 310 à 12 mois à 2 020 à 24 mois.",
+                ["S3"],
+                "| 2022 | 1 310 | 2 020 |",
+            ),
+            para(
+                "Calculé à partir des chiffres de S3 : le facteur de développement de 12 à 24 mois vaut 1,542.",
+                ["S3"],
+                "| 2021 | 1 200 | 1 850 |",
+                [
+                    comp(
+                        "development_factor",
+                        [("1 200", "S3"), ("1 310", "S3"), ("1 850", "S3"), ("2 020", "S3")],
+                        "1,542",
+                    )
+                ],
+            ),
+            para(
+                "Calculé : le total à 24 mois est de 3 970.",
+                ["S3"],
+                "| 2021 | 1 200 | 1 850 |",
+                [comp("sum", [("1 850", "S3"), ("2 020", "S3")], "3 970")],
+            ),
+            para("La provision IBNR est de 4 567 k€.", ["S2"], "Les IBNR (incurred but not reported)"),
+        )
+    )
     a = answer(QUESTION, table_result(), llm_settings(settings, server))
     assert a.mode == "llm" and len(a.paragraphs) == 4
     got = marks(a)
@@ -82,7 +101,9 @@ def test_a_claimed_computation_on_invented_inputs_is_not_trusted(settings, serve
 
 
 def test_an_english_answer_with_a_quote_from_a_french_table(settings, server) -> None:
-    server.answer(good(para("In 2021 cumulative payments reach 1,850 at 24 months.", ["S2"], "| 2021 | 1 200 | 1 850 |")))
+    server.answer(
+        good(para("In 2021 cumulative payments reach 1,850 at 24 months.", ["S2"], "| 2021 | 1 200 | 1 850 |"))
+    )
     a = answer("What are the 2021 cumulative payments at 24 months?", table_result(), llm_settings(settings, server))
     n = {n.text: n for n in a.paragraphs[0].numbers}["1,850"]
     assert n.status == "quoted" and (n.location.kind, n.location.row, n.location.col) == ("cell", 1, 2)

@@ -14,8 +14,7 @@ from rag_core.embedding import select_embedder
 from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core.retrieval import fuse_rankings, search
 from rag_core.store import Store
-from tests.integration.test_pipeline import SMALL_EN, SMALL_FR
-from tests.integration.test_store import DOCS, _chunked, _record
+from tests.store_support import DOCS, SMALL_EN, SMALL_FR, chunks_of, record_of
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 # Page text beyond the children's: words only the page channel can see (a running header, say).
@@ -26,13 +25,13 @@ def _page_texts(doc_id: str, sections: list[tuple[str, str]]) -> list[str]:
     return [f"{title}\n{text}\n{PAGE_ONLY_WORDS.get((doc_id, i), '')}" for i, (title, text) in enumerate(sections, 1)]
 
 
-def _build(settings: Settings) -> Store:
+def build_store(settings: Settings) -> Store:
     store = Store(settings.db_uri)
     embedder = select_embedder(settings)
     for doc_id, (lang, coll, sections) in DOCS.items():
-        parents, children = _chunked(doc_id, sections)
+        parents, children = chunks_of(doc_id, sections)
         vectors = embedder.embed_passages([c.context_text for c in children])
-        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
+        store.write_document(record_of(doc_id, lang, coll, len(sections), embedder.name), parents, children,
                              vectors, embedder.name, _page_texts(doc_id, sections))
     store.optimize()
     return store
@@ -40,7 +39,7 @@ def _build(settings: Settings) -> Store:
 
 @pytest.fixture
 def library(settings: Settings) -> tuple[Store, Settings]:
-    return _build(settings), settings
+    return build_store(settings), settings
 
 
 def test_rrf_with_tied_ranks_matches_a_hand_computation() -> None:
@@ -93,9 +92,9 @@ def test_delete_removes_the_pages_and_re_adding_restores_them(library) -> None:
     assert store.page_lexical("glossary", "en", list(DOCS), 5) == []
     assert store.db.open_table("pages").count_rows(f"doc_id = '{doc_b}'") == 0
     lang, coll, sections = DOCS[doc_b]
-    parents, children = _chunked(doc_b, sections)
+    parents, children = chunks_of(doc_b, sections)
     embedder = select_embedder(settings)
-    store.write_document(_record(doc_b, lang, coll, 3, embedder.name), parents, children,
+    store.write_document(record_of(doc_b, lang, coll, 3, embedder.name), parents, children,
                          embedder.embed_passages([c.context_text for c in children]), embedder.name,
                          _page_texts(doc_b, sections))
     assert [h.page for h in store.page_lexical("glossary", "en", list(DOCS), 5)] == [3]
@@ -105,8 +104,8 @@ def test_a_library_written_before_the_page_channel_still_searches(settings: Sett
     store = Store(settings.db_uri)
     embedder = select_embedder(settings)
     doc_id, (lang, coll, sections) = next(iter(DOCS.items()))
-    parents, children = _chunked(doc_id, sections)
-    store.write_document(_record(doc_id, lang, coll, 3, embedder.name), parents, children,
+    parents, children = chunks_of(doc_id, sections)
+    store.write_document(record_of(doc_id, lang, coll, 3, embedder.name), parents, children,
                          embedder.embed_passages([c.context_text for c in children]), embedder.name)
     store.optimize()
     assert "pages" not in store._names()

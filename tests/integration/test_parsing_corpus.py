@@ -12,11 +12,10 @@ import pymupdf
 import pytest
 from docling_core.types.doc import DoclingDocument, ImageRefMode, SectionHeaderItem, TableItem
 
+from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
-from rag_core.chunking import build_chunks
-from tests.unit.test_chunking import assert_chunk_invariants
-from tests.unit.test_parsing import check_invariants
+from tests.parsing_support import assert_chunk_invariants, check_invariants
 
 FIRST_PAGES = 3
 EXTRA_PAGES = {"en_CAS_tail_factor_working_party_2013.pdf": [82]}  # image-only page: OCR finds its text

@@ -16,10 +16,9 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, StaleStageError
 from rag_core.library import DocumentFolder
+from tests.store_support import SMALL_EN, SMALL_FR
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
-SMALL_EN = "en_actuar_coverage_modifications.pdf"
-SMALL_FR = "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -113,10 +113,12 @@ def test_a_quote_over_two_lines_highlights_exactly_those_lines(chunked: Chunked,
         assert sum(_inside(rect, b) for b in quoted) == 1, (rect, quoted)
     for box in quoted:  # ...and each quoted box holds a piece of the quote
         assert any(_inside(r, box) for r in rects), (box, rects)
-        assert _letters(source.text[box.start:box.end])  # type: ignore[index]
+        assert _letters(source.text[box.start:box.end])
     # the rest of the child that holds the quote is the less strong tier; the section is light
     assert passage and not set(passage) & set(quoted)
+    # the ignore below: the spans are set for a cited child
     holder = next(s for s in source.child_spans if s[0] <= quoted[0].start < s[1])  # type: ignore[operator]
+    # the ignore below: the spans are set for a cited child
     assert all(holder[0] <= b.start < holder[1] for b in passage)  # type: ignore[operator]
     assert set(quoted) | set(passage) | set(rest) == set(source.parent_boxes)
 
@@ -131,7 +133,7 @@ def test_the_quote_lines_come_first_in_the_viewer_annotations(chunked: Chunked) 
         assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("ctx")
     line = annotations[0]
     under = [b for b in source.parent_boxes if b.start is not None and (b.x0, b.y0) == (line["x"], line["y"])]
-    assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start:under[0].end])  # type: ignore[index]
+    assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start:under[0].end])
 
 
 def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpus_dir: Path) -> None:
@@ -152,10 +154,10 @@ def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpu
     # the less strong tier is the rest of the child that holds the quote (the second), not the best child
     second_span = (second.start, second.end)
     assert source.child_spans[1] == second_span
-    assert all(second.start <= b.start < second.end for b in passage)  # type: ignore[operator]
+    assert all(second.start <= b.start < second.end for b in passage)
     assert len(passage) == len([b for b in second.boxes if b.start is not None]) - 1
     assert set(source.boxes) <= set(rest)  # the best child is now only part of the section
-    assert _letters(quote) in _letters(source.text[quoted[0].start:quoted[0].end])  # type: ignore[index]
+    assert _letters(quote) in _letters(source.text[quoted[0].start:quoted[0].end])
 
 
 def test_without_a_usable_quote_the_best_child_stays_the_cited_passage(chunked: Chunked) -> None:

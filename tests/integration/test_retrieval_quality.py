@@ -58,7 +58,11 @@ QUESTIONS = TWINNED + [
     (USP, 3, "Which point of Annex XVII is cited for adjusting data for catastrophe losses?"),
     (USP, 4, "monitoring continuous compliance as part of the own risk and solvency assessment"),
     (USP, 4, "adjustment factor for non-proportional reinsurance in premium risk"),
-    (USP, 4, "When should an undertaking submit a new application under the calibration requirements of Article 101(3)?"),
+    (
+        USP,
+        4,
+        "When should an undertaking submit a new application under the calibration requirements of Article 101(3)?",
+    ),
     (USP, 4, "What should the ORSA supervisory report tell the supervisor about changes since the application?"),
     (USP, 5, "If the supervisor requires specific parameters, what timeframe is set for the application?"),
     (USP, 5, "Guideline 10: what must an application for group-specific parameters contain?"),
@@ -121,7 +125,7 @@ def channel_rank(result: SearchResult, pdf: str, page: int, channel: str) -> int
     return min(ranks, default=None)
 
 
-def found(searched: dict, questions: list[Question], rank_of, within: int) -> list[str]:  # type: ignore[no-untyped-def]
+def found(searched: dict, questions: list[Question], rank_of, within: int) -> list[str]:
     hits = []
     for pdf, page, question in questions:
         rank = rank_of(searched[question], pdf, page)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bad_files import make_pdf
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, sha256_file
+from tests.bad_files import make_pdf
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 REPO = Path(__file__).resolve().parents[2]

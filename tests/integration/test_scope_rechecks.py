@@ -14,22 +14,31 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.pipeline import asking
-from tests.access_support import ADMIN, ALICE, SECRET_QUERY, SECRET_WORD, Library, copy_library, share_guides
+from tests.access_support import (
+    ADMIN,
+    ALICE,
+    SECRET_QUERY,
+    SECRET_WORD,
+    IngestedCollections,
+    copy_library,
+    share_guides,
+)
+from tests.fakes import replace
 
 
 @pytest.fixture
-def library(access_template: Library, tmp_path: Path) -> Library:
+def library(access_template: IngestedCollections, tmp_path: Path) -> IngestedCollections:
     lib = copy_library(access_template, tmp_path)
     share_guides(lib)
     pipeline.grant(lib.settings, "board", principal=ADMIN, group="actuaries", role="read")
     return lib
 
 
-def _revoke_board(lib: Library) -> None:
+def _revoke_board(lib: IngestedCollections) -> None:
     pipeline.revoke(lib.settings, "board", principal=ADMIN, group="actuaries")
 
 
-def test_a_search_result_loses_the_documents_no_longer_readable(library: Library) -> None:
+def test_a_search_result_loses_the_documents_no_longer_readable(library: IngestedCollections) -> None:
     result = pipeline.search(SECRET_QUERY, library.settings, principal=ALICE)
     docs = {h.document.doc_id for h in result.parents}
     assert library.doc_ids["board"] in docs and library.doc_ids["guides"] in docs
@@ -40,7 +49,7 @@ def test_a_search_result_loses_the_documents_no_longer_readable(library: Library
     assert SECRET_WORD not in checked.model_dump_json(include={"parents"})
 
 
-def test_answers_that_used_a_revoked_document_are_withheld(library: Library) -> None:
+def test_answers_that_used_a_revoked_document_are_withheld(library: IngestedCollections) -> None:
     answer = pipeline.ask(SECRET_QUERY, library.settings, principal=ALICE)
     assert any(s.doc_id == library.doc_ids["board"] for s in answer.sources)
     assert pipeline.answers_in_scope([None, answer], library.settings, principal=ALICE) == [True, True]
@@ -49,11 +58,15 @@ def test_answers_that_used_a_revoked_document_are_withheld(library: Library) -> 
 
 
 def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
-        library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+        library: IngestedCollections, monkeypatch: pytest.MonkeyPatch) -> None:
     given: list = []  # a spy on the real question flow: the history `ask` hands it (and so the model)
     real = asking.QuestionRun
-    monkeypatch.setattr(pipeline, "QuestionRun", lambda question, settings, history=(), **kw: (
-        given.append(list(history)), real(question, settings, history, **kw))[1])
+
+    def spy(question, settings, history=(), library=None, language=None):  # type: ignore[no-untyped-def]
+        given.append(list(history))
+        return real(question, settings, history, library, language)
+
+    replace(monkeypatch, pipeline, "QuestionRun", spy)
 
     answer = pipeline.ask(SECRET_QUERY, library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD in " ".join(p.text for p in answer.paragraphs)

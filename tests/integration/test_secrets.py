@@ -1,7 +1,7 @@
-"""The API key never reaches logs, stored answers, exported files or the page (issue 7).
+"""The API key never reaches logs, stored answers, exported files or the page.
 
 A distinctive fake key is set through the environment (OPENAI_API_KEY, as a user would), the
-chat endpoint is the real local server of tests/openai_server.py, and the whole product runs:
+chat endpoint is the real local server of tests/fake_chat_server.py, and the whole product runs:
 ingestion, questions answered by the model (one good answer, and errors whose bodies echo the
 key), a reported citation and its export, an evaluation export, the CLI, and the Ask and Home
 pages in AppTest. Then every file of the data dir, every export, the captured logs (DEBUG),
@@ -29,11 +29,11 @@ from rag_core.evaluation import run_evaluation
 from rag_core.evaluation.citation_reports import read_reports, report_citation
 from rag_core.understanding import conversation_path
 from tests import bad_files
-from tests.openai_server import ChatServer, Reply
+from tests.fake_chat_server import FakeChatServer, Reply
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 REPO = Path(__file__).resolve().parents[2]
-KEY = "issue7-LEAKCHECK-3f8e1a9c5b7d2e6f"  # not shaped like an OpenAI key: only the exact-value redaction can hide it
+KEY = "fakekey-LEAKCHECK-3f8e1a9c5b7d2e6f"  # not shaped like an OpenAI key: only the exact-value redaction can hide it
 QUESTION = "How are the Bornhuetter development factors computed?"
 QUOTE = "Development factors for Bornhuetter are computed from cumulative paid triangles"
 
@@ -48,7 +48,7 @@ def proto_text(at: AppTest) -> str:
     """Everything the page sends to the browser: each element's protobuf, as text."""
     parts: list[str] = []
 
-    def walk(node) -> None:  # type: ignore[no-untyped-def]
+    def walk(node) -> None:
         proto = getattr(node, "proto", None)
         if proto is not None:
             parts.append(str(proto))
@@ -60,8 +60,8 @@ def proto_text(at: AppTest) -> str:
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 
@@ -73,7 +73,7 @@ def good_answer() -> dict:
                             "source_ids": ["S1"], "quote": QUOTE}], "missing_information": ""}
 
 
-def test_the_api_key_is_found_nowhere(tmp_path: Path, server: ChatServer, monkeypatch: pytest.MonkeyPatch,
+def test_the_api_key_is_found_nowhere(tmp_path: Path, server: FakeChatServer, monkeypatch: pytest.MonkeyPatch,
                                       caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     data = tmp_path / "data"

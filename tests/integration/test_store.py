@@ -4,72 +4,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from lancedb.query import BooleanQuery, MatchQuery, Occur
 
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import IndexMismatchError
-from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
 from rag_core.retrieval import fuse_rankings, search
-from lancedb.query import BooleanQuery, MatchQuery, Occur
-
 from rag_core.store import FTS_COLUMNS, FullText, Store, id_filter, lexical_query
-
-DOCS = {
-    "a" * 64: ("fr", "coll-A", [
-        ("Provisions techniques", "Les provisions techniques sont calculées selon la mortalité observée."),
-        ("Solvabilité II", "Le régime Solvabilité II impose un capital de solvabilité requis."),
-        ("Droit du travail", "L'article L. 1235-3 du code du travail fixe un barème d'indemnités."),
-    ]),
-    "b" * 64: ("en", "coll-B", [
-        ("Guidelines", "Guideline 37 covers the expert judgement used for IBNR reserves."),
-        ("Stochastic BF", "Assumption BF2 states that the increments are independent; see also CL1."),
-        ("Mortality", "Mortality tables for annuities with improvement factors."),
-    ]),
-}
-
-
-def _chunked(doc_id: str, sections: list[tuple[str, str]]) -> tuple[list[Parent], list[Child]]:
-    parents, children = [], []
-    for i, (title, text) in enumerate(sections):
-        pid, cid = f"{doc_id[:16]}:p{i:04d}", f"{doc_id[:16]}:c{i:05d}"
-        box = HighlightBox(page=i + 1, x0=50, y0=100, x1=300, y1=120)
-        children.append(Child(id=cid, parent_id=pid, doc_id=doc_id, index=i, text=text,
-                              context_text=f"{title}\n{text}", start=0, end=len(text), tokens=20,
-                              pages=[i + 1], boxes=[box]))
-        parents.append(Parent(id=pid, doc_id=doc_id, index=i, heading_path=[title], text=text, tokens=20,
-                              pages=[i + 1], child_ids=[cid]))
-    return parents, children
-
-
-def _record(doc_id: str, lang: str, collection: str, n: int, embedder: str) -> DocumentRecord:
-    return DocumentRecord(doc_id=doc_id, file_name=f"{doc_id[:4]}.pdf", title=doc_id[:4], collection=collection,
-                          language=lang, pages=n, parents=n, children=n, tables=0, parser="test",
-                          embedder=embedder, ingested_at="2026-11-29T00:00:00+00:00", elapsed_s=0.1)
-
-
-def _build(settings: Settings, docs: dict | None = None) -> tuple[Store, Settings]:
-    """A library of `docs` (default: DOCS) in the settings' store, indexed."""
-    store = Store(settings.db_uri)
-    embedder = select_embedder(settings)
-    for doc_id, (lang, coll, sections) in (DOCS if docs is None else docs).items():
-        parents, children = _chunked(doc_id, sections)
-        vectors = embedder.embed_passages([c.context_text for c in children])
-        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
-                             vectors, embedder.name)
-    store.optimize()
-    return store, settings
+from tests.store_support import DOCS, build_store, chunks_of, record_of
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Settings]:
     """Shared by the read-only tests."""
-    return _build(Settings(data_dir=tmp_path_factory.mktemp("kb")))
+    return build_store(Settings(data_dir=tmp_path_factory.mktemp("kb")))
 
 
 @pytest.fixture
 def fresh_library(settings: Settings) -> tuple[Store, Settings]:
     """For tests that write or delete."""
-    return _build(settings)
+    return build_store(settings)
 
 
 def test_rrf_matches_a_hand_computation() -> None:
@@ -147,8 +101,8 @@ def test_batched_full_text_equals_lancedb_synchronous_queries(settings: Settings
     store = Store(settings.db_uri)
     embedder = select_embedder(settings)
     for doc_id, (lang, coll, sections) in DOCS.items():  # with their pages this time
-        parents, children = _chunked(doc_id, sections)
-        store.write_document(_record(doc_id, lang, coll, len(sections), embedder.name), parents, children,
+        parents, children = chunks_of(doc_id, sections)
+        store.write_document(record_of(doc_id, lang, coll, len(sections), embedder.name), parents, children,
                              embedder.embed_passages([c.context_text for c in children]), embedder.name,
                              [f"{title}\n{text}" for title, text in sections])
     store.optimize()
@@ -203,9 +157,9 @@ def test_delete_and_re_add(fresh_library) -> None:
     assert store.lexical("mortalite", "fr", [doc_a], 5) == []
     assert store.count_children() == 3
     lang, coll, sections = DOCS[doc_a]
-    parents, children = _chunked(doc_a, sections)
+    parents, children = chunks_of(doc_a, sections)
     vectors = embedder.embed_passages([c.context_text for c in children])
-    store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children, vectors, embedder.name)
+    store.write_document(record_of(doc_a, lang, coll, 3, embedder.name), parents, children, vectors, embedder.name)
     assert store.count_children() == 6
     assert store.lexical("mortalite", "fr", [doc_a], 5)
 
@@ -214,7 +168,7 @@ def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_li
     store, settings = fresh_library
     # Simulate an ingestion killed after its children were written but before its document row.
     doc_c = "c" * 64
-    parents, children = _chunked(doc_c, [("Orphan", "mortalité orpheline")])
+    parents, children = chunks_of(doc_c, [("Orphan", "mortalité orpheline")])
     import pyarrow as pa
 
     from rag_core.store.rows import PARENTS as _PARENTS
@@ -230,9 +184,9 @@ def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_li
 def test_opening_the_index_with_another_model_is_refused(fresh_library) -> None:
     store, _ = fresh_library
     doc_d = "d" * 64
-    parents, children = _chunked(doc_d, [("X", "text")])
+    parents, children = chunks_of(doc_d, [("X", "text")])
     with pytest.raises(IndexMismatchError, match="reindex"):
-        store.write_document(_record(doc_d, "en", "coll-A", 1, "other-model"), parents, children,
+        store.write_document(record_of(doc_d, "en", "coll-A", 1, "other-model"), parents, children,
                              np.ones((1, 1024), dtype=np.float32), "other-model")
     with pytest.raises(IndexMismatchError, match="reindex"):
         store.check_embedder("BAAI/bge-m3", 1024)
@@ -255,8 +209,8 @@ def test_exact_search_in_memory_equals_lancedb_flat_scan(fresh_library) -> None:
     vector = embedder.embed_query("mortalité")
     assert all(h.doc_id != doc_a for h in store.dense(vector, list(DOCS), 6))
     lang, coll, sections = DOCS[doc_a]
-    parents, children = _chunked(doc_a, sections)
-    store.write_document(_record(doc_a, lang, coll, 3, embedder.name), parents, children,
+    parents, children = chunks_of(doc_a, sections)
+    store.write_document(record_of(doc_a, lang, coll, 3, embedder.name), parents, children,
                          embedder.embed_passages([c.context_text for c in children]), embedder.name)
     assert {h.doc_id for h in store.dense(vector, list(DOCS), 6)} == {doc_a, "b" * 64}
 
@@ -269,9 +223,9 @@ def test_a_small_scope_is_searched_exactly_when_the_ann_index_exists(settings: S
     doc_ids = [f"{d:02d}" + "e" * 62 for d in range(30)]
     for doc_id in doc_ids:
         sections = [(f"S{i}", f"text {i} of {doc_id[:2]}") for i in range(40)]
-        parents, children = _chunked(doc_id, sections)
+        parents, children = chunks_of(doc_id, sections)
         vectors = rng.standard_normal((40, 384)).astype(np.float32)
-        store.write_document(_record(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"), parents, children,
+        store.write_document(record_of(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"), parents, children,
                              vectors / np.linalg.norm(vectors, axis=1, keepdims=True), "synthetic")
     store.build_ann_index()
     scope = doc_ids[3:4]

@@ -14,11 +14,10 @@ import pytest
 from docling_core.types.doc import PictureItem, RefItem, SectionHeaderItem, TableItem
 
 from rag_core.chunking import build_chunks
-
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.document_builder import table_source
-from tests.unit.test_parsing import check_invariants, with_parsing
+from tests.parsing_support import check_invariants, with_parsing
 
 
 def _cut(source: Path, pages: list[int], target: Path) -> Path:
@@ -60,7 +59,9 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     assert grid[2][:4] == ["1992", "32299.9", "10.0%", "1130"]
     header_rows = {c.start_row_offset_idx for c in reserves.data.table_cells if c.column_header}
     assert header_rows == {0, 1}
-    assert all(c.row_header for c in reserves.data.table_cells if c.start_col_offset_idx == 0 and c.start_row_offset_idx >= 2)
+    assert all(
+        c.row_header for c in reserves.data.table_cells if c.start_col_offset_idx == 0 and c.start_row_offset_idx >= 2
+    )
     assert {table_source(t) for t in doc.tables} == {"text layer"}
     # a long table sliced into several children: each slice carries both header rows, so it reads alone
     chunked = build_chunks(doc, "m" * 64, settings)
@@ -68,14 +69,20 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     assert len(slices) >= 2
     for child in slices:
         header = child.context_text[child.context_text.index("|"):].splitlines()[0]
-        assert "Accident - Year i" in header and "Bornh/Ferg 1 - Reserve R" in header and "Chain Ladder - Proc.Error" in header
+        assert (
+            "Accident - Year i" in header
+            and "Bornh/Ferg 1 - Reserve R" in header
+            and "Chain Ladder - Proc.Error" in header
+        )
     assert any(re.search(r"\|\s*2004\s*\|", c.context_text) for c in slices[1:])  # the rows go on
     # where a table was read is bookkeeping, not table text
     assert not any("text layer" in c.context_text for c in chunked.children)
     assert not any("text layer" in item.text for p in chunked.parents for item in p.items)
 
 
-def test_ruled_groups_and_partial_rules_make_spans(docling_fixtures_dir: Path, tmp_path: Path, settings: Settings) -> None:
+def test_ruled_groups_and_partial_rules_make_spans(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
     parsed = parse(docling_fixtures_dir / "2305.03393v1-pg9.pdf", with_parsing(settings, workers=1), tmp_path / "a")
     (table,) = parsed.document.tables
     assert (table.data.num_rows, table.data.num_cols) == (6, 8)

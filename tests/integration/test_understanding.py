@@ -14,16 +14,16 @@ from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
 from rag_core.models import SearchResult
+from rag_core.pipeline.asking import answer_question
 from rag_core.reranking.bge import BgeReranker
 from rag_core.store import Store
-from rag_core.pipeline.asking import answer_question
 from rag_core.understanding import expansion_terms
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup
 from tests import fake_reranker
-from tests.integration.test_llm import llm_settings
-from tests.integration.test_store import _build
-from tests.openai_server import ChatServer, Reply
+from tests.fake_chat_server import FakeChatServer, Reply
+from tests.llm_support import llm_settings
+from tests.store_support import build_store
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
@@ -45,7 +45,7 @@ DOCS = {
 
 @pytest.fixture
 def library(settings: Settings) -> Iterator[tuple[Store, Settings]]:
-    yield _build(settings, DOCS)
+    yield build_store(settings, DOCS)
     pipeline._store.cache_clear()
 
 
@@ -108,7 +108,7 @@ class ScriptedReranker:
         self.scores = scores
         self.read: list[list[str]] = []
 
-    def score(self, question: str, passages) -> list[float]:  # type: ignore[no-untyped-def]
+    def score(self, question: str, passages) -> list[float]:
         self.read.append(list(passages))
         return self.scores[: len(passages)]
 
@@ -220,8 +220,8 @@ def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
 
 # --- the LLM router and rewrite through the local chat-completions server ---------------------------
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
+def server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as s:
         yield s
 
 
@@ -248,6 +248,7 @@ def test_llm_rewrite_sees_the_last_three_messages(settings, server) -> None:
     server.answer({"standalone_question": "Quelles sont les limites de la méthode Chain-Ladder ?"})
     history = [("user", "Qu'est-ce que le SCR ?"), ("assistant", "Le SCR est un capital."),
                ("user", "Qu'est-ce que la méthode Chain-Ladder ?"), ("assistant", "Elle projette les paiements.")]
+    # the ignore below: plain tuples, as stored conversations give them
     rewrite = rewrite_followup("et ses limites ?", history, llm_settings(settings, server), True)  # type: ignore[arg-type]
     assert (rewrite.by, rewrite.standalone) == ("llm", "Quelles sont les limites de la méthode Chain-Ladder ?")
     prompt = server.requests[0]["messages"][-1]["content"]

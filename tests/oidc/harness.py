@@ -47,7 +47,7 @@ def write_secrets(path: Path, issuer: str, client_secret: str) -> Path:
     return path
 
 
-def browser_sign_in(page, url: str, user: str, password: str) -> None:  # type: ignore[no-untyped-def]
+def browser_sign_in(page, url: str, user: str, password: str) -> None:
     """Sign `user` in from the app's sign-in screen through the test provider's form (Playwright)."""
     from tests.ui.browser_support import goto, rerun
 

@@ -88,8 +88,9 @@ def create_app(issuer: str, users: dict[str, dict[str, Any]], client_id: str, cl
             return form(params, "Wrong email or password.")
         code = secrets.token_urlsafe(24)
         codes[code] = {"user": user, **{k: params.get(k, "") for k in CARRIED}, "at": time.time()}
-        return RedirectResponse(f"{params['redirect_uri']}?{urlencode({'code': code, 'state': params.get('state', '')})}",
-                                status_code=302)
+        return RedirectResponse(
+            f"{params['redirect_uri']}?{urlencode({'code': code, 'state': params.get('state', '')})}", status_code=302
+        )
 
     def client_ok(request: Request, form_data: dict[str, str]) -> bool:
         auth = request.headers.get("authorization", "")

@@ -97,7 +97,7 @@ class _Runs:
     `script_finished` messages on the websocket), so a test waits for the run an action started
     rather than for a fixed time."""
 
-    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, page) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self._done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -116,7 +116,7 @@ class _Runs:
             self.finished += 1
 
 
-def _runs(page) -> _Runs:  # type: ignore[no-untyped-def]
+def _runs(page) -> _Runs:
     runs = getattr(page, "_streamlit_runs", None)
     if runs is None:
         runs = _Runs(page)
@@ -125,7 +125,7 @@ def _runs(page) -> _Runs:  # type: ignore[no-untyped-def]
 
 
 @contextmanager
-def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:  # type: ignore[no-untyped-def]
+def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:
     """Around an action that makes Streamlit run the script (a page load, a click, a chat
     message): on leaving, a run that finished after the action has been reported by the server
     and the app shows no run in progress. A run stopped early for a rerun does not count."""
@@ -140,7 +140,7 @@ def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:  # type: ignore[no
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
 
 
-def goto(page, url: str, timeout_ms: int = 120_000) -> None:  # type: ignore[no-untyped-def]
+def goto(page, url: str, timeout_ms: int = 120_000) -> None:
     """Load `url` and wait for the script run of that page load."""
     with rerun(page, timeout_ms):
         page.goto(url)
@@ -152,7 +152,7 @@ def open_home(page, url: str, heading: str = "Questions-réponses sur vos docume
     page.get_by_role("heading", name=heading).wait_for(timeout=10_000)
 
 
-def upload_in_library(page, url: str, pdf: Path, result_text: str, timeout_ms: int):  # type: ignore[no-untyped-def]
+def upload_in_library(page, url: str, pdf: Path, result_text: str, timeout_ms: int):
     """Upload `pdf` on the Library page and wait for its per-file result (an alert holding
     `result_text`, shown by the queue panel once the worker has ingested it); returns its locator."""
     goto(page, f"{url}/library")
@@ -182,7 +182,7 @@ _SETTLED = """selector => {
 }"""
 
 
-def viewer_settled(page, selector: str, timeout_ms: int = 30_000):  # type: ignore[no-untyped-def]
+def viewer_settled(page, selector: str, timeout_ms: int = 30_000):
     """The PDF viewer's frame, once its page is drawn and the `selector` highlights are placed."""
     frame = page.locator(VIEWER_IFRAME).first.element_handle(timeout=timeout_ms).content_frame()
     frame.wait_for_function(_SETTLED, arg=selector, polling=100, timeout=timeout_ms)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rag_core import pipeline
 from rag_core.config import Settings
-from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, Library, build_template  # noqa: F401
+from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, IngestedCollections, build_template  # noqa: F401
 from tests.ui.browser_support import start_app, stop_app
 
 ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
@@ -33,7 +33,7 @@ HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "tru
 class ScopedApp:
     url: str
     proc: subprocess.Popen
-    library: Library
+    library: IngestedCollections
 
     @property
     def settings(self) -> Settings:
@@ -44,7 +44,7 @@ class ScopedApp:
         return [e for e in pipeline.audit_events(self.settings, principal=ADMIN) if e.get("event") == event]
 
 
-def grant_groups(library: Library) -> None:
+def grant_groups(library: IngestedCollections) -> None:
     pipeline.grant(library.settings, "board", principal=ADMIN, group="board", role="read")
     pipeline.grant(library.settings, "guides", principal=ADMIN, group="staff", role="read")
 

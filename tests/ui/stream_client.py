@@ -32,6 +32,7 @@ class StreamClient:
         ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
         # entries: the subprotocol, an XSRF token (none: no cookie is read), the session to resume
         protocols = ["streamlit", "no-xsrf-token"] + ([resume] if resume else [])
+        # the ignore below: websockets types subprotocols as its Subprotocol NewType
         self.ws = connect(ws_url, additional_headers=headers or {}, subprotocols=protocols,  # type: ignore[arg-type]
                           open_timeout=timeout_s, max_size=None)
         self.timeout_s = timeout_s
@@ -131,7 +132,7 @@ class PageStream:
     deferred-file request on the page's own connection, as its own session (what a user of that
     browser could do from the developer console). Call before the page's first `goto`."""
 
-    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, page) -> None:
         import re
 
         self.page = page
@@ -141,7 +142,7 @@ class PageStream:
         self._server = None
         page.route_web_socket(re.compile(r".*/_stcore/stream$"), self._route)
 
-    def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
+    def _route(self, ws) -> None:
         server = ws.connect_to_server()
         self._server = server
         ws.on_message(lambda message: server.send(message))

@@ -11,67 +11,28 @@ import os
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
 from rag_core.access import LOCAL_USER, Principal
-from rag_core.pipeline import rechecks
 from rag_core.errors import NotFoundError
-from rag_core.models import (
-    Answer, ChannelHit, Child, Chunked, DocumentRecord, HighlightBox, Item, Paragraph, Parent,
-    RetrievedParent, SearchResult, Source, TableCell,
-)
 from rag_core.evaluation.citation_reports import read_reports
+from rag_core.models import Answer, ChannelHit, HighlightBox, Item, Paragraph, RetrievedParent, SearchResult
 from tests import fake_reranker
-from rag_core.pipeline.asking import AskStream
 from tests.fakes import replace
+from tests.ui.apptest_support import (
+    CHUNKED,
+    DOC_ID,
+    PDF_NAME,
+    QUOTE,
+    RECORD,
+    SOURCE,
+    fake_ask,
+    fake_search,
+    run_app,
+    viewer_args,
+)
 
-REPO = Path(__file__).resolve().parents[2]
 REAL_BACKENDS = pipeline.backends
-APP = str(REPO / "app.py")
-PDF_NAME = "en_actuar_coverage_modifications.pdf"
-QUOTE = "definitions of the above four random variables"
-DOC_ID = "d" * 64
-RECORD = DocumentRecord(
-    doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications", collection="vignettes", language="en",
-    pages=5, parents=2, children=3, tables=1, parser="pymupdf", embedder="e5-small",
-    ingested_at="2026-11-29T20:00:00", elapsed_s=3.2,
-)
-STRONG = HighlightBox(page=3, x0=72, y0=200, x1=400, y1=214)
-LIGHT = HighlightBox(page=3, x0=72, y0=230, x1=400, y1=244)
-SOURCE = Source(
-    id=f"{DOC_ID[:16]}:p0001", kind="parent", doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications",
-    section="Coverage › Deductibles", pages=[3], label="Coverage modifications · Deductibles · p. 3",
-    text="This document presents the definitions of the above four random variables.", parent_id="p1",
-    boxes=[STRONG], parent_boxes=[STRONG, LIGHT],
-)
-OTHER = SOURCE.model_copy(update={"id": "other", "label": "Coverage modifications · Limits · p. 4", "pages": [4],
-                                   "boxes": [HighlightBox(page=4, x0=1, y0=2, x1=3, y1=4)], "parent_boxes": []})
-
-
-def _children() -> list[Child]:
-    texts = ["Deductibles reduce the payment.", "A franchise deductible pays all.", "Limits cap the payment."]
-    return [
-        Child(id=f"c{i}", parent_id="p1" if i < 2 else "p2", doc_id=DOC_ID, index=i, text=text,
-              context_text=f"Coverage › Deductibles\n{text}", start=0, end=len(text), tokens=8 + i, pages=[1],
-              boxes=[HighlightBox(page=1, x0=72, y0=100 + 20 * i, x1=300, y1=114 + 20 * i)])
-        for i, text in enumerate(texts)
-    ]
-
-
-TABLE = Item(ref="#/tables/0", kind="table", caption="Table 1: payment variables", page=1,
-             boxes=[HighlightBox(page=1, x0=72, y0=300, x1=500, y1=400)], n_rows=2, n_cols=2,
-             cells=[TableCell(row=0, col=0, text="variable"), TableCell(row=0, col=1, text="meaning"),
-                    TableCell(row=1, col=0, text="Y^P"), TableCell(row=1, col=1, text="per payment")])
-CHUNKED = Chunked(
-    parents=[
-        Parent(id="p1", doc_id=DOC_ID, index=0, heading_path=["Coverage", "Deductibles"], text="...", tokens=17,
-               pages=[1], child_ids=["c0", "c1"], items=[TABLE]),
-        Parent(id="p2", doc_id=DOC_ID, index=1, heading_path=["Coverage", "Limits"], text="...", tokens=10,
-               pages=[1], child_ids=["c2"]),
-    ],
-    children=_children(),
-)
 
 
 @pytest.fixture(autouse=True)
@@ -89,76 +50,9 @@ def fake_access(monkeypatch: pytest.MonkeyPatch) -> dict:
     return seen
 
 
-@pytest.fixture
-def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
-    calls: dict = {"ask": [], "page_pdf": []}
-    pdf = (corpus_dir / PDF_NAME).read_bytes()
-
-    def page_pdf(doc_id, pages, settings, *, principal):
-        calls["page_pdf"].append((doc_id, list(pages)))
-        return pdf, {p: i + 1 for i, p in enumerate(sorted(pages))}
-
-    def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
-        calls["ask"].append({"question": question, "conversation_id": conversation_id,
-                             "collections": collections, "doc_ids": doc_ids, "principal": principal})
-        return Answer(
-            question=question, mode="extractive",
-            paragraphs=[
-                Paragraph(text="The vignette defines four payment variables.", source_ids=[SOURCE.id],
-                          quote=QUOTE),
-                Paragraph(text="Limits *cap* payments.", source_ids=["other"], status="partially_supported"),
-            ],
-            sources=[SOURCE, OTHER], uncited=[OTHER.model_copy(update={"id": "u1"})],
-            warnings=["The language model was not reached; the answer is extractive."],
-        )
-
-    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
-                          best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
-                          lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
-               language=None, *, principal):
-        calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
-        return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
-
-    replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD])
-    # the scope re-check of what is on screen reads the same (fake) library: RECORD is readable
-    replace(monkeypatch, rechecks, "readable_ids", lambda settings, principal: frozenset({RECORD.doc_id}))
-    replace(monkeypatch, pipeline, "list_collections", lambda settings, *, principal: ["vignettes"])
-    replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: CHUNKED)
-    replace(monkeypatch, pipeline, "page_pdf", page_pdf)
-    replace(monkeypatch, pipeline, "ask", ask)
-
-    def ask_stream(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
-        # The page streams; this gives whatever the test's `pipeline.ask` answers, as the stream's one final event.
-        return AskStream(lambda: pipeline.ask(question, settings, conversation_id=conversation_id,
-                                              collections=collections, doc_ids=doc_ids, principal=principal),
-                         lambda answer: None)
-
-    replace(monkeypatch, pipeline, "ask_stream", ask_stream)
-    replace(monkeypatch, pipeline, "search", search)
-    replace(monkeypatch, pipeline, "backends", lambda settings: {
-        "parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)", "embedder": "e5-small"})
-    return calls
-
-
-def _app(page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _viewer_args(at: AppTest) -> dict:
-    viewers = [c for c in at.get("component_instance") if c.proto.component_name.endswith("streamlit_pdf_viewer")]
-    assert len(viewers) == 1, [c.proto.component_name for c in at.get("component_instance")]
-    args = json.loads(viewers[0].proto.json_args)
-    args.pop("binary")
-    return args
-
 
 def test_home_is_french_by_default_and_switches_to_english(fake_pipeline: dict) -> None:
-    at = _app()
+    at = run_app()
     assert at.title[0].value == "Questions-réponses sur vos documents"
     assert at.radio(key="lang").value == "fr"
     frame = at.dataframe[0].value
@@ -170,7 +64,7 @@ def test_home_is_french_by_default_and_switches_to_english(fake_pipeline: dict) 
 
 
 def test_library_widgets_and_document_list(fake_pipeline: dict) -> None:
-    at = _app("views/library.py")
+    at = run_app("views/library.py")
     assert at.selectbox(key="library_collection").options == ["vignettes", "Nouvelle collection…"]
     assert at.button(key="library_ingest").disabled  # nothing uploaded yet
     frame = at.dataframe[0].value
@@ -184,31 +78,31 @@ def test_library_widgets_and_document_list(fake_pipeline: dict) -> None:
 def test_rag_error_is_shown_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     message = "Ce document n'est pas dans la bibliothèque"
 
-    def refuse(*args, **kwargs):
+    def refuse(settings, collection=None, *, principal):
         raise NotFoundError(message)
 
-    monkeypatch.setattr(pipeline, "list_documents", refuse)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s, *, principal: [])
-    at = _app("views/library.py")
+    replace(monkeypatch, pipeline, "list_documents", refuse)
+    replace(monkeypatch, pipeline, "list_collections", lambda settings, *, principal: [])
+    at = run_app("views/library.py")
     assert [e.value for e in at.error] == [message]
     assert not at.exception
     assert "Traceback" not in str(at.main)
 
 
 def test_unexpected_error_shows_a_generic_message(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
-    def crash(*args, **kwargs):
+    def crash(settings, collection=None, *, principal):
         raise KeyError("internal detail /secret/path")
 
-    monkeypatch.setattr(pipeline, "list_documents", crash)
-    monkeypatch.setattr(pipeline, "list_collections", lambda s, *, principal: [])
-    at = _app("views/inspect.py")
+    replace(monkeypatch, pipeline, "list_documents", crash)
+    replace(monkeypatch, pipeline, "list_collections", lambda settings, *, principal: [])
+    at = run_app("views/inspect.py")
     assert len(at.error) == 1
     assert "secret" not in at.error[0].value and "Traceback" not in at.error[0].value
     assert not at.exception
 
 
 def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> None:
-    at = _app("views/ask.py")
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Which variables does the vignette define?").run()
     assert not at.exception
     call = fake_pipeline["ask"][0]
@@ -224,7 +118,7 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
     card = next(b for b in at.button if b.label == SOURCE.label)
     card.click().run()
     assert not at.exception
-    args = _viewer_args(at)
+    args = viewer_args(at)
     assert fake_pipeline["page_pdf"][-1] == (DOC_ID, [3])  # only the cited page is sent
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
     light = [a for a in args["annotations"] if a["id"].startswith("ctx-")]
@@ -240,7 +134,7 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
 
 
 def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
-    at = _app("views/ask.py")
+    at = run_app("views/ask.py")
     at.multiselect(key="ask_collections").set_value(["vignettes"]).run()
     at.multiselect(key="ask_docs").set_value([DOC_ID]).run()
     at.chat_input(key="ask_input").set_value("question").run()
@@ -249,15 +143,15 @@ def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
 
 
 def test_refused_answer_shows_closest_passages(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(question=q, mode="refused", uncited=[SOURCE]))
-    at = _app("views/ask.py")
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(question=q, mode="refused", uncited=[SOURCE])))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("What is the capital of Peru?").run()
     assert any("Aucun passage" in i.value for i in at.info)
     assert any(b.label == SOURCE.label for b in at.button)
 
 
 def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
-    at = _app("views/ask.py")
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Do the variables differ?").run()
     at.text_area[0].input("wrong page")
     next(b for b in at.button if "Enregistrer" in b.label).click().run()
@@ -272,11 +166,11 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
 
 
 def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
-    at = _app("views/inspect.py")
+    at = run_app("views/inspect.py")
     tree = "\n".join(m.value for m in at.markdown)
     assert "- Coverage" in tree and "  - Deductibles" in tree and "  - Limits" in tree
     assert at.number_input(key="inspect_page").value == 1
-    args = _viewer_args(at)
+    args = viewer_args(at)
     colours = {a["color"] for a in args["annotations"] if a["id"].startswith("child-")}
     assert len(colours) == 3  # one colour per child
     assert sum(a["id"].startswith("parent-") for a in args["annotations"]) == 2
@@ -290,7 +184,7 @@ def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
 
 
 def test_inspect_records_each_document_once_per_session(fake_pipeline: dict, fake_access: dict) -> None:
-    at = _app("views/inspect.py")
+    at = run_app("views/inspect.py")
     at.selectbox(key="inspect_child").set_value("c1").run()
     at.number_input(key="inspect_page").set_value(1).run()
     at.run()
@@ -304,13 +198,13 @@ def test_inspect_shows_the_text_inside_a_figure(fake_pipeline: dict, monkeypatch
     parents = [CHUNKED.parents[0], CHUNKED.parents[1].model_copy(update={"items": [figure]})]
     chunked = CHUNKED.model_copy(update={"parents": parents})
     replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: chunked)
-    at = _app("views/inspect.py")
+    at = run_app("views/inspect.py")
     shown = [m.value for m in at.markdown if "Cumulative paid claims" in m.value]
     assert len(shown) == 1 and "Development year" in shown[0] and "Texte dans la figure" in shown[0]
 
 
 def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
-    at = _app("views/search.py")
+    at = run_app("views/search.py")
     at.text_input(key="search_query").input("deductible")
     at.button[0].click().run()
     assert not at.exception
@@ -330,8 +224,8 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
         sub_questions=[SubQuestion(question="franchise", parents=4, parent_ids=["p1"]),
                        SubQuestion(question="xylophone", parents=3, found=False, reformulated="xylophone seul")],
     )
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
-    at = _app("views/ask.py")
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: answer))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("et ses limites ?").run()
     assert not at.exception
     captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
@@ -342,16 +236,18 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)
 
 
-def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipeline, "backends", REAL_BACKENDS)  # the page reads the real status from the settings
-    at = _app("views/search.py")
+def test_search_shows_the_thesaurus_and_the_reranker_status(
+    fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replace(monkeypatch, pipeline, "backends", REAL_BACKENDS)  # the page reads the real status from the settings
+    at = run_app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Thésaurus utilisé : thesaurus (" in captions and "concepts" in captions
     assert "Reranker : none: search runs without a reranker (set RAG_RERANKER__PATH" in captions
     fake_reranker.install()
     monkeypatch.setenv("RAG_RERANKER__BACKEND", fake_reranker.NAME)
     monkeypatch.setenv("RAG_RERANKER__MIN_SCORE", "0.42")
-    at = _app("views/search.py")
+    at = run_app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert f"Reranker : {fake_reranker.NAME} (min score 0.42)" in captions
 
@@ -366,9 +262,9 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
                           translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
     translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
                                  kept=["tarif"], forms=["deductible", "ordinary deductible"], only_other=["franchise"])
-    monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
-        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01))
-    at = _app("views/search.py")
+    replace(monkeypatch, pipeline, "search", fake_search(lambda q: SearchResult(
+        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01)))
+    at = run_app("views/search.py")
     at.text_input(key="search_query").input("franchise et tarif")
     at.button[0].click().run()
     assert not at.exception
@@ -376,7 +272,9 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     assert frame["rang dense autre langue"][0] == "2" and frame["rang lexical traduit"][0] == "1"
     assert frame["rang lexical"][0] == "absent" and frame["langue"][0] == RECORD.language
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
-    assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    assert (
+        "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    )
     assert "Glossaire utilisé : " in captions and "entrées" in captions
     assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
     assert "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." \
@@ -387,8 +285,8 @@ def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypat
     answer = Answer(question="que devient la franchise ?", language="fr", mode="extractive", sources=[SOURCE],
                     paragraphs=[Paragraph(text="With a deductible, payments are reduced.", source_ids=[SOURCE.id],
                                           language="en")])
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: answer)
-    at = _app("views/ask.py")
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: answer))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("que devient la franchise ?").run()
     assert not at.exception
     captions = [c.value for c in at.caption]

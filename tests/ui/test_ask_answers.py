@@ -1,13 +1,12 @@
-"""The Ask page's issue-17 marks through AppTest: a refusal naming its missing terms, a table answer
+"""The Ask page's answer marks through AppTest: a refusal naming its missing terms, a table answer
 whose cells open the viewer on themselves, and the support-check and collection marks."""
 
 from __future__ import annotations
 
-import pytest
-
 from rag_core import pipeline
 from rag_core.models import Answer, HighlightBox, Paragraph, TableCell, TableExcerpt
-from tests.ui.test_apptest import DOC_ID, SOURCE, _app, _viewer_args, fake_pipeline  # noqa: F401
+from tests.fakes import replace
+from tests.ui.apptest_support import DOC_ID, SOURCE, fake_ask, run_app, viewer_args
 
 CELL = HighlightBox(page=3, x0=300, y0=410, x1=340, y1=422)
 TABLE_SOURCE = SOURCE.model_copy(update={
@@ -22,10 +21,10 @@ EXCERPT = TableExcerpt(
 
 
 def test_a_refusal_names_the_missing_terms_and_lists_the_closest_passages(fake_pipeline, monkeypatch) -> None:
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
         question=q, mode="refused", missing_terms=["TSCA"], uncited=[SOURCE],
-        missing_information="Aucun des documents auxquels vous avez accès ne mentionne « TSCA »."))
-    at = _app("views/ask.py")
+        missing_information="Aucun des documents auxquels vous avez accès ne mentionne « TSCA ».")))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Quel est le taux de la TSCA ?").run()
     assert any("TSCA" in w.value for w in at.warning)
     assert any("ce n'est pas une réponse" in i.value for i in at.info)
@@ -33,31 +32,31 @@ def test_a_refusal_names_the_missing_terms_and_lists_the_closest_passages(fake_p
 
 
 def test_a_table_answer_shows_its_row_and_a_cell_click_opens_that_cell(fake_pipeline, monkeypatch) -> None:
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
         question=q, mode="extractive", sources=[TABLE_SOURCE],
         paragraphs=[Paragraph(text="1997 — Paid: 57231", source_ids=[TABLE_SOURCE.id], quote="| 1997 | 57231 |",
-                              table=EXCERPT)]))
-    at = _app("views/ask.py")
+                              table=EXCERPT)])))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("What was paid for accident year 1997?").run()
     assert not at.exception
     assert not any("57231" in m.value for m in at.markdown)  # the row is a table, not a sentence
     cell = next(b for b in at.button if b.label == "57231")
     cell.click().run()
-    args = _viewer_args(at)
+    args = viewer_args(at)
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
     assert [(a["page"], a["x"], a["y"], a["width"], a["height"]) for a in strong] == [(1, 300, 410, 40, 12)]
     assert fake_pipeline["page_pdf"][-1] == (DOC_ID, [3])
 
 
 def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkeypatch) -> None:
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
         question=q, mode="llm", sources=[SOURCE],
         paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four", judged="supported"),
                     Paragraph(text="Invented.", source_ids=[SOURCE.id], quote="all four", judged="not_supported",
                               judged_reason="The source says nothing of it.",
                               note="Jugé non appuyé par ses sources : The source says nothing of it.",
-                              collections=["Réglementaire", "Cours"])]))
-    at = _app("views/ask.py")
+                              collections=["Réglementaire", "Cours"])])))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("q").run()
     text = " ".join(m.value for m in at.markdown)
     assert "jugé appuyé" in text and "jugé NON appuyé" in text
@@ -66,11 +65,11 @@ def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkey
 
 
 def test_an_answer_shows_what_it_cost_and_the_dialect_in_use(fake_pipeline, monkeypatch) -> None:
-    monkeypatch.setattr(pipeline, "ask", lambda q, s, **kw: Answer(
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
         question=q, mode="llm", sources=[SOURCE], prompt_tokens=1834, completion_tokens=212, dialect="json_object",
         first_paragraph_s=2.4, elapsed_s=9.75,
-        paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four")]))
-    at = _app("views/ask.py")
+        paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four")])))
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("q").run()
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)

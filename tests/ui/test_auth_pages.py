@@ -42,7 +42,8 @@ def test_nobody_signed_in_sees_only_why(env: dict, expected: str, monkeypatch: p
                                         sign_ins: list) -> None:
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    monkeypatch.setattr(pipeline, "list_documents", lambda *a, **k: pytest.fail("a page read the library"))
+    replace(monkeypatch, pipeline, "list_documents",
+            lambda settings, collection=None, *, principal: pytest.fail("a page read the library"))
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Connexion"
@@ -102,13 +103,13 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
     def who(user: str | None, group: str | None) -> dict:
         return {k: v for k, v in (("user", user), ("group", group)) if v is not None}
 
-    def grant(settings, collection, *, principal, user=None, group=None, role):  # type: ignore[no-untyped-def]
+    def grant(settings, collection, *, principal, user=None, group=None, role):
         calls["grant"].append((collection, role, who(user, group)))
 
-    def revoke(settings, collection, *, principal, user=None, group=None):  # type: ignore[no-untyped-def]
+    def revoke(settings, collection, *, principal, user=None, group=None):
         calls["revoke"].append((collection, who(user, group)))
 
-    def audit_events(settings, *, principal, user=None, since=None, document=None):  # type: ignore[no-untyped-def]
+    def audit_events(settings, *, principal, user=None, since=None, document=None):
         calls["audit"].append((user, since, document))
         return [{"time": "2026-12-01T10:00:00", "user": "bob@example.com", "event": "sign_in"}]
 
@@ -172,7 +173,8 @@ def _header_app(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]],
     for key, value in {**HEADER_MODE, **env}.items():
         monkeypatch.setenv(key, value)
     _as_if_sent(monkeypatch, headers)
-    monkeypatch.setattr(pipeline, "list_documents", lambda *a, **k: pytest.fail("a page read the library"))
+    replace(monkeypatch, pipeline, "list_documents",
+            lambda settings, collection=None, *, principal: pytest.fail("a page read the library"))
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     return at
@@ -180,8 +182,11 @@ def _header_app(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]],
 
 def test_header_mode_signs_in_the_one_user_the_proxy_names(monkeypatch: pytest.MonkeyPatch, sign_ins: list) -> None:
     # the control for the refusals below: the same fake request, each header once
-    at = _header_app(monkeypatch, [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "Finance, board")],
-                     RAG_AUTH__GROUPS_SEPARATOR="|")
+    at = _header_app(
+        monkeypatch,
+        [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "Finance, board")],
+        RAG_AUTH__GROUPS_SEPARATOR="|",
+    )
     assert at.title[0].value != "Connexion"
     assert sign_ins == [Principal("alice@example.org", frozenset({"Finance, board"}))]
 

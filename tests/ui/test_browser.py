@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, goto, open_home, rerun, start_app, stop_app, upload_in_library, viewer_settled,
+    CHROMIUM,
+    REPO,
+    VIEWER_IFRAME,
+    goto,
+    open_home,
+    rerun,
+    start_app,
+    stop_app,
+    upload_in_library,
+    viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"

@@ -118,7 +118,7 @@ def goto(page, url: str, heading: str) -> None:
     page.get_by_role("heading", name=heading).first.wait_for(timeout=30_000)
 
 
-def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:  # type: ignore[no-untyped-def]
+def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:
     """Until a dataframe grid holds a cell reading `text`: the grid mirrors its cells in an
     accessible table that it keeps out of sight, hence "attached" rather than visible."""
     page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(
@@ -145,7 +145,7 @@ def selectbox_options(page, label: str) -> list[str]:
     return found
 
 
-def pick(page, label: str, option: str) -> None:  # type: ignore[no-untyped-def]
+def pick(page, label: str, option: str) -> None:
     """Choose `option` in a selectbox outside a form. A new value runs the script, which is waited
     for; picking the value already shown runs nothing."""
     from playwright.sync_api import expect
@@ -316,7 +316,11 @@ def test_header_mode_trusts_the_proxy_headers_only_when_told(library: Path, new_
     proc, url = start_app(library, ARTIFACTS / "streamlit-header.log", env=env)
     try:
         bob = new_page({"X-Forwarded-Email": "bob@example.com", "X-Forwarded-Groups": "risk"})
-        for path, heading in [("library", "Bibliothèque"), ("ask", "Poser une question"), ("", "Questions-réponses sur vos documents")]:
+        for path, heading in [
+            ("library", "Bibliothèque"),
+            ("ask", "Poser une question"),
+            ("", "Questions-réponses sur vos documents"),
+        ]:
             goto(bob, f"{url}/{path}", heading)  # fresh server, the page's own address first
             assert "Connecté : bob@example.com" in bob.locator('[data-testid="stSidebar"]').inner_text()
         goto(bob, f"{url}/inspect", "Inspection d'un document")
@@ -349,7 +353,9 @@ def test_local_mode_every_page_by_its_address_on_a_fresh_server(library: Path, n
             goto(page, f"{url}/{path}", headings[path])
             nav = nav_text(page)
             assert all(name in nav for name in NAV_FR + ["Accès"]), (path, nav)
-            assert "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
+            assert (
+                "mode local : vous voyez tous les documents" in page.locator('[data-testid="stSidebar"]').inner_text()
+            )
         with rerun(page):
             page.get_by_text("English").click()
         page.get_by_role("heading", name="Question answering on your documents").wait_for(timeout=30_000)

@@ -1,5 +1,6 @@
-"""Issue 17 in a real headless Chromium, on a real corpus page: a refusal that names the missing term,
-and a table question answered with its row, whose number cells open the viewer on that cell.
+"""Refusals by name and table answers in a real headless Chromium, on a real corpus page: a refusal
+that names the missing term, and a table question answered with its row, whose number cells open the
+viewer on that cell.
 
 Page 21 of Mack (2008) on the prediction error of the Bornhuetter-Ferguson method is cut out with
 PyMuPDF, its first table (parameter estimates) redacted away to keep ingestion short, and the page
@@ -20,7 +21,14 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, app_with_document, goto, open_home, rerun, viewer_settled,
+    CHROMIUM,
+    REPO,
+    VIEWER_IFRAME,
+    app_with_document,
+    goto,
+    open_home,
+    rerun,
+    viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -52,7 +60,7 @@ def app_url(tmp_path: Path, corpus_dir: Path) -> Iterator[tuple[str, Path]]:
         yield url, pdf
 
 
-def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"answers_{name}.png"), full_page=True)
 
 
@@ -69,7 +77,7 @@ def printed_row(pdf: Path, label: str) -> tuple[list[str], dict[str, tuple[float
     return [text for _, text in line], {text: (r.x0, r.y0, r.x1, r.y1) for r, text in line}
 
 
-def ask(page, question: str):  # type: ignore[no-untyped-def]
+def ask(page, question: str):
     chat = page.locator('[data-testid="stChatInputTextArea"]')
     chat.wait_for(timeout=10_000)
     chat.fill(question)
@@ -87,7 +95,7 @@ def test_a_refusal_names_the_term_and_a_table_row_opens_its_cell(app_url: tuple[
         raise
 
 
-def _journey(url: str, pdf: Path, page) -> None:  # type: ignore[no-untyped-def]
+def _journey(url: str, pdf: Path, page) -> None:
     open_home(page, url)
     goto(page, f"{url}/ask")
 

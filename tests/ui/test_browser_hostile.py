@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from tests import bad_files
-from tests.openai_server import ChatServer
+from tests.fake_chat_server import FakeChatServer
 from tests.ui.browser_support import CHROMIUM, REPO, goto, open_home, rerun, start_app, stop_app, upload_in_library
 
 ARTIFACTS = REPO / "test-artifacts" / "browser-hostile"
 FILE_NAME = "<img src=x onerror=window.__pwned=9> **report**.pdf"
-KEY = "issue7-BROWSER-KEY-7d41c0ffee93"
+KEY = "fakekey-BROWSER-KEY-7d41c0ffee93"
 QUESTION = "What is the loss ratio of the motor portfolio?"
 INJECTED = {
     "img[src='x']": "an <img src=x>",
@@ -34,13 +34,13 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 
 
 @pytest.fixture
-def chat_server() -> Iterator[ChatServer]:
-    with ChatServer() as server:
+def chat_server() -> Iterator[FakeChatServer]:
+    with FakeChatServer() as server:
         yield server
 
 
 @pytest.fixture
-def app(tmp_path: Path, chat_server: ChatServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
+def app(tmp_path: Path, chat_server: FakeChatServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", chat_server.base_url)
@@ -64,7 +64,7 @@ def visible_text(page) -> str:
     return page.locator("body").inner_text()
 
 
-def test_hostile_text_is_shown_as_text_everywhere(app, page, chat_server: ChatServer, tmp_path: Path) -> None:
+def test_hostile_text_is_shown_as_text_everywhere(app, page, chat_server: FakeChatServer, tmp_path: Path) -> None:
     url, log = app
     source = tmp_path / FILE_NAME
     bad_files.hostile_text(source)

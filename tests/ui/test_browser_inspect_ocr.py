@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.browser_support import (
-    CHROMIUM, REPO, app_with_document, goto, open_home, viewer_settled,
-)
+from tests.ui.browser_support import CHROMIUM, REPO, app_with_document, goto, open_home, viewer_settled
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 SOURCE_PDF, SOURCE_PAGE = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", 4

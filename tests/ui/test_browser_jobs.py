@@ -39,7 +39,7 @@ def app(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
         stop_app(proc)
 
 
-def _upload(page, url: str, pdfs: list[Path]) -> None:  # type: ignore[no-untyped-def]
+def _upload(page, url: str, pdfs: list[Path]) -> None:
     goto(page, f"{url}/library")
     page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=10_000)
     with rerun(page):
@@ -53,14 +53,14 @@ def _jobs(settings: Settings) -> dict[str, object]:
     return {j.file_name: j for j in pipeline.list_jobs(settings, principal=LOCAL)}
 
 
-def _library_shows_done(page, url: str, name: str) -> None:  # type: ignore[no-untyped-def]
+def _library_shows_done(page, url: str, name: str) -> None:
     goto(page, f"{url}/library")
     page.locator('[data-testid="stAlert"]').filter(has_text=name).filter(has_text="importé").first.wait_for(
         timeout=60_000)
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
 
 
-def test_upload_then_open_another_page(app, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_upload_then_open_another_page(app, page, tmp_path: Path) -> None:
     url, settings = app
     pdf = make_pdf(tmp_path / "reserving_report.pdf", "Mack chain ladder", pages=12)
     open_home(page, url)
@@ -76,7 +76,7 @@ def test_upload_then_open_another_page(app, page, tmp_path: Path) -> None:  # ty
     assert [r.file_name for r in pipeline.list_documents(settings, principal=LOCAL)] == ["reserving_report.pdf"]
 
 
-def test_upload_then_close_the_tab(app, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_upload_then_close_the_tab(app, page, tmp_path: Path) -> None:
     url, settings = app
     pdf = make_pdf(tmp_path / "tail_factors.pdf", "Bornhuetter Ferguson tail", pages=12)
     open_home(page, url)
@@ -91,7 +91,7 @@ def test_upload_then_close_the_tab(app, page, tmp_path: Path) -> None:  # type: 
     assert any(h.document.file_name == "tail_factors.pdf" for h in hits)
 
 
-def test_three_uploads_cancel_the_second_while_it_runs(app, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_three_uploads_cancel_the_second_while_it_runs(app, page, tmp_path: Path) -> None:
     url, settings = app
     first = make_pdf(tmp_path / "a_first.pdf", "Mack chain ladder", pages=2)
     second = make_pdf(tmp_path / "b_second.pdf", "Quokka captive reinsurance", pages=80)

@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from tests.ui.browser_support import (
-    CHROMIUM, REPO, VIEWER_IFRAME, app_with_document, goto, open_home, rerun, viewer_settled,
+    CHROMIUM,
+    REPO,
+    VIEWER_IFRAME,
+    app_with_document,
+    goto,
+    open_home,
+    rerun,
+    viewer_settled,
 )
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -90,7 +97,7 @@ def _journey(url: str, pdf: Path, page) -> None:
     chat.fill(QUESTION)
     with rerun(page, 180_000):
         chat.press("Enter")
-    # A table answer (issue 17) shows the rows the question names, each cell its own button.
+    # A table answer shows the rows the question names, each cell its own button.
     answer = page.locator('[data-testid="stChatMessage"]').nth(1)
     cells = answer.locator("button")
     chip = cells.filter(has_text=re.compile(rf"^{NUMBER}$"))

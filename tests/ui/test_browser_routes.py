@@ -18,10 +18,18 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.ui.browser_support import CHROMIUM, REPO, ask, goto, launch, report_first_citation
-from tests.ui.browser_support import start_app, stop_app
-from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, ScopedApp, build_template, grant_groups
-from tests.ui.scoped_app import scoped_app
+from tests.ui.browser_support import CHROMIUM, REPO, ask, goto, launch, report_first_citation, start_app, stop_app
+from tests.ui.scoped_app import (
+    ANN,
+    BOB,
+    ROOT,
+    SECRET_QUERY,
+    SECRET_WORD,
+    ScopedApp,
+    build_template,
+    grant_groups,
+    scoped_app,
+)
 from tests.ui.stream_client import PageStream
 from tests.ui.stream_pages import ASK_EXPORT
 
@@ -48,14 +56,14 @@ def browser():
         chromium.close()
 
 
-def _person(browser, headers: dict[str, str]):  # type: ignore[no-untyped-def]
+def _person(browser, headers: dict[str, str]):
     context = browser.new_context(viewport={"width": 1500, "height": 1000}, extra_http_headers=headers,
                                   accept_downloads=True)
     page = context.new_page()
     return context, page, PageStream(page)
 
 
-def _ann_on_inspect(browser, app: ScopedApp):  # type: ignore[no-untyped-def]
+def _ann_on_inspect(browser, app: ScopedApp):
     context, page, stream = _person(browser, ANN)
     media: list[str] = []
     page.on("response", lambda r: media.append(r.url) if urlparse(r.url).path.startswith("/media/") else None)

@@ -2,7 +2,7 @@
 the answer ends, the verified answer replaces the draft, and Stop keeps what was verified.
 
 A one-page PDF made here with PyMuPDF is ingested by the real offline pipeline; the app talks to
-the fake chat-completions endpoint of `tests.openai_server` (llama.cpp family: it rejects
+the fake chat-completions endpoint of `tests.fake_chat_server` (llama.cpp family: it rejects
 `json_schema`, the app falls back to `json_object`), which streams its reply slowly in small
 pieces so that the page can be seen mid-answer. No clock is read: "before the end" is shown by a
 draft (the paragraph being written) and a verification mark on the page at the same time.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.openai_server import ChatServer, Reply
+from tests.fake_chat_server import FakeChatServer, Reply
 from tests.ui.browser_support import CHROMIUM, REPO, goto, open_home, rerun, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[tuple[str, ChatServer]]:
+def app(tmp_path: Path) -> Iterator[tuple[str, FakeChatServer]]:
     import pymupdf
 
     from rag_core import pipeline
@@ -60,7 +60,7 @@ def app(tmp_path: Path) -> Iterator[tuple[str, ChatServer]]:
     data = tmp_path / "data"
     (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
     assert result.status == "ingested", result.message
-    with ChatServer(family="llamacpp") as server:
+    with FakeChatServer(family="llamacpp") as server:
         env = {"RAG_LLM__BASE_URL": server.base_url, "RAG_LLM__MODEL": "slow-local-model", "RAG_LLM__TIMEOUT_S": "60",
                "RAG_UNDERSTANDING__CONTEXT_BUDGET": "false", "RAG_UNDERSTANDING__SUB_QUESTIONS": "false",
                "RAG_UNDERSTANDING__FOLLOWUPS": "false"}
@@ -71,11 +71,11 @@ def app(tmp_path: Path) -> Iterator[tuple[str, ChatServer]]:
             stop_app(proc)
 
 
-def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"stream_{name}.png"), full_page=True)
 
 
-def send(page, question: str) -> None:  # type: ignore[no-untyped-def]
+def send(page, question: str) -> None:
     chat = page.locator('[data-testid="stChatInputTextArea"]')
     chat.wait_for(timeout=10_000)
     chat.fill(question)
@@ -93,7 +93,7 @@ def test_paragraphs_are_shown_and_marked_while_the_answer_is_written(app, page) 
         raise
 
 
-def _journey(url: str, server: ChatServer, page) -> None:  # type: ignore[no-untyped-def]
+def _journey(url: str, server: FakeChatServer, page) -> None:
     open_home(page, url)
     goto(page, f"{url}/ask")
 

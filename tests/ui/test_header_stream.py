@@ -23,6 +23,7 @@ _DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCC
 def drawn(url: str, headers: list[tuple[str, str]]) -> str:
     """Everything the home page draws for one websocket session with these request headers."""
     ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
+    # the ignore below: websockets types subprotocols as its Subprotocol NewType
     with connect(ws_url, additional_headers=headers, subprotocols=["streamlit", "no-xsrf-token"],  # type: ignore[list-item]
                  open_timeout=60, max_size=None) as ws:
         back = BackMsg()
@@ -40,7 +41,7 @@ def drawn(url: str, headers: list[tuple[str, str]]) -> str:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def app(tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("header-stream") / "data"
     env = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true", "RAG_AUTH__GROUPS_SEPARATOR": "|"}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

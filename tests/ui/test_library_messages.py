@@ -116,7 +116,7 @@ def test_the_progress_bars_show_the_file_name_literally(tmp_path: Path) -> None:
     # a progress text is Markdown (LaTeX included): an uploaded name must not be rendered as such.
     # No worker runs here, so the job stays queued and its row keeps its progress bar.
     from tests.access_support import make_pdf
-    from ui.widgets import escape_md
+    from ui.markdown import escape_md
 
     name = "$x^{2}$ *claims* [link](example.org).pdf"  # no slash or backslash: the base name is kept whole
     data = make_pdf(tmp_path / "p.pdf", "Quokka reserving guide").read_bytes()

@@ -10,7 +10,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.models import Answer, HighlightBox, NumberLocation, NumberTrace, Paragraph
 from tests.fakes import replace
-from tests.ui.test_apptest import DOC_ID, SOURCE, _app, _viewer_args, fake_pipeline  # noqa: F401 (fixture)
+from tests.ui.apptest_support import DOC_ID, SOURCE, run_app, viewer_args
 
 CELL_BOX = HighlightBox(page=3, x0=250, y0=300, x1=320, y1=318)
 TEXT = "Paid 2 020 at 24 months; factor 1,542; total 3 970; reserve 4 567."
@@ -18,7 +18,7 @@ TEXT = "Paid 2 020 at 24 months; factor 1,542; total 3 970; reserve 4 567."
 
 def _trace(text: str, status: str, reason: str = "", location: NumberLocation | None = None) -> NumberTrace:
     start = TEXT.index(text)
-    return NumberTrace(text=text, start=start, end=start + len(text), value=0.0, status=status,  # type: ignore[arg-type]
+    return NumberTrace(text=text, start=start, end=start + len(text), value=0.0, status=status,
                        reason=reason, location=location)
 
 
@@ -41,7 +41,7 @@ def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # n
 
 
 def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: dict) -> None:
-    at = _app("views/ask.py")
+    at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Paiements ?").run()
     assert not at.exception
     paragraph = next(m.value for m in at.markdown if "Paid" in m.value)
@@ -56,7 +56,7 @@ def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: d
     chip = next(b for b in at.button if b.label.startswith("2 020 · cellule L3 C3"))
     chip.click().run()
     assert not at.exception
-    args = _viewer_args(at)
+    args = viewer_args(at)
     assert numbered["page_pdf"][-1] == (DOC_ID, [3])
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
     assert strong == [{"id": "cite-0", "page": 1, "x": 250, "y": 300, "width": 70, "height": 18,

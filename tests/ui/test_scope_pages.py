@@ -14,19 +14,27 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag_core import pipeline
-from tests.access_support import ADMIN, ALICE, SECRET_QUERY, SECRET_WORD, Library, build_template, copy_library, \
-    share_guides
+from tests.access_support import (
+    ADMIN,
+    ALICE,
+    SECRET_QUERY,
+    SECRET_WORD,
+    IngestedCollections,
+    build_template,
+    copy_library,
+    share_guides,
+)
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Library:
+def template(tmp_path_factory: pytest.TempPathFactory) -> IngestedCollections:
     return build_template(tmp_path_factory.mktemp("scope-pages"))
 
 
 @pytest.fixture
-def library(template: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
+def library(template: IngestedCollections, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> IngestedCollections:
     from ui import auth
 
     lib = copy_library(template, tmp_path)
@@ -51,7 +59,7 @@ def _shown(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
-def test_the_search_page_drops_results_of_a_revoked_collection(library: Library) -> None:
+def test_the_search_page_drops_results_of_a_revoked_collection(library: IngestedCollections) -> None:
     at = _page("views/search.py")
     at.text_input(key="search_query").input(SECRET_QUERY)
     at.button[0].click().run()  # the form's submit button
@@ -64,7 +72,7 @@ def test_the_search_page_drops_results_of_a_revoked_collection(library: Library)
     assert any("retiré" in w.value for w in at.warning)
 
 
-def test_the_ask_page_withholds_answers_that_used_a_revoked_collection(library: Library) -> None:
+def test_the_ask_page_withholds_answers_that_used_a_revoked_collection(library: IngestedCollections) -> None:
     at = _page("views/ask.py")
     at.chat_input(key="ask_input").set_value(SECRET_QUERY).run()
     assert not at.exception, at.exception

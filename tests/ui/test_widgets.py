@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from rag_core.models import HighlightBox, Item, TableCell
 from rag_core.citations import highlight_target, viewer_annotations
-from ui.widgets import escape_md, table_frame
+from rag_core.models import HighlightBox, Item, TableCell
+from ui.markdown import escape_md
+from ui.widgets import table_frame
 
 
 def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:

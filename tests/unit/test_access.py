@@ -54,7 +54,7 @@ def test_roles_scopes_and_administrators(tmp_path: Path) -> None:
     assert store.revoke("board", "user", "ALICE@example.org") is not None
     assert store.load().role_of(alice, "board") is None
     with pytest.raises(InputError):
-        store.grant("guides", "user", "bob", "admin", "x")  # type: ignore[arg-type]
+        store.grant("guides", "user", "bob", "admin", "x")  # type: ignore[arg-type]  # an invalid role on purpose
     with pytest.raises(InputError):
         store.grant("guides", "user", "  ", "read", "x")
 

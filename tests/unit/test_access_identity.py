@@ -10,10 +10,18 @@ from pathlib import Path
 import pytest
 
 from rag_core.access import (
-    LOCAL_USER, DuplicateIdentityHeader, GrantStore, Principal, ReservedUser, Scope, exposure_refusal,
-    make_principal, principal_from_claims, principal_from_headers,
+    LOCAL_USER,
+    DuplicateIdentityHeader,
+    GrantStore,
+    Principal,
+    ReservedUser,
+    Scope,
+    exposure_refusal,
+    make_principal,
+    names,
+    principal_from_claims,
+    principal_from_headers,
 )
-from rag_core.access import names
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.understanding import conversation_path
@@ -78,7 +86,9 @@ def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path)
     assert stored["version"] == 2  # rewritten once, on the first read
     assert table.created["board"]["by"] == LOCAL_USER and table.created["bob notes"]["by"] == "bob@example.org"
     by_subject = {(g.subject_kind, g.subject): g for g in table.grants}
-    assert by_subject[("user", LOCAL_USER)].role == "manage" and by_subject[("user", LOCAL_USER)].granted_by == LOCAL_USER
+    assert (
+        by_subject[("user", LOCAL_USER)].role == "manage" and by_subject[("user", LOCAL_USER)].granted_by == LOCAL_USER
+    )
     assert ("group", "local") in by_subject  # a group called "local" is a group, not the operator
     assert by_subject[("group", "local")].granted_by == LOCAL_USER
     # a user who signs in as "local" (a header or a claim could say so) inherits nothing

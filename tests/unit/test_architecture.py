@@ -1,8 +1,11 @@
-"""House rules that keep the layout honest: the core never imports the UI, each library has one home."""
+"""House rules that keep the layout honest: the core never imports the UI, each library has one home, no
+import cycle, pages go through the façade, and no file or function too long for a newcomer to read."""
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,9 @@ from pydantic import ValidationError
 
 from rag_core.config import Settings
 
-CORE = Path(__file__).resolve().parents[2] / "rag_core"
+PROJECT = Path(__file__).resolve().parents[2]
+CORE = PROJECT / "rag_core"
+MAX_FILE_LINES = 400
 
 
 def _imports(module: str) -> set[str]:
@@ -37,25 +42,31 @@ def test_llm_libraries_live_in_the_model_client_only() -> None:
 
 
 def test_the_layout_shows_the_stages() -> None:
-    """Issue 14: a few shared modules at the top, a room per stage, no file a newcomer cannot read,
-    and no stage reaching into another's room."""
+    """A few shared modules at the top, a room per stage, and no stage reaching into another's room."""
     top = {p.name for p in CORE.glob("*.py")} - {"__init__.py", "__main__.py"}
     assert 0 < len(top) <= 10, sorted(top)
     for stage in ("parsing", "chunking", "embedding", "store", "understanding", "answering", "evaluation", "pipeline"):
         assert (CORE / stage / "__init__.py").is_file(), stage
-    project = CORE.parent
-    long_files = [str(p.relative_to(project)) for folder in ("rag_core", "views", "ui", "tests", "benchmarks")
-                  for p in (project / folder).rglob("*.py") if len(p.read_text().splitlines()) > 400]
-    long_files += [name for name in ("app.py",) if len((project / name).read_text().splitlines()) > 400]
-    assert long_files == []
     assert _stage_imports("understanding", "answering") == set()
     assert _stage_imports("chunking", "citations") == set()
-    assert _stage_imports("pipeline", "answering") and _stage_imports("answering", "citations")  # the check sees imports
+    # the check sees imports:
+    assert _stage_imports("pipeline", "answering") and _stage_imports("answering", "citations")
+
+
+def test_no_file_a_newcomer_cannot_read() -> None:
+    """No source file over 400 lines, tests and benchmarks included."""
+    folders = ("rag_core", "views", "ui", "tests", "benchmarks")
+    files = [p for folder in folders for p in (PROJECT / folder).rglob("*.py")]
+    files.append(PROJECT / "app.py")
+    long_files = [str(p.relative_to(PROJECT)) for p in files if len(p.read_text().splitlines()) > MAX_FILE_LINES]
+    assert long_files == []
 
 
 def _stage_imports(stage: str, other: str) -> set[str]:
-    """Files of `stage` that import `rag_core.<other>` in either form (`from rag_core.X` or `from rag_core import X`)."""
-    pattern = re.compile(rf"^\s*(from\s+rag_core\.{other}\b|import\s+rag_core\.{other}\b|from\s+rag_core\s+import\s+[^\n]*\b{other}\b)", re.M)
+    """Files of `stage` that import `rag_core.<other>` in either form (`from rag_core.X`, `from rag_core import X`)."""
+    forms = (rf"from\s+rag_core\.{other}\b", rf"import\s+rag_core\.{other}\b",
+             rf"from\s+rag_core\s+import\s+[^\n]*\b{other}\b")
+    pattern = re.compile(rf"^\s*({'|'.join(forms)})", re.M)
     return {str(p.relative_to(CORE)) for p in (CORE / stage).rglob("*.py") if pattern.search(p.read_text())}
 
 
@@ -69,3 +80,162 @@ def test_a_misspelt_setting_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("RAG_LLM__API_KEY", "sk-test-123")
     settings = Settings()
     assert "sk-test-123" not in repr(settings) and "sk-test-123" not in settings.model_dump_json()
+
+
+# --- The module graph of the product (rag_core, ui, views, app.py, benchmarks), from its import statements.
+# Every `import`/`from` counts, those inside functions too: a lazy import is still a dependency. An edge
+# goes to the module named (`from a.b import c` to `a.b.c` when that is a module, else to `a.b`), not to
+# the packages above it, so a package's `__init__` importing its own modules is no cycle.
+
+# What a page may import from rag_core: the façade, the data it returns, the errors it raises.
+# The façade is `rag_core.pipeline`, and the evaluation's façade one floor above it (the evaluation itself
+# calls `rag_core.pipeline`, so the core façade cannot re-export it without a cycle).
+PAGE_IMPORTS = {"rag_core.pipeline", "rag_core.pipeline.evaluating", "rag_core.models", "rag_core.errors"}
+
+
+def _product_files() -> dict[str, Path]:
+    """Module name -> file, for every module of the product."""
+    files = [*(PROJECT / "rag_core").rglob("*.py"), *(PROJECT / "ui").rglob("*.py"),
+             *(PROJECT / "views").glob("*.py"), *(PROJECT / "benchmarks").glob("*.py"), PROJECT / "app.py"]
+    modules = {}
+    for path in files:
+        parts = list(path.relative_to(PROJECT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _imports_of(path: Path, module: str, modules: Mapping[str, Path]) -> set[str]:
+    """The product modules a file imports. `from x import y` is x.y when that is a module, else x;
+    `import x.y` is x.y; a relative import is resolved against the file's package; a benchmark's bare
+    `import crosslingual_dev` (its own folder is on sys.path) is `benchmarks.crosslingual_dev`."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            names += [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    found = set()
+    for name in names:
+        for candidate in (name, f"benchmarks.{name}"):
+            if candidate in modules:
+                found.add(candidate)
+                break
+    return found - {module}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the product modules it imports."""
+    modules = _product_files()
+    return {module: _imports_of(path, module, modules) for module, path in modules.items()}
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The import cycles of `graph`: its strongly connected components with more than one module,
+    and modules importing themselves (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in graph.get(node, ()):
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_detector_finds_cycles() -> None:
+    """The detector itself, on small graphs: a three-module cycle beside an acyclic tail, a
+    self-import, two separate cycles, and graphs without any."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}) == [["a", "b", "c"]]
+    assert cycles({"a": {"a"}, "b": {"a"}}) == [["a"]]
+    assert sorted(cycles({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}})) == [["a", "b"], ["c", "d", "e"]]
+    assert cycles({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"a", "b", "c"}}) == []
+    assert cycles({}) == []
+
+
+def test_the_import_graph_sees_the_product() -> None:
+    graph = import_graph()
+    assert {"app", "ui.auth", "views.library", "rag_core.pipeline", "benchmarks.crosslingual_frontier"} <= set(graph)
+    assert "rag_core.pipeline" in graph["views.library"]
+    assert "ui.auth" in graph["ui.widgets"]  # an import inside a function counts
+    assert "benchmarks.crosslingual_dev" in graph["benchmarks.crosslingual_frontier"]  # a benchmark's bare import
+    assert "rag_core.access.principal" in graph["rag_core.access"]  # a package's own modules
+
+
+def test_there_is_no_import_cycle_in_the_product() -> None:
+    assert cycles(import_graph()) == []
+
+
+def _long_functions(paths: list[Path], limit: int) -> list[str]:
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > limit:
+                    found.append(f"{path.relative_to(PROJECT)}:{node.lineno} {node.name} ({length} lines)")
+    return found
+
+
+@pytest.mark.xfail(strict=False, reason="retrieval and answering are being split into shorter functions "
+                                        "on another branch; remove this mark once that is merged")
+def test_no_function_over_60_lines_in_retrieval_and_answering() -> None:
+    """The method's core reads a function at a time: no function (or method) over 60 lines."""
+    paths = [*CORE.glob("retrieval*.py"), *CORE.glob("retrieval*/**/*.py"), *(CORE / "answering").rglob("*.py")]
+    assert paths
+    assert _long_functions(paths, 60) == []
+
+
+def _pages() -> list[str]:
+    return sorted(m for m in _product_files() if m == "app" or m.startswith("views."))
+
+
+@pytest.mark.parametrize("page", _pages())
+def test_pages_use_the_facade_only(page: str) -> None:
+    """Pages (views/*.py, app.py) reach rag_core through the façade (`rag_core.pipeline`), the models it
+    returns and the errors it raises, never a stage directly."""
+    modules = _product_files()
+    reached = {target for target in _imports_of(modules[page], page, modules) if target.startswith("rag_core")}
+    assert reached - PAGE_IMPORTS == set()
+
+
+def test_the_page_check_sees_the_pages() -> None:
+    assert {"app", "views.library", "views.ask", "views.inspect"} <= set(_pages())
+    modules = _product_files()
+    assert "rag_core.pipeline" in _imports_of(modules["views.library"], "views.library", modules)

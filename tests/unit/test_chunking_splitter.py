@@ -12,7 +12,7 @@ from docling_core.types.doc import DoclingDocument
 from rag_core import chunking
 from rag_core.chunking import splitter as chunk_splitter
 from rag_core.chunking.tokenizer import load_tokenizer, tokenizer_path
-from tests.unit.test_chunking import fixture_paths
+from tests.parsing_support import fixture_paths
 
 SMALL_BUDGET = 64  # tokens: most paragraphs overflow, so the plain-text splitter runs often
 

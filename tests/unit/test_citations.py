@@ -5,7 +5,7 @@ from __future__ import annotations
 from rag_core.citations import build_sources, page_range, source_target, viewer_annotations
 from rag_core.geometry import to_top_left
 from rag_core.models import SearchResult
-from tests.unit.test_answering import DOC_FR, make_result, retrieved
+from tests.answering_support import DOC_FR, make_result, retrieved
 
 
 def test_registry_lists_each_context_parent_then_its_items() -> None:

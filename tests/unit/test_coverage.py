@@ -109,7 +109,8 @@ def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers(
     """With the bilingual glossary: a French question about an English text is not refused because
     its French words are absent; a translation covering only half of a name does not vouch for the name."""
     from rag_core.answering.coverage import check_coverage
-    from rag_core.understanding.glossary import BUNDLED as GLOSSARY, Glossary
+    from rag_core.understanding.glossary import BUNDLED as GLOSSARY
+    from rag_core.understanding.glossary import Glossary
 
     glossary = Glossary.from_json(GLOSSARY.read_bytes())
     english = ["the tail factor extends development beyond the last age of the triangle",
@@ -137,7 +138,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     from rag_core.answering.coverage import Library, coverage_retry, use_retry
     from rag_core.models import SearchResult
     from rag_core.text import fold
-    from tests.unit.test_answering import retrieved
+    from tests.answering_support import retrieved
 
     panjer = retrieved(1, ["Panjer's recursion holds for the Poisson, binomial and negative binomial laws."],
                        ["Counting laws"], [4], rank=1)

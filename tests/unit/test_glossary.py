@@ -89,6 +89,8 @@ def test_malformed_glossary_is_refused_with_a_clear_message(settings: Settings, 
 
 
 def test_translation_off(settings: Settings) -> None:
-    off = settings.model_copy(update={"understanding": settings.understanding.model_copy(update={"translation": False})})
+    off = settings.model_copy(
+        update={"understanding": settings.understanding.model_copy(update={"translation": False})}
+    )
     assert load_glossary(off) is None and translation("cadence de règlement", "fr", off) is None
     assert pipeline.glossary_info(off) is None

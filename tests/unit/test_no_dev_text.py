@@ -68,7 +68,9 @@ def test_the_check_finds_a_copy_across_lines_case_and_accents(tmp_path: Path) ->
     row = {"id": "dev-x", "question": "Quelle est la provision pour sinistres à payer en fin d'année ?"}
     (tmp_path / "eval" / "dev.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_copy.py").write_text('Q = ("QUELLE est la provision "\n     "pour SINISTRES a payer en")\n')
+    (tmp_path / "tests" / "test_copy.py").write_text(
+        'Q = ("QUELLE est la provision "\n     "pour SINISTRES a payer en")\n'
+    )
     (tmp_path / "tests" / "test_own.py").write_text('Q = "Quelle est la provision pour primes non acquises ?"\n')
     found = copies(tmp_path, dev_windows(tmp_path / "eval"))
     assert found == ["tests/test_copy.py: 'est la provision pour sinistres a payer en' (dev-x)",

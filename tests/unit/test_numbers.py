@@ -14,16 +14,8 @@ from rag_core.answering import answer
 from rag_core.answering.number_trace import build_evidence, compute, trace_numbers
 from rag_core.answering.numbers import extract_numbers, rounds_to
 from rag_core.citations import build_sources
-from rag_core.models import (
-    Computation,
-    ComputationInput,
-    HighlightBox,
-    Item,
-    Paragraph,
-    SearchResult,
-    TableCell,
-)
-from tests.unit.test_answering import CHAIN_LADDER, IBNR, box, make_result, retrieved
+from rag_core.models import Computation, ComputationInput, Paragraph, SearchResult
+from tests.answering_support import CELLS, table_result
 
 
 def values(text: str, language: str = "en") -> list[tuple[str, float]]:
@@ -117,25 +109,6 @@ def test_undefined_operations_give_none() -> None:
 
 # --- tracing ---------------------------------------------------------------------------
 
-# The IBNR table of test_answering with a cell grid: each cell has its own box (top-left, points).
-_GRID = [["Année", "12 mois", "24 mois"], ["2021", "1 200", "1 850"], ["2022", "1 310", "2 020"]]
-CELLS = [
-    TableCell(row=r, col=c, text=text, box=HighlightBox(page=13, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c,
-                                                        y1=320 + 20 * r))
-    for r, row in enumerate(_GRID) for c, text in enumerate(row)
-]
-TABLE = Item(ref="#/tables/0", kind="table", caption="Tableau 2 – Paiements cumulés", page=13,
-             boxes=[box(13, 300.0)], text=IBNR[1], cells=CELLS, n_rows=3, n_cols=3)
-
-
-def table_result() -> SearchResult:
-    parents = [
-        retrieved(3, CHAIN_LADDER, ["Méthodes déterministes", "Chain Ladder"], [11, 12], rank=1, best=1),
-        retrieved(5, [IBNR[0] + " Le taux de déclaration à 12 mois est de 64,93 %.", IBNR[1]], ["Provisions", "IBNR"],
-                  [13, 14], rank=2, items=[TABLE]),
-    ]
-    return SearchResult(query="paiements 2022", parents=parents)
-
 
 def trace(text: str, cite: list[str], computations: list[Computation] | None = None, language: str = "fr"):
     result = table_result()
@@ -188,12 +161,16 @@ def test_a_rounded_quote_says_what_it_rounds() -> None:
 
 def test_computations_are_recomputed_and_inventions_are_unsupported() -> None:
     _, _, table = ids()
-    good = Computation(operation="development_factor",
-                       inputs=[ComputationInput(value="1 310", source_id=table), ComputationInput(value="2 020", source_id=table)],
-                       result="1,542")
-    wrong = Computation(operation="sum",
-                        inputs=[ComputationInput(value="1 200", source_id=table), ComputationInput(value="1 850", source_id=table)],
-                        result="3 100")
+    good = Computation(
+        operation="development_factor",
+        inputs=[ComputationInput(value="1 310", source_id=table), ComputationInput(value="2 020", source_id=table)],
+        result="1,542",
+    )
+    wrong = Computation(
+        operation="sum",
+        inputs=[ComputationInput(value="1 200", source_id=table), ComputationInput(value="1 850", source_id=table)],
+        result="3 100",
+    )
     text = "Le facteur 2022 vaut 1,542 ; le total 2021 serait 3 100 ; la provision est de 4 567."
     numbers, _ = trace(text, [table], [good, wrong])
     status = {n.text: (n.status, n.reason) for n in numbers}
@@ -204,9 +181,11 @@ def test_computations_are_recomputed_and_inventions_are_unsupported() -> None:
 
 def test_a_computation_on_numbers_that_are_not_in_the_source_is_unsupported() -> None:
     _, _, table = ids()
-    invented = Computation(operation="ratio",
-                           inputs=[ComputationInput(value="2 500", source_id=table), ComputationInput(value="1 310", source_id=table)],
-                           result="1,908")
+    invented = Computation(
+        operation="ratio",
+        inputs=[ComputationInput(value="2 500", source_id=table), ComputationInput(value="1 310", source_id=table)],
+        result="1,908",
+    )
     numbers, _ = trace("Le rapport serait de 1,908.", [table], [invented])
     assert [(n.text, n.status) for n in numbers] == [("1,908", "unsupported")]
     assert "2 500" in numbers[0].reason

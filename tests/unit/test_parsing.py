@@ -23,36 +23,10 @@ from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable, InputError
 from rag_core.parsing import ParsedDocument, parse, parser_signature, resolve_pdf_backend, validate_file
 from rag_core.parsing.layout_text import Line, join_lines, line_from_spans, split_bullet
+from tests.parsing_support import check_invariants, with_parsing
 
 LOREM = ("The chain ladder method estimates outstanding claims from cumulative payments. "
          "Development factors are the ratios of successive cumulative amounts, weighted by volume. ")
-
-
-def with_parsing(settings: Settings, **changes) -> Settings:
-    return settings.model_copy(update={"parsing": settings.parsing.model_copy(update=changes)})
-
-
-def check_invariants(parsed: ParsedDocument) -> None:
-    """Every item has provenance inside its page; text charspans match their line text."""
-    doc = parsed.document
-    assert parsed.pages == len(doc.pages) or parsed.parser != "pymupdf"
-    for item, _ in doc.iterate_items(included_content_layers=set(ContentLayer)):
-        if not hasattr(item, "prov"):
-            continue
-        assert item.prov, f"{item.self_ref} has no provenance"
-        for prov in item.prov:
-            assert 1 <= prov.page_no <= parsed.pages
-            size = doc.pages[prov.page_no].size
-            box = prov.bbox
-            assert box.coord_origin.name == "TOPLEFT"
-            assert -0.01 <= box.l <= box.r <= size.width + 0.01, (item.self_ref, box, size)
-            assert -0.01 <= box.t <= box.b <= size.height + 0.01, (item.self_ref, box, size)
-        if isinstance(item, TextItem) and item.text:
-            spans = [p.charspan for p in item.prov]
-            assert spans[0][0] == 0 and spans[-1][1] == len(item.text), item.self_ref
-            for (s0, e0), (s1, _) in zip(spans, spans[1:]):
-                assert s0 < e0 <= s1 and item.text[e0:s1] in ("", " "), (item.self_ref, spans)
-            assert all(item.text[s:e].strip() == item.text[s:e] and e > s for s, e in spans)
 
 
 def roundtrip(doc: DoclingDocument, tmp_path: Path) -> DoclingDocument:
@@ -214,8 +188,11 @@ def test_progress_reports_every_page(report_pdf: Path, settings: Settings, tmp_p
 
 
 def test_lost_spaces_are_restored_and_hyphens_joined() -> None:
-    spans = [{"text": "Chain", "size": 10, "bbox": (0, 0, 25, 10)}, {"text": "ladder", "size": 10, "bbox": (28, 0, 55, 10)},
-             {"text": "s", "size": 10, "bbox": (55.5, 0, 60, 10)}]
+    spans = [
+        {"text": "Chain", "size": 10, "bbox": (0, 0, 25, 10)},
+        {"text": "ladder", "size": 10, "bbox": (28, 0, 55, 10)},
+        {"text": "s", "size": 10, "bbox": (55.5, 0, 60, 10)},
+    ]
     assert line_from_spans(spans, (0, 0, 60, 10)).text == "Chain ladders"
     joined = join_lines([Line("the actu-", (0, 0, 1, 1)), Line("arial method", (0, 2, 1, 3)), Line("2-", (0, 4, 1, 5)),
                          Line("Year", (0, 6, 1, 7))])
@@ -261,7 +238,9 @@ def test_encrypted_pdf_is_refused(report_pdf: Path, tmp_path: Path, settings: Se
     doc = pymupdf.open(report_pdf)
     path = tmp_path / "locked.pdf"
     doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
-    _assert_refused(path, settings, "This PDF is password-protected; remove the password and upload it again.", tmp_path)
+    _assert_refused(
+        path, settings, "This PDF is password-protected; remove the password and upload it again.", tmp_path
+    )
 
 
 def test_kind_comes_from_content(report_pdf: Path, tmp_path: Path, settings: Settings) -> None:
@@ -297,7 +276,12 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
     word.add_paragraph("Le provisionnement non-vie repose sur les triangles.")
     word.add_heading("Méthode Chain Ladder", level=2)
     table = word.add_table(rows=2, cols=2)
-    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 0).text, table.cell(1, 1).text = "An", "Payé", "2021", "100"
+    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 0).text, table.cell(1, 1).text = (
+        "An",
+        "Payé",
+        "2021",
+        "100",
+    )
     word.save(tmp_path / "note.docx")
     parsed = parse(tmp_path / "note.docx", settings, tmp_path / "a")
     assert parsed.parser == "docling-simple" and parsed.title == "Provisions techniques"
@@ -305,8 +289,8 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
     assert levels.get("Méthode Chain Ladder") == 2
     assert parsed.document.tables[0].data.num_rows == 2
 
-    md = _write(tmp_path, "guide.md", "# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n"
-                "| a | b |\n|---|---|\n| 1 | 2 |\n".encode())
+    md = _write(tmp_path, "guide.md", b"# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n"
+                b"| a | b |\n|---|---|\n| 1 | 2 |\n")
     parsed = parse(md, settings, tmp_path / "b")
     assert parsed.title == "Guide"
     assert any(isinstance(t, TextItem) and "tail factor extends" in t.text for t in parsed.document.texts)

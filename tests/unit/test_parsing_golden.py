@@ -70,8 +70,14 @@ def summary(name: str, tmp_path: Path, settings: Settings) -> dict:
 def _dump(data: dict) -> str:
     """Indented JSON, with lists of numbers (boxes, pages) on one line."""
     text = json.dumps(data, ensure_ascii=False, indent=1)
-    return re.sub(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]", lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]",
-                  text) + "\n"
+    return (
+        re.sub(
+            r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]",
+            lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]",
+            text,
+        )
+        + "\n"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(unseen_pdfs.BUILDERS))

@@ -23,8 +23,15 @@ def test_spacing_accents_are_put_back_and_bullets_named() -> None:
 
 
 def test_caption_labels_and_sentences() -> None:
-    for caption in ("Table 0, Part A. Cumulative Paid Loss Amounts", "Tableau 3 : Cadences", "Figure 2.2 – Facteurs",
-                    "Figure 7", "Exhibit 4 Reserves", "Table: Règlement des sinistres", "Table 2-1 FUNCTION_USAGE view"):
+    for caption in (
+        "Table 0, Part A. Cumulative Paid Loss Amounts",
+        "Tableau 3 : Cadences",
+        "Figure 2.2 – Facteurs",
+        "Figure 7",
+        "Exhibit 4 Reserves",
+        "Table: Règlement des sinistres",
+        "Table 2-1 FUNCTION_USAGE view",
+    ):
         assert is_caption_text(caption), caption
     for sentence in ("Table 3-2 lists the special registers", "Figure 4 shows the fit", "Tables are useful"):
         assert not is_caption_text(sentence), sentence
@@ -62,9 +69,18 @@ def test_leaders_of_a_wide_contents_table_go_and_missing_value_dots_stay() -> No
 
 
 def test_group_header_spans_its_columns_under_a_partial_rule() -> None:
-    words = [_w("Lang", 10, 10, 30, 18), _w("TEDs", 60, 2, 80, 10), _w("simple", 40, 14, 55, 22),
-             _w("all", 85, 14, 95, 22), _w("OTSL", 10, 30, 30, 38), _w("0.9", 40, 30, 55, 38), _w("0.8", 85, 30, 95, 38),
-             _w("HTML", 10, 40, 30, 48), _w("0.7", 40, 40, 55, 48), _w("0.6", 85, 40, 95, 48)]
+    words = [
+        _w("Lang", 10, 10, 30, 18),
+        _w("TEDs", 60, 2, 80, 10),
+        _w("simple", 40, 14, 55, 22),
+        _w("all", 85, 14, 95, 22),
+        _w("OTSL", 10, 30, 30, 38),
+        _w("0.9", 40, 30, 55, 38),
+        _w("0.8", 85, 30, 95, 38),
+        _w("HTML", 10, 40, 30, 48),
+        _w("0.7", 40, 40, 55, 48),
+        _w("0.6", 85, 40, 95, 48),
+    ]
     rules = [Rule(0, 0, 100), Rule(12, 38, 100), Rule(26, 0, 100), Rule(50, 0, 100)]
     table = build_table(words, [0, 35, 60, 100], [0, 12, 26, 39, 50], rules)
     spans = {c.text: (c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1}

@@ -96,7 +96,10 @@ def test_right_to_left_spans_are_read_right_to_left_with_spaces() -> None:
     spans = [{"text": "فعالة", "bbox": (100, 0, 140, 12), "size": 12},
              {"text": "تعتبر", "bbox": (143, 0, 180, 12), "size": 12}]
     assert line_from_spans(spans, (100, 0, 180, 12)).text == "تعتبر فعالة"
-    latin = [{"text": "loss", "bbox": (100, 0, 120, 12), "size": 12}, {"text": "ratio", "bbox": (123, 0, 150, 12), "size": 12}]
+    latin = [
+        {"text": "loss", "bbox": (100, 0, 120, 12), "size": 12},
+        {"text": "ratio", "bbox": (123, 0, 150, 12), "size": 12},
+    ]
     assert line_from_spans(latin, (100, 0, 150, 12)).text == "loss ratio"
 
 

@@ -13,8 +13,8 @@ import math
 import multiprocessing
 import os
 import sys
-import types
 import time
+import types
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 

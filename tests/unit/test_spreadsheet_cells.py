@@ -54,4 +54,4 @@ def test_table_exports_and_the_audit_csv_neutralise_every_injection() -> None:
                     for t in INJECTIONS]).decode("utf-8-sig")
     parsed = list(csv.DictReader(io.StringIO(audit)))
     assert [r["file_name"] for r in parsed] == ["'" + t for t in INJECTIONS]
-    assert all(not r["details"].lstrip()[:1] in "=+-@" for r in parsed)
+    assert all(r["details"].lstrip()[:1] not in "=+-@" for r in parsed)

@@ -16,7 +16,12 @@ from rag_core.pipeline.ingestion import keep_held_labels
 from rag_core.retrieval import placement
 from rag_core.understanding.glossary import Glossary, translate
 from rag_core.understanding.term_presence import (
-    FILE_NAME, TermPresence, held_labels, term_presence, vocabulary, vocabulary_of,
+    FILE_NAME,
+    TermPresence,
+    held_labels,
+    term_presence,
+    vocabulary,
+    vocabulary_of,
 )
 
 GLOSSARY = Glossary([
@@ -28,8 +33,9 @@ LABELS = ["tail factor", "facteur de queue", "development factor", "facteur de d
 
 def test_a_passage_holds_a_label_when_it_holds_each_word_once_stemmed() -> None:
     vocab = vocabulary_of(LABELS)
-    held = held_labels(["The tail factors were fitted to the last ages.", "Development of claims.", "A factor of 1.05."],
-                       vocab)
+    held = held_labels(
+        ["The tail factors were fitted to the last ages.", "Development of claims.", "A factor of 1.05."], vocab
+    )
     assert held == {("tail", "factor")}  # plural stemmed; "development" and "factor" sit in two passages
     assert held_labels(["Le facteur de queue retenu"], vocab) == {("facteur", "de", "queue")}
     assert held_labels([], vocab) == frozenset()
@@ -88,4 +94,5 @@ def test_an_uploaded_glossary_finds_its_terms_in_every_document_at_once(tmp_path
     pipeline.upload_glossary(json.dumps(extra).encode(), settings, principal=Principal.local_operator())
     kept = json.loads((folder.root / FILE_NAME).read_text())  # written by the upload, before any question
     assert "tartempion ratio" in kept["labels"] and "tail factor" in kept["labels"]
+    # the ignore below: a glossary was just uploaded
     assert kept["fingerprint"] == vocabulary(settings).fingerprint  # type: ignore[union-attr]

@@ -29,7 +29,7 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
     thesaurus = Thesaurus.from_json(json.dumps(SMALL))
     expansion = thesaurus.expand("Comment estimer les IBNR ?")
     assert expansion.concepts == ("ibnr",)
-    # the method's weights (METHOD.md §3): prefLabel 0.95, altLabel 0.85
+    # the method's weights (docs/method.md, "Search: channels and fusion"): prefLabel 0.95, altLabel 0.85
     assert expansion.terms == (("incurred but not reported", 0.95), ("sinistres survenus non déclarés", 0.95),
                                ("sinistres tardifs", 0.85))
     # the label already in the question is not added again; broader concepts do not expand
@@ -40,8 +40,9 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
 
 def test_recognition_ignores_accents_case_and_plurals() -> None:
     thesaurus = Thesaurus.from_json(json.dumps(SMALL))
-    assert [c.id for c in thesaurus.recognise("Les Sinistres Survenus non DECLARES et la provision pour sinistre a payer")] \
-        == ["ibnr", "psap"]
+    assert [
+        c.id for c in thesaurus.recognise("Les Sinistres Survenus non DECLARES et la provision pour sinistre a payer")
+    ] == ["ibnr", "psap"]
     assert thesaurus.expand("What is a run-off triangle?").terms == ()
 
 
@@ -66,11 +67,12 @@ def test_a_broken_thesaurus_is_refused_with_a_readable_message(data: bytes, mess
 
 
 def test_an_uploaded_thesaurus_replaces_the_bundled_one(settings: Settings) -> None:
-    assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]
+    assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]  # the bundled thesaurus at least
     with pytest.raises(InputError):
         save_uploaded_thesaurus(b"[]", settings)
     assert load_thesaurus(settings).name == BUNDLED.stem  # type: ignore[union-attr]  # a bad upload changes nothing
     save_uploaded_thesaurus(json.dumps(SMALL).encode(), settings)
+    # the ignore below: the uploaded thesaurus
     assert [c.id for c in load_thesaurus(settings).concepts] == ["ibnr", "psap"]  # type: ignore[union-attr]
     off = settings.model_copy(update={"understanding": settings.understanding.model_copy(update={"thesaurus": False})})
     assert load_thesaurus(off) is None
@@ -150,10 +152,20 @@ def test_history_is_the_last_three_messages_of_the_stored_conversation(settings:
     path = followups.conversation_path(settings, "conv/../1")
     assert path.parent == settings.data_dir / "conversations"  # the id cannot leave the folder
     path.parent.mkdir(parents=True)
-    turns = [Answer(question="Qu'est-ce que la PSAP ?", mode="extractive", paragraphs=[Paragraph(text="La PSAP...", source_ids=["s"])]),
-             Answer(question="bonjour", mode="greeting", missing_information="Bonjour !"),
-             Answer(question="Et la PPNA ?", mode="refused", missing_information="Aucun document.",
-                    standalone_question="Et la PPNA (PSAP) ?")]
+    turns = [
+        Answer(
+            question="Qu'est-ce que la PSAP ?",
+            mode="extractive",
+            paragraphs=[Paragraph(text="La PSAP...", source_ids=["s"])],
+        ),
+        Answer(question="bonjour", mode="greeting", missing_information="Bonjour !"),
+        Answer(
+            question="Et la PPNA ?",
+            mode="refused",
+            missing_information="Aucun document.",
+            standalone_question="Et la PPNA (PSAP) ?",
+        ),
+    ]
     path.write_text("".join(a.model_dump_json() + "\n" for a in turns), encoding="utf-8")
     assert followups.read_history(settings, "conv/../1") == [
         ("assistant", "La PSAP..."), ("user", "Et la PPNA (PSAP) ?"), ("assistant", "Aucun document.")]

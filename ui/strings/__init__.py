@@ -6,7 +6,19 @@ A new page or feature adds its own module here and lists it below; a key defined
 from __future__ import annotations
 
 from ui.strings import (
-    home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks,
+    access,
+    ask,
+    columns,
+    errors,
+    evaluate,
+    home,
+    inspect,
+    jobs,
+    library,
+    marks,
+    scope,
+    search,
+    stream,
 )
 
 MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks)

@@ -90,10 +90,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "access.revoke": {"fr": "Retirer un droit", "en": "Revoke access"},
     "access.revoke_pick": {"fr": "Droit à retirer", "en": "Grant to revoke"},
     "access.revoke_button": {"fr": "Retirer", "en": "Revoke"},
-    "access.revoked": {"fr": "Droit de {subject} sur {collection} retiré.", "en": "{subject}'s access to {collection} revoked."},
+    "access.revoked": {"fr": "Droit de {subject} sur {collection} retiré.", "en": "{subject}'s access to {collection} "
+                                                                                  "revoked."},
     "access.map": {"fr": "Qui peut lire quoi", "en": "Who can read what"},
     "access.map_help": {
-        "fr": "Lecture : voir, chercher, interroger, ouvrir les pages, exporter ; écriture : lecture + dépôt ; gestion : "
+        "fr": "Lecture : voir, chercher, interroger, ouvrir les pages, exporter ; écriture : lecture + dépôt ; gestion "
+              ": "
         "écriture + suppression et droits. Les administrateurs voient tout.",
         "en": "Read: see, search, ask, open pages, export; write: read + upload; manage: write + delete and grant. "
         "Administrators see everything.",

@@ -5,7 +5,8 @@ from __future__ import annotations
 STRINGS: dict[str, dict[str, str]] = {
     "inspect.title": {"fr": "Inspection d'un document", "en": "Document inspector"},
     "inspect.pick": {"fr": "Document", "en": "Document"},
-    "inspect.none": {"fr": "Importez d'abord un document dans la Bibliothèque.", "en": "Ingest a document in the Library first."},
+    "inspect.none": {"fr": "Importez d'abord un document dans la Bibliothèque.", "en": "Ingest a document in the "
+                                                                                       "Library first."},
     "inspect.stats": {"fr": "Statistiques du découpage", "en": "Parse statistics"},
     "inspect.sections": {"fr": "Sections", "en": "Sections"},
     "inspect.page_view": {"fr": "Vue de page", "en": "Page view"},

@@ -41,7 +41,10 @@ JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
     "vllm": (400, {"object": "error", "message": "The provided JSON schema contains features not supported by "
                    "xgrammar.", "type": "BadRequestError", "param": None, "code": 400}),
 }
-TOOLS_REJECTION = (500, {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}})
+TOOLS_REJECTION = (
+    500,
+    {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}},
+)
 FORMAT_REJECTION = (400, {"error": {"message": "response_format is not supported by this server", "type":
                                     "invalid_request_error"}})
 FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text", "none")
@@ -69,7 +72,7 @@ class Reply:
 
 
 @dataclass
-class ChatServer:
+class FakeChatServer:
     family: str = "openai"
     replies: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -110,7 +113,7 @@ class ChatServer:
             return FORMAT_REJECTION
         return None
 
-    def start(self) -> ChatServer:
+    def start(self) -> FakeChatServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -136,13 +139,23 @@ class ChatServer:
                 if rejected is not None:
                     self._send(*rejected)
                     return
-                reply = server.replies.popleft() if server.replies else Reply(status=500, body={"error": {"message": "no scripted reply"}})
+                reply = (
+                    server.replies.popleft()
+                    if server.replies
+                    else Reply(status=500, body={"error": {"message": "no scripted reply"}})
+                )
                 if reply.delay_s and server._stop.wait(reply.delay_s):
                     return
                 if reply.status != 200:
-                    self._send(reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted error"}})
+                    self._send(
+                        reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted error"}}
+                    )
                     return
-                content = reply.content if isinstance(reply.content, str) or reply.content is None else json.dumps(reply.content)
+                content = (
+                    reply.content
+                    if isinstance(reply.content, str) or reply.content is None
+                    else json.dumps(reply.content)
+                )
                 tool = ((body.get("tool_choice") or {}).get("function") or {}).get("name") if isinstance(
                     body.get("tool_choice"), dict) else None
                 if body.get("stream"):
@@ -221,7 +234,7 @@ class ChatServer:
             self._httpd.shutdown()
             self._httpd.server_close()
 
-    def __enter__(self) -> ChatServer:
+    def __enter__(self) -> FakeChatServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -1,0 +1,25 @@
+"""Safe text for Streamlit markdown: document text and file names shown literally, never as markup.
+
+Its own module (no Streamlit, no other `ui` module) so that every `ui` module can use it without an
+import cycle.
+"""
+
+from __future__ import annotations
+
+import re
+
+# `&` too: an entity in a document ("&amp;", "&lt;script&gt;") must show as written, not decoded.
+# Bare http(s) URLs still become links (Streamlit autolinks them whatever the escaping);
+# a `javascript:` URL never does.
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>$~|:#{}&])")
+_MD_LINE_START = re.compile(r"^(\s*)([-+>=]|\d+(?=[.)]))", re.MULTILINE)
+
+
+def escape_md(text: str) -> str:
+    """Make any text (document text, file names) display literally in st.markdown and labels."""
+    text = _MD_INLINE.sub(r"\\\1", text)
+    def line_start(m: re.Match[str]) -> str:
+        mark = m.group(2)
+        return m.group(1) + (mark + "\\" if mark[0].isdigit() else "\\" + mark)
+
+    return _MD_LINE_START.sub(line_start, text)
