@@ -35,7 +35,8 @@ def library(pdf: Path, language: str, tmp_path: Path) -> SearchResult:
     doc_id = hashlib.sha256(pdf.read_bytes()).hexdigest()
     chunked = build_chunks(doc, doc_id, settings)
     record = DocumentRecord(
-        doc_id=doc_id, file_name=pdf.name, title=pdf.stem, collection="default", language=language,  # type: ignore[arg-type]
+        doc_id=doc_id, file_name=pdf.name, title=pdf.stem, collection="default",
+        language=language,  # type: ignore[arg-type]
         pages=len(doc.pages), parents=len(chunked.parents), children=len(chunked.children), tables=len(doc.tables),
         parser="pymupdf", embedder="none", ingested_at="2026-11-30T00:00:00Z", elapsed_s=0.0,
     )
@@ -43,7 +44,7 @@ def library(pdf: Path, language: str, tmp_path: Path) -> SearchResult:
     for rank, parent in enumerate(chunked.parents, start=1):
         children = [c for c in chunked.children if c.parent_id == parent.id]
         hits.append(RetrievedParent(parent=parent, document=record, children=children, best_child=children[0],
-                                    fused_rank=rank, fused_score=1.0 / (60 + rank), lexical=None, dense=None))
+                                    fused_rank=rank, fused_score=1.0 / (60 + rank)))
     return SearchResult(query="", parents=hits)
 
 
@@ -122,8 +123,8 @@ def test_english_development_factors_and_leading_dot_decimals(cas: tuple[Path, S
         assert_over(n.location.boxes[0], printed_at(pdf, 1, text, label), page=1)
     assert len({numbers[t].location.row for t in ("1.250", "1.063", "1.008")}) == 3
     ratios = table_source(result, "Benchma")
-    numbers = trace(result, "At 24 months the development portion is .450 against .350 for the benchmark, a ratio of 129%.",
-                    [ratios], "en")
+    numbers = trace(result, "At 24 months the development portion is .450 against .350 for the benchmark, "
+                    "a ratio of 129%.", [ratios], "en")
     assert all(numbers[t].status == "quoted" and numbers[t].location.kind == "cell" for t in (".450", ".350", "129%"))
     assert numbers[".450"].location.row == numbers["129%"].location.row == numbers[".350"].location.row
     assert_over(numbers["129%"].location.boxes[0], printed_at(pdf, 2, "129%", "24"), page=2)

@@ -62,7 +62,7 @@ def _parent_source(chunked: Chunked, parent_id: str, best_child_id: str, name: s
     kids = [c for c in chunked.children if c.parent_id == parent.id]
     best = next(c for c in kids if c.id == best_child_id)
     hit = RetrievedParent(parent=parent, document=_record(chunked, name), children=kids, best_child=best,
-                          fused_rank=1, fused_score=0.03, lexical=None, dense=None)
+                          fused_rank=1, fused_score=0.03)
     return build_sources(SearchResult(query="q", parents=[hit]), context_k=1)[0]
 
 
@@ -131,7 +131,8 @@ def test_the_quote_lines_come_first_in_the_viewer_annotations(chunked: Chunked) 
         assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("light")
     line = annotations[0]
     under = [b for b in source.parent_boxes if b.start is not None and (b.x0, b.y0) == (line["x"], line["y"])]
-    assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start:under[0].end])  # type: ignore[index]
+    assert under and _letters(ONE_LINE_QUOTE) in _letters(
+        source.text[under[0].start:under[0].end])  # type: ignore[index]
 
 
 def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpus_dir: Path) -> None:

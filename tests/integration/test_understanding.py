@@ -28,11 +28,15 @@ from tests.openai_server import ChatServer, Reply
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
     "c" * 64: ("fr", "provisionnement", [
-        ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
+        ("Sinistres tardifs",
+         "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
         ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
-        ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
-        ("Méthode Chain-Ladder", "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
-        ("Limites de Chain-Ladder", "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
+        ("Bootstrap",
+         "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
+        ("Méthode Chain-Ladder",
+         "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
+        ("Limites de Chain-Ladder",
+         "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
     ]),
     "d" * 64: ("en", "other", [
         ("Mortality", "Mortality tables for annuities with improvement factors."),
@@ -75,7 +79,7 @@ def test_thesaurus_expansion_lets_an_english_acronym_find_the_french_passage(lib
     result = retrieval.search(question, store, select_embedder(settings), settings, scope, extra_terms=terms)
     assert result.expanded_terms == [t for t, _ in terms]
     top = result.parents[0]
-    assert top.parent.heading_path == ["Sinistres tardifs"] and top.lexical is not None and top.lexical.rank == 1
+    assert top.parent.heading_path == ["Sinistres tardifs"] and top.rank_in("lexical") == 1
 
 
 # --- reranker -----------------------------------------------------------------------------
@@ -88,7 +92,8 @@ def test_fake_reranker_reorders_and_applies_the_minimum_score(library) -> None:
     assert reranked.parents[0].parent.heading_path == ["Bootstrap"]
     assert scores == sorted(scores, reverse=True) and all(s is not None and s >= 0.4 for s in scores)
     assert len(reranked.parents) <= 3
-    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50, min_score=0.0)
+    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50,
+                                  min_score=0.0)
     assert len(everything.parents) == len(result.parents)  # nothing lost below the threshold 0
 
 
@@ -185,7 +190,8 @@ def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(lib
 def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> None:
     store, settings = library
     definition = answer_question("Qu'est-ce que le bootstrap ?", settings, searcher(store, settings))
-    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings, searcher(store, settings))
+    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings,
+                                  searcher(store, settings))
     assert (definition.budget, definition.budget_kind) == (3, "definition")
     assert (explanation.budget, explanation.budget_kind) == (5, "explanation")
     assert len(definition.parent_ids) == 3 and len(explanation.parent_ids) == 5
@@ -240,7 +246,8 @@ def test_llm_rewrite_sees_the_last_three_messages(settings, server) -> None:
     server.answer({"standalone_question": "Quelles sont les limites de la méthode Chain-Ladder ?"})
     history = [("user", "Qu'est-ce que le SCR ?"), ("assistant", "Le SCR est un capital."),
                ("user", "Qu'est-ce que la méthode Chain-Ladder ?"), ("assistant", "Elle projette les paiements.")]
-    rewrite = rewrite_followup("et ses limites ?", history, llm_settings(settings, server), True)  # type: ignore[arg-type]
+    rewrite = rewrite_followup("et ses limites ?", history,  # type: ignore[arg-type]
+                               llm_settings(settings, server), True)
     assert (rewrite.by, rewrite.standalone) == ("llm", "Quelles sont les limites de la méthode Chain-Ladder ?")
     prompt = server.requests[0]["messages"][-1]["content"]
     assert "Le SCR est un capital." in prompt and "Elle projette les paiements." in prompt

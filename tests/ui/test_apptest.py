@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rag_core import pipeline
+from rag_core import pipeline, retrieval
 from rag_core.access import LOCAL_USER, Principal
 from rag_core.pipeline import rechecks
 from rag_core.errors import NotFoundError
@@ -32,6 +32,7 @@ APP = str(REPO / "app.py")
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
 QUOTE = "definitions of the above four random variables"
 DOC_ID = "d" * 64
+CHANNELS = [c.name for c in retrieval.channels()]  # the Search page's columns
 RECORD = DocumentRecord(
     doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications", collection="vignettes", language="en",
     pages=5, parents=2, children=3, tables=1, parser="pymupdf", embedder="e5-small",
@@ -114,11 +115,11 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
 
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
-                          lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
+                          ranks={"lexical": ChannelHit(rank=1, score=7.5, child_id="c1")})
     def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
                language=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
-        return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
+        return SearchResult(query=query, parents=[hit], channels=CHANNELS, elapsed_s=0.01)
 
     replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD])
     # the scope re-check of what is on screen reads the same (fake) library: RECORD is readable
@@ -342,7 +343,8 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)
 
 
-def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_shows_the_thesaurus_and_the_reranker_status(fake_pipeline: dict,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "backends", REAL_BACKENDS)  # the page reads the real status from the settings
     at = _app("views/search.py")
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
@@ -361,13 +363,13 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     from rag_core.models import TranslatedTerms
 
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
-                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, lexical=None, dense=None,
-                          dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
-                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
+                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, placed=True,
+                          ranks={"dense_other": ChannelHit(rank=2, score=0.84, child_id="c1"),
+                                 "translated": ChannelHit(rank=1, score=6.1, child_id="c1")})
     translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
                                  kept=["tarif"], forms=["deductible", "ordinary deductible"], only_other=["franchise"])
     monkeypatch.setattr(pipeline, "search", lambda q, s, **kw: SearchResult(
-        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01))
+        query=q, parents=[hit], language="fr", translated=translated, channels=CHANNELS, elapsed_s=0.01))
     at = _app("views/search.py")
     at.text_input(key="search_query").input("franchise et tarif")
     at.button[0].click().run()
@@ -376,7 +378,8 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     assert frame["rang dense autre langue"][0] == "2" and frame["rang lexical traduit"][0] == "1"
     assert frame["rang lexical"][0] == "absent" and frame["langue"][0] == RECORD.language
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
-    assert "Termes cherchés dans les documents en anglais : franchise → deductible, ordinary deductible; tarif" in captions
+    searched = "franchise → deductible, ordinary deductible; tarif"
+    assert f"Termes cherchés dans les documents en anglais : {searched}" in captions
     assert "Glossaire utilisé : " in captions and "entrées" in captions
     assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
     assert "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." \
