@@ -3,7 +3,7 @@
     cp -r /tmp/evaldata /tmp/wt8-data
     HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/understanding_dev.py --data-dir /tmp/wt8-data
 
-Page level (METHOD.md §5, as `rag_core.evaluation`'s "hybrid-parents" engine): each channel
+Page level (docs/method.md, evaluation; as `rag_core.evaluation`'s "hybrid-parents" engine): each channel
 returns 100 children, a page takes the rank of its best child, channels are fused by RRF
 (k=60) on pages. Variants:
 - dense weight w: RRF weights lexical 1.0, dense w;
@@ -67,7 +67,7 @@ class Runner:
         c = self.corpus
         vector = self.embedder.embed_query(text)
         ch = retrieval.run_channels(text, vector, c.store, c.scope, PAGE_K, detect_language(text), extra)
-        return c.pages_of(ch.lexical), c.pages_of(ch.dense)
+        return c.pages_of(ch.children("lexical")), c.pages_of(ch.children("dense"))
 
     def lexical_pages_weighted(self, text: str, language: str, terms: Sequence[tuple[str, float]]) -> list:
         return self.corpus.pages_of(self.corpus.store.lexical(text, language, self.corpus.scope, PAGE_K, terms))
@@ -86,7 +86,8 @@ class Runner:
         lex_a = self.lexical_pages(text + " " + " ".join(t for t, _ in terms), language) if terms else lex
         subs = rule_plan(text, self.corpus.settings).sub_questions
         sub_channels = [self.channels(s) for s in subs]
-        sub_channels_t = [self.channels(s, self.thesaurus.expand(s).lexical_terms if self.thesaurus else ()) for s in subs]
+        sub_channels_t = [self.channels(s, self.thesaurus.expand(s).lexical_terms if self.thesaurus else ())
+                          for s in subs]
         out: dict[str, list] = {}
         for w in dense_weights:
             fuse = lambda a, b, w=w: metrics.fuse_rankings([a, b], weights=[1.0, w])  # noqa: E731
@@ -95,7 +96,8 @@ class Runner:
             out[f"{tag} + thesaurus (product: boosts / n)"] = fuse(lex_t, den)
             out[f"{tag} + thesaurus (raw 0.95/0.85 boosts)"] = fuse(lex_raw, den)
             out[f"{tag} + thesaurus (appended)"] = fuse(lex_a, den)
-            out[f"{tag} + sub-questions"] = interleave([fuse(a, b) for a, b in sub_channels]) if subs else fuse(lex, den)
+            out[f"{tag} + sub-questions"] = interleave([fuse(a, b) for a, b in sub_channels]) if subs \
+                else fuse(lex, den)
             out[f"{tag} + thesaurus + sub-questions"] = (
                 interleave([fuse(a, b) for a, b in sub_channels_t]) if subs else fuse(lex_t, den))
         out["_split"] = [bool(subs)]
@@ -103,10 +105,12 @@ class Runner:
         return out
 
 
-def context_measures(q: Question, corpus: Corpus, settings: Settings, thesaurus) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def context_measures(q: Question, corpus: Corpus, settings: Settings,  # type: ignore[no-untyped-def]
+                     thesaurus) -> dict[str, float]:
     """Relevant page inside the context parents, fixed 3 vs routed budget (product path)."""
     terms = thesaurus.expand(q.question).lexical_terms if thesaurus else ()
-    result = retrieval.search(q.question, corpus.store, corpus.embedder(), settings, corpus.scope,  # type: ignore[arg-type]
+    result = retrieval.search(q.question, corpus.store, corpus.embedder(),  # type: ignore[arg-type]
+                              settings, corpus.scope,
                               k=10, extra_terms=terms)
     plan = rule_plan(q.question, settings)
     out = {}
@@ -166,7 +170,8 @@ def main() -> int:
     weights = [float(w) for w in args.dense_weights.split(",")]
     pdfs = sorted(p.name for p in Path(args.pdf_dir).glob("*.pdf"))
     corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir), principal=Principal.local_operator())
-    forced = settings.model_copy(update={"understanding": settings.understanding.model_copy(update={"thesaurus": True})})
+    forced = settings.model_copy(
+        update={"understanding": settings.understanding.model_copy(update={"thesaurus": True})})
     thesaurus = load_thesaurus(forced)
     runner = Runner(corpus, thesaurus)
     for name in SETS:
