@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from rag_core.config import Settings
 from rag_core.embedding import Embedder
-from rag_core.models import Child, DocumentRecord, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
+from rag_core.models import (
+    ChannelHit, Child, DocumentRecord, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms,
+)
 from rag_core.retrieval.base import ChannelQuery, OtherLanguage
 from rag_core.retrieval.crosslingual import fuse_with_other_language, only_in_other_language, other_language
 from rag_core.retrieval.reduction import ParentRankings, best_child_per_parent
@@ -108,7 +110,8 @@ def _rank(asked: ChannelQuery, candidates: Candidates, reduced: ParentRankings, 
     passages: dict[str, str] = {}  # from the parent's most trusted channel (lowest passage_priority)
     for channel in sorted(channels("children"), key=lambda c: c.passage_priority):
         for pid, hit in reduced.by_channel.get(channel.name, {}).items():
-            passages.setdefault(pid, hit.child_id)  # type: ignore[union-attr]
+            if isinstance(hit, ChannelHit):
+                passages.setdefault(pid, hit.child_id)
     return _Ranked(ranking, passages, placed)
 
 
