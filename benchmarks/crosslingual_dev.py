@@ -58,7 +58,9 @@ from rag_core.understanding.term_presence import term_presence  # noqa: E402
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
-CHANNELS = ("lexical", "dense", "pages", "dense_other", "translated", "translated_pages")
+# ranking key in the rows (kept from earlier runs) -> search channel (`rag_core.retrieval.channels()`)
+CHANNELS = {"lexical": "lexical", "dense": "dense", "pages": "page", "dense_other": "dense_other",
+            "translated": "translated", "translated_pages": "translated_page"}
 FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 SHOWN = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
 Ranking = list[tuple[str, int]]
@@ -77,15 +79,13 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
         language = detect_language(q.question)
         translation = understanding.translation(q.question, language, settings)
         other = retrieval.other_language(languages_of_docs, corpus.scope, language, translation)
-        channels = retrieval.run_channels(q.question, embedder.embed_query(q.question), corpus.store, corpus.scope,
-                                          PAGE_CANDIDATE_K, language, other=other)
+        found = retrieval.run_channels(q.question, embedder.embed_query(q.question), corpus.store, corpus.scope,
+                                       PAGE_CANDIDATE_K, language, other=other)
         rankings: dict[str, Ranking] = {}
-        for channel in CHANNELS:
-            hits = getattr(channels, channel)
-            if channel.endswith("pages"):
-                rankings[channel] = corpus.pages_of_pages(hits)
-            else:
-                rankings[channel] = corpus.pages_of(hits)
+        for key, channel in CHANNELS.items():
+            on_pages = retrieval.channels("pages")
+            rankings[key] = corpus.pages_of_pages(found.pages(channel)) if channel in [c.name for c in on_pages] \
+                else corpus.pages_of(found.children(channel))
         split_ratio = 0.0
         if translation is not None and translation.pairs:  # one BM25 query, its hits split by language
             combined = " ".join([q.question] + [f for _, forms in translation.pairs for f in forms])
@@ -108,7 +108,8 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
                                                               2 * PAGE_CANDIDATE_K) if h.doc_id in theirs]
                 rankings[f"translated_{short}"] = corpus.pages_of(hits)
                 rankings[f"translated_pages_{short}"] = corpus.pages_of_pages(pages[:PAGE_CANDIDATE_K])
-                ratios[short] = min(retrieval.evidence_ratio(channels.lexical, hits, languages_of_docs, language), 1e9)
+                ratios[short] = min(retrieval.evidence_ratio(found.children("lexical"), hits, languages_of_docs,
+                                                             language), 1e9)
                 page_scores[short] = pages[0].score if pages else 0.0
         for name, hits in centred_dense(corpus, q.question, language).items():
             rankings[name] = corpus.pages_of(hits)
@@ -126,15 +127,15 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             "pdfs": list(q.pdfs), "relevant": [[pdf, page, g] for (pdf, page), g in sorted(q.relevant.items())],
             "translated": translation.shown() if translation else [], "rankings": rankings,
             "split_ratio": split_ratio,
-            "ratio": min(retrieval.evidence_ratio(channels.lexical, channels.translated, languages_of_docs,
-                                                     language), 1e9),
-            "page_ratio": min(retrieval.evidence_ratio(channels.pages, channels.translated_pages, languages_of_docs,
-                                                          language), 1e9),
+            "ratio": min(retrieval.evidence_ratio(found.children("lexical"), found.children("translated"),
+                                                     languages_of_docs, language), 1e9),
+            "page_ratio": min(retrieval.evidence_ratio(
+                found["page"], found["translated_page"], languages_of_docs, language), 1e9),  # type: ignore[arg-type]
             "page_language": {pdf: languages[pdf] for pdf in languages},
             **{f"ratio_{short}": value for short, value in ratios.items()},
             **{f"page_score_{short}": value for short, value in page_scores.items()},
-            "page_score": channels.translated_pages[0].score if channels.translated_pages else 0.0,
-            "own_page_scores": [h.score for h in channels.pages if languages_of_docs[h.doc_id] == language],
+            "page_score": found["translated_page"][0].score if found["translated_page"] else 0.0,
+            "own_page_scores": [h.score for h in found["page"] if languages_of_docs[h.doc_id] == language],
             "only_other_terms": term_presence(settings, corpus.scope).only_other_language(
                 translation, languages_of_docs, corpus.scope),
         })

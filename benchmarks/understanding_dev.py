@@ -67,7 +67,7 @@ class Runner:
         c = self.corpus
         vector = self.embedder.embed_query(text)
         ch = retrieval.run_channels(text, vector, c.store, c.scope, PAGE_K, detect_language(text), extra)
-        return c.pages_of(ch.lexical), c.pages_of(ch.dense)
+        return c.pages_of(ch.children("lexical")), c.pages_of(ch.children("dense"))
 
     def lexical_pages_weighted(self, text: str, language: str, terms: Sequence[tuple[str, float]]) -> list:
         return self.corpus.pages_of(self.corpus.store.lexical(text, language, self.corpus.scope, PAGE_K, terms))

@@ -132,13 +132,16 @@ def _pages(pages: list[int]) -> str:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from rag_core import pipeline
+    from rag_core import pipeline, retrieval
 
     settings = _settings(args)
     result = pipeline.search(args.question, settings, collections=args.collection, doc_ids=args.documents, k=args.k,
                              language=args.language, principal=principal_of(args, settings))
     if args.json:
-        print(result.model_dump_json(indent=1))
+        data = result.model_dump(mode="json")
+        for parent in data["parents"]:  # each channel's hit also under its own name, as before `ranks` (null: absent)
+            parent.update({c.name: parent["ranks"].get(c.name) for c in retrieval.channels()})
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     if result.expanded_terms:
         print(f"added terms: {', '.join(result.expanded_terms)}")
@@ -147,11 +150,12 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"terms searched in the {result.translated.language} documents: {terms}")
         if result.translated.only_other:
             print(f"only the {result.translated.language} documents name: {', '.join(result.translated.only_other)}")
-    print("channels: L lexical, D dense, P pages, O dense over the other language's documents, T translated terms;"
-          " placed: the other language's best passage, placed at its rank")
+    shown = retrieval.channels()
+    print("channels: " + ", ".join(f"{c.abbreviation} {c.description}" for c in shown)
+          + "; placed: the other language's best passage, placed at its rank")
     for hit in result.parents:
-        ranks = " ".join(f"{name}#{ch.rank}" if ch else f"{name} –" for name, ch in (
-            ("L", hit.lexical), ("D", hit.dense), ("P", hit.page), ("O", hit.dense_other), ("T", hit.translated)))
+        ranks = " ".join(f"{c.abbreviation}#{hit.ranks[c.name].rank}" if c.name in hit.ranks
+                         else f"{c.abbreviation} –" for c in shown)
         ranks += " placed" if hit.placed else ""
         print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {ranks}  {hit.document.file_name} ({hit.document.language})"
               f" · {hit.parent.section} · p. {_pages(hit.parent.pages)}")
@@ -354,7 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--documents", nargs="*")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--language", choices=["fr", "en"], help="the question's language (default: detected)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the result as JSON; each parent's hit in every channel is "
+                   "under `ranks` and, as before, under the channel's name (null when that channel did not find it)")
     p = add("ask", cmd_ask, "answer a question with checked citations")
     p.add_argument("question")
     p.add_argument("--collection", action="append")

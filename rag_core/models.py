@@ -129,12 +129,16 @@ class DocumentRecord(Frozen):
 
 
 class ChannelHit(Frozen):
-    rank: int
-    score: float
+    """A parent's place in a channel that ranks children: its rank there and its best child."""
+
+    rank: int = Field(description="Rank of the parent's best child in the channel, reduced to parents (from 1)")
+    score: float = Field(description="That child's score, on the channel's own scale (BM25, cosine)")
     child_id: str
 
 
 class PageChannelHit(Frozen):
+    """A parent's place in a channel that ranks whole pages: the rank of its best page."""
+
     rank: int = Field(description="Rank of the parent's best page in the page channel (ties share it)")
     score: float
     page: int
@@ -147,16 +151,16 @@ class RetrievedParent(Frozen):
     best_child: Child
     fused_rank: int
     fused_score: float
-    lexical: ChannelHit | None
-    dense: ChannelHit | None
-    page: PageChannelHit | None = None
-    dense_other: ChannelHit | None = Field(
-        None, description="Rank in the dense channel over the documents written in another language than the question")
-    translated: ChannelHit | None = Field(
-        None, description="Rank in the lexical channel of the question's terms translated into that other language")
+    ranks: dict[str, ChannelHit | PageChannelHit] = Field(
+        default_factory=dict, description="The parent's place in each search channel that found it, by channel "
+        "name (`rag_core.retrieval.channels()`); a channel that did not find it is absent")
     placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
     rerank_score: float | None = None
 
+    def rank_in(self, channel: str) -> int | None:
+        """The parent's rank in `channel`, None when that channel did not find it."""
+        hit = self.ranks.get(channel)
+        return None if hit is None else hit.rank
 
 
 class TranslatedTerms(Frozen):
@@ -176,6 +180,8 @@ class SearchResult(Frozen):
     expanded_terms: list[str] = Field(default_factory=list)
     language: Language | None = Field(None, description="Language of the question (detected or given)")
     translated: TranslatedTerms | None = None
+    channels: list[str] = Field(default_factory=list, description="The search channels registered when it was "
+                                "ranked, in their order (`rag_core.retrieval.channels()`): the keys of `ranks`")
     elapsed_s: float = 0.0
 
 

@@ -95,7 +95,7 @@ def retrieved(
     )
     return RetrievedParent(
         parent=parent, document=doc, children=children, best_child=children[best], fused_rank=rank, fused_score=score,
-        lexical=ChannelHit(rank=rank, score=7.5, child_id=children[best].id), dense=None,
+        ranks={"lexical": ChannelHit(rank=rank, score=7.5, child_id=children[best].id)},
     )
 
 

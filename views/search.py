@@ -1,4 +1,5 @@
-"""Search (retrieval testing): ranked parents with their rank in every channel; a row opens its passage."""
+"""Search (retrieval testing): ranked parents with their rank and score in every search channel (one column
+pair per channel, `result.channels`); a row opens its passage."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.models import SearchResult
+from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
@@ -51,6 +52,21 @@ def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-u
                 st.success(t(f"search.{kind}_saved", n=n))
 
 
+def channel_cells(hit: RetrievedParent, names: list[str], absent: str) -> dict[str, object]:
+    """The parent's rank and score in each search channel (its page too for a channel over pages), in the
+    channels' order; `absent` where a channel did not find it. Column titles: `search.channel.<name>`."""
+    cells: dict[str, object] = {}
+    for name in names:
+        channel = t(f"search.channel.{name}")
+        found = hit.ranks.get(name)
+        rank = found.rank if found is not None else absent
+        if isinstance(found, PageChannelHit):
+            rank = t("scol.page_hit", rank=found.rank, page=found.page)
+        cells[t("scol.channel_rank", channel=channel)] = rank
+        cells[t("scol.channel_score", channel=channel)] = round(found.score, 4) if found is not None else absent
+    return cells
+
+
 word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "concepts")
 word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
@@ -76,8 +92,8 @@ if result is not None:
     if result.translated is not None:
         other = t(f"lang.{result.translated.language}")
         searched = result.translated.terms + result.translated.kept
-        st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched)) if result.translated.terms
-                             else t("search.translated_none", language=other)))
+        st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched))
+                             if result.translated.terms else t("search.translated_none", language=other)))
         if result.translated.only_other:
             st.caption(escape_md(t("search.only_other", language=other, terms=", ".join(result.translated.only_other))))
         for hit in (h for h in result.parents if h.placed):
@@ -86,15 +102,10 @@ if result is not None:
         st.info(t("search.none"))
     else:
         absent = t("search.absent")
+        channel_names = result.channels or list(dict.fromkeys(n for r in result.parents for n in r.ranks))
         rows = [{
             t("scol.rank"): r.fused_rank, t("scol.score"): round(r.fused_score, 5),
-            t("scol.lex_rank"): r.lexical.rank if r.lexical else absent,
-            t("scol.lex_score"): round(r.lexical.score, 4) if r.lexical else absent,
-            t("scol.dense_rank"): r.dense.rank if r.dense else absent,
-            t("scol.dense_score"): round(r.dense.score, 4) if r.dense else absent,
-            t("scol.page_rank"): t("scol.page_hit", rank=r.page.rank, page=r.page.page) if r.page else absent,
-            t("scol.other_rank"): r.dense_other.rank if r.dense_other else absent,
-            t("scol.translated_rank"): r.translated.rank if r.translated else absent,
+            **channel_cells(r, channel_names, absent),
             t("scol.document"): r.document.file_name, t("scol.language"): r.document.language,
             t("scol.section"): r.parent.section,
             t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],

@@ -1,20 +1,21 @@
 """Engines under evaluation: what each returns for one question, at page and parent level.
 
-Page level (METHOD.md §5): a page takes the rank of its best child; channels are searched
-with `PAGE_CANDIDATE_K` children so that recall@100 means something. "pages" is the page
-channel alone (BM25 over whole pages in LanceDB). "dense-other-language" is the dense channel
-over the documents written in another language than the question, "translated" BM25 of the
-question's translated terms over them (children and pages fused). "hybrid-parents" fuses the
-channels' *page* rankings by weighted RRF (k=60) with the product's weights; "hybrid-children"
-takes the pages of LanceDB's natively fused children. "bm25s-pages" is the §6 baseline.
-Parent level (passages, context, refusal) uses the product's own settings and code path
-(`retrieval.search`), so what is measured is what the product does.
+Page level (docs/method.md, evaluation): a page takes the rank of its best child; channels are
+searched with `PAGE_CANDIDATE_K` children so that recall@100 means something. Each registered
+search channel is an engine on its own (`channel_engines`; earlier reports' names kept: "pages" is
+the page channel, BM25 over whole pages in LanceDB; "dense-other-language" the dense channel over
+the documents written in another language than the question; "translated" BM25 of the question's
+translated terms over them, children and pages fused). "hybrid-parents" fuses the channels' *page*
+rankings by weighted RRF (k=60) with the product's weights, as `retrieval` does on parents;
+"hybrid-children" takes the pages of LanceDB's natively fused children. "bm25s-pages" is the
+baseline of docs/method.md. Parent level (passages, context, refusal) uses the product's own
+settings and code path (`retrieval.search`), so what is measured is what the product does.
 This module does not aggregate or format results (`report.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,8 +35,6 @@ from rag_core.text import contains_quote, detect_language
 
 PAGE_CANDIDATE_K = 100  # children per channel for page rankings: enough for recall@100
 RANKED_PAGES_KEPT = 100
-ALL_ENGINES = ("lexical", "dense", "pages", "dense-other-language", "translated", "hybrid-parents", "hybrid-children",
-               "bm25s-pages")
 OPTIONAL_ENGINES = ("reranker",)
 
 
@@ -158,33 +157,16 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     other = retrieval.other_language(languages, corpus.scope, language, translation) \
         if weights.other_language_rank > 0 else None
     only_other = retrieval.only_in_other_language(other, settings, languages, corpus.scope)
-    channels = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language,
-                                      other=other)
-    k = settings.retrieval.candidate_k
-    lex_parents = retrieval.best_child_per_parent(channels.lexical[:k])
-    den_parents = retrieval.best_child_per_parent(channels.dense[:k])
-    lex_pages = corpus.pages_of(channels.lexical)
-    den_pages = corpus.pages_of(channels.dense)
-    page_pages = corpus.pages_of_pages(channels.pages)
-    other_pages = corpus.pages_of(channels.dense_other)
-    translated_pages = corpus.pages_of(channels.translated)
-    translated_whole = corpus.pages_of_pages(channels.translated_pages)
+    candidates = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K,
+                                        language, other=other)
+    ranked = {c.name: _channel_pages(c, candidates, corpus) for c in retrieval.channels() if c.name in candidates.hits}
     out: dict[str, EngineRun] = {}
     for engine in engines:
-        if engine == "lexical":
-            out[engine] = EngineRun(lex_pages, [(h.parent_id, h.score) for h in lex_parents])
-        elif engine == "dense":
-            out[engine] = EngineRun(den_pages, [(h.parent_id, h.score) for h in den_parents])
-        elif engine in ("hybrid-parents", "hybrid-children"):
+        if engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
             if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
-                pages = metrics.fuse_rankings([lex_pages, den_pages, page_pages],
-                                              weights=[1.0, weights.dense_weight, weights.page_weight])
-                ratio = retrieval.evidence_ratio(channels.lexical, channels.translated, languages, language)
-                pages = retrieval.place(pages, metrics.fuse_rankings(
-                    [other_pages, translated_pages, translated_whole],
-                    weights=[weights.other_language_weight, weights.translated_weight, weights.translated_weight]),
-                    retrieval.placement(ratio, weights, only_other) if other is not None else 0)
+                pages = _fused_pages(candidates, ranked, settings, languages, language,
+                                     only_other if other is not None else None)
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
@@ -194,23 +176,73 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
                                       if settings.understanding.thesaurus else (), language=language,
                                       translation=translation)
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
-        elif engine == "pages":
-            out[engine] = EngineRun(page_pages, [], has_parents=False)
-        elif engine == "dense-other-language":
-            out[engine] = EngineRun(other_pages, [(h.parent_id, h.score) for h in
-                                                  retrieval.best_child_per_parent(channels.dense_other[:k])])
-        elif engine == "translated":
-            out[engine] = EngineRun(metrics.fuse_rankings([translated_pages, translated_whole]), [
-                (h.parent_id, h.score) for h in retrieval.best_child_per_parent(channels.translated[:k])])
         elif engine == "bm25s-pages":
-            out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False)
-    signals = {
-        "best_lexical": channels.lexical[0].score if channels.lexical else None,
-        "best_dense": channels.dense[0].score if channels.dense else None,
-        "top_parent_in_both": bool(lex_parents and den_parents
-                                   and {lex_parents[0].parent_id} & {h.parent_id for h in den_parents[:3]}),
-    }
-    return out, signals
+            out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [],
+                                    has_parents=False)
+        elif engine in channel_engines():
+            out[engine] = _channel_engine(channel_engines()[engine], candidates, ranked, settings.retrieval.candidate_k)
+    return out, _signals(candidates, settings.retrieval.candidate_k)
+
+
+def _channel_pages(channel: retrieval.Channel, candidates: retrieval.Candidates, corpus: Corpus) -> list[PageKey]:
+    """A channel's page ranking: a page takes the rank of its best child (channels over children)."""
+    if channel.unit == "pages":
+        return corpus.pages_of_pages(candidates.pages(channel.name))
+    return corpus.pages_of(candidates.children(channel.name))
+
+
+def _fused_pages(candidates: retrieval.Candidates, ranked: dict[str, list[PageKey]], settings: Settings,
+                 languages: Mapping[str, str], language: str, only_other: Sequence[str] | None
+                 ) -> list[PageKey]:
+    """The question's channels' page rankings fused by weighted RRF, the other language's best page placed
+    (`only_other` None: the cross-lingual search is off or there is no other language)."""
+    weights = settings.retrieval
+
+    def fused(group: str) -> list[PageKey]:
+        voting = [c for c in retrieval.channels() if c.group == group and c.name in ranked]
+        return metrics.fuse_rankings([ranked[c.name] for c in voting],
+                                     weights=[retrieval.weight(c, weights) for c in voting])
+
+    ratio = retrieval.evidence_ratio(candidates.children(retrieval.crosslingual.OWN_EVIDENCE),
+                                     candidates.children(retrieval.crosslingual.OTHER_EVIDENCE), languages, language)
+    rank = retrieval.placement(ratio, weights, only_other) if only_other is not None else 0
+    return retrieval.place(fused("question"), fused("other_language"), rank)
+
+
+def channel_engines() -> dict[str, list[retrieval.Channel]]:
+    """Engine name -> the channels it reads: one engine per registered channel, named after it (the
+    names of earlier reports kept), except that the translated terms' pages join their children's."""
+    out: dict[str, list[retrieval.Channel]] = {}
+    for channel in retrieval.channels():
+        out.setdefault(_ENGINE_NAMES.get(channel.name, channel.name), []).append(channel)
+    return out
+
+
+_ENGINE_NAMES = {"page": "pages", "dense_other": "dense-other-language", "translated_page": "translated"}
+
+
+def _channel_engine(channels: list[retrieval.Channel], candidates: retrieval.Candidates,
+                    ranked: dict[str, list[PageKey]], k: int) -> EngineRun:
+    """Channels on their own: their pages (fused by RRF when several), the parents of the first one over
+    children (none when they all rank pages)."""
+    pages = [ranked.get(c.name, []) for c in channels]
+    on_children = [c for c in channels if c.unit == "children"]
+    parents = [(h.parent_id, h.score) for h in retrieval.best_child_per_parent(
+        candidates.children(on_children[0].name)[:k])] if on_children else []
+    return EngineRun(pages[0] if len(pages) == 1 else metrics.fuse_rankings(pages), parents,
+                     has_parents=bool(on_children))
+
+
+def _signals(candidates: retrieval.Candidates, k: int) -> dict:
+    """Each channel's best score over children (`best_<channel>`), and whether the lexical channel's first
+    parent is among the dense channel's first three."""
+    signals: dict = {f"best_{c.name}": candidates.children(c.name)[0].score if candidates.children(c.name) else None
+                     for c in retrieval.channels("children")}
+    lexical = retrieval.best_child_per_parent(candidates.children("lexical")[:k])
+    dense = retrieval.best_child_per_parent(candidates.children("dense")[:k])
+    signals["top_parent_in_both"] = bool(lexical and dense
+                                         and {lexical[0].parent_id} & {h.parent_id for h in dense[:3]})
+    return signals
 
 
 def parent_level(run: EngineRun, question: Question, corpus: Corpus) -> dict:
@@ -232,3 +264,7 @@ def parent_level(run: EngineRun, question: Question, corpus: Corpus) -> dict:
         "context_pages": len(pages),
         "best_score": run.parents[0][1] if run.parents else None,
     }
+
+
+# One engine per search channel registered when this module is imported, then the fusions and the baseline.
+ALL_ENGINES = (*channel_engines(), "hybrid-parents", "hybrid-children", "bm25s-pages")

@@ -43,7 +43,7 @@ def library(pdf: Path, language: str, tmp_path: Path) -> SearchResult:
     for rank, parent in enumerate(chunked.parents, start=1):
         children = [c for c in chunked.children if c.parent_id == parent.id]
         hits.append(RetrievedParent(parent=parent, document=record, children=children, best_child=children[0],
-                                    fused_rank=rank, fused_score=1.0 / (60 + rank), lexical=None, dense=None))
+                                    fused_rank=rank, fused_score=1.0 / (60 + rank)))
     return SearchResult(query="", parents=hits)
 
 

@@ -11,6 +11,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
+from rag_core.models import PageChannelHit
 from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core.retrieval import fuse_rankings, search
 from rag_core.store import Store
@@ -60,9 +61,10 @@ def test_page_words_find_the_parents_of_that_page(library) -> None:
     assert hits[0].parent_ids == (f"{doc_a[:16]}:p0001",)
     result = search("triangle cumulatif", store, select_embedder(settings), settings, list(DOCS))
     top = result.parents[0]
-    assert top.parent.id == f"{doc_a[:16]}:p0001" and top.lexical is None
-    assert top.page is not None and (top.page.rank, top.page.page) == (1, 2)
-    dense = 0.0 if top.dense is None else settings.retrieval.dense_weight / (60 + top.dense.rank)
+    assert top.parent.id == f"{doc_a[:16]}:p0001" and "lexical" not in top.ranks
+    page = top.ranks.get("page")
+    assert isinstance(page, PageChannelHit) and (page.rank, page.page) == (1, 2)
+    dense = 0.0 if "dense" not in top.ranks else settings.retrieval.dense_weight / (60 + top.ranks["dense"].rank)
     assert top.fused_score == pytest.approx(settings.retrieval.page_weight / 61 + dense)
     assert top.best_child.pages == [2]  # found by its page only: the child on that page
 
@@ -71,8 +73,8 @@ def test_page_weight_zero_turns_the_channel_off(library) -> None:
     store, settings = library
     off = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"page_weight": 0.0})})
     result = search("triangle cumulatif", store, select_embedder(off), off, list(DOCS))
-    assert all(p.page is None for p in result.parents)
-    assert all(p.lexical is None for p in result.parents)  # what remains is the dense channel's guess
+    assert all("page" not in p.ranks for p in result.parents)
+    assert all("lexical" not in p.ranks for p in result.parents)  # what remains is the dense channel's guess
 
 
 def test_page_channel_prefilter_never_leaks_another_collection(library) -> None:
@@ -112,7 +114,7 @@ def test_a_library_written_before_the_page_channel_still_searches(settings: Sett
     assert store.page_lexical("mortalite", "fr", [doc_id], 5) == []
     result = search("mortalité", store, embedder, settings, [doc_id])
     assert result.parents[0].parent.heading_path == ["Provisions techniques"]
-    assert result.parents[0].page is None
+    assert "page" not in result.parents[0].ranks
 
 
 def test_ingestion_indexes_every_page_of_a_real_pdf(tmp_path: Path, corpus_dir: Path) -> None:

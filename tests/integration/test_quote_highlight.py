@@ -62,7 +62,7 @@ def _parent_source(chunked: Chunked, parent_id: str, best_child_id: str, name: s
     kids = [c for c in chunked.children if c.parent_id == parent.id]
     best = next(c for c in kids if c.id == best_child_id)
     hit = RetrievedParent(parent=parent, document=_record(chunked, name), children=kids, best_child=best,
-                          fused_rank=1, fused_score=0.03, lexical=None, dense=None)
+                          fused_rank=1, fused_score=0.03)
     return build_sources(SearchResult(query="q", parents=[hit]), context_k=1)[0]
 
 

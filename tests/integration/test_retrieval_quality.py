@@ -23,7 +23,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
-from rag_core.models import RetrievedParent, SearchResult
+from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
@@ -117,10 +117,10 @@ def fused_rank(result: SearchResult, pdf: str, page: int) -> int | None:
 def channel_rank(result: SearchResult, pdf: str, page: int, channel: str) -> int | None:
     ranks = []
     for hit in result.parents:
-        info = getattr(hit, channel)
+        info = hit.ranks.get(channel)
         if info is None or hit.document.file_name != pdf:
             continue
-        if info.page == page if channel == "page" else _on_page(hit, pdf, page, info.child_id):
+        if info.page == page if isinstance(info, PageChannelHit) else _on_page(hit, pdf, page, info.child_id):
             ranks.append(info.rank)
     return min(ranks, default=None)
 
@@ -151,7 +151,7 @@ def test_each_channel_finds_the_pages_on_its_own(searched, channel: str) -> None
 
 
 def channel_ranking(result: SearchResult, channel: str) -> list[tuple[int, str]]:
-    return sorted((getattr(h, channel).rank, h.parent.id) for h in result.parents if getattr(h, channel) is not None)
+    return sorted((h.ranks[channel].rank, h.parent.id) for h in result.parents if channel in h.ranks)
 
 
 @pytest.mark.parametrize("question", TWINNED, ids=_ids)
@@ -175,7 +175,7 @@ def test_the_fused_order_is_the_weighted_reciprocal_rank_of_the_channels(searche
         if hit.placed:  # the other language's best passage sits at its rank, outside the fusion (retrieval.place)
             assert hit.fused_rank in ranks and hit.document.language != result.language, hit.parent.id
             continue
-        score = sum(w / (60 + getattr(hit, c).rank) for c, w in weights.items() if getattr(hit, c) is not None)
+        score = sum(w / (60 + hit.ranks[c].rank) for c, w in weights.items() if c in hit.ranks)
         assert hit.fused_score == pytest.approx(score, rel=1e-9), (hit.parent.id, hit.fused_score, score)
         expected.append((-round(score, 12), hit.parent.id))  # ties by id, as in the fusion
     assert [pid for _, pid in sorted(expected)] == [h.parent.id for h in result.parents if not h.placed]

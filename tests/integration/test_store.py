@@ -77,7 +77,7 @@ def test_hostile_queries_never_break_search(library, query: str) -> None:
         assert result.parents == []
     if query.startswith("mortalité"):  # cut to 64 terms, the word still finds its section by its words
         assert result.parents[0].parent.heading_path == ["Provisions techniques"]
-        assert result.parents[0].lexical is not None and result.parents[0].lexical.rank == 1
+        assert result.parents[0].rank_in("lexical") == 1
 
 
 def test_prefilter_never_leaks_another_collection(library) -> None:
@@ -141,9 +141,8 @@ def test_hybrid_reports_both_channels(library) -> None:
     result = search("IBNR expert judgement", store, select_embedder(settings), settings, list(DOCS))
     top = result.parents[0]
     assert top.parent.heading_path == ["Guidelines"]
-    assert top.lexical is not None and top.lexical.rank == 1
-    assert top.dense is not None
-    expected = 1 / (60 + top.lexical.rank) + settings.retrieval.dense_weight / (60 + top.dense.rank)
+    assert top.rank_in("lexical") == 1 and "dense" in top.ranks
+    expected = 1 / (60 + top.ranks["lexical"].rank) + settings.retrieval.dense_weight / (60 + top.ranks["dense"].rank)
     assert top.fused_score == pytest.approx(expected)
     assert [p.fused_rank for p in result.parents] == list(range(1, len(result.parents) + 1))
 

@@ -28,7 +28,8 @@ from tests.store_support import build_store
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
     "c" * 64: ("fr", "provisionnement", [
-        ("Sinistres tardifs", "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
+        ("Sinistres tardifs",
+         "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
         ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
         ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
         ("Méthode Chain-Ladder",
@@ -82,7 +83,7 @@ def test_thesaurus_expansion_lets_an_english_acronym_find_the_french_passage(lib
     result = retrieval.search(question, store, select_embedder(settings), settings, scope, extra_terms=terms)
     assert result.expanded_terms == [t for t, _ in terms]
     top = result.parents[0]
-    assert top.parent.heading_path == ["Sinistres tardifs"] and top.lexical is not None and top.lexical.rank == 1
+    assert top.parent.heading_path == ["Sinistres tardifs"] and top.rank_in("lexical") == 1
 
 
 # --- reranker -----------------------------------------------------------------------------
@@ -95,7 +96,8 @@ def test_fake_reranker_reorders_and_applies_the_minimum_score(library) -> None:
     assert reranked.parents[0].parent.heading_path == ["Bootstrap"]
     assert scores == sorted(scores, reverse=True) and all(s is not None and s >= 0.4 for s in scores)
     assert len(reranked.parents) <= 3
-    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50, min_score=0.0)
+    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50,
+                                  min_score=0.0)
     assert len(everything.parents) == len(result.parents)  # nothing lost below the threshold 0
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from rag_core import retrieval
 from rag_core.models import (
     Answer,
     Child,
@@ -29,6 +30,7 @@ QUOTE = "definitions of the above four random variables"
 DOC_ID = "d" * 64
 
 
+CHANNELS = [c.name for c in retrieval.channels()]  # the Search page's columns
 RECORD = DocumentRecord(
     doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications", collection="vignettes", language="en",
     pages=5, parents=2, children=3, tables=1, parser="pymupdf", embedder="e5-small",

@@ -12,7 +12,7 @@ from rag_core.models import Answer, ChannelHit, Paragraph, RetrievedParent, Sear
 from rag_core.pipeline import rechecks
 from rag_core.pipeline.asking import AskStream
 from tests.fakes import replace
-from tests.ui.apptest_support import CHUNKED, OTHER, PDF_NAME, QUOTE, RECORD, SOURCE
+from tests.ui.apptest_support import CHANNELS, CHUNKED, OTHER, PDF_NAME, QUOTE, RECORD, SOURCE
 from tests.ui.browser_support import launch
 
 
@@ -53,11 +53,11 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
 
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
                           best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
-                          lexical=ChannelHit(rank=1, score=7.5, child_id="c1"), dense=None)
+                          ranks={"lexical": ChannelHit(rank=1, score=7.5, child_id="c1")})
     def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
                language=None, *, principal):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
-        return SearchResult(query=query, parents=[hit], elapsed_s=0.01)
+        return SearchResult(query=query, parents=[hit], channels=CHANNELS, elapsed_s=0.01)
 
     replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [RECORD])
     # the scope re-check of what is on screen reads the same (fake) library: RECORD is readable

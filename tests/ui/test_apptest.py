@@ -20,6 +20,7 @@ from rag_core.models import Answer, ChannelHit, HighlightBox, Item, Paragraph, R
 from tests import fake_reranker
 from tests.fakes import replace
 from tests.ui.apptest_support import (
+    CHANNELS,
     CHUNKED,
     DOC_ID,
     PDF_NAME,
@@ -257,13 +258,13 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     from rag_core.models import TranslatedTerms
 
     hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
-                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, lexical=None, dense=None,
-                          dense_other=ChannelHit(rank=2, score=0.84, child_id="c1"),
-                          translated=ChannelHit(rank=1, score=6.1, child_id="c1"), placed=True)
+                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, placed=True,
+                          ranks={"dense_other": ChannelHit(rank=2, score=0.84, child_id="c1"),
+                                 "translated": ChannelHit(rank=1, score=6.1, child_id="c1")})
     translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
                                  kept=["tarif"], forms=["deductible", "ordinary deductible"], only_other=["franchise"])
     replace(monkeypatch, pipeline, "search", fake_search(lambda q: SearchResult(
-        query=q, parents=[hit], language="fr", translated=translated, elapsed_s=0.01)))
+        query=q, parents=[hit], language="fr", translated=translated, channels=CHANNELS, elapsed_s=0.01)))
     at = run_app("views/search.py")
     at.text_input(key="search_query").input("franchise et tarif")
     at.button[0].click().run()

@@ -1,0 +1,140 @@
+"""The `Channel` protocol: one way of ranking the scope's children or pages for a question.
+
+A channel says what it ranks (`unit`: children or pages), which fused ranking it votes in
+(`group`: the question's own, or the ranking of the documents written in another language,
+`crosslingual`), the `RetrievalSettings` field that holds its weight in that fusion
+(`weight_setting`; None: 1.0), whether it runs for a given question (`applies`) and `run`, which
+returns its hits over `ChannelQuery.scope`, best first. A channel that asks LanceDB for BM25 only
+describes its query (`FullTextChannel.request`): the runner sends every such query in one call
+(`running.run_channels`). Channels register themselves (`registry.register`); the package's own
+are in `retrieval/builtin/`. This module runs no query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from rag_core.config import RetrievalSettings
+from rag_core.store import ChildHit, FullText, PageHit, Store
+from rag_core.understanding.glossary import Translation
+
+Unit = Literal["children", "pages"]
+Group = Literal["question", "other_language"]
+Hits = list[ChildHit] | list[PageHit]
+
+
+@dataclass(frozen=True)
+class OtherLanguage:
+    """The documents in scope written in another language than the question, searched on their own."""
+
+    scope: list[str]
+    language: str
+    translation: Translation | None = None  # the question's terms in that language; None: dense only
+
+
+@dataclass(frozen=True)
+class ChannelQuery:
+    """What every channel is given: the question, once embedded, and where to search.
+
+    `pages`: whether channels over whole pages run (fusion on parents with a page weight above 0).
+    `other`: the other language's documents, None when the cross-lingual search is off or there
+    are none.
+    """
+
+    query: str
+    vector: np.ndarray
+    store: Store
+    scope: Sequence[str]
+    candidate_k: int
+    language: str
+    extra_terms: Sequence[tuple[str, float]] = ()
+    pages: bool = True
+    other: OtherLanguage | None = None
+
+    @property
+    def translated_query(self) -> str:
+        """The question's terms in the other language ('' when there is nothing to search with)."""
+        other = self.other
+        return other.translation.query if other is not None and other.scope and other.translation else ""
+
+
+@runtime_checkable
+class Channel(Protocol):
+    @property
+    def name(self) -> str:
+        """Key of `RetrievedParent.ranks` and of the UI string `search.channel.<name>`."""
+        ...
+
+    @property
+    def unit(self) -> Unit:
+        ...
+
+    @property
+    def group(self) -> Group:
+        ...
+
+    @property
+    def weight_setting(self) -> str | None:
+        """A `RetrievalSettings` field; None: the channel weighs 1.0."""
+        ...
+
+    @property
+    def passage_priority(self) -> int:
+        """A parent's passage comes from the channel of lowest priority that found it."""
+        ...
+
+    @property
+    def abbreviation(self) -> str:
+        """The CLI's column heading (a letter or two)."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """The CLI's legend for it (English)."""
+        ...
+
+    def applies(self, query: ChannelQuery) -> bool:
+        """Whether the channel runs for this question."""
+        ...
+
+    def run(self, query: ChannelQuery) -> Hits:
+        """Its hits over `query.scope`, best first (`unit` children or pages)."""
+        ...
+
+
+def weight(channel: Channel, settings: RetrievalSettings) -> float:
+    """The channel's weight in its fusion: the setting it names, 1.0 when it names none."""
+    return 1.0 if channel.weight_setting is None else float(getattr(settings, channel.weight_setting))
+
+
+class FullTextChannel:
+    """A BM25 channel: a `FullText` query of LanceDB, sent together with the other channels' own.
+
+    Subclasses set the class attributes of `Channel` and `request`; `keep` filters the hits.
+    """
+
+    name: str
+    unit: Unit
+    group: Group
+    weight_setting: str | None = None
+    passage_priority: int = 100
+    abbreviation: str = "?"
+    description: str = ""
+
+    def applies(self, query: ChannelQuery) -> bool:
+        return True
+
+    def request(self, query: ChannelQuery) -> FullText:
+        raise NotImplementedError
+
+    def keep(self, hits: Hits, query: ChannelQuery) -> Hits:
+        """The hits the channel returns, from what LanceDB found (all of them unless overridden)."""
+        return hits
+
+    def run(self, query: ChannelQuery) -> Hits:
+        (hits,) = query.store.full_text([self.request(query)], query.scope)
+        return self.keep(hits, query)  # type: ignore[arg-type]

@@ -1,0 +1,30 @@
+"""The dense channel restricted to the documents written in another language than the question.
+
+The embedding pulls a question towards the documents of its own language whatever their
+subject, so those documents are ranked on their own (`retrieval.crosslingual`).
+"""
+
+from __future__ import annotations
+
+from rag_core.retrieval.base import ChannelQuery, Group, Hits, Unit
+from rag_core.retrieval.registry import register
+
+
+class DenseOtherLanguageChannel:
+    name = "dense_other"
+    unit: Unit = "children"
+    group: Group = "other_language"
+    weight_setting = "other_language_weight"
+    passage_priority = 3
+    abbreviation = "O"
+    description = "dense over the other language's documents"
+
+    def applies(self, query: ChannelQuery) -> bool:
+        return query.other is not None and bool(query.other.scope)
+
+    def run(self, query: ChannelQuery) -> Hits:
+        assert query.other is not None
+        return query.store.dense(query.vector, sorted(set(query.other.scope)), query.candidate_k)
+
+
+register(DenseOtherLanguageChannel())
