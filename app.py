@@ -27,8 +27,13 @@ st.set_page_config(page_title="RAG actuariat", page_icon="assets/logo.svg", layo
 load_css()
 
 # (file in views/, url path, icon); the Access page is added only for those who may use it.
-VIEWS = [("library", ":material/library_books:"), ("inspect", ":material/plagiarism:"), ("ask", ":material/forum:"),
-         ("search", ":material/manage_search:"), ("evaluate", ":material/analytics:")]
+VIEWS = [
+    ("library", ":material/library_books:"),
+    ("inspect", ":material/plagiarism:"),
+    ("ask", ":material/forum:"),
+    ("search", ":material/manage_search:"),
+    ("evaluate", ":material/analytics:"),
+]
 
 
 def home() -> None:
@@ -55,7 +60,10 @@ with st.sidebar:
     st.image("assets/logo.svg", width=48)
     st.session_state.setdefault(LANG_KEY, DEFAULT_LANG)
     st.radio(
-        t("lang.label"), ["fr", "en"], key=LANG_KEY, horizontal=True,
+        t("lang.label"),
+        ["fr", "en"],
+        key=LANG_KEY,
+        horizontal=True,
         format_func=lambda code: {"fr": "Français", "en": "English"}[code],
     )
 
@@ -64,8 +72,13 @@ principal, _reason = auth.resolve(settings) if settings is not None else (None, 
 auth.bind_session(principal, frozenset({LANG_KEY}))  # another principal than before: nothing of the last one stays
 if settings is None or principal is None:
     # Nobody signed in: every address (the home page's and each page's) shows the sign-in screen.
-    st.navigation([st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)
-                   for path in ["", *(name for name, _ in VIEWS), "access"]], position="hidden").run()
+    st.navigation(
+        [
+            st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)
+            for path in ["", *(name for name, _ in VIEWS), "access"]
+        ],
+        position="hidden",
+    ).run()
     st.stop()
 
 with st.sidebar:
@@ -74,7 +87,7 @@ with st.sidebar:
 
 views = [st.Page(f"views/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name) for name, icon in VIEWS]
 if auth.may_manage_access(settings, principal):
-    views.append(st.Page("views/access.py", title=t("nav.access"), icon=":material/admin_panel_settings:",
-                         url_path="access"))
-st.navigation([st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)]
-              + views).run()
+    views.append(
+        st.Page("views/access.py", title=t("nav.access"), icon=":material/admin_panel_settings:", url_path="access")
+    )
+st.navigation([st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)] + views).run()

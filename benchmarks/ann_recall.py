@@ -61,7 +61,7 @@ def corpus_passages() -> list[tuple[str, str]]:
                 lines = [ln.strip() for ln in page.get_text().splitlines() if len(ln.strip()) >= 15]
                 for width in WINDOWS:
                     for i in range(len(lines) - width + 1):
-                        text = " ".join(lines[i:i + width])
+                        text = " ".join(lines[i : i + width])
                         if text not in seen:
                             seen.add(text)
                             out.append((pdf.name, text))
@@ -83,7 +83,7 @@ def embed_cached(texts: list[str], cache: Path) -> np.ndarray:
     started, start_n = time.perf_counter(), len(done)
     parts = [done]
     for i in range(len(done), len(texts), BATCH):
-        parts.append(embedder.embed_passages(texts[i:i + BATCH]).astype(np.float32))
+        parts.append(embedder.embed_passages(texts[i : i + BATCH]).astype(np.float32))
         n = i + len(parts[-1])
         if len(parts) >= 8 or n == len(texts):
             parts = [np.vstack(parts)]
@@ -115,16 +115,49 @@ def build(store: Store, rows: list[tuple[str, str]], vectors: np.ndarray) -> dic
         for j, i in enumerate(idx):
             text = rows[i][1]
             pid = f"{doc_id[:16]}:p{j // 4:05d}"
-            children.append(Child(id=f"{doc_id[:16]}:c{j:06d}", parent_id=pid, doc_id=doc_id, index=j, text=text,
-                                  context_text=text, start=0, end=len(text), tokens=len(text) // 4, pages=[1],
-                                  boxes=[box]))
+            children.append(
+                Child(
+                    id=f"{doc_id[:16]}:c{j:06d}",
+                    parent_id=pid,
+                    doc_id=doc_id,
+                    index=j,
+                    text=text,
+                    context_text=text,
+                    start=0,
+                    end=len(text),
+                    tokens=len(text) // 4,
+                    pages=[1],
+                    boxes=[box],
+                )
+            )
             if j % 4 == 0:
-                parents.append(Parent(id=pid, doc_id=doc_id, index=j // 4, heading_path=[pdf], text=text,
-                                      tokens=len(text) // 4, pages=[1], child_ids=[]))
-        record = DocumentRecord(doc_id=doc_id, file_name=pdf, title=pdf, collection="bench",
-                                language="fr" if pdf.startswith("fr_") else "en", pages=1, parents=len(parents),
-                                children=len(children), tables=0, parser="benchmark", embedder="benchmark",
-                                ingested_at="", elapsed_s=0)
+                parents.append(
+                    Parent(
+                        id=pid,
+                        doc_id=doc_id,
+                        index=j // 4,
+                        heading_path=[pdf],
+                        text=text,
+                        tokens=len(text) // 4,
+                        pages=[1],
+                        child_ids=[],
+                    )
+                )
+        record = DocumentRecord(
+            doc_id=doc_id,
+            file_name=pdf,
+            title=pdf,
+            collection="bench",
+            language="fr" if pdf.startswith("fr_") else "en",
+            pages=1,
+            parents=len(parents),
+            children=len(children),
+            tables=0,
+            parser="benchmark",
+            embedder="benchmark",
+            ingested_at="",
+            elapsed_s=0,
+        )
         store.write_document(record, parents, children, vectors[idx], "benchmark")
     return ids
 
@@ -151,8 +184,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--passages", type=int, default=50_000)
     parser.add_argument("--cache", default="/tmp/ann_cache")
-    parser.add_argument("--cached-only", action="store_true",
-                        help="embed nothing: measure on the passages an interrupted run already embedded")
+    parser.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="embed nothing: measure on the passages an interrupted run already embedded",
+    )
     args = parser.parse_args()
     rows = corpus_passages()
     need = args.passages + HELD_OUT
@@ -162,35 +198,41 @@ def main() -> int:
     rows = rows[:need]
     if args.cached_only:
         vectors = cached_prefix([t for _, t in rows], Path(args.cache))
-        rows = rows[:len(vectors)]
+        rows = rows[: len(vectors)]
         args.passages = len(rows) - HELD_OUT
-        print(f"--cached-only: {args.passages:,} embedded passages indexed (+{HELD_OUT} held out), "
-              f"not the {need - HELD_OUT:,} asked for")
+        print(
+            f"--cached-only: {args.passages:,} embedded passages indexed (+{HELD_OUT} held out), "
+            f"not the {need - HELD_OUT:,} asked for"
+        )
     else:
         print(f"{len(rows):,} real passages from the corpus (1-6 line windows); embedding (cached in {args.cache})")
         vectors = embed_cached([t for _, t in rows], Path(args.cache))
     # Held-out queries come from the end of the shuffled list, so they are never indexed.
-    indexed, held = rows[:args.passages], vectors[args.passages:]
+    indexed, held = rows[: args.passages], vectors[args.passages :]
     embedder = select_embedder(Settings())
     questions = dev_questions()
     qvecs = np.vstack([embedder.embed_query(q) for q in questions])
 
     store = Store(tempfile.mkdtemp(prefix="ann-recall-"))
     t0 = time.perf_counter()
-    ids = build(store, indexed, vectors[:args.passages])
+    ids = build(store, indexed, vectors[: args.passages])
     built = time.perf_counter() - t0
     t0 = time.perf_counter()
     store.optimize(ann_min_rows=0 if args.cached_only else 50_000)  # below 50k the product would not build it
     indexed_s = time.perf_counter() - t0
     names = {idx.name for idx in store.db.open_table("children").list_indices()}
-    print(f"{store.count_children():,} children in {len(ids)} documents: written in {built:.0f} s, "
-          f"indexes built in {indexed_s:.0f} s ({', '.join(sorted(names))})")
+    print(
+        f"{store.count_children():,} children in {len(ids)} documents: written in {built:.0f} s, "
+        f"indexes built in {indexed_s:.0f} s ({', '.join(sorted(names))})"
+    )
     assert "vector_idx" in names, "optimize() did not build the ANN index"
 
     scope_all = sorted(ids.values())
     scope_some = [ids[p] for p in sorted(ids)[::4]][:5]
-    print(f"\nANN recall@20 vs exact (IVF_HNSW_SQ, nprobes={ANN_NPROBES}, refine_factor={ANN_REFINE}); "
-          "mean, and share of queries under 0.95:")
+    print(
+        f"\nANN recall@20 vs exact (IVF_HNSW_SQ, nprobes={ANN_NPROBES}, refine_factor={ANN_REFINE}); "
+        "mean, and share of queries under 0.95:"
+    )
     for label, queries in (("dev questions", qvecs), ("held-out passages", held)):
         for scope_label, scope in (("whole library", scope_all), ("5-document prefilter", scope_some)):
             mean, low = recall(store, queries, scope)
@@ -202,8 +244,10 @@ def main() -> int:
         fuse_parents(run_channels(q, v, store, scope_all, 20, "en"))
         latencies.append((time.perf_counter() - t) * 1000)
     latencies.sort()
-    print(f"\nhybrid retrieval at this size, without the question's embedding: "
-          f"p50 {statistics.median(latencies):.1f} ms, p95 {latencies[int(0.95 * (len(latencies) - 1))]:.1f} ms")
+    print(
+        f"\nhybrid retrieval at this size, without the question's embedding: "
+        f"p50 {statistics.median(latencies):.1f} ms, p95 {latencies[int(0.95 * (len(latencies) - 1))]:.1f} ms"
+    )
     return 0
 
 

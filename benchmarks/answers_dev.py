@@ -37,8 +37,10 @@ EVAL = SHARED / "eval"
 # Code or console output, read independently of rag_core.answering.evidence: an R prompt or
 # assignment, a matrix index ([1,]), an accessor (fit$Totals), a call with named arguments, or a
 # run of six bare figures (printed output or a table row flattened into a sentence).
-CONSOLE = re.compile(r"(^|\s)>\s?[\w.]+\s*\(|<-|\[\d+,\]|\[,\d+\]|\w\$\w|\b[\w.]+\([^()]*=[^()]*\)"
-                     r"|(-?\d[\d.,]*\s+){5}-?\d")
+CONSOLE = re.compile(
+    r"(^|\s)>\s?[\w.]+\s*\(|<-|\[\d+,\]|\[,\d+\]|\w\$\w|\b[\w.]+\([^()]*=[^()]*\)"
+    r"|(-?\d[\d.,]*\s+){5}-?\d"
+)
 
 
 def expected_pages(q: dict) -> set[tuple[str, int]]:
@@ -55,14 +57,30 @@ def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     from rag_core.answering.coverage import check_coverage
 
     library = pipeline.accessible_library(
-        settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
+        settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator())
+    )
     extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none
     rows = []
     for q in questions:
-        coverage = check_coverage(q["question"], library.lookup, [], q["language"], library.languages,
-                                  library.thesaurus, library.passages, **extra)
-        rows.append({"id": q["id"], "type": q["type"], "refused": coverage.refuses, "missing": list(coverage.missing),
-                     "terms": [f"{t.text}:{t.kind}:{coverage.passages.get(t.text)}" for t in coverage.terms]})
+        coverage = check_coverage(
+            q["question"],
+            library.lookup,
+            [],
+            q["language"],
+            library.languages,
+            library.thesaurus,
+            library.passages,
+            **extra,
+        )
+        rows.append(
+            {
+                "id": q["id"],
+                "type": q["type"],
+                "refused": coverage.refuses,
+                "missing": list(coverage.missing),
+                "terms": [f"{t.text}:{t.kind}:{coverage.passages.get(t.text)}" for t in coverage.terms],
+            }
+        )
     return rows
 
 
@@ -99,22 +117,30 @@ def report(name: str, rows: list[dict], full: bool) -> None:
     print(f"\n{name}: {len(rows)} questions ({len(answerable)} answerable, {len(unans)} unanswerable)")
     if unans:
         refused = [r for r in unans if r["refused"]]
-        print(f"  unanswerable refused: {len(refused)}/{len(unans)}  "
-              + "; ".join(f"{r['id']} {r['missing']}" for r in unans))
+        print(
+            f"  unanswerable refused: {len(refused)}/{len(unans)}  "
+            + "; ".join(f"{r['id']} {r['missing']}" for r in unans)
+        )
     false = [r for r in answerable if r["refused"]]
-    print(f"  false refusals: {len(false)}/{len(answerable)} = {len(false) / len(answerable):.3f}  "
-          + "; ".join(f"{r['id']} {r['missing']}" for r in false))
+    print(
+        f"  false refusals: {len(false)}/{len(answerable)} = {len(false) / len(answerable):.3f}  "
+        + "; ".join(f"{r['id']} {r['missing']}" for r in false)
+    )
     if not full:
         return
     shown = [r for r in answerable if not r["refused"]]
     n = len(answerable)
-    print(f"  cited sources contain the expected quote: {sum(r['quoted'] for r in answerable)}/{n} = "
-          f"{sum(r['quoted'] for r in answerable) / n:.2f} (of answers given: "
-          f"{sum(r['quoted'] for r in shown)}/{len(shown)})")
+    print(
+        f"  cited sources contain the expected quote: {sum(r['quoted'] for r in answerable)}/{n} = "
+        f"{sum(r['quoted'] for r in answerable) / n:.2f} (of answers given: "
+        f"{sum(r['quoted'] for r in shown)}/{len(shown)})"
+    )
     print(f"  cited sources include an expected page:   {sum(r['paged'] for r in answerable) / n:.2f}")
     if shown:
-        print(f"  answer length: {sum(r['words'] for r in shown) / len(shown):.0f} words, "
-              f"{sum(r['paragraphs'] for r in shown) / len(shown):.1f} paragraphs (mean of answers given)")
+        print(
+            f"  answer length: {sum(r['words'] for r in shown) / len(shown):.0f} words, "
+            f"{sum(r['paragraphs'] for r in shown) / len(shown):.1f} paragraphs (mean of answers given)"
+        )
     console = [r for r in rows if r.get("console")]
     print(f"  answers with code or console text: {len(console)}  " + "; ".join(r["id"] for r in console))
     retried = [r for r in rows if r.get("retried")]
@@ -125,8 +151,9 @@ def report(name: str, rows: list[dict], full: bool) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--questions", nargs="+",
-                        default=[str(EVAL / "dev_questions.jsonl"), str(EVAL / "dev_hard_questions.jsonl")])
+    parser.add_argument(
+        "--questions", nargs="+", default=[str(EVAL / "dev_questions.jsonl"), str(EVAL / "dev_hard_questions.jsonl")]
+    )
     parser.add_argument("--terms-only", action="store_true")
     parser.add_argument("--out", help="write the per-question rows as JSON")
     args = parser.parse_args()

@@ -30,10 +30,16 @@ from tests.ui.browser_support import CHROMIUM, VIEWER_IFRAME, goto, launch, open
 
 CORPUS = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "corpus" / "pdfs"
 CASES = [  # (label, file, question whose answer is on a known page: 1 and 13)
-    ("5 pages", "en_actuar_coverage_modifications.pdf",
-     "Which book gives the exact definitions of the terms used by coverage?"),
-    ("111 pages", "en_CAS_tail_factor_working_party_2013.pdf",
-     "What weakness does the paid-to-incurred tail method have?"),
+    (
+        "5 pages",
+        "en_actuar_coverage_modifications.pdf",
+        "Which book gives the exact definitions of the terms used by coverage?",
+    ),
+    (
+        "111 pages",
+        "en_CAS_tail_factor_working_party_2013.pdf",
+        "What weakness does the paid-to-incurred tail method have?",
+    ),
 ]
 TARGET_S = 1.5
 
@@ -82,7 +88,8 @@ def main() -> None:
                 with rerun(page, 180_000):
                     chat.press("Enter")
                 page.locator('[data-testid="stChatMessage"]').nth(before + 1).locator("button").first.wait_for(
-                    timeout=10_000)
+                    timeout=10_000
+                )
             answers = page.locator('[data-testid="stChatMessage"]')
             # warm-up click (the component's own files are then in the browser cache), not counted
             for round_ in range(args.repeats + 1):
@@ -112,8 +119,10 @@ def main() -> None:
 
     print(f"\ncitation click -> highlighted page drawn ({args.repeats} clicks each, after one warm-up)")
     for label, values in timings.items():
-        print(f"  {label:>9}: median {statistics.median(values):.2f} s, max {max(values):.2f} s "
-              f"(viewer frame inserted after {statistics.median(iframe_at[label]):.2f} s)   [{shown[label]}]")
+        print(
+            f"  {label:>9}: median {statistics.median(values):.2f} s, max {max(values):.2f} s "
+            f"(viewer frame inserted after {statistics.median(iframe_at[label]):.2f} s)   [{shown[label]}]"
+        )
     medians = [statistics.median(v) for v in timings.values()]
     ok = max(medians) <= TARGET_S and medians[1] <= medians[0] * 1.25 + 0.1
     print(f"target ≤ {TARGET_S} s and long ≈ short: {'met' if ok else 'NOT met'}")

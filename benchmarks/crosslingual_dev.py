@@ -59,8 +59,14 @@ from rag_core.understanding.term_presence import term_presence  # noqa: E402
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
 # ranking key in the rows (kept from earlier runs) -> search channel (`rag_core.retrieval.channels()`)
-CHANNELS = {"lexical": "lexical", "dense": "dense", "pages": "page", "dense_other": "dense_other",
-            "translated": "translated", "translated_pages": "translated_page"}
+CHANNELS = {
+    "lexical": "lexical",
+    "dense": "dense",
+    "pages": "page",
+    "dense_other": "dense_other",
+    "translated": "translated",
+    "translated_pages": "translated_page",
+}
 FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 SHOWN = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
 Ranking = list[tuple[str, int]]
@@ -79,20 +85,32 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
         language = detect_language(q.question)
         translation = understanding.translation(q.question, language, settings)
         other = retrieval.other_language(languages_of_docs, corpus.scope, language, translation)
-        found = retrieval.run_channels(q.question, embedder.embed_query(q.question), corpus.store, corpus.scope,
-                                       PAGE_CANDIDATE_K, language, other=other)
+        found = retrieval.run_channels(
+            q.question,
+            embedder.embed_query(q.question),
+            corpus.store,
+            corpus.scope,
+            PAGE_CANDIDATE_K,
+            language,
+            other=other,
+        )
         rankings: dict[str, Ranking] = {}
         for key, channel in CHANNELS.items():
             on_pages = retrieval.channels("pages")
-            rankings[key] = corpus.pages_of_pages(found.pages(channel)) if channel in [c.name for c in on_pages] \
+            rankings[key] = (
+                corpus.pages_of_pages(found.pages(channel))
+                if channel in [c.name for c in on_pages]
                 else corpus.pages_of(found.children(channel))
+            )
         split_ratio = 0.0
         if translation is not None and translation.pairs:  # one BM25 query, its hits split by language
             combined = " ".join([q.question] + [f for _, forms in translation.pairs for f in forms])
             hits = corpus.store.lexical(combined, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
             pages = corpus.store.page_lexical(combined, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-            for side, keep in (("same", lambda d: languages_of_docs[d] == language),
-                               ("other", lambda d: languages_of_docs[d] != language)):
+            for side, keep in (
+                ("same", lambda d: languages_of_docs[d] == language),
+                ("other", lambda d: languages_of_docs[d] != language),
+            ):
                 rankings[f"lexical_split_{side}"] = corpus.pages_of([h for h in hits if keep(h.doc_id)])
                 rankings[f"pages_split_{side}"] = corpus.pages_of_pages([h for h in pages if keep(h.doc_id)])
             own = next((h.score for h in hits if languages_of_docs[h.doc_id] == language), 0.0)
@@ -102,43 +120,71 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
         if other is not None and other.translation is not None:  # shorter translated queries (cost per query)
             theirs = set(other.scope)
             for short, text in shorter_queries(other.translation).items():
-                hits = [h for h in corpus.store.lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                        if h.doc_id in theirs][:PAGE_CANDIDATE_K]
-                pages = [h for h in corpus.store.page_lexical(text, other.language, corpus.scope,
-                                                              2 * PAGE_CANDIDATE_K) if h.doc_id in theirs]
+                hits = [
+                    h
+                    for h in corpus.store.lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+                    if h.doc_id in theirs
+                ][:PAGE_CANDIDATE_K]
+                pages = [
+                    h
+                    for h in corpus.store.page_lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+                    if h.doc_id in theirs
+                ]
                 rankings[f"translated_{short}"] = corpus.pages_of(hits)
                 rankings[f"translated_pages_{short}"] = corpus.pages_of_pages(pages[:PAGE_CANDIDATE_K])
-                ratios[short] = min(retrieval.evidence_ratio(found.children("lexical"), hits, languages_of_docs,
-                                                             language), 1e9)
+                ratios[short] = min(
+                    retrieval.evidence_ratio(found.children("lexical"), hits, languages_of_docs, language), 1e9
+                )
                 page_scores[short] = pages[0].score if pages else 0.0
         for name, hits in centred_dense(corpus, q.question, language).items():
             rankings[name] = corpus.pages_of(hits)
         for weight in FOLD_WEIGHTS if translation is not None and translation.query else ():
             extra = [(translation.query, weight)]
             rankings[f"lexical+{weight}"] = corpus.pages_of(
-                corpus.store.lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra))
+                corpus.store.lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra)
+            )
             rankings[f"pages+{weight}"] = corpus.pages_of_pages(
-                corpus.store.page_lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra))
+                corpus.store.page_lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra)
+            )
         doc_languages = {languages[pdf] for pdf in q.pdfs}
-        group = ("same language" if doc_languages == {language} else
-                 "cross-lingual" if language not in doc_languages else "mixed")
-        out.append({
-            "id": q.id, "question": q.question, "given_language": q.language, "language": language, "group": group,
-            "pdfs": list(q.pdfs), "relevant": [[pdf, page, g] for (pdf, page), g in sorted(q.relevant.items())],
-            "translated": translation.shown() if translation else [], "rankings": rankings,
-            "split_ratio": split_ratio,
-            "ratio": min(retrieval.evidence_ratio(found.children("lexical"), found.children("translated"),
-                                                     languages_of_docs, language), 1e9),
-            "page_ratio": min(retrieval.evidence_ratio(
-                found["page"], found["translated_page"], languages_of_docs, language), 1e9),  # type: ignore[arg-type]
-            "page_language": {pdf: languages[pdf] for pdf in languages},
-            **{f"ratio_{short}": value for short, value in ratios.items()},
-            **{f"page_score_{short}": value for short, value in page_scores.items()},
-            "page_score": found["translated_page"][0].score if found["translated_page"] else 0.0,
-            "own_page_scores": [h.score for h in found["page"] if languages_of_docs[h.doc_id] == language],
-            "only_other_terms": term_presence(settings, corpus.scope).only_other_language(
-                translation, languages_of_docs, corpus.scope),
-        })
+        group = (
+            "same language"
+            if doc_languages == {language}
+            else "cross-lingual"
+            if language not in doc_languages
+            else "mixed"
+        )
+        out.append(
+            {
+                "id": q.id,
+                "question": q.question,
+                "given_language": q.language,
+                "language": language,
+                "group": group,
+                "pdfs": list(q.pdfs),
+                "relevant": [[pdf, page, g] for (pdf, page), g in sorted(q.relevant.items())],
+                "translated": translation.shown() if translation else [],
+                "rankings": rankings,
+                "split_ratio": split_ratio,
+                "ratio": min(
+                    retrieval.evidence_ratio(
+                        found.children("lexical"), found.children("translated"), languages_of_docs, language
+                    ),
+                    1e9,
+                ),
+                "page_ratio": min(
+                    retrieval.evidence_ratio(found["page"], found["translated_page"], languages_of_docs, language), 1e9
+                ),  # type: ignore[arg-type]
+                "page_language": {pdf: languages[pdf] for pdf in languages},
+                **{f"ratio_{short}": value for short, value in ratios.items()},
+                **{f"page_score_{short}": value for short, value in page_scores.items()},
+                "page_score": found["translated_page"][0].score if found["translated_page"] else 0.0,
+                "own_page_scores": [h.score for h in found["page"] if languages_of_docs[h.doc_id] == language],
+                "only_other_terms": term_presence(settings, corpus.scope).only_other_language(
+                    translation, languages_of_docs, corpus.scope
+                ),
+            }
+        )
     return out
 
 
@@ -205,9 +251,17 @@ def per_language_dense(row: dict) -> Ranking:
 Variant = Callable[[dict], Ranking]
 
 
-def placed(row: dict, base: Ranking, weights: tuple[float, float, float] = (0.5, 1.0, 1.0),
-           strong: int = 2, weak: int = 5, ratio: float = 2.0, evidence: str = "ratio", query: str = "",
-           coverage: bool = True) -> Ranking:
+def placed(
+    row: dict,
+    base: Ranking,
+    weights: tuple[float, float, float] = (0.5, 1.0, 1.0),
+    strong: int = 2,
+    weak: int = 5,
+    ratio: float = 2.0,
+    evidence: str = "ratio",
+    query: str = "",
+    coverage: bool = True,
+) -> Ranking:
     """The other language's ranking placed in `base` as `rag_core.retrieval` does; `evidence`:
     the ratio of the best children ("ratio") or of the best pages ("page_ratio"); `query`: the
     translated query's variant ("" as the product, "distinct", "preferred"); `coverage`: a question
@@ -221,20 +275,32 @@ def other_ranking(row: dict, query: str = "", weights: tuple[float, float, float
     """The other language's pages ranked on their own: RRF of their dense channel and of the
     `query` variant of the translated terms' BM25 over children and pages."""
     suffix = f"_{query}" if query else ""
-    return metrics.fuse_rankings([_r(row, "dense_other"), _r(row, f"translated{suffix}"),
-                                  _r(row, f"translated_pages{suffix}")], weights=list(weights))
+    return metrics.fuse_rankings(
+        [_r(row, "dense_other"), _r(row, f"translated{suffix}"), _r(row, f"translated_pages{suffix}")],
+        weights=list(weights),
+    )
 
 
 def variants() -> dict[str, Variant]:
-    def fused(dw: float = 0.25, ow: float = 0.0, tw: float = 0.0, dense: str = "dense",
-              fold: float | None = None) -> Variant:
+    def fused(
+        dw: float = 0.25, ow: float = 0.0, tw: float = 0.0, dense: str = "dense", fold: float | None = None
+    ) -> Variant:
         lexical, pages = ("lexical", "pages") if fold is None else (f"lexical+{fold}", f"pages+{fold}")
 
         def rank(row: dict) -> Ranking:
             d = per_language_dense(row) if dense == "per-language" else _r(row, dense)
             return metrics.fuse_rankings(
-                [_r(row, lexical), d, _r(row, pages), _r(row, "dense_other"), _r(row, "translated"),
-                 _r(row, "translated_pages")], weights=[1.0, dw, 1.0, ow, tw, tw])
+                [
+                    _r(row, lexical),
+                    d,
+                    _r(row, pages),
+                    _r(row, "dense_other"),
+                    _r(row, "translated"),
+                    _r(row, "translated_pages"),
+                ],
+                weights=[1.0, dw, 1.0, ow, tw, tw],
+            )
+
         return rank
 
     current = fused()
@@ -250,20 +316,29 @@ def variants() -> dict[str, Variant]:
         out[f"folded {fold}"] = fused(fold=fold)
         out[f"folded {fold} + dense_centred x 0.25"] = fused(fold=fold, dense="dense_centred")
     out["placed at 2 / 5, ratio 2 (product)"] = lambda row: placed(row, current(row))
-    for strong, weak, ratio in ((5, 5, 2.0), (3, 5, 2.0), (2, 4, 2.0), (2, 0, 2.0), (2, 5, 1.0), (3, 5, 1.0),
-                                (2, 5, 1.5), (3, 3, 1.0)):
-        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = \
-            lambda row, s=strong, w=weak, r=ratio: placed(row, current(row), strong=s, weak=w, ratio=r)
+    for strong, weak, ratio in (
+        (5, 5, 2.0),
+        (3, 5, 2.0),
+        (2, 4, 2.0),
+        (2, 0, 2.0),
+        (2, 5, 1.0),
+        (3, 5, 1.0),
+        (2, 5, 1.5),
+        (3, 3, 1.0),
+    ):
+        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = lambda row, s=strong, w=weak, r=ratio: placed(
+            row, current(row), strong=s, weak=w, ratio=r
+        )
     for weights in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (0.5, 1.0, 0.0), (0.5, 0.0, 1.0)):
-        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = \
-            lambda row, w=weights: placed(row, current(row), w)
+        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = lambda row, w=weights: placed(row, current(row), w)
     # Pages only: no BM25 query of the translated terms over children (one full-text query less per
     # question), the evidence ratio taken on the best pages.
     out[PAGES_ONLY] = lambda row: placed(row, current(row), (0.5, 0.0, 1.0), evidence="page_ratio")
     out[WITHOUT_COVERAGE] = lambda row: placed(row, current(row), coverage=False)
     for query in ("distinct", "preferred"):
-        out[f"placed at 2 / 5, ratio 2, {query} translated words"] = \
-            lambda row, q=query: placed(row, current(row), query=q)
+        out[f"placed at 2 / 5, ratio 2, {query} translated words"] = lambda row, q=query: placed(
+            row, current(row), query=q
+        )
     return out
 
 
@@ -272,8 +347,10 @@ def _mean(values: list[float]) -> float:
 
 
 def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> None:
-    groups = {"all": rows, **{g: [r for r in rows if r["group"] == g]
-                              for g in ("same language", "cross-lingual", "mixed")}}
+    groups = {
+        "all": rows,
+        **{g: [r for r in rows if r["group"] == g] for g in ("same language", "cross-lingual", "mixed")},
+    }
     groups = {g: rs for g, rs in groups.items() if rs}
     chosen = {k: v for k, v in variants().items() if only is None or k in only}
     scored = {name: [score(r, rank(r)) for r in rows] for name, rank in chosen.items()}
@@ -297,14 +374,16 @@ def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> N
 PRODUCT = "placed at 2 / 5, ratio 2 (product)"
 PAGES_ONLY = "placed at 2 / 5, page ratio 2, translated pages only"
 WITHOUT_COVERAGE = "placed at 2 / 5, ratio 2 only (before the term coverage)"
-PARTS = {"without the dense channel": "placed at 2 / 5, ratio 2, other ranking (0.0, 1.0, 1.0)",
-         "without translated pages": "placed at 2 / 5, ratio 2, other ranking (0.5, 1.0, 0.0)",
-         "without translated children": "placed at 2 / 5, ratio 2, other ranking (0.5, 0.0, 1.0)",
-         "without the evidence ratio (always at 5)": "placed at 5 / 5, ratio 2",
-         "without the term coverage (ratio 2 only)": WITHOUT_COVERAGE,
-         "ratio 1, ranks 3 / 5 instead": "placed at 3 / 5, ratio 1",
-         "nothing placed (current)": "current",
-         "pages only, page evidence ratio": PAGES_ONLY}
+PARTS = {
+    "without the dense channel": "placed at 2 / 5, ratio 2, other ranking (0.0, 1.0, 1.0)",
+    "without translated pages": "placed at 2 / 5, ratio 2, other ranking (0.5, 1.0, 0.0)",
+    "without translated children": "placed at 2 / 5, ratio 2, other ranking (0.5, 0.0, 1.0)",
+    "without the evidence ratio (always at 5)": "placed at 5 / 5, ratio 2",
+    "without the term coverage (ratio 2 only)": WITHOUT_COVERAGE,
+    "ratio 1, ranks 3 / 5 instead": "placed at 3 / 5, ratio 1",
+    "nothing placed (current)": "current",
+    "pages only, page evidence ratio": PAGES_ONLY,
+}
 
 
 def parts(rows: list[dict], label: str) -> None:
@@ -343,8 +422,10 @@ def main() -> int:
             path.write_text(json.dumps(collect(name, corpus, settings), ensure_ascii=False), encoding="utf-8")
         rows = [{**r, "set": name} for r in json.loads(path.read_text(encoding="utf-8"))]
         wrong = [r["id"] for r in rows if r["language"] != r["given_language"]]
-        print(f"{name}: {len(rows)} answerable; language detection differs from the set's label on {len(wrong)}"
-              + (f" ({', '.join(wrong)})" if wrong else ""))
+        print(
+            f"{name}: {len(rows)} answerable; language detection differs from the set's label on {len(wrong)}"
+            + (f" ({', '.join(wrong)})" if wrong else "")
+        )
         report(rows, name, args.variants.split(",") if args.variants else None)
         every += rows
     same = [r for r in every if r["group"] == "same language"]

@@ -28,8 +28,15 @@ import crosslingual_dev as xl  # noqa: E402
 from rag_core.evaluation import metrics  # noqa: E402
 
 
-def ruled(row: dict, base: xl.Ranking, query: str = "", strong_ratio: float = 2.0, strong: int = 2,
-          coverage: bool = False, weak: str = "5") -> xl.Ranking:
+def ruled(
+    row: dict,
+    base: xl.Ranking,
+    query: str = "",
+    strong_ratio: float = 2.0,
+    strong: int = 2,
+    coverage: bool = False,
+    weak: str = "5",
+) -> xl.Ranking:
     """`xl.placed` with a choice of weak placement, `weak`: "5" (rank 5), "none" (not placed), "ratio
     R" (rank 5 from an evidence ratio of R, else not placed) or "interleave N": where the translated
     terms' best page score ranks among the question's best own-language page scores (BM25 of two
@@ -41,8 +48,15 @@ def ruled(row: dict, base: xl.Ranking, query: str = "", strong_ratio: float = 2.
         weak = str(max(int(weak.split()[1]), 1 + sum(1 for own in row.get("own_page_scores", []) if own >= theirs)))
         if theirs <= 0 or int(weak) > 10:
             weak = "none"
-    return xl.placed(row, base, strong=strong, weak=0 if weak == "none" else int(weak), ratio=strong_ratio,
-                     query=query, coverage=coverage)
+    return xl.placed(
+        row,
+        base,
+        strong=strong,
+        weak=0 if weak == "none" else int(weak),
+        ratio=strong_ratio,
+        query=query,
+        coverage=coverage,
+    )
 
 
 # Rules that change how the other language's best page is placed, measured against every target
@@ -59,8 +73,12 @@ FRONTIER = {
     "distinct words, ratio 1 at 3, else 5": {"query": "distinct", "strong_ratio": 1.0, "strong": 3},
     "distinct words, ratio 2 at 2, else interleaved >= 3": {"query": "distinct", "weak": "interleave 3"},
     "distinct words, ratio 2 at 2, else interleaved >= 4": {"query": "distinct", "weak": "interleave 4"},
-    "distinct words, coverage or ratio 2 at 3, else interleaved >= 4":
-        {"query": "distinct", "coverage": True, "strong": 3, "weak": "interleave 4"},
+    "distinct words, coverage or ratio 2 at 3, else interleaved >= 4": {
+        "query": "distinct",
+        "coverage": True,
+        "strong": 3,
+        "weak": "interleave 4",
+    },
 }
 TARGETS = "cross-lingual hit@5 >= 5/8, doc@3 >= 7/8; same-language nDCG@10 lower bound >= -0.01; dev hit@3 > 0.84"
 
@@ -72,19 +90,24 @@ def frontier(rows: list[dict]) -> None:
     dev = [r for r in same if r.get("set") == "dev_questions" and len(r["pdfs"]) == 1]
     current = xl.variants()["current"]
     bases = {id(r): current(r) for r in cross + same}
-    print(f"\nfrontier ({len(cross)} cross-lingual, {len(same)} same-language, {len(dev)} dev single-document); "
-          f"targets: {TARGETS}")
+    print(
+        f"\nfrontier ({len(cross)} cross-lingual, {len(same)} same-language, {len(dev)} dev single-document); "
+        f"targets: {TARGETS}"
+    )
     print(f"{'rule':<66}{'hit@5':>7}{'doc@3':>7}   same-language d nDCG@10   dev hit@3  targets met")
     for name, rule in FRONTIER.items():
         scored = {id(r): xl.score(r, ruled(r, bases[id(r)], **rule)) for r in cross + same}
         crossed = [scored[id(r)] for r in cross]
-        d = metrics.paired_difference([scored[id(r)]["ndcg@10"] for r in same],
-                                      [xl.score(r, bases[id(r)])["ndcg@10"] for r in same])
+        d = metrics.paired_difference(
+            [scored[id(r)]["ndcg@10"] for r in same], [xl.score(r, bases[id(r)])["ndcg@10"] for r in same]
+        )
         hit3 = xl._mean([scored[id(r)]["hit@3"] for r in dev])
         hits, docs = sum(s["hit@5"] for s in crossed), sum(s["doc@3"] for s in crossed)
         met = [hits >= 5, docs >= 7, d["low"] >= -0.01, hit3 > 0.84]
-        print(f"{name:<66}{hits:>5.0f}/8{docs:>5.0f}/8   {d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]"
-              f"   {hit3:>8.3f}   {sum(met)}/4")
+        print(
+            f"{name:<66}{hits:>5.0f}/8{docs:>5.0f}/8   {d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]"
+            f"   {hit3:>8.3f}   {sum(met)}/4"
+        )
 
 
 def main() -> int:

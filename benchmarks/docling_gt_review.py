@@ -48,18 +48,21 @@ def _cells(edit: Callable[[str], str]) -> Callable[[dict, dict], None]:
         for row in table["data"].get("grid", []):
             for cell in row:
                 cell["text"] = edit(cell["text"])
+
     return apply
 
 
 def _relabel(label: str) -> Callable[[dict, dict], None]:
     def apply(_doc: dict, item: dict) -> None:
         item["label"] = label
+
     return apply
 
 
 def _text(text: str) -> Callable[[dict, dict], None]:
     def apply(_doc: dict, item: dict) -> None:
         item["text"] = item["orig"] = text
+
     return apply
 
 
@@ -80,31 +83,54 @@ def _toc_cell(text: str) -> str:
 
 CORRECTIONS = [
     Correction(
-        "redp5110_sampled", "#/tables/0", "Notices . . .", _cells(_toc_cell),
+        "redp5110_sampled",
+        "#/tables/0",
+        "Notices . . .",
+        _cells(_toc_cell),
         "contents page: Docling keeps the dot leaders inside the title cells and cuts them unevenly, so that "
         "some page-number cells read '. vii' and others 'viii'; a reader's table is title | page. Our cells "
-        "are those; the cell-token F1 of this table is already 1.00 (the same words, the leaders aside)."),
+        "are those; the cell-token F1 of this table is already 1.00 (the same words, the leaders aside).",
+    ),
     Correction(
-        "redp5110_sampled", "#/tables/1", "Column name", _cells(lambda t: " ".join(t.replace("SM590000", " ").split())),
+        "redp5110_sampled",
+        "#/tables/1",
+        "Column name",
+        _cells(lambda t: " ".join(t.replace("SM590000", " ").split())),
         "'SM590000' is the name of the bullet glyph (character 0x02 of IBM's BookMaster font) of the lists inside "
-        "the Description cells: the page shows a bullet, not that word; Docling copied the glyph's name."),
+        "the Description cells: the page shows a bullet, not that word; Docling copied the glyph's name.",
+    ),
     Correction(
-        "redp5110_sampled", "#/tables/2", "SELECT", _relabel("code"),
+        "redp5110_sampled",
+        "#/tables/2",
+        "SELECT",
+        _relabel("code"),
         "the 3 x 2 'table' on p. 8 is an SQL statement (SELECT ... FROM ... WHERE ... ORDER BY) laid out in the "
-        "book's code style: keywords in one column, their arguments in the next. It is code, not a table."),
+        "book's code style: keywords in one column, their arguments in the next. It is code, not a table.",
+    ),
     Correction(
-        "redp5110_sampled", "#/texts/42", "1", _relabel("text"),
+        "redp5110_sampled",
+        "#/texts/42",
+        "1",
+        _relabel("text"),
         "the large '1' beside the chapter title on p. 5 is the chapter's number drawn as decoration; the heading "
-        "is the title 'Securing and protecting IBM DB2 data' (a heading of its own in both parses)."),
+        "is the title 'Securing and protecting IBM DB2 data' (a heading of its own in both parses).",
+    ),
     Correction(
-        "normal_4pages", "#/texts/36", "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙 현재",
+        "normal_4pages",
+        "#/texts/36",
+        "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙 현재",
         _text("(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙"),
         "the heading '(3) ...상 약관해석의 원칙' is one line; Docling merged the next body line ('현재 ... 을 보면 "
-        "약관은', regular weight, the paragraph's start) into it."),
+        "약관은', regular weight, the paragraph's start) into it.",
+    ),
     Correction(
-        "normal_4pages", "#/texts/73", "5", _merge_next,
+        "normal_4pages",
+        "#/texts/73",
+        "5",
+        _merge_next,
         "'5 맺으며' ('5 Conclusion') is one heading on one line (same baseline, same font); Docling split the "
-        "section number from its title into two headings."),
+        "section number from its title into two headings.",
+    ),
 ]
 
 
@@ -120,11 +146,16 @@ def corrected_copy(source: Path, target: Path) -> list[Correction]:
         for correction in [c for c in CORRECTIONS if c.fixture == fixture]:
             kind, index = correction.ref.split("/")[1:]
             item = doc[kind][int(index)]
-            text = item.get("text", "") if kind == "texts" else (
-                item["data"]["table_cells"][0]["text"] if item["data"]["table_cells"] else "")
+            text = (
+                item.get("text", "")
+                if kind == "texts"
+                else (item["data"]["table_cells"][0]["text"] if item["data"]["table_cells"] else "")
+            )
             if not text.startswith(correction.expected):
-                raise SystemExit(f"{fixture} {correction.ref}: expected {correction.expected!r}, found {text[:60]!r}"
-                                 " - the fixture changed; review this correction")
+                raise SystemExit(
+                    f"{fixture} {correction.ref}: expected {correction.expected!r}, found {text[:60]!r}"
+                    " - the fixture changed; review this correction"
+                )
             correction.change(doc, item)
             applied.append(correction)
         path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
@@ -132,10 +163,19 @@ def corrected_copy(source: Path, target: Path) -> list[Correction]:
 
 
 def score(fixtures: Path, work: Path, reuse: bool) -> str:
-    command = [sys.executable, str(SHARED / "tools" / "parse_vs_docling.py"), "--fixtures", str(fixtures),
-               "--work", str(work), "--python", str(REPO / ".venv" / "bin" / "python"), "--product", str(REPO)]
-    run = subprocess.run(command + (["--reuse"] if reuse else []), cwd=REPO, capture_output=True, text=True,
-                         check=True)
+    command = [
+        sys.executable,
+        str(SHARED / "tools" / "parse_vs_docling.py"),
+        "--fixtures",
+        str(fixtures),
+        "--work",
+        str(work),
+        "--python",
+        str(REPO / ".venv" / "bin" / "python"),
+        "--product",
+        str(REPO),
+    ]
+    run = subprocess.run(command + (["--reuse"] if reuse else []), cwd=REPO, capture_output=True, text=True, check=True)
     return next(line for line in run.stdout.splitlines() if line.startswith("SUMMARY"))
 
 

@@ -35,8 +35,9 @@ def _pages(run: dict) -> list[tuple[str, int]]:
 
 
 def _score(rows: list[dict], rank_of) -> dict[str, float]:
-    values = [metrics.rank_metrics(rank_of(r), {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]})
-              for r in rows]
+    values = [
+        metrics.rank_metrics(rank_of(r), {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]}) for r in rows
+    ]
     return {c: sum(v[c] for v in values) / len(values) for c in COLUMNS}
 
 
@@ -51,22 +52,40 @@ def analyse(results: dict) -> list[tuple[str, dict[str, float]]]:
 
     if {"lexical", "dense"} <= set(eng):
         for w in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5):
-            add(f"RRF lexical + {w} x dense", lambda r, w=w: metrics.fuse_rankings(
-                [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], weights=[1.0, w]))
+            add(
+                f"RRF lexical + {w} x dense",
+                lambda r, w=w: metrics.fuse_rankings(
+                    [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], weights=[1.0, w]
+                ),
+            )
         for k in (10, 30, 100):
-            add(f"RRF k={k} lexical + dense", lambda r, k=k: metrics.fuse_rankings(
-                [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], k=k))
+            add(
+                f"RRF k={k} lexical + dense",
+                lambda r, k=k: metrics.fuse_rankings(
+                    [_pages(r["engines"]["lexical"]), _pages(r["engines"]["dense"])], k=k
+                ),
+            )
     if {"lexical", "dense", "pages"} <= set(eng):
         for dw, pw in ((0.25, 0.5), (0.25, 1.0), (0.25, 1.5), (0.5, 1.0), (1.0, 1.0)):
-            add(f"RRF lexical + {dw} x dense + {pw} x pages", lambda r, dw=dw, pw=pw: metrics.fuse_rankings(
-                [_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")], weights=[1.0, dw, pw]))
+            add(
+                f"RRF lexical + {dw} x dense + {pw} x pages",
+                lambda r, dw=dw, pw=pw: metrics.fuse_rankings(
+                    [_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")], weights=[1.0, dw, pw]
+                ),
+            )
     if {"bm25s-pages", "dense"} <= set(eng):
         for w in (0.5, 1.0):
-            add(f"RRF bm25s-pages + {w} x dense", lambda r, w=w: metrics.fuse_rankings(
-                [_pages(r["engines"]["bm25s-pages"]), _pages(r["engines"]["dense"])], weights=[1.0, w]))
+            add(
+                f"RRF bm25s-pages + {w} x dense",
+                lambda r, w=w: metrics.fuse_rankings(
+                    [_pages(r["engines"]["bm25s-pages"]), _pages(r["engines"]["dense"])], weights=[1.0, w]
+                ),
+            )
     if {"bm25s-pages", "lexical", "dense"} <= set(eng):
-        add("RRF bm25s-pages + lexical + dense", lambda r: metrics.fuse_rankings(
-            [_pages(r["engines"][e]) for e in ("bm25s-pages", "lexical", "dense")]))
+        add(
+            "RRF bm25s-pages + lexical + dense",
+            lambda r: metrics.fuse_rankings([_pages(r["engines"][e]) for e in ("bm25s-pages", "lexical", "dense")]),
+        )
     return out
 
 
@@ -80,11 +99,18 @@ def paired_page_channel(results: dict) -> list[str]:
     dw, pw = weights.get("dense_weight", 0.25), weights.get("page_weight", 1.0)
     lines = []
     for label, subset in (("all answerable", rows), ("single-document", [r for r in rows if len(r["pdfs"]) == 1])):
+
         def scores(page_w: float) -> list[dict[str, float]]:
-            return [metrics.rank_metrics(
-                metrics.fuse_rankings([_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")],
-                                      weights=[1.0, dw, page_w]),
-                {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]}) for r in subset]
+            return [
+                metrics.rank_metrics(
+                    metrics.fuse_rankings(
+                        [_pages(r["engines"][e]) for e in ("lexical", "dense", "pages")], weights=[1.0, dw, page_w]
+                    ),
+                    {(x["pdf"], x["page"]): x["grade"] for x in r["relevant"]},
+                )
+                for r in subset
+            ]
+
         with_pages, without = scores(pw), scores(0.0)
         cells = []
         for c in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10"):
@@ -115,17 +141,27 @@ def main() -> int:
     settings = Settings(data_dir=Path(args.data_dir))
     suffix = ""
     if args.candidate_k:
-        settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
-            update={"candidate_k": args.candidate_k})})
+        settings = settings.model_copy(
+            update={"retrieval": settings.retrieval.model_copy(update={"candidate_k": args.candidate_k})}
+        )
         suffix = f"_ck{args.candidate_k}"
     engines = args.engines.split(",") if args.engines else None
     for name in SETS:
         path = out_dir / f"results_{name}{suffix}.json"
         if not args.analyse_only:
-            results = run_evaluation(load_rows(SHARED / "eval" / f"{name}.jsonl"), Path(args.pdf_dir), settings,
-                                     engines, set_name=name,
-                                     progress=lambda p, d, t: print(f"[{p}] {d}/{t}", file=sys.stderr, flush=True)
-                                     if p != "questions" or d == t or d % 20 == 0 else None, principal=LOCAL)
+            results = run_evaluation(
+                load_rows(SHARED / "eval" / f"{name}.jsonl"),
+                Path(args.pdf_dir),
+                settings,
+                engines,
+                set_name=name,
+                progress=lambda p, d, t: (
+                    print(f"[{p}] {d}/{t}", file=sys.stderr, flush=True)
+                    if p != "questions" or d == t or d % 20 == 0
+                    else None
+                ),
+                principal=LOCAL,
+            )
             path.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
         results = json.loads(path.read_text(encoding="utf-8"))
         print(summary_text(results))

@@ -81,8 +81,12 @@ class Space:
         self.doc_dir = unit(self.rng, docs)
 
     def children(self, doc: int, n: int) -> np.ndarray:
-        v = (0.6 * self.common + 0.5 * self.topics[self.doc_topic[doc]] + 0.4 * self.doc_dir[doc]
-             + 0.5 * unit(self.rng, n))
+        v = (
+            0.6 * self.common
+            + 0.5 * self.topics[self.doc_topic[doc]]
+            + 0.4 * self.doc_dir[doc]
+            + 0.5 * unit(self.rng, n)
+        )
         return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
 
 
@@ -101,22 +105,55 @@ def write_library(settings: Settings, docs: int, space: Space, words: list[str])
         batch: dict[str, list[pa.Table]] = {"parents": [], "children": [], "pages": [], "documents": []}
         for d in range(start, min(docs, start + 50)):
             doc_id = doc_id_of(d)
-            topic_words = words[(space.doc_topic[d] * 7) % len(words):][:30] or words[:30]
+            topic_words = words[(space.doc_topic[d] * 7) % len(words) :][:30] or words[:30]
             parents, children = [], []
             for i in range(PER_DOC):
                 text = " ".join(rng.choices(topic_words, k=40) + rng.choices(words, k=20))
                 pid = f"{doc_id[:16]}:p{i // 5:04d}"
-                children.append(Child(id=f"{doc_id[:16]}:c{i:05d}", parent_id=pid, doc_id=doc_id, index=i, text=text,
-                                      context_text=text, start=0, end=len(text), tokens=90, pages=[i // 2 + 1],
-                                      boxes=[box]))
+                children.append(
+                    Child(
+                        id=f"{doc_id[:16]}:c{i:05d}",
+                        parent_id=pid,
+                        doc_id=doc_id,
+                        index=i,
+                        text=text,
+                        context_text=text,
+                        start=0,
+                        end=len(text),
+                        tokens=90,
+                        pages=[i // 2 + 1],
+                        boxes=[box],
+                    )
+                )
                 if i % 5 == 0:
-                    parents.append(Parent(id=pid, doc_id=doc_id, index=i // 5, heading_path=["S"], text=text,
-                                          tokens=90, pages=[i // 2 + 1], child_ids=[]))
+                    parents.append(
+                        Parent(
+                            id=pid,
+                            doc_id=doc_id,
+                            index=i // 5,
+                            heading_path=["S"],
+                            text=text,
+                            tokens=90,
+                            pages=[i // 2 + 1],
+                            child_ids=[],
+                        )
+                    )
             record = DocumentRecord(
-                doc_id=doc_id, file_name=f"{d}.pdf", title=str(d), collection=f"c{d // DOCS_PER_COLLECTION:03d}",
-                language="en", pages=PER_DOC // 2, parents=len(parents), children=PER_DOC, tables=0,
-                parser="synthetic", embedder="synthetic", ingested_at="", elapsed_s=0)
-            page_texts = [" ".join(c.text for c in children[2 * p:2 * p + 2]) for p in range(PER_DOC // 2)]
+                doc_id=doc_id,
+                file_name=f"{d}.pdf",
+                title=str(d),
+                collection=f"c{d // DOCS_PER_COLLECTION:03d}",
+                language="en",
+                pages=PER_DOC // 2,
+                parents=len(parents),
+                children=PER_DOC,
+                tables=0,
+                parser="synthetic",
+                embedder="synthetic",
+                ingested_at="",
+                elapsed_s=0,
+            )
+            page_texts = [" ".join(c.text for c in children[2 * p : 2 * p + 2]) for p in range(PER_DOC // 2)]
             batch["parents"].append(store_rows.parent_rows(record, parents))
             batch["children"].append(store_rows.child_rows(record, children, space.children(d, PER_DOC)))
             batch["pages"].append(store_rows.page_rows(record, parents, page_texts))
@@ -131,19 +168,24 @@ def p50_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def filtered_recall(n_children: int, users_per_share: int, queries_per_user: int, ann_min_rows: int,
-                    shares: list[float]) -> None:
+def filtered_recall(
+    n_children: int, users_per_share: int, queries_per_user: int, ann_min_rows: int, shares: list[float]
+) -> None:
     docs = n_children // PER_DOC
     n_collections = docs // DOCS_PER_COLLECTION
-    settings = Settings(data_dir=Path(tempfile.mkdtemp(prefix="filtered-recall-")),
-                        retrieval={"ann_min_rows": ann_min_rows})
+    settings = Settings(
+        data_dir=Path(tempfile.mkdtemp(prefix="filtered-recall-")), retrieval={"ann_min_rows": ann_min_rows}
+    )
     space = Space(docs)
     words = [f"w{i:04d}" for i in range(2000)]
     t0 = time.perf_counter()
     store = write_library(settings, docs, space, words)
     indexes = {i.name for i in store._open("children").list_indices()}
-    print(f"{store.count_children():,} children, {docs} documents, {n_collections} collections: built and "
-          f"indexed in {time.perf_counter() - t0:.0f} s (indexes: {', '.join(sorted(indexes))})", flush=True)
+    print(
+        f"{store.count_children():,} children, {docs} documents, {n_collections} collections: built and "
+        f"indexed in {time.perf_counter() - t0:.0f} s (indexes: {', '.join(sorted(indexes))})",
+        flush=True,
+    )
     rng = np.random.default_rng(1)
     for share in shares:
         per_user = max(1, round(share * n_collections))
@@ -166,9 +208,12 @@ def filtered_recall(n_children: int, users_per_share: int, queries_per_user: int
                     found = store.dense(q, scope, K)
                     tally.add(exact, found, time.perf_counter() - t, exact_s, qi >= queries_per_user, exists, scope)
                 channels.ANN_EXACT_SCOPE_ROWS = PRODUCT_THRESHOLD
-        print(f"  {share:4.0%} of documents ({per_user} collections, {per_user * DOCS_PER_COLLECTION * PER_DOC:,} "
-              f"children in scope), {users_per_share} users x {queries_per_user} + {queries_per_user // 4} random "
-              f"queries:", flush=True)
+        print(
+            f"  {share:4.0%} of documents ({per_user} collections, {per_user * DOCS_PER_COLLECTION * PER_DOC:,} "
+            f"children in scope), {users_per_share} users x {queries_per_user} + {queries_per_user // 4} random "
+            f"queries:",
+            flush=True,
+        )
         print(f"      index alone:   {index_only}", flush=True)
         print(f"      product:       {product}", flush=True)
 
@@ -183,8 +228,9 @@ class Tally:
         self.ms: list[float] = []
         self.exact_ms: list[float] = []
 
-    def add(self, exact, found, seconds: float, exact_seconds: float, random_query: bool, exists: int,
-            scope: list[str]) -> None:
+    def add(
+        self, exact, found, seconds: float, exact_seconds: float, random_query: bool, exists: int, scope: list[str]
+    ) -> None:
         r = len({h.child_id for h in exact} & {h.child_id for h in found}) / max(1, len(exact))
         (self.random_recalls if random_query else self.recalls).append(r)
         self.queries += 1
@@ -220,13 +266,19 @@ def scope_cost(n_children: int, repeats: int) -> None:
     vectors = [space.children(rng.randrange(docs), 1)[0] for _ in texts]
     all_ids = store.document_ids()
 
-    cases = [("scope given (query_latency.py)", lambda: all_ids),
-             ("store.document_ids() (every ready document)", lambda: store.document_ids()),
-             ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
-             ("user granted every collection by group, resolved",
-              lambda: pipeline.readable_document_ids(settings, principal=everyone)),
-             ("user reading half the collections, resolved",
-              lambda: pipeline.readable_document_ids(settings, principal=half))]
+    cases = [
+        ("scope given (query_latency.py)", lambda: all_ids),
+        ("store.document_ids() (every ready document)", lambda: store.document_ids()),
+        ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
+        (
+            "user granted every collection by group, resolved",
+            lambda: pipeline.readable_document_ids(settings, principal=everyone),
+        ),
+        (
+            "user reading half the collections, resolved",
+            lambda: pipeline.readable_document_ids(settings, principal=half),
+        ),
+    ]
     resolve: dict[str, list[float]] = {label: [] for label, _ in cases}
     total: dict[str, list[float]] = {label: [] for label, _ in cases}
     for repeat in range(repeats + 1):  # the first round warms up and is not counted
@@ -241,13 +293,18 @@ def scope_cost(n_children: int, repeats: int) -> None:
                 if repeat:
                     resolve[label].append(t1 - t)
                     total[label].append(time.perf_counter() - t)
-    print(f"\nScope resolution at {store.count_children():,} children ({docs} documents, {len(collections)} "
-          f"collections), hybrid p50 over {repeats} x {len(texts)} queries (vector precomputed, cases interleaved):",
-          flush=True)
+    print(
+        f"\nScope resolution at {store.count_children():,} children ({docs} documents, {len(collections)} "
+        f"collections), hybrid p50 over {repeats} x {len(texts)} queries (vector precomputed, cases interleaved):",
+        flush=True,
+    )
     base = p50_ms(total[cases[0][0]])
     for label, _ in cases:
-        print(f"  {label:52s} resolve p50 {p50_ms(resolve[label]):5.2f} ms   hybrid+resolve p50 "
-              f"{p50_ms(total[label]):6.1f} ms ({p50_ms(total[label]) - base:+.1f} ms)", flush=True)
+        print(
+            f"  {label:52s} resolve p50 {p50_ms(resolve[label]):5.2f} ms   hybrid+resolve p50 "
+            f"{p50_ms(total[label]):6.1f} ms ({p50_ms(total[label]) - base:+.1f} ms)",
+            flush=True,
+        )
     audit = AuditLog(settings.data_dir)
     samples = []
     for _ in range(50):
@@ -264,11 +321,16 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=40, help="in-distribution queries per user")
     parser.add_argument("--latency-children", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--shares", type=float, nargs="+", default=[0.01, 0.05, 0.10],
-                        help="shares of the documents a user reads")
+    parser.add_argument(
+        "--shares", type=float, nargs="+", default=[0.01, 0.05, 0.10], help="shares of the documents a user reads"
+    )
     parser.add_argument("--skip-recall", action="store_true")
-    parser.add_argument("--ann-min-rows", type=int, default=Settings().retrieval.ann_min_rows,
-                        help="build the ANN index from this many children (the product's setting by default)")
+    parser.add_argument(
+        "--ann-min-rows",
+        type=int,
+        default=Settings().retrieval.ann_min_rows,
+        help="build the ANN index from this many children (the product's setting by default)",
+    )
     args = parser.parse_args()
     if not args.skip_recall:
         filtered_recall(args.children, args.users, args.queries, args.ann_min_rows, args.shares)

@@ -45,8 +45,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pdf-dir", default=str(REPO.parent / "shared" / "corpus" / "pdfs"))
     parser.add_argument("--pdfs", nargs="+", metavar="NAME", help="only PDFs whose file name contains one of these")
-    parser.add_argument("--stages", default=",".join(STAGES),
-                        help="parse,chunk,embed,write (all, through the pipeline) or parse,chunk (no index)")
+    parser.add_argument(
+        "--stages",
+        default=",".join(STAGES),
+        help="parse,chunk,embed,write (all, through the pipeline) or parse,chunk (no index)",
+    )
     parser.add_argument("--data-dir")
     parser.add_argument("--queue", action="store_true", help="queue vs inline on the same PDFs")
     args = parser.parse_args()
@@ -69,14 +72,19 @@ def main() -> int:
     try:
         from rag_core.parsing.page_workers import default_workers
     except ImportError:  # a version without parse workers (to compare with)
+
         def default_workers() -> int:
             return 1
+
     workers = getattr(settings.parsing, "workers", None) or default_workers()
     # docling-core warns for each child whose heading path alone is over budget: noise here
     warnings.filterwarnings("ignore", category=UserWarning, module=r"docling_core\.transforms\.chunker")
     run = _ingest if stages == STAGES else _parse_and_chunk
-    print(f"{len(pdfs)} PDFs, stages {','.join(stages)}, parse workers {workers}, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
+    print(
+        f"{len(pdfs)} PDFs, stages {','.join(stages)}, parse workers {workers}, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     rows = []
     started = time.perf_counter()
     for pdf in pdfs:
@@ -87,8 +95,12 @@ def main() -> int:
         pages, seconds, status = outcome
         per_page = {s: seconds.get(s, 0.0) / pages for s in stages}
         rows.append((pdf.name, pages, per_page, seconds))
-        print(f"{pdf.name[:60]:<60} {pages:>4} p  " + "  ".join(f"{s} {per_page[s]:.3f}" for s in stages)
-              + f"  s/page ({status})", flush=True)
+        print(
+            f"{pdf.name[:60]:<60} {pages:>4} p  "
+            + "  ".join(f"{s} {per_page[s]:.3f}" for s in stages)
+            + f"  s/page ({status})",
+            flush=True,
+        )
     if not rows:
         return 1
     wall = time.perf_counter() - started
@@ -108,12 +120,16 @@ def main() -> int:
             total = sum(r[3][stage] for r in rows)  # inflates wall time, not these)
             print(f"{stage:<14}{'':>15}{total:>10.1f}{total / total_pages:>14.3f}")
     pc = sum(r[3].get("parse", 0) + r[3].get("chunk", 0) for r in rows) / total_pages
-    print(f"{'parse+chunk':<14}{statistics.median(r[2]['parse'] + r[2]['chunk'] for r in rows):>15.3f}"
-          f"{'':>10}{pc:>14.3f}   target ≤ 0.5")
+    print(
+        f"{'parse+chunk':<14}{statistics.median(r[2]['parse'] + r[2]['chunk'] for r in rows):>15.3f}"
+        f"{'':>10}{pc:>14.3f}   target ≤ 0.5"
+    )
     if stages == STAGES:
         whole = sum(sum(r[3].values()) for r in rows) / total_pages
-        print(f"{'whole':<14}{statistics.median(sum(r[2].values()) for r in rows):>15.3f}{'':>10}{whole:>14.3f}"
-              f"   target ≤ 1.5")
+        print(
+            f"{'whole':<14}{statistics.median(sum(r[2].values()) for r in rows):>15.3f}{'':>10}{whole:>14.3f}"
+            f"   target ≤ 1.5"
+        )
     return 0
 
 
@@ -176,21 +192,30 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
             (done, queue_one), (result, inline_one) = queued(pdf), inline(pdf)
         pages += result.record.pages if result.record else 0
         inline_s, queue_s = inline_s + inline_one, queue_s + queue_one
-        print(f"{pdf.name[:60]:<60} inline {inline_one:7.1f} s  queue {queue_one:7.1f} s  "
-              f"({result.status} / {done.state})", flush=True)
+        print(
+            f"{pdf.name[:60]:<60} inline {inline_one:7.1f} s  queue {queue_one:7.1f} s  "
+            f"({result.status} / {done.state})",
+            flush=True,
+        )
     table = pipeline.open_store(queue_settings).job_table()
     before = table.versions()
     left = table.compact(keep_s=0)
-    print(f"\n{len(pdfs)} documents, {pages} pages: inline {inline_s:.1f} s, queue {queue_s:.1f} s, "
-          f"overhead {100 * (queue_s - inline_s) / inline_s:+.1f} % (target ≤ 5 %), "
-          f"load average now {os.getloadavg()[0]:.2f}")
+    print(
+        f"\n{len(pdfs)} documents, {pages} pages: inline {inline_s:.1f} s, queue {queue_s:.1f} s, "
+        f"overhead {100 * (queue_s - inline_s) / inline_s:+.1f} % (target ≤ 5 %), "
+        f"load average now {os.getloadavg()[0]:.2f}"
+    )
     stages_s = TimedRunner.seconds
-    print(f"queue bookkeeping (submit, claim, lease, progress writes, outcome, compaction): "
-          f"{queue_s - stages_s:.1f} s of {queue_s:.1f} s = {100 * (queue_s - stages_s) / queue_s:.1f} % of the "
-          "queue's wall time (the same stages ran in the remaining time)")
-    print(f"job table versions: {before['jobs']} before compaction, {left['jobs']} after "
-          f"(workers table {before['workers']} -> {left['workers']}); the worker compacts every "
-          f"{queue_settings.jobs.compact_every_s:g} s while it runs")
+    print(
+        f"queue bookkeeping (submit, claim, lease, progress writes, outcome, compaction): "
+        f"{queue_s - stages_s:.1f} s of {queue_s:.1f} s = {100 * (queue_s - stages_s) / queue_s:.1f} % of the "
+        "queue's wall time (the same stages ran in the remaining time)"
+    )
+    print(
+        f"job table versions: {before['jobs']} before compaction, {left['jobs']} after "
+        f"(workers table {before['workers']} -> {left['workers']}); the worker compacts every "
+        f"{queue_settings.jobs.compact_every_s:g} s while it runs"
+    )
     return 0
 
 

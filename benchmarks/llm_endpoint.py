@@ -97,9 +97,15 @@ def ask(question: str, settings: Settings) -> dict:
         elif isinstance(event, Final):
             answer = event.answer
     assert answer is not None
-    return {"mode": answer.mode, "dialect": answer.dialect, "first_s": first, "total_s": time.perf_counter() - started,
-            "tokens": (answer.prompt_tokens, answer.completion_tokens), "paragraphs": len(answer.paragraphs),
-            "warnings": answer.warnings}
+    return {
+        "mode": answer.mode,
+        "dialect": answer.dialect,
+        "first_s": first,
+        "total_s": time.perf_counter() - started,
+        "tokens": (answer.prompt_tokens, answer.completion_tokens),
+        "paragraphs": len(answer.paragraphs),
+        "warnings": answer.warnings,
+    }
 
 
 def main() -> None:
@@ -139,8 +145,14 @@ def main() -> None:
         started = time.perf_counter()
         wait_for(f"{url.rstrip('/')}/models", proc, 300)
         print(f"server up in {time.perf_counter() - started:.1f} s at {url}", flush=True)
-        llm = LLMSettings(model=args.model, base_url=url, timeout_s=args.timeout, stream=not args.no_stream,
-                          context_tokens=args.context_tokens, max_tokens=args.max_tokens)
+        llm = LLMSettings(
+            model=args.model,
+            base_url=url,
+            timeout_s=args.timeout,
+            stream=not args.no_stream,
+            context_tokens=args.context_tokens,
+            max_tokens=args.max_tokens,
+        )
         settings = Settings(data_dir=data_dir, llm=llm)
         print(
             f"\n{'question':<22} {'dialect':<12} {'mode':<11} {'first §':>8} {'total':>8} {'tokens in/out':>14}  note"
@@ -149,9 +161,12 @@ def main() -> None:
         for q in questions:
             row = ask(q["question"], settings)
             rows.append(row)
-            note = (row["warnings"][0][:90] if row["warnings"] else f"{row['paragraphs']} paragraph(s)")
-            print(f"{q['id']:<22} {row['dialect'] or '—':<12} {row['mode']:<11} {row['first_s']:>7.1f}s "
-                  f"{row['total_s']:>7.1f}s {row['tokens'][0]:>7}/{row['tokens'][1]:<6}  {note}", flush=True)
+            note = row["warnings"][0][:90] if row["warnings"] else f"{row['paragraphs']} paragraph(s)"
+            print(
+                f"{q['id']:<22} {row['dialect'] or '—':<12} {row['mode']:<11} {row['first_s']:>7.1f}s "
+                f"{row['total_s']:>7.1f}s {row['tokens'][0]:>7}/{row['tokens'][1]:<6}  {note}",
+                flush=True,
+            )
         llm_rows = [r for r in rows if r["mode"] == "llm"]
         print(f"\nbackends: {pipeline.backends(settings)['answers']}")
         print(

@@ -56,10 +56,13 @@ def make_long_pdf(path: Path, pages: int) -> Path:
         if n % 10 == 1:
             page.insert_text((24, y), f"{n // 10 + 1} Reserving chapter {n // 10 + 1}", fontsize=13)
             y += 26
-        page.insert_textbox(pymupdf.Rect(24, y, 274, 380),
-                            f"Page {n}: the chain ladder factor for development year {n % 40 + 1} is "
-                            f"{1 + (n % 17) / 100:.2f}. Paid claims of accident year {1990 + n % 30} are "
-                            f"reviewed against the Bornhuetter-Ferguson estimate.", fontsize=9)
+        page.insert_textbox(
+            pymupdf.Rect(24, y, 274, 380),
+            f"Page {n}: the chain ladder factor for development year {n % 40 + 1} is "
+            f"{1 + (n % 17) / 100:.2f}. Paid claims of accident year {1990 + n % 30} are "
+            f"reviewed against the Bornhuetter-Ferguson estimate.",
+            fontsize=9,
+        )
         page.insert_text((140, 405), str(n), fontsize=8)
     doc.save(path, garbage=3, deflate=True)
     doc.close()
@@ -82,13 +85,16 @@ def main() -> int:
     data_dir = Path(args.keep) if args.keep else work / "data"
     t0 = time.perf_counter()
     pdf = make_long_pdf(work / f"long-{args.pages}.pdf", args.pages)
-    print(f"generated {args.pages} pages, {pdf.stat().st_size / 2**20:.1f} MB, in {time.perf_counter() - t0:.1f} s",
-          flush=True)
+    print(
+        f"generated {args.pages} pages, {pdf.stat().st_size / 2**20:.1f} MB, in {time.perf_counter() - t0:.1f} s",
+        flush=True,
+    )
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO)}
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", WORKER, str(pdf), str(data_dir)], cwd=REPO, env=env,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(pdf), str(data_dir)], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True
+    )
     handle = psutil.Process(child.pid)
     peak = [0.0]
     stop = threading.Event()
@@ -110,8 +116,10 @@ def main() -> int:
                 marks.add((stage, quarter))
                 now = rss_mb(handle)
                 peak[0] = max(peak[0], now)
-                print(f"  {time.perf_counter() - started:7.1f} s  {stage:<6} {done:>5}/{total:<5} RSS {now:7.0f} MB",
-                      flush=True)
+                print(
+                    f"  {time.perf_counter() - started:7.1f} s  {stage:<6} {done:>5}/{total:<5} RSS {now:7.0f} MB",
+                    flush=True,
+                )
         elif line.startswith("RESULT "):
             result = json.loads(line[7:])
     child.wait()

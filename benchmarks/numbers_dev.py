@@ -48,8 +48,11 @@ TRACED = {"quoted", "computed"}
 
 def expected_hits(q: dict, answer_numbers: list) -> list:
     """The answer's traced numbers equal to a figure of the expected answer (years and small counts aside)."""
-    wanted = [n for n in extract_numbers(q["answer"], q["language"])
-              if not (n.bare_integer and (n.value <= 10 or 1900 <= n.value <= 2100))]
+    wanted = [
+        n
+        for n in extract_numbers(q["answer"], q["language"])
+        if not (n.bare_integer and (n.value <= 10 or 1900 <= n.value <= 2100))
+    ]
     return [
         t
         for t in answer_numbers
@@ -76,8 +79,13 @@ def run(
         sources = build_sources(result, settings.retrieval.context_k)
         context = result.parents[: settings.retrieval.context_k]
         if sources:
-            (ref,) = trace_numbers([Paragraph(text=q["answer"], source_ids=[s.id for s in sources])], sources, context,
-                                   q["language"], reading=q["language"])
+            (ref,) = trace_numbers(
+                [Paragraph(text=q["answer"], source_ids=[s.id for s in sources])],
+                sources,
+                context,
+                q["language"],
+                reading=q["language"],
+            )
             ref_numbers = ref.numbers
             kinds["ref_answers"] += 1
             kinds["ref_all_traced"] += all(n.status in TRACED for n in ref_numbers)
@@ -106,8 +114,9 @@ def run(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", type=Path, default=Path("/tmp/evaldata"), help="data dir to copy (never written)")
-    parser.add_argument("--questions", nargs="+",
-                        default=[str(EVAL / "dev_questions.jsonl"), str(EVAL / "dev_hard_questions.jsonl")])
+    parser.add_argument(
+        "--questions", nargs="+", default=[str(EVAL / "dev_questions.jsonl"), str(EVAL / "dev_hard_questions.jsonl")]
+    )
     args = parser.parse_args()
     if not (args.library / "lancedb").exists():
         raise SystemExit(f"{args.library} holds no library (lancedb/ missing)")
@@ -125,18 +134,26 @@ def main() -> int:
             total.update({"n": n, "ok": ok, "with_numbers": with_numbers, "expected": expected, **kinds})
             all_failures += failures
             print(f"\n{Path(qfile).name}: {n} numeric_table questions")
-            print(f"  answers whose numbers are all traced: {ok}/{n} = {ok / max(n, 1):.2f} "
-                  f"({with_numbers} answers hold at least one number)")
+            print(
+                f"  answers whose numbers are all traced: {ok}/{n} = {ok / max(n, 1):.2f} "
+                f"({with_numbers} answers hold at least one number)"
+            )
             print(f"  quoted numbers located in a table cell: {kinds['cell']}, in a sentence: {kinds['sentence']}")
-            print(f"  answers holding a figure of the expected answer: {expected}/{n} = {expected / max(n, 1):.2f}, "
-                  f"located on an expected page: {kinds['on_page']}/{expected}")
-            print(f"  reference answers whose numbers are all found in the retrieved context: "
-                  f"{kinds['ref_all_traced']}/{kinds['ref_answers']}")
+            print(
+                f"  answers holding a figure of the expected answer: {expected}/{n} = {expected / max(n, 1):.2f}, "
+                f"located on an expected page: {kinds['on_page']}/{expected}"
+            )
+            print(
+                f"  reference answers whose numbers are all found in the retrieved context: "
+                f"{kinds['ref_all_traced']}/{kinds['ref_answers']}"
+            )
         n = total["n"]
-        print(f"\nall sets: {total['ok']}/{n} = {total['ok'] / max(n, 1):.2f} answers with every number traced; "
-              f"{total['cell']} quoted numbers in cells, {total['sentence']} in sentences; "
-              f"expected figure present in {total['expected']}/{n}, located on an expected page in {total['on_page']}; "
-              f"reference answers fully found in the context: {total['ref_all_traced']}/{total['ref_answers']}")
+        print(
+            f"\nall sets: {total['ok']}/{n} = {total['ok'] / max(n, 1):.2f} answers with every number traced; "
+            f"{total['cell']} quoted numbers in cells, {total['sentence']} in sentences; "
+            f"expected figure present in {total['expected']}/{n}, located on an expected page in {total['on_page']}; "
+            f"reference answers fully found in the context: {total['ref_all_traced']}/{total['ref_answers']}"
+        )
         print(f"\nfailures ({len(all_failures)}):" if all_failures else "\nfailures: none")
         for qid, number, status, reason in all_failures:
             print(f"  {qid}\t{number}\t{status}\t{reason}")

@@ -25,8 +25,18 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 DEFAULT_PDFS = REPO.parent / "shared" / "corpus" / "pdfs"
-FIELDS = ("pages", "text_items", "furniture", "headings", "tables", "pictures", "picture_children",
-          "children", "parents", "characters")
+FIELDS = (
+    "pages",
+    "text_items",
+    "furniture",
+    "headings",
+    "tables",
+    "pictures",
+    "picture_children",
+    "children",
+    "parents",
+    "characters",
+)
 
 
 def summarise(path: Path, work: Path) -> dict:
@@ -40,8 +50,9 @@ def summarise(path: Path, work: Path) -> dict:
     doc = parsed.document
     counts = dict.fromkeys(FIELDS, 0)
     counts["pages"] = parsed.pages
-    for item, _level in doc.iterate_items(included_content_layers={ContentLayer.BODY, ContentLayer.FURNITURE},
-                                          with_groups=False, traverse_pictures=True):
+    for item, _level in doc.iterate_items(
+        included_content_layers={ContentLayer.BODY, ContentLayer.FURNITURE}, with_groups=False, traverse_pictures=True
+    ):
         if isinstance(item, TableItem):
             counts["tables"] += 1
         elif isinstance(item, PictureItem):
@@ -84,8 +95,11 @@ def compare(before: dict, after: dict) -> int:
         if b is None or a is None:
             print(f"{name}: only in {'after' if b is None else 'before'}")
             continue
-        diffs = [f"{f} {b.get(f, 0)} -> {a.get(f, 0)} ({a.get(f, 0) - b.get(f, 0):+d})"
-                 for f in FIELDS if b.get(f, 0) != a.get(f, 0)]
+        diffs = [
+            f"{f} {b.get(f, 0)} -> {a.get(f, 0)} ({a.get(f, 0) - b.get(f, 0):+d})"
+            for f in FIELDS
+            if b.get(f, 0) != a.get(f, 0)
+        ]
         for f in FIELDS:
             totals_b[f] += b.get(f, 0)
             totals_a[f] += a.get(f, 0)

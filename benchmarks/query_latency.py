@@ -63,8 +63,15 @@ def questions() -> list[str]:
     return out
 
 
-def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, bilingual: bool = False,
-          data_dir: Path | None = None) -> list[str]:
+def build(
+    store: Store,
+    n: int,
+    dim: int,
+    vocab: list[str],
+    rng: random.Random,
+    bilingual: bool = False,
+    data_dir: Path | None = None,
+) -> list[str]:
     docs = 50
     per_doc = n // docs
     box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
@@ -77,13 +84,35 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
         for i in range(per_doc):
             text = " ".join(rng.choices(vocab, k=60))
             pid = f"{doc_id[:16]}:p{i // 4:04d}"
-            children.append(Child(id=f"{doc_id[:16]}:c{i:05d}", parent_id=pid, doc_id=doc_id, index=i, text=text,
-                                  context_text=text, start=0, end=len(text), tokens=90, pages=[i // 2 + 1],
-                                  boxes=[box]))
+            children.append(
+                Child(
+                    id=f"{doc_id[:16]}:c{i:05d}",
+                    parent_id=pid,
+                    doc_id=doc_id,
+                    index=i,
+                    text=text,
+                    context_text=text,
+                    start=0,
+                    end=len(text),
+                    tokens=90,
+                    pages=[i // 2 + 1],
+                    boxes=[box],
+                )
+            )
             if i % 4 == 0:
-                parents.append(Parent(id=pid, doc_id=doc_id, index=i // 4, heading_path=["S"], text=text, tokens=90,
-                                      pages=[i // 2 + 1, i // 2 + 2], child_ids=[]))
-        page_texts = [" ".join(c.text for c in children[2 * p:2 * p + 2]) for p in range((per_doc + 1) // 2)]
+                parents.append(
+                    Parent(
+                        id=pid,
+                        doc_id=doc_id,
+                        index=i // 4,
+                        heading_path=["S"],
+                        text=text,
+                        tokens=90,
+                        pages=[i // 2 + 1, i // 2 + 2],
+                        child_ids=[],
+                    )
+                )
+        page_texts = [" ".join(c.text for c in children[2 * p : 2 * p + 2]) for p in range((per_doc + 1) // 2)]
         vectors = nprng.standard_normal((per_doc, dim)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         record = DocumentRecord(
@@ -103,8 +132,9 @@ def build(store: Store, n: int, dim: int, vocab: list[str], rng: random.Random, 
         )
         store.write_document(record, parents, children, vectors, "synthetic", page_texts)
         if settings is not None and vocabulary is not None:  # the glossary terms each document holds, as ingestion
-            term_presence.write_held_labels(DocumentFolder(settings.documents_dir, doc_id),
-                                            [c.context_text for c in children], vocabulary)
+            term_presence.write_held_labels(
+                DocumentFolder(settings.documents_dir, doc_id), [c.context_text for c in children], vocabulary
+            )
     return [f"{d:064x}" for d in range(docs)]
 
 
@@ -141,11 +171,19 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
                 if with_other:
                     other = other_language(languages, scope, lang, understanding.translation(q, lang, settings))
                     only = only_in_other_language(other, settings, languages, scope)
-                    fuse_with_other_language(run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
-                                             weights, languages, lang, only_other=only)
+                    fuse_with_other_language(
+                        run_channels(q, v, store, scope, 20, lang, pages=pages, other=other),
+                        weights,
+                        languages,
+                        lang,
+                        only_other=only,
+                    )
                 else:
-                    fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages),
-                                 weights.dense_weight, weights.page_weight)
+                    fuse_parents(
+                        run_channels(q, v, store, scope, 20, lang, pages=pages),
+                        weights.dense_weight,
+                        weights.page_weight,
+                    )
                 (both if with_other else plain).append(time.perf_counter() - t)
     print(f"  three channels, language detected: {percentiles(plain)}")
     print(f"  + cross-lingual channels:          {percentiles(both)}")
@@ -176,8 +214,10 @@ def main() -> int:
         t0 = time.perf_counter()
         scope = build(store, n, embedder.dim, vocab, rng, args.bilingual, data_dir)
         store.optimize(ann_min_rows=50_000)
-        print(f"\n{n:,} children: built in {time.perf_counter() - t0:.0f} s "
-              f"({'ANN index' if n >= 50_000 else 'flat vector search'} + FTS)")
+        print(
+            f"\n{n:,} children: built in {time.perf_counter() - t0:.0f} s "
+            f"({'ANN index' if n >= 50_000 else 'flat vector search'} + FTS)"
+        )
         for q, v in zip(qs[:5], qvecs[:5], strict=True):  # warm-up
             fuse_parents(run_channels(q, v, store, scope, 20, "en", pages=pages))
         no_embed, with_embed = [], []

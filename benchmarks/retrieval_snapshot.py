@@ -46,10 +46,18 @@ EXTRACTS = {  # corpus PDF -> its 1-based pages kept
     "en_actuar_coverage_modifications.pdf": [1, 2],
 }
 QUERIES = [
-    "provision pour primes", "What is a premium provision?", "Mack chain ladder standard error",
-    "méthode de Mack erreur de prédiction", "franchise ordinaire", "coverage deductible payment per payment",
-    "décisions de gestion futures", "best estimate cash flows discount rate", "bootstrap des résidus",
-    "quelle est la franchise", "xyzzy nothing", "",
+    "provision pour primes",
+    "What is a premium provision?",
+    "Mack chain ladder standard error",
+    "méthode de Mack erreur de prédiction",
+    "franchise ordinaire",
+    "coverage deductible payment per payment",
+    "décisions de gestion futures",
+    "best estimate cash flows discount rate",
+    "bootstrap des résidus",
+    "quelle est la franchise",
+    "xyzzy nothing",
+    "",
 ]
 
 
@@ -62,9 +70,13 @@ def variants(settings: Settings) -> dict[str, Settings]:
     def changed(**update: object) -> Settings:
         return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update=update)})
 
-    return {"default": settings, "children": changed(fusion="children"), "nopage": changed(page_weight=0.0),
-            "nocross": changed(other_language_rank=0),
-            "weights": changed(dense_weight=0.7, translated_weight=0.3, other_language_weight=2.0)}
+    return {
+        "default": settings,
+        "children": changed(fusion="children"),
+        "nopage": changed(page_weight=0.0),
+        "nocross": changed(other_language_rank=0),
+        "weights": changed(dense_weight=0.7, translated_weight=0.3, other_language_weight=2.0),
+    }
 
 
 def build(data_dir: Path) -> None:
@@ -88,20 +100,35 @@ def snapshot(data_dir: Path) -> dict:
             for k in (3, 100):
                 result = pipeline.search(query, chosen, k=k, principal=LOCAL)
                 out[f"{variant}|{query}|{k}"] = {
-                    "language": result.language, "expanded": result.expanded_terms,
+                    "language": result.language,
+                    "expanded": result.expanded_terms,
                     "translated": result.translated.model_dump() if result.translated else None,
-                    "parents": [{"parent": p.parent.id, "best_child": p.best_child.id, "fused_rank": p.fused_rank,
-                                 "fused_score": p.fused_score, "placed": p.placed,
-                                 "channels": {name: hit.model_dump() for name, hit in p.ranks.items()}}
-                                for p in result.parents]}
+                    "parents": [
+                        {
+                            "parent": p.parent.id,
+                            "best_child": p.best_child.id,
+                            "fused_rank": p.fused_rank,
+                            "fused_score": p.fused_score,
+                            "placed": p.placed,
+                            "channels": {name: hit.model_dump() for name, hit in p.ranks.items()},
+                        }
+                        for p in result.parents
+                    ],
+                }
     corpus = Corpus.load(settings, list(EXTRACTS), principal=LOCAL)
     engines = [e for e in ALL_ENGINES if e != "bm25s-pages"]  # the baseline reads the PDFs, not the library
     for i, query in enumerate(q for q in QUERIES if q.strip()):
-        question = Question(id=str(i), question=query, language=detect_language(query), type="snapshot",
-                            pdfs=tuple(EXTRACTS))
+        question = Question(
+            id=str(i), question=query, language=detect_language(query), type="snapshot", pdfs=tuple(EXTRACTS)
+        )
         runs, signals = run_question(question, corpus, engines)
-        out[f"engines|{query}"] = {"signals": signals, "runs": {
-            e: {"pages": r.ranked_pages, "parents": r.parents, "has_parents": r.has_parents} for e, r in runs.items()}}
+        out[f"engines|{query}"] = {
+            "signals": signals,
+            "runs": {
+                e: {"pages": r.ranked_pages, "parents": r.parents, "has_parents": r.has_parents}
+                for e, r in runs.items()
+            },
+        }
     return out
 
 
@@ -135,8 +162,11 @@ def main() -> int:
     parser.add_argument("files", nargs="*", help="compare: the two snapshots")
     parser.add_argument("--data-dir", type=Path, default=Path("/tmp/retrieval-snapshot"))
     parser.add_argument("--out", type=Path, help="snapshot: where to write it")
-    parser.add_argument("--compare-new-channels", action="store_true",
-                        help="count a channel that appeared since the first snapshot as a difference")
+    parser.add_argument(
+        "--compare-new-channels",
+        action="store_true",
+        help="count a channel that appeared since the first snapshot as a difference",
+    )
     args = parser.parse_args()
     if args.command == "build":
         build(args.data_dir)

@@ -101,7 +101,8 @@ class Runner:
                 interleave([fuse(a, b) for a, b in sub_channels]) if subs else fuse(lex, den)
             )
             out[f"{tag} + thesaurus + sub-questions"] = (
-                interleave([fuse(a, b) for a, b in sub_channels_t]) if subs else fuse(lex_t, den))
+                interleave([fuse(a, b) for a, b in sub_channels_t]) if subs else fuse(lex_t, den)
+            )
         out["_split"] = [bool(subs)]
         out["_expanded"] = [bool(terms)]
         return out
@@ -110,8 +111,9 @@ class Runner:
 def context_measures(q: Question, corpus: Corpus, settings: Settings, thesaurus) -> dict[str, float]:
     """Relevant page inside the context parents, fixed 3 vs routed budget (product path)."""
     terms = thesaurus.expand(q.question).lexical_terms if thesaurus else ()
-    result = retrieval.search(q.question, corpus.store, corpus.embedder(), settings, corpus.scope,
-                              k=10, extra_terms=terms)
+    result = retrieval.search(
+        q.question, corpus.store, corpus.embedder(), settings, corpus.scope, k=10, extra_terms=terms
+    )
     plan = rule_plan(q.question, settings)
     out = {}
     for name, n in (("fixed 3", 3), ("routed", plan.parents)):
@@ -127,14 +129,17 @@ def fmt(ci: dict) -> str:
     return f"{ci['mean']:.3f} [{ci['low']:.3f}, {ci['high']:.3f}]"
 
 
-def report(name: str, per_q: list[dict[str, list]], questions: list[Question], baseline: str,
-           extra: list[dict[str, float]]) -> None:
+def report(
+    name: str, per_q: list[dict[str, list]], questions: list[Question], baseline: str, extra: list[dict[str, float]]
+) -> None:
     variants = [k for k in per_q[0] if not k.startswith("_")]
     scores = {v: [metrics.rank_metrics(r[v], q.relevant) for r, q in zip(per_q, questions)] for v in variants}
     split = sum(r["_split"][0] for r in per_q)
     expanded = sum(r["_expanded"][0] for r in per_q)
-    print(f"\n{name}: {len(questions)} answerable questions ({expanded} expanded by the thesaurus, {split} split "
-          f"into sub-questions); mean [95% bootstrap CI]; paired difference vs '{baseline}'")
+    print(
+        f"\n{name}: {len(questions)} answerable questions ({expanded} expanded by the thesaurus, {split} split "
+        f"into sub-questions); mean [95% bootstrap CI]; paired difference vs '{baseline}'"
+    )
     print(f"{'variant':<44}" + "".join(f"{c:>26}" for c in SHOWN) + "".join(f"{'Δ ' + c:>30}" for c in SHOWN))
     for v in variants:
         cells = "".join(f"{fmt(metrics.bootstrap_ci([s[c] for s in scores[v]])):>26}" for c in SHOWN)
@@ -148,8 +153,13 @@ def report(name: str, per_q: list[dict[str, list]], questions: list[Question], b
 
 def report_context(extra: list[dict[str, float]]) -> None:
     print("context budget (product path, parents; dense weight and thesaurus as configured):")
-    for key in ("context hit, fixed 3", "context hit, routed", "context tokens, fixed 3", "context tokens, routed",
-                "budget"):
+    for key in (
+        "context hit, fixed 3",
+        "context hit, routed",
+        "context tokens, fixed 3",
+        "context tokens, routed",
+        "budget",
+    ):
         print(f"  {key:<30} {fmt(metrics.bootstrap_ci([e[key] for e in extra]))}")
     d = metrics.paired_difference([e["context hit, routed"] for e in extra], [e["context hit, fixed 3"] for e in extra])
     print(f"  {'Δ context hit routed - fixed':<30} {d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]")
@@ -165,8 +175,9 @@ def main() -> int:
     args = parser.parse_args()
     settings = Settings(data_dir=Path(args.data_dir))
     if args.context_dense_weight is not None:
-        settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
-            update={"dense_weight": args.context_dense_weight})})
+        settings = settings.model_copy(
+            update={"retrieval": settings.retrieval.model_copy(update={"dense_weight": args.context_dense_weight})}
+        )
     weights = [float(w) for w in args.dense_weights.split(",")]
     pdfs = sorted(p.name for p in Path(args.pdf_dir).glob("*.pdf"))
     corpus = Corpus.load(settings, pdfs, Path(args.pdf_dir), principal=Principal.local_operator())
@@ -178,8 +189,10 @@ def main() -> int:
     for name in SETS:
         questions = [build_question(row, corpus.page_text) for row in load_rows(SHARED / "eval" / f"{name}.jsonl")]
         questions = [q for q in questions if q.answerable and all(p in pdfs for p in q.pdfs)]
-        extra = [context_measures(q, corpus, settings, thesaurus if settings.understanding.thesaurus else None)
-                 for q in questions]
+        extra = [
+            context_measures(q, corpus, settings, thesaurus if settings.understanding.thesaurus else None)
+            for q in questions
+        ]
         if args.context_only:
             print(f"\n{name}: {len(questions)} answerable questions")
             report_context(extra)

@@ -48,8 +48,11 @@ def _context(args: argparse.Namespace) -> tuple[Settings, Principal]:
 
 def _progress(event: ProgressEvent) -> None:
     if event.total and event.done and (event.done == event.total or event.done % 25 == 0):
-        print(f"  {event.file_name}: {event.stage} {event.done}/{event.total} {event.message}".rstrip(),
-              file=sys.stderr, flush=True)
+        print(
+            f"  {event.file_name}: {event.stage} {event.done}/{event.total} {event.message}".rstrip(),
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -63,8 +66,14 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     principal = principal_of(args, settings)
     worst = 0
     for path in args.files:
-        for result in pipeline.ingest([Path(path)], settings, collection=args.collection, progress=_progress,
-                                      principal=principal, into_existing=args.into_existing):
+        for result in pipeline.ingest(
+            [Path(path)],
+            settings,
+            collection=args.collection,
+            progress=_progress,
+            principal=principal,
+            into_existing=args.into_existing,
+        ):
             print(f"{result.status:>16}  {result.file_name}: {result.message}", flush=True)
             if result.record and result.record.warnings:
                 for warning in result.record.warnings:
@@ -83,8 +92,10 @@ def cmd_documents(args: argparse.Namespace) -> int:
         print(json.dumps([r.model_dump(mode="json") for r in records], ensure_ascii=False, indent=1))
         return 0
     for r in records:
-        print(f"{r.doc_id[:12]}  {r.collection:<12} {r.language}  {r.pages:>4} p  {r.parents:>4} parents  "
-              f"{r.children:>5} children  {r.tables:>3} tables  {r.parser:<8} {r.file_name}")
+        print(
+            f"{r.doc_id[:12]}  {r.collection:<12} {r.language}  {r.pages:>4} p  {r.parents:>4} parents  "
+            f"{r.children:>5} children  {r.tables:>3} tables  {r.parser:<8} {r.file_name}"
+        )
     if not records:
         print("The library is empty.")
     return 0
@@ -93,8 +104,11 @@ def cmd_documents(args: argparse.Namespace) -> int:
 def _resolve_doc(prefix: str, settings: Settings, principal: Principal) -> str:
     from rag_core import pipeline
 
-    matches = [r.doc_id for r in pipeline.list_documents(settings, principal=principal) if r.doc_id.startswith(prefix)
-               or r.file_name == prefix]
+    matches = [
+        r.doc_id
+        for r in pipeline.list_documents(settings, principal=principal)
+        if r.doc_id.startswith(prefix) or r.file_name == prefix
+    ]
     if len(matches) != 1:
         raise RagError(f"No single document matches '{prefix}'; see `python -m rag_core documents`.")
     return matches[0]
@@ -115,12 +129,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(f"{'  ' * s['level']}{s['title']}")
     print("\nParents:")
     for p in view["parents"]:
-        print(f"  {p['id']}  p.{_pages(p['pages'])}  {p['tokens']:>5} tok  {p['children']} children  "
-              f"{' › '.join(p['section'])}")
+        print(
+            f"  {p['id']}  p.{_pages(p['pages'])}  {p['tokens']:>5} tok  {p['children']} children  "
+            f"{' › '.join(p['section'])}"
+        )
     print("\nChildren:")
     for c in view["children"]:
-        print(f"  {c['id']}  {c['parent_id']}  [{c['start']}:{c['end']}]  {c['tokens']:>3} tok  "
-              f"p.{_pages(c['pages'])}  {len(c['boxes'])} boxes")
+        print(
+            f"  {c['id']}  {c['parent_id']}  [{c['start']}:{c['end']}]  {c['tokens']:>3} tok  "
+            f"p.{_pages(c['pages'])}  {len(c['boxes'])} boxes"
+        )
     print("\nTables:")
     for t in view["tables"]:
         print(f"  {t['ref']}  p.{t['page']}  {t['shape'][0]}x{t['shape'][1]}  {t['caption'] or '(no caption kept)'}")
@@ -135,8 +153,15 @@ def cmd_search(args: argparse.Namespace) -> int:
     from rag_core import pipeline, retrieval
 
     settings = _settings(args)
-    result = pipeline.search(args.question, settings, collections=args.collection, doc_ids=args.documents, k=args.k,
-                             language=args.language, principal=principal_of(args, settings))
+    result = pipeline.search(
+        args.question,
+        settings,
+        collections=args.collection,
+        doc_ids=args.documents,
+        k=args.k,
+        language=args.language,
+        principal=principal_of(args, settings),
+    )
     if args.json:
         data = result.model_dump(mode="json")
         for parent in data["parents"]:  # each channel's hit also under its own name, as before `ranks` (null: absent)
@@ -151,14 +176,21 @@ def cmd_search(args: argparse.Namespace) -> int:
         if result.translated.only_other:
             print(f"only the {result.translated.language} documents name: {', '.join(result.translated.only_other)}")
     shown = retrieval.channels()
-    print("channels: " + ", ".join(f"{c.abbreviation} {c.description}" for c in shown)
-          + "; placed: the other language's best passage, placed at its rank")
+    print(
+        "channels: "
+        + ", ".join(f"{c.abbreviation} {c.description}" for c in shown)
+        + "; placed: the other language's best passage, placed at its rank"
+    )
     for hit in result.parents:
-        ranks = " ".join(f"{c.abbreviation}#{hit.ranks[c.name].rank}" if c.name in hit.ranks
-                         else f"{c.abbreviation} –" for c in shown)
+        ranks = " ".join(
+            f"{c.abbreviation}#{hit.ranks[c.name].rank}" if c.name in hit.ranks else f"{c.abbreviation} –"
+            for c in shown
+        )
         ranks += " placed" if hit.placed else ""
-        print(f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {ranks}  {hit.document.file_name} ({hit.document.language})"
-              f" · {hit.parent.section} · p. {_pages(hit.parent.pages)}")
+        print(
+            f"{hit.fused_rank:>2}. {hit.fused_score:.4f} {ranks}  {hit.document.file_name} ({hit.document.language})"
+            f" · {hit.parent.section} · p. {_pages(hit.parent.pages)}"
+        )
     if not result.parents:
         print("No passage found.")
     return 0
@@ -168,8 +200,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings = _settings(args)
-    answer = pipeline.ask(args.question, settings, conversation_id=args.conversation, collections=args.collection,
-                          principal=principal_of(args, settings))
+    answer = pipeline.ask(
+        args.question,
+        settings,
+        conversation_id=args.conversation,
+        collections=args.collection,
+        principal=principal_of(args, settings),
+    )
     if args.json:
         print(answer.model_dump_json(indent=1))
         return 0
@@ -239,8 +276,9 @@ def cmd_grant(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings, principal = _context(args)
-    grant = pipeline.grant(settings, args.collection, principal=principal, user=args.user, group=args.group,
-                           role=args.role)
+    grant = pipeline.grant(
+        settings, args.collection, principal=principal, user=args.user, group=args.group, role=args.role
+    )
     print(f"{grant.collection}: {grant.subject_kind} {grant.subject} can now {grant.role}.")
     return 0
 
@@ -251,8 +289,11 @@ def cmd_revoke(args: argparse.Namespace) -> int:
     settings, principal = _context(args)
     removed = pipeline.revoke(settings, args.collection, principal=principal, user=args.user, group=args.group)
     who = args.user or args.group
-    print(f"{args.collection}: {who} no longer has {removed.role} access." if removed
-          else f"{args.collection}: {who} had no grant; nothing changed.")
+    print(
+        f"{args.collection}: {who} no longer has {removed.role} access."
+        if removed
+        else f"{args.collection}: {who} had no grant; nothing changed."
+    )
     return 0
 
 
@@ -265,8 +306,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     for record in pipeline.list_documents(settings, principal=principal):
         counts[record.collection] = counts.get(record.collection, 0) + 1
     names = sorted(set(pipeline.manageable_collections(settings, principal=principal)) | {g.collection for g in grants})
-    shown = [{"collection": name, "documents": counts.get(name, 0),
-              "grants": [asdict(g) for g in grants if g.collection == name]} for name in names]
+    shown = [
+        {
+            "collection": name,
+            "documents": counts.get(name, 0),
+            "grants": [asdict(g) for g in grants if g.collection == name],
+        }
+        for name in names
+    ]
     if args.json:
         print(json.dumps({"collections": shown}, ensure_ascii=False, indent=1))
         return 0
@@ -295,8 +342,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return 0
     for e in events:
         details = {k: v for k, v in e.items() if k not in ("at", "event", "user", "groups", "admin") and v}
-        print(f"{e.get('at', '')[:19]}  {e.get('event', ''):<16} {e.get('user', '')}  "
-              f"{json.dumps(details, ensure_ascii=False)}")
+        print(
+            f"{e.get('at', '')[:19]}  {e.get('event', ''):<16} {e.get('user', '')}  "
+            f"{json.dumps(details, ensure_ascii=False)}"
+        )
     if not events:
         print("No event recorded.")
     return 0
@@ -306,8 +355,10 @@ def add_access_commands(sub, add) -> None:  # type: ignore[no-untyped-def]
     """Register `access grant|revoke|show` and `audit` on the CLI's subparsers (`add` gives the common options)."""
     access = sub.add_parser("access", help="grants on collections: grant, revoke, show")
     verbs = access.add_subparsers(dest="access_command", required=True)
-    for name, func, help_ in (("grant", cmd_grant, "give a user or a group a role on a collection"),
-                              ("revoke", cmd_revoke, "remove a user's or a group's grant on a collection")):
+    for name, func, help_ in (
+        ("grant", cmd_grant, "give a user or a group a role on a collection"),
+        ("revoke", cmd_revoke, "remove a user's or a group's grant on a collection"),
+    ):
         p = add(name, func, help_, verbs)
         p.add_argument("collection")
         who = p.add_mutually_exclusive_group(required=True)
@@ -333,18 +384,27 @@ def build_parser() -> argparse.ArgumentParser:
     def add(name: str, func, help_: str, parent=None) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
         p = (parent or sub).add_parser(name, help=help_)
         p.add_argument("--data-dir", help="library directory (default: RAG_DATA_DIR or ./data)")
-        p.add_argument("--as-user", metavar="EMAIL", help="act as this user, as the app would (default: the local "
-                       "operator, administrator)")
+        p.add_argument(
+            "--as-user",
+            metavar="EMAIL",
+            help="act as this user, as the app would (default: the local operator, administrator)",
+        )
         p.add_argument("--groups", metavar="G1,G2", help="the groups of --as-user, comma-separated")
         p.set_defaults(func=func)
         return p
 
     p = add("ingest", cmd_ingest, "ingest files into the library")
     p.add_argument("files", nargs="+")
-    p.add_argument("--collection", help="the collection (default: the library's default collection, which only "
-                   "an administrator creates)")
-    p.add_argument("--into-existing", action="store_true", help="add to a collection that another user created "
-                   "(refused without it, so that nobody's documents land silently in someone else's collection)")
+    p.add_argument(
+        "--collection",
+        help="the collection (default: the library's default collection, which only an administrator creates)",
+    )
+    p.add_argument(
+        "--into-existing",
+        action="store_true",
+        help="add to a collection that another user created "
+        "(refused without it, so that nobody's documents land silently in someone else's collection)",
+    )
     p.add_argument("--queue", action="store_true", help="queue the files for the workers instead of ingesting here")
     p = add("documents", cmd_documents, "list documents")
     p.add_argument("--collection")
@@ -358,8 +418,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--documents", nargs="*")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--language", choices=["fr", "en"], help="the question's language (default: detected)")
-    p.add_argument("--json", action="store_true", help="the result as JSON; each parent's hit in every channel is "
-                   "under `ranks` and, as before, under the channel's name (null when that channel did not find it)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the result as JSON; each parent's hit in every channel is "
+        "under `ranks` and, as before, under the channel's name (null when that channel did not find it)",
+    )
     p = add("ask", cmd_ask, "answer a question with checked citations")
     p.add_argument("question")
     p.add_argument("--collection", action="append")

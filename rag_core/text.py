@@ -10,8 +10,22 @@ import re
 import unicodedata
 
 _WS = re.compile(r"\s+")
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"',
-                         "«": '"', "»": '"', "\u00a0": " ", "\u202f": " ", "\u00ad": ""})
+_QUOTES = str.maketrans(
+    {
+        "‘": "'",
+        "’": "'",
+        "‚": "'",
+        "‛": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "«": '"',
+        "»": '"',
+        "\u00a0": " ",
+        "\u202f": " ",
+        "\u00ad": "",
+    }
+)
 
 _FR_WORDS = frozenset(
     "le la les des du de un une et est dans pour par sur au aux avec que qui ne pas sont ces cette "
@@ -34,7 +48,6 @@ _EN_WORDS = frozenset(
     "the of and to in is for that on with as by are be this from at or an it which not have has "
     "was were these those their its can will we they if when than".split()
 )
-
 
 
 def fold(text: str) -> str:

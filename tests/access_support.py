@@ -38,8 +38,11 @@ def make_pdf(path: Path, topic: str, table: bool = False, figure: bool = False) 
     page = doc.new_page()
     page.insert_text((72, 72), f"{topic} report", fontsize=20, fontname="hebo")
     page.insert_text((72, 110), f"1 {topic} overview", fontsize=14, fontname="hebo")
-    page.insert_textbox(pymupdf.Rect(72, 120, 520, 200),
-                        f"The {topic} programme protects the balance sheet against large losses. " * 2, fontsize=10)
+    page.insert_textbox(
+        pymupdf.Rect(72, 120, 520, 200),
+        f"The {topic} programme protects the balance sheet against large losses. " * 2,
+        fontsize=10,
+    )
     if table:
         page.insert_text((72, 220), f"Table 1: {topic} payments", fontsize=10, fontname="hebo")
         rows = [["Year", "Paid", "Reserve"], ["2021", "1 200", "3 400"], ["2022", "1 310", "2 900"]]
@@ -68,8 +71,10 @@ class IngestedCollections:
 
 
 def build_template(root: Path) -> IngestedCollections:
-    pdfs = {name: make_pdf(root / f"{name}.pdf", topic, table=name == "board", figure=name == "board")
-            for name, topic in TOPICS.items()}
+    pdfs = {
+        name: make_pdf(root / f"{name}.pdf", topic, table=name == "board", figure=name == "board")
+        for name, topic in TOPICS.items()
+    }
     settings = Settings(data_dir=root / "data")
     doc_ids = {}
     for name, pdf in pdfs.items():

@@ -54,9 +54,19 @@ def document(
     doc_id: str = DOC_FR, title: str = "Guide du provisionnement non-vie", language: str = "fr"
 ) -> DocumentRecord:
     return DocumentRecord(
-        doc_id=doc_id, file_name="guide-provisionnement.pdf" if doc_id == DOC_FR else "reserving-notes.pdf",
-        title=title, collection="default", language=language, pages=87, parents=128, children=300, tables=4,
-        parser="pymupdf", embedder="e5-small", ingested_at="2026-11-02T10:00:00Z", elapsed_s=12.0,
+        doc_id=doc_id,
+        file_name="guide-provisionnement.pdf" if doc_id == DOC_FR else "reserving-notes.pdf",
+        title=title,
+        collection="default",
+        language=language,
+        pages=87,
+        parents=128,
+        children=300,
+        tables=4,
+        parser="pymupdf",
+        embedder="e5-small",
+        ingested_at="2026-11-02T10:00:00Z",
+        elapsed_s=12.0,
     )
 
 
@@ -83,25 +93,51 @@ def retrieved(
         page = pages[min(i, len(pages) - 1)]
         children.append(
             Child(
-                id=f"{prefix}:c{number * 10 + i:04d}", parent_id=parent_id, doc_id=doc.doc_id, index=number * 10 + i,
-                text=t, context_text=" › ".join(heading_path) + "\n" + t, start=start, end=end, tokens=len(t.split()),
-                pages=[page], boxes=[box(page, 100.0 + 40 * i), box(page, 130.0 + 40 * i)],
+                id=f"{prefix}:c{number * 10 + i:04d}",
+                parent_id=parent_id,
+                doc_id=doc.doc_id,
+                index=number * 10 + i,
+                text=t,
+                context_text=" › ".join(heading_path) + "\n" + t,
+                start=start,
+                end=end,
+                tokens=len(t.split()),
+                pages=[page],
+                boxes=[box(page, 100.0 + 40 * i), box(page, 130.0 + 40 * i)],
             )
         )
         start = end
     parent = Parent(
-        id=parent_id, doc_id=doc.doc_id, index=number, heading_path=heading_path, text=text,
-        tokens=len(text.split()), pages=pages, child_ids=[c.id for c in children], items=items or [],
+        id=parent_id,
+        doc_id=doc.doc_id,
+        index=number,
+        heading_path=heading_path,
+        text=text,
+        tokens=len(text.split()),
+        pages=pages,
+        child_ids=[c.id for c in children],
+        items=items or [],
     )
     return RetrievedParent(
-        parent=parent, document=doc, children=children, best_child=children[best], fused_rank=rank, fused_score=score,
+        parent=parent,
+        document=doc,
+        children=children,
+        best_child=children[best],
+        fused_rank=rank,
+        fused_score=score,
         ranks={"lexical": ChannelHit(rank=rank, score=7.5, child_id=children[best].id)},
     )
 
 
 TABLE = Item(
-    ref="#/tables/0", kind="table", caption="Tableau 2 – Paiements cumulés par année de survenance", page=13,
-    boxes=[box(13, 300.0)], text=IBNR[1], n_rows=3, n_cols=3,
+    ref="#/tables/0",
+    kind="table",
+    caption="Tableau 2 – Paiements cumulés par année de survenance",
+    page=13,
+    boxes=[box(13, 300.0)],
+    text=IBNR[1],
+    n_rows=3,
+    n_cols=3,
 )
 
 
@@ -127,20 +163,40 @@ _GRID = [["Année", "12 mois", "24 mois"], ["2021", "1 200", "1 850"], ["2022", 
 
 
 CELLS = [
-    TableCell(row=r, col=c, text=text, box=HighlightBox(page=13, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c,
-                                                        y1=320 + 20 * r))
-    for r, row in enumerate(_GRID) for c, text in enumerate(row)
+    TableCell(
+        row=r,
+        col=c,
+        text=text,
+        box=HighlightBox(page=13, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c, y1=320 + 20 * r),
+    )
+    for r, row in enumerate(_GRID)
+    for c, text in enumerate(row)
 ]
 
 
-TABLE_WITH_CELLS = Item(ref="#/tables/0", kind="table", caption="Tableau 2 – Paiements cumulés", page=13,
-                        boxes=[box(13, 300.0)], text=IBNR[1], cells=CELLS, n_rows=3, n_cols=3)
+TABLE_WITH_CELLS = Item(
+    ref="#/tables/0",
+    kind="table",
+    caption="Tableau 2 – Paiements cumulés",
+    page=13,
+    boxes=[box(13, 300.0)],
+    text=IBNR[1],
+    cells=CELLS,
+    n_rows=3,
+    n_cols=3,
+)
 
 
 def table_result() -> SearchResult:
     parents = [
         retrieved(3, CHAIN_LADDER, ["Méthodes déterministes", "Chain Ladder"], [11, 12], rank=1, best=1),
-        retrieved(5, [IBNR[0] + " Le taux de déclaration à 12 mois est de 64,93 %.", IBNR[1]], ["Provisions", "IBNR"],
-                  [13, 14], rank=2, items=[TABLE_WITH_CELLS]),
+        retrieved(
+            5,
+            [IBNR[0] + " Le taux de déclaration à 12 mois est de 64,93 %.", IBNR[1]],
+            ["Provisions", "IBNR"],
+            [13, 14],
+            rank=2,
+            items=[TABLE_WITH_CELLS],
+        ),
     ]
     return SearchResult(query="paiements 2022", parents=parents)

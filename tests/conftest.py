@@ -27,8 +27,15 @@ CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 def pytest_configure(config: pytest.Config) -> None:
     if not CI:
         return
-    missing = [f"{what} ({path})" for what, path in (("the corpus", CORPUS), ("the Docling fixtures", DOCLING_FIXTURES),
-                                                    ("the dev sets", EVAL_DIR)) if not path.is_dir()]
+    missing = [
+        f"{what} ({path})"
+        for what, path in (
+            ("the corpus", CORPUS),
+            ("the Docling fixtures", DOCLING_FIXTURES),
+            ("the dev sets", EVAL_DIR),
+        )
+        if not path.is_dir()
+    ]
     if missing:
         missing.append(f"set RAG_SHARED_DIR (now {SHARED})")
     if not CHROMIUM.exists():

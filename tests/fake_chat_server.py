@@ -32,21 +32,41 @@ from urllib.parse import urlsplit
 # The errors real servers send when they do not take `response_format: json_schema`.
 JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
     # llama.cpp server (utils.hpp, oaicompat_completion_params_parse) before it took JSON schemas
-    "llamacpp": (500, {"error": {"code": 500, "message": 'response_format type must be one of "text" or '
-                                 '"json_object", but got: json_schema', "type": "server_error"}}),
+    "llamacpp": (
+        500,
+        {
+            "error": {
+                "code": 500,
+                "message": 'response_format type must be one of "text" or "json_object", but got: json_schema',
+                "type": "server_error",
+            }
+        },
+    ),
     # Ollama's OpenAI-compatible route, relaying its format check
-    "ollama": (500, {"error": {"message": "invalid JSON schema in format", "type": "api_error", "param": None,
-                               "code": None}}),
+    "ollama": (
+        500,
+        {"error": {"message": "invalid JSON schema in format", "type": "api_error", "param": None, "code": None}},
+    ),
     # vLLM with the xgrammar backend (backend_xgrammar.py)
-    "vllm": (400, {"object": "error", "message": "The provided JSON schema contains features not supported by "
-                   "xgrammar.", "type": "BadRequestError", "param": None, "code": 400}),
+    "vllm": (
+        400,
+        {
+            "object": "error",
+            "message": "The provided JSON schema contains features not supported by xgrammar.",
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        },
+    ),
 }
 TOOLS_REJECTION = (
     500,
     {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}},
 )
-FORMAT_REJECTION = (400, {"error": {"message": "response_format is not supported by this server", "type":
-                                    "invalid_request_error"}})
+FORMAT_REJECTION = (
+    400,
+    {"error": {"message": "response_format is not supported by this server", "type": "invalid_request_error"}},
+)
 FAMILIES = ("openai", "llamacpp", "ollama", "vllm", "tools", "text", "none")
 
 
@@ -156,21 +176,36 @@ class FakeChatServer:
                     if isinstance(reply.content, str) or reply.content is None
                     else json.dumps(reply.content)
                 )
-                tool = ((body.get("tool_choice") or {}).get("function") or {}).get("name") if isinstance(
-                    body.get("tool_choice"), dict) else None
+                tool = (
+                    ((body.get("tool_choice") or {}).get("function") or {}).get("name")
+                    if isinstance(body.get("tool_choice"), dict)
+                    else None
+                )
                 if body.get("stream"):
                     self._stream(body, reply, content, tool)
                     return
                 message: dict[str, Any] = {"role": "assistant", "content": content}
                 if tool:
-                    message = {"role": "assistant", "content": None, "tool_calls": [
-                        {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": content or ""}}]}
-                self._send(200, {
-                    "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model", "test-model"),
-                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool else "stop"}],
-                    "usage": _usage(reply),
-                })
+                    message = {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {"id": "call_1", "type": "function", "function": {"name": tool, "arguments": content or ""}}
+                        ],
+                    }
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{len(server.requests)}",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": body.get("model", "test-model"),
+                        "choices": [
+                            {"index": 0, "message": message, "finish_reason": "tool_calls" if tool else "stop"}
+                        ],
+                        "usage": _usage(reply),
+                    },
+                )
 
             def _stream(self, body: dict[str, Any], reply: Reply, content: str | None, tool: str | None) -> None:
                 self.send_response(200)
@@ -178,10 +213,14 @@ class FakeChatServer:
                 self.send_header("Connection", "close")  # the body ends when the connection does
                 self.end_headers()
                 self.close_connection = True
-                base = {"id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion.chunk",
-                        "created": int(time.time()), "model": body.get("model", "test-model")}
+                base = {
+                    "id": f"chatcmpl-{len(server.requests)}",
+                    "object": "chat.completion.chunk",
+                    "created": int(time.time()),
+                    "model": body.get("model", "test-model"),
+                }
                 text = content or ""
-                pieces = [text[i:i + reply.chunk_chars] for i in range(0, len(text), reply.chunk_chars)] or [""]
+                pieces = [text[i : i + reply.chunk_chars] for i in range(0, len(text), reply.chunk_chars)] or [""]
                 try:
                     for n, piece in enumerate(pieces):
                         if reply.cut_after is not None and n >= reply.cut_after:
@@ -189,18 +228,35 @@ class FakeChatServer:
                         if n and reply.chunk_delay_s and server._stop.wait(reply.chunk_delay_s):
                             return
                         if tool:
-                            delta: dict[str, Any] = {"tool_calls": [{"index": 0, "function": {"arguments": piece},
-                                                                     **({"id": "call_1", "type": "function",
-                                                                         "function": {"name": tool, "arguments": piece}}
-                                                                        if n == 0 else {})}]}
+                            delta: dict[str, Any] = {
+                                "tool_calls": [
+                                    {
+                                        "index": 0,
+                                        "function": {"arguments": piece},
+                                        **(
+                                            {
+                                                "id": "call_1",
+                                                "type": "function",
+                                                "function": {"name": tool, "arguments": piece},
+                                            }
+                                            if n == 0
+                                            else {}
+                                        ),
+                                    }
+                                ]
+                            }
                         else:
                             delta = {"content": piece, **({"role": "assistant"} if n == 0 else {})}
                         self._event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
                         if reply.malformed and n == 0:
                             self.wfile.write(b'data: {"choices": [{"delta": {"content": "oops"\n\n')
                             self.wfile.flush()
-                    self._event({**base, "choices": [{"index": 0, "delta": {},
-                                                      "finish_reason": "tool_calls" if tool else "stop"}]})
+                    self._event(
+                        {
+                            **base,
+                            "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls" if tool else "stop"}],
+                        }
+                    )
                     if (body.get("stream_options") or {}).get("include_usage"):
                         self._event({**base, "choices": [], "usage": _usage(reply)})
                     self.wfile.write(b"data: [DONE]\n\n")
@@ -242,5 +298,8 @@ class FakeChatServer:
 
 
 def _usage(reply: Reply) -> dict[str, int]:
-    return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-            "total_tokens": reply.prompt_tokens + reply.completion_tokens}
+    return {
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+    }

@@ -21,11 +21,20 @@ class WorkerProcess:
     lines (`EVENT job stage done/total`, with `--verbose`) are collected by a thread."""
 
     def __init__(self, data_dir: Path, env: dict[str, str] | None = None, verbose: bool = True) -> None:
-        full_env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-                    **(env or {})}
+        full_env = {
+            **os.environ,
+            "RAG_DATA_DIR": str(data_dir),
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            **(env or {}),
+        }
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rag_core", "worker", *(["--verbose"] if verbose else [])],
-            cwd=REPO, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            cwd=REPO,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
             start_new_session=True,
         )
         self.lines: list[str] = []

@@ -16,8 +16,11 @@ def llm_settings(
     settings: Settings, server: FakeChatServer | None = None, key: str | None = KEY, **llm: object
 ) -> Settings:
     section = LLMSettings(
-        model="test-model", api_key=SecretStr(key) if key else None,
-        base_url=server.base_url if server else None, timeout_s=1.0, **llm,
+        model="test-model",
+        api_key=SecretStr(key) if key else None,
+        base_url=server.base_url if server else None,
+        timeout_s=1.0,
+        **llm,
     )
     return settings.model_copy(update={"llm": section})
 

@@ -87,8 +87,11 @@ def picture_chart(path: Path) -> Path:
     y = 160
     for para in range(3):
         for line in range(5):
-            page.insert_text((50, y), f"Paragraph {para + 1} line {line + 1}: the claims reserve is estimated by the "
-                                      "chain ladder method", fontsize=10)
+            page.insert_text(
+                (50, y),
+                f"Paragraph {para + 1} line {line + 1}: the claims reserve is estimated by the chain ladder method",
+                fontsize=10,
+            )
             y += 13
         y += 14
     page.insert_image(pymupdf.Rect(100, 400, 500, 640), pixmap=chart)
@@ -111,8 +114,9 @@ def footer_only(path: Path) -> Path:
     return path
 
 
-SPREAD_VOCABULARY = ("the reserve of each accident year is estimated from development factors triangle and tail "
-                     "claims paid incurred").split()
+SPREAD_VOCABULARY = (
+    "the reserve of each accident year is estimated from development factors triangle and tail claims paid incurred"
+).split()
 
 
 def spread_scan(path: Path) -> Path:
@@ -171,8 +175,12 @@ def decorated(path: Path) -> Path:
         y = 140
         for para in range(5):
             for line in range(6):
-                page.insert_text((70, y), f"P{number + 1} paragraph {para + 1} line {line + 1}: the claims reserve is "
-                                          "estimated by chain ladder", fontsize=10)
+                page.insert_text(
+                    (70, y),
+                    f"P{number + 1} paragraph {para + 1} line {line + 1}: the claims reserve is "
+                    "estimated by chain ladder",
+                    fontsize=10,
+                )
                 y += 13
             y += 14
     doc.save(path)
@@ -181,8 +189,10 @@ def decorated(path: Path) -> Path:
 
 def report(path: Path) -> Path:
     """An ordinary two-page report: title, numbered headings, paragraphs, a list, a ruled table."""
-    lorem = ("The chain ladder method estimates outstanding claims from cumulative payments. "
-             "Development factors are the ratios of successive cumulative amounts, weighted by volume. ")
+    lorem = (
+        "The chain ladder method estimates outstanding claims from cumulative payments. "
+        "Development factors are the ratios of successive cumulative amounts, weighted by volume. "
+    )
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((72, 60), "Reserving Report 2025", fontsize=22, fontname="hebo")
@@ -198,8 +208,12 @@ def report(path: Path) -> Path:
     y += 20
     page.insert_text((72, y), "Table 1: Cumulative payments", fontsize=10, fontname="hebo")
     y += 8
-    rows = [["Year", "Dev 1", "Dev 2", "Dev 3"], ["2021", "100", "150", "170"],
-            ["2022", "110", "160", "180"], ["2023", "120", "175", "190"]]
+    rows = [
+        ["Year", "Dev 1", "Dev 2", "Dev 3"],
+        ["2021", "100", "150", "170"],
+        ["2022", "110", "160", "180"],
+        ["2023", "120", "175", "190"],
+    ]
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
             cell = pymupdf.Rect(72 + c * 90, y + r * 20, 162 + c * 90, y + (r + 1) * 20)
@@ -214,5 +228,12 @@ def report(path: Path) -> Path:
     return path
 
 
-BUILDERS = {"picture_form": picture_form, "picture_chart": picture_chart, "footer_only": footer_only,
-            "spread_scan": spread_scan, "arabic": arabic, "decorated": decorated, "report": report}
+BUILDERS = {
+    "picture_form": picture_form,
+    "picture_chart": picture_chart,
+    "footer_only": footer_only,
+    "spread_scan": spread_scan,
+    "arabic": arabic,
+    "decorated": decorated,
+    "report": report,
+}

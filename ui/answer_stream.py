@@ -51,8 +51,11 @@ def _show_checked(slot: Any, event: Checked) -> None:
             return
         st.markdown(marked_text(event.paragraph))
         supported = event.paragraph.status == "supported"
-        st.badge(t("stream.checked") if supported else t("stream.partial"), color="green" if supported else "orange",
-                 icon=":material/check_circle:" if supported else ":material/warning:")
+        st.badge(
+            t("stream.checked") if supported else t("stream.partial"),
+            color="green" if supported else "orange",
+            icon=":material/check_circle:" if supported else ":material/warning:",
+        )
 
 
 def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
@@ -101,8 +104,14 @@ def answer_cost(answer: Answer) -> None:
     """Tokens in and out (the endpoint's count), the structured-output dialect, time to first paragraph and in all."""
     if answer.mode not in ("llm", "extractive") or not (answer.prompt_tokens or answer.completion_tokens):
         return
-    text = t("stream.cost", prompt=answer.prompt_tokens, completion=answer.completion_tokens,
-             dialect=answer.dialect or "—", first=answer.first_paragraph_s, total=answer.elapsed_s)
+    text = t(
+        "stream.cost",
+        prompt=answer.prompt_tokens,
+        completion=answer.completion_tokens,
+        dialect=answer.dialect or "—",
+        first=answer.first_paragraph_s,
+        total=answer.elapsed_s,
+    )
     if answer.check_prompt_tokens:
         text += t("stream.cost_check", prompt=answer.check_prompt_tokens, completion=answer.check_completion_tokens)
     st.caption(text)

@@ -54,8 +54,9 @@ def _oidc_configured() -> bool:
         return False
 
 
-def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
-            headers: Mapping[str, str] | None = None) -> tuple[Principal | None, str]:
+def resolve(
+    settings: Settings, *, user_info: dict[str, Any] | None = None, headers: Mapping[str, str] | None = None
+) -> tuple[Principal | None, str]:
     """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen.
 
     From this script run's `st.user` and `st.context.headers`, or from the `user_info` and
@@ -86,8 +87,11 @@ def resolve(settings: Settings, *, user_info: dict[str, Any] | None = None,
         return None, "auth.header_untrusted"
     if address.strip() not in LOOPBACK and address not in _warned:  # allowed by header_beyond_loopback
         _warned.add(address)
-        log.warning("HEADER MODE LISTENS ON %s, BEYOND LOOPBACK: anyone who reaches this port without the "
-                    "proxy can claim any identity; make sure a firewall lets only the proxy reach it", address)
+        log.warning(
+            "HEADER MODE LISTENS ON %s, BEYOND LOOPBACK: anyone who reaches this port without the "
+            "proxy can claim any identity; make sure a firewall lets only the proxy reach it",
+            address,
+        )
     headers = st.context.headers if headers is None else headers
     try:
         return principal_from_headers({name: headers.get_all(name) for name in headers}, settings), ""
@@ -159,8 +163,10 @@ def identity_sidebar(settings: Settings, principal: Principal) -> None:
         st.caption(t("auth.local_mode"))
         return
     groups = ", ".join(sorted(principal.groups)) or "—"
-    st.caption(escape_md(t("auth.signed_in_as", user=principal.user, groups=groups))
-               + (f" · {t('auth.admin')}" if principal.is_admin else ""))
+    st.caption(
+        escape_md(t("auth.signed_in_as", user=principal.user, groups=groups))
+        + (f" · {t('auth.admin')}" if principal.is_admin else "")
+    )
     if mode == "oidc":
         if st.button(t("auth.sign_out"), key="auth_sign_out", icon=":material/logout:"):
             try:

@@ -56,8 +56,7 @@ class _Asking:
 
 _ASKING: contextvars.ContextVar[_Asking | None] = contextvars.ContextVar("deferred_download_request", default=None)
 _INSTALL_LOCK = threading.Lock()
-_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-         ".webp": "image/webp"}
+_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp"}
 
 
 def _install() -> None:
@@ -106,8 +105,9 @@ def session_principal(settings: Settings, session_id: str) -> Principal | None:
     return principal
 
 
-def bound(produce: Callable[[Principal], bytes | str], settings: Settings, principal: Principal,
-          what: str) -> Callable[[], bytes | str]:
+def bound(
+    produce: Callable[[Principal], bytes | str], settings: Settings, principal: Principal, what: str
+) -> Callable[[], bytes | str]:
     """The deferred callable: `produce(principal now)`, for the drawing session and principal only."""
     _install()
     drawn_in, drawn_for = current_session_id(), auth.principal_key(principal)
@@ -130,8 +130,18 @@ def bound(produce: Callable[[Principal], bytes | str], settings: Settings, princ
     return on_click
 
 
-def download(label: str, produce: Callable[[Principal], bytes | str], file_name: str, mime: str, *,
-             key: str, settings: Settings, principal: Principal, container: Any = None, **options: Any) -> None:
+def download(
+    label: str,
+    produce: Callable[[Principal], bytes | str],
+    file_name: str,
+    mime: str,
+    *,
+    key: str,
+    settings: Settings,
+    principal: Principal,
+    container: Any = None,
+    **options: Any,
+) -> None:
     """A deferred `st.download_button` (in `container` when given) whose bytes are `produce(principal)`,
     made on click only, and only for this session and its signed-in principal (see `bound`)."""
     target = container if container is not None else st
@@ -143,5 +153,7 @@ def inline_image(path: Path, caption: str, width: int = 480) -> None:
     URI: no `/media` URL exists for it, so nobody can fetch it outside this session's page."""
     mime = _MIME.get(path.suffix.lower(), "image/png")
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    st.html(f'<img src="data:{mime};base64,{data}" alt="{html.escape(caption, quote=True)}" '
-            f'style="max-width:100%;width:{int(width)}px" data-testid="inline-figure">')
+    st.html(
+        f'<img src="data:{mime};base64,{data}" alt="{html.escape(caption, quote=True)}" '
+        f'style="max-width:100%;width:{int(width)}px" data-testid="inline-figure">'
+    )

@@ -48,7 +48,7 @@ def outcome(job, record=None) -> None:
         key = "already_present" if job.message_key == "already_present" else "ingested"
         show = st.info if key == "already_present" else st.success
         show(escape_md(f"{job.file_name} — {t('library.result.' + key)} : {job.message}"))
-        for warning in (record.warnings if record is not None else []):
+        for warning in record.warnings if record is not None else []:
             st.warning(escape_md(f"{job.file_name} — {warning}"))
     elif job.state == "failed":
         reason = t("library.result.refused") if job.message_key == "refused" else t(f"jobs.key.{job.message_key}")
@@ -72,12 +72,17 @@ def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: 
         st.session_state["jobs_flash"] = ("error", str(err))
 
 
-def _job_row(job, settings: Settings, principal: Principal, now: float,
-             record=None) -> None:
+def _job_row(job, settings: Settings, principal: Principal, now: float, record=None) -> None:
     state = t(f"jobs.state.{job.state}")
     if job.state == "running" and job.stage:
-        label = t("jobs.line_stage", file=job.file_name, collection=job.collection,
-                  stage=t(f"library.stage.{job.stage}"), done=job.done, total=job.total)
+        label = t(
+            "jobs.line_stage",
+            file=job.file_name,
+            collection=job.collection,
+            stage=t(f"library.stage.{job.stage}"),
+            done=job.done,
+            total=job.total,
+        )
     else:
         label = t("jobs.line", file=job.file_name, collection=job.collection, state=state)
     main, action = st.columns([6, 1], vertical_alignment="center")
@@ -90,8 +95,11 @@ def _job_row(job, settings: Settings, principal: Principal, now: float,
         if job.state == "running":
             left = pipeline.remaining_of(job, now)
             elapsed = duration(pipeline.elapsed_of(job, now))
-            notes.append(t("jobs.times_left", elapsed=elapsed, left=duration(left)) if left is not None
-                         else t("jobs.times", elapsed=elapsed))
+            notes.append(
+                t("jobs.times_left", elapsed=elapsed, left=duration(left))
+                if left is not None
+                else t("jobs.times", elapsed=elapsed)
+            )
         elif job.state in ENDED and job.started_at:
             notes.append(t("jobs.times", elapsed=duration(pipeline.elapsed_of(job, now))))
         if job.submitter != principal.user:
@@ -100,11 +108,19 @@ def _job_row(job, settings: Settings, principal: Principal, now: float,
             st.caption(escape_md(" · ".join(notes)))
     with action:
         if job.state in ("queued", "running") and not job.cancel:
-            st.button(t("jobs.cancel"), key=f"job_cancel_{job.id}", on_click=_act,
-                      args=("cancel", job.id, job.file_name, settings, principal))
+            st.button(
+                t("jobs.cancel"),
+                key=f"job_cancel_{job.id}",
+                on_click=_act,
+                args=("cancel", job.id, job.file_name, settings, principal),
+            )
         elif job.state in ("failed", "cancelled"):
-            st.button(t("jobs.retry"), key=f"job_retry_{job.id}", on_click=_act,
-                      args=("retry", job.id, job.file_name, settings, principal))
+            st.button(
+                t("jobs.retry"),
+                key=f"job_retry_{job.id}",
+                on_click=_act,
+                args=("retry", job.id, job.file_name, settings, principal),
+            )
 
 
 @st.fragment(run_every=2)
@@ -145,8 +161,7 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
 def notices(settings: Settings, principal: Principal) -> None:
     """On every page: how many of the user's imports run, and a toast when one ends."""
     try:
-        jobs = [j for j in pipeline.list_jobs(settings, principal=principal, limit=20)
-                if j.submitter == principal.user]
+        jobs = [j for j in pipeline.list_jobs(settings, principal=principal, limit=20) if j.submitter == principal.user]
     except RagError:
         return
     seen: dict[str, str] = st.session_state.setdefault(SEEN, {})

@@ -18,6 +18,7 @@ _MD_LINE_START = re.compile(r"^(\s*)([-+>=]|\d+(?=[.)]))", re.MULTILINE)
 def escape_md(text: str) -> str:
     """Make any text (document text, file names) display literally in st.markdown and labels."""
     text = _MD_INLINE.sub(r"\\\1", text)
+
     def line_start(m: re.Match[str]) -> str:
         mark = m.group(2)
         return m.group(1) + (mark + "\\" if mark[0].isdigit() else "\\" + mark)

@@ -15,8 +15,12 @@ from rag_core.models import Mark, Paragraph
 from ui.i18n import t
 from ui.markdown import escape_md
 
-LEVELS = {"ok": ("green", ":material/verified:"), "info": ("violet", ":material/info:"),
-          "caution": ("orange", ":material/warning:"), "alert": ("red", ":material/report:")}
+LEVELS = {
+    "ok": ("green", ":material/verified:"),
+    "info": ("violet", ":material/info:"),
+    "caution": ("orange", ":material/warning:"),
+    "alert": ("red", ":material/report:"),
+}
 ICONS = {"mark.support.partly": ":material/rule:", "mark.collections.several": ":material/call_split:"}
 
 
@@ -25,8 +29,12 @@ def show_marks(marks: Sequence[Mark]) -> None:
     for mark in marks:
         color, icon = LEVELS[mark.level]
         label = t(mark.key, **{k: escape_md(v) for k, v in mark.params.items()})
-        st.badge(label, color=color, icon=ICONS.get(mark.key, icon),  # type: ignore[arg-type]
-                 help=escape_md(mark.detail) or None)
+        st.badge(
+            label,
+            color=color,
+            icon=ICONS.get(mark.key, icon),  # type: ignore[arg-type]
+            help=escape_md(mark.detail) or None,
+        )
 
 
 def show_paragraph_marks(paragraph: Paragraph) -> None:

@@ -18,12 +18,7 @@ from ui.i18n import t
 from ui.markdown import escape_md
 from ui.widgets import source_label
 
-MARKS = {
-    "quoted": ("green", "✓"),
-    "computed": ("blue", "="),
-    "mismatch": ("orange", "≠"),
-    "unsupported": ("red", "?"),
-}
+MARKS = {"quoted": ("green", "✓"), "computed": ("blue", "="), "mismatch": ("orange", "≠"), "unsupported": ("red", "?")}
 MAX_CHIPS = 12  # a row of a triangle has many figures: the rest stay marked in the text
 
 
@@ -47,8 +42,14 @@ def number_target(n: NumberTrace, source: Source) -> ViewerTarget:
     context = [b for b in (source.boxes if loc.kind == "cell" else source.parent_boxes) if b not in loc.boxes]
     pages = sorted({b.page for b in loc.boxes}) or source.pages
     return highlight_target(
-        doc_id=source.doc_id, file_name=source.file_name, label=f"{n.text} · {source_label(source)}",
-        pages=pages, boxes=loc.boxes, parent_boxes=context, text=loc.text, source_id=f"{source.id}|{n.start}",
+        doc_id=source.doc_id,
+        file_name=source.file_name,
+        label=f"{n.text} · {source_label(source)}",
+        pages=pages,
+        boxes=loc.boxes,
+        parent_boxes=context,
+        text=loc.text,
+        source_id=f"{source.id}|{n.start}",
     )
 
 
@@ -73,8 +74,11 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
     """Under a paragraph: a button per quoted number (opens its cell), the reason of every other mark."""
     # A chip for each number the paragraph states as a fact; figures of quoted code or console output
     # stay traced (and marked in the text) without one. A table answer's cells are its own buttons.
-    quoted = [n for n in paragraph.numbers if n.status == "quoted" and n.stated and paragraph.table is None
-              and _source_of(n, sources) is not None]
+    quoted = [
+        n
+        for n in paragraph.numbers
+        if n.status == "quoted" and n.stated and paragraph.table is None and _source_of(n, sources) is not None
+    ]
     seen: set[tuple[str, str, int | None, int | None]] = set()
     chips = []
     for n in quoted:
@@ -88,21 +92,29 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
         cols = st.columns(min(len(chips[:MAX_CHIPS]), 3))
         for i, n in enumerate(chips[:MAX_CHIPS]):
             with cols[i % len(cols)]:
-                st.button(escape_md(_chip_label(n)), key=f"{key}-{i}", type="tertiary", icon=":material/check_circle:",
-                          help=escape_md(n.reason) if n.reason else None,
-                          on_click=state.open_viewer,
-                          args=(number_target(n, _source_of(n, sources)),))  # type: ignore[arg-type]
+                st.button(
+                    escape_md(_chip_label(n)),
+                    key=f"{key}-{i}",
+                    type="tertiary",
+                    icon=":material/check_circle:",
+                    help=escape_md(n.reason) if n.reason else None,
+                    on_click=state.open_viewer,
+                    args=(number_target(n, _source_of(n, sources)),),
+                )  # type: ignore[arg-type]
         if len(chips) > MAX_CHIPS:
             st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))
     for n in paragraph.numbers:
         if n.status != "quoted":
             color, symbol = MARKS[n.status]
-            st.caption(f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — "
-                       f"{escape_md(n.reason)}")
+            st.caption(
+                f":{color}-background[{escape_md(n.text)} {symbol}] {t('numbers.' + n.status)} — {escape_md(n.reason)}"
+            )
 
 
 def numbers_summary(answer: Answer) -> None:
     """One warning when some figures are unsupported or mis-computed (the answer stores the counts)."""
     if answer.unsupported_numbers or answer.mismatched_numbers:
-        st.warning(t("numbers.summary", unsupported=answer.unsupported_numbers, mismatch=answer.mismatched_numbers),
-                   icon=":material/error:")
+        st.warning(
+            t("numbers.summary", unsupported=answer.unsupported_numbers, mismatch=answer.mismatched_numbers),
+            icon=":material/error:",
+        )

@@ -19,9 +19,13 @@ from ui.widgets import source_label
 def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
     boxes = [cell.box] if cell.box is not None else []
     return highlight_target(
-        doc_id=source.doc_id, file_name=source.file_name, label=f"{cell.text} · {source_label(source)}",
-        pages=sorted({b.page for b in boxes}) or source.pages, boxes=boxes,
-        parent_boxes=[b for b in source.boxes if b not in boxes], text=cell.text,
+        doc_id=source.doc_id,
+        file_name=source.file_name,
+        label=f"{cell.text} · {source_label(source)}",
+        pages=sorted({b.page for b in boxes}) or source.pages,
+        boxes=boxes,
+        parent_boxes=[b for b in source.boxes if b not in boxes],
+        text=cell.text,
         source_id=f"{source.id}|{cell.row},{cell.col}",
     )
 
@@ -29,10 +33,15 @@ def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
 MAX_GRID_COLUMNS = 6  # a wider row is drawn turned, one line per column, so that every cell stays readable
 
 
-def _cell_button(col, cell: TableCell, source: Source, matched: set[tuple[int, int]],
-                 key: str) -> None:
-    col.button(escape_md(cell.text) or "·", key=key, type="primary" if (cell.row, cell.col) in matched else "tertiary",
-               disabled=cell.box is None, on_click=state.open_viewer, args=(cell_target(cell, source),))
+def _cell_button(col, cell: TableCell, source: Source, matched: set[tuple[int, int]], key: str) -> None:
+    col.button(
+        escape_md(cell.text) or "·",
+        key=key,
+        type="primary" if (cell.row, cell.col) in matched else "tertiary",
+        disabled=cell.box is None,
+        on_click=state.open_viewer,
+        args=(cell_target(cell, source),),
+    )
 
 
 def table_excerpt(paragraph: Paragraph, sources: Mapping[str, Source], *, key: str) -> bool:

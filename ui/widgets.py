@@ -63,8 +63,9 @@ def load_css() -> None:
 SCOPED_CACHE = "scoped_bytes"  # session key: {(user key, what, doc id, detail): value made by rag_core}
 
 
-def checked_once(what: str, doc_id: str, detail: Any, settings: Settings, principal: Principal,
-                 produce: Callable[[], T]) -> T:
+def checked_once(
+    what: str, doc_id: str, detail: Any, settings: Settings, principal: Principal, produce: Callable[[], T]
+) -> T:
     """`produce()` (a rag_core call that checks the scope, records the opening and makes the value)
     once per session and principal; each later rerun still asks rag_core whether the principal can
     read the document (NotFoundError once out of scope), so a revoked grant closes what is open
@@ -83,14 +84,16 @@ def checked_once(what: str, doc_id: str, detail: Any, settings: Settings, princi
     return value
 
 
-def _pdf_pages(doc_id: str, pages: tuple[int, ...], settings: Settings, principal: Principal
-               ) -> tuple[bytes, dict[int, int], bool]:
+def _pdf_pages(
+    doc_id: str, pages: tuple[int, ...], settings: Settings, principal: Principal
+) -> tuple[bytes, dict[int, int], bool]:
     """(pdf bytes, original page -> displayed page, is_excerpt) for `principal`, or a RagError.
 
     Only the needed pages are sent to the browser (rag_core cuts them out with PyMuPDF), so a
     300-page PDF opens as fast as a 3-page one; they reach the viewer through the session's
     websocket, not Streamlit's /media route.
     """
+
     def produce() -> tuple[bytes, dict[int, int], bool]:
         if pages:
             data, mapping = pipeline.page_pdf(doc_id, list(pages), settings, principal=principal)
@@ -101,16 +104,28 @@ def _pdf_pages(doc_id: str, pages: tuple[int, ...], settings: Settings, principa
 
 
 def render_pdf(
-    pdf_bytes: bytes, annotations: list[dict[str, Any]], *, key: str,
-    pages_to_render: Sequence[int] = (), scroll_to_annotation: int | None = None,
-    scroll_to_page: int | None = None, height: int = VIEWER_HEIGHT_PX,
+    pdf_bytes: bytes,
+    annotations: list[dict[str, Any]],
+    *,
+    key: str,
+    pages_to_render: Sequence[int] = (),
+    scroll_to_annotation: int | None = None,
+    scroll_to_page: int | None = None,
+    height: int = VIEWER_HEIGHT_PX,
 ) -> None:
     """The one place that calls streamlit-pdf-viewer."""
     pdf_viewer(
-        pdf_bytes, width="100%", height=height, key=key, annotations=annotations,
-        pages_to_render=list(pages_to_render), annotation_outline_size=2,
-        scroll_to_annotation=scroll_to_annotation, scroll_to_page=None if scroll_to_annotation else scroll_to_page,
-        scroll_behavior="instant", resolution_boost=2,
+        pdf_bytes,
+        width="100%",
+        height=height,
+        key=key,
+        annotations=annotations,
+        pages_to_render=list(pages_to_render),
+        annotation_outline_size=2,
+        scroll_to_annotation=scroll_to_annotation,
+        scroll_to_page=None if scroll_to_annotation else scroll_to_page,
+        scroll_behavior="instant",
+        resolution_boost=2,
     )
 
 
@@ -132,7 +147,9 @@ def show_target(target: ViewerTarget, settings: Settings, principal: Principal, 
     st.caption(t("viewer.pages", pages=", ".join(str(p) for p in pages)))
     digest = hashlib.sha1(repr((target.doc_id, pages, target.source_id, len(anns))).encode()).hexdigest()[:10]
     render_pdf(
-        data, anns, key=f"{key}-{digest}",
+        data,
+        anns,
+        key=f"{key}-{digest}",
         pages_to_render=() if is_excerpt else pages,
         scroll_to_annotation=1 if strong else None,
         scroll_to_page=None if strong else page_map.get(pages[0]),
@@ -156,8 +173,12 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> N
     for i, source in enumerate(sources):
         with cols[i % len(cols)]:
             st.button(
-                escape_md(source_label(source)), key=f"{key}-{i}", icon=":material/picture_as_pdf:",
-                on_click=open_source, args=(source, quote), width="stretch",
+                escape_md(source_label(source)),
+                key=f"{key}-{i}",
+                icon=":material/picture_as_pdf:",
+                on_click=open_source,
+                args=(source, quote),
+                width="stretch",
             )
 
 
@@ -175,10 +196,20 @@ def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Set
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
-    for col, fmt, label, mime in ((c1, "csv", t("inspect.csv"), "text/csv"), (
-            c2, "xlsx", t("inspect.xlsx"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")):
-        download(label, lambda who, fmt=fmt: pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who),
-                 f"{stem}.{fmt}", mime, key=f"{fmt}-{n}", settings=settings, principal=principal, container=col)
+    for col, fmt, label, mime in (
+        (c1, "csv", t("inspect.csv"), "text/csv"),
+        (c2, "xlsx", t("inspect.xlsx"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    ):
+        download(
+            label,
+            lambda who, fmt=fmt: pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who),
+            f"{stem}.{fmt}",
+            mime,
+            key=f"{fmt}-{n}",
+            settings=settings,
+            principal=principal,
+            container=col,
+        )
 
 
 def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[Any]) -> list[dict[str, Any]]:
@@ -191,22 +222,42 @@ def structure_annotations(page: int, parents: Sequence[Any], children: Sequence[
         parent_boxes.setdefault(child_parent[child.id], []).extend(on_page)
         color = CHILD_COLORS[child.index % len(CHILD_COLORS)]
         for j, b in enumerate(on_page):
-            anns.append({"id": f"child-{child.index}-{j}", "page": 1, "x": b.x0, "y": b.y0,
-                         "width": max(b.x1 - b.x0, 1.0), "height": max(b.y1 - b.y0, 1.0),
-                         "color": color, "border": "solid"})
+            anns.append(
+                {
+                    "id": f"child-{child.index}-{j}",
+                    "page": 1,
+                    "x": b.x0,
+                    "y": b.y0,
+                    "width": max(b.x1 - b.x0, 1.0),
+                    "height": max(b.y1 - b.y0, 1.0),
+                    "color": color,
+                    "border": "solid",
+                }
+            )
     for parent in parents:
         boxes = parent_boxes.get(parent.id)
         if not boxes:
             continue
         x0, y0 = min(b.x0 for b in boxes) - 4, min(b.y0 for b in boxes) - 4
         x1, y1 = max(b.x1 for b in boxes) + 4, max(b.y1 for b in boxes) + 4
-        anns.append({"id": f"parent-{parent.index}", "page": 1, "x": x0, "y": y0, "width": x1 - x0,
-                     "height": y1 - y0, "color": LIGHT_COLOR, "border": "dashed"})
+        anns.append(
+            {
+                "id": f"parent-{parent.index}",
+                "page": 1,
+                "x": x0,
+                "y": y0,
+                "width": x1 - x0,
+                "height": y1 - y0,
+                "color": LIGHT_COLOR,
+                "border": "dashed",
+            }
+        )
     return anns
 
 
-def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, principal: Principal,
-              *, key: str) -> None:
+def show_page(
+    doc_id: str, page: int, annotations: list[dict[str, Any]], settings: Settings, principal: Principal, *, key: str
+) -> None:
     """One page of a document with `annotations` given for page 1 of a one-page view."""
     ok, got = call(_pdf_pages, doc_id, (page,), settings, principal)
     if not ok or got is None:
@@ -214,5 +265,10 @@ def show_page(doc_id: str, page: int, annotations: list[dict[str, Any]], setting
     data, page_map, is_excerpt = got
     shown = page_map.get(page, page)
     anns = [{**a, "page": shown} for a in annotations]
-    render_pdf(data, anns, key=f"{key}-{doc_id[:12]}-{page}", pages_to_render=() if is_excerpt else (page,),
-               scroll_to_page=shown)
+    render_pdf(
+        data,
+        anns,
+        key=f"{key}-{doc_id[:12]}-{page}",
+        pages_to_render=() if is_excerpt else (page,),
+        scroll_to_page=shown,
+    )

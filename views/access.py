@@ -48,8 +48,13 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
         return
     try:  # the page reruns after the form: a refusal must outlive that rerun, as a flash
         # the ignore below: role comes from the form's choice of the three roles
-        pipeline.grant(settings, collection, principal=principal, role=role,  # type: ignore[arg-type]
-                       **{"user" if kind == "user" else "group": subject})
+        pipeline.grant(
+            settings,
+            collection,
+            principal=principal,
+            role=role,  # type: ignore[arg-type]
+            **{"user" if kind == "user" else "group": subject},
+        )
     except RagError as err:
         state.flash("error", escape_md(str(err)))
         return
@@ -57,13 +62,15 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
         log.exception("grant failed")
         state.flash("error", t("error.generic"))
         return
-    state.flash("success", escape_md(t("access.granted", role=t(f"access.role.{role}"), subject=subject,
-                                       collection=collection)))
+    state.flash(
+        "success", escape_md(t("access.granted", role=t(f"access.role.{role}"), subject=subject, collection=collection))
+    )
 
 
 def _revoke(collection: str, kind: str, subject: str) -> None:
-    ok, _ = call(pipeline.revoke, settings, collection, principal=principal,
-                 **{"user" if kind == "user" else "group": subject})
+    ok, _ = call(
+        pipeline.revoke, settings, collection, principal=principal, **{"user" if kind == "user" else "group": subject}
+    )
     if ok:
         state.flash("success", escape_md(t("access.revoked", subject=subject, collection=collection)))
 
@@ -76,18 +83,35 @@ else:
     mine = [g for g in grants if g.collection == collection]
     st.subheader(t("access.grants", collection=collection))
     if mine:
-        st.dataframe(pd.DataFrame([{
-            t("access.col.kind"): t(f"access.kind.{g.subject_kind}"), t("access.col.subject"): g.subject,
-            t("access.col.role"): t(f"access.role.{g.role}"), t("access.col.by"): g.granted_by,
-            t("access.col.at"): g.granted_at} for g in mine]), hide_index=True, width="stretch")
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        t("access.col.kind"): t(f"access.kind.{g.subject_kind}"),
+                        t("access.col.subject"): g.subject,
+                        t("access.col.role"): t(f"access.role.{g.role}"),
+                        t("access.col.by"): g.granted_by,
+                        t("access.col.at"): g.granted_at,
+                    }
+                    for g in mine
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+        )
     else:
         st.caption(t("access.no_grant"))
 
     left, right = st.columns(2)
     with left, st.form("access_add", clear_on_submit=True):
         st.markdown(f"**{t('access.add')}**")
-        kind = st.radio(t("access.col.kind"), ["user", "group"], horizontal=True, key="access_kind",
-                        format_func=lambda k: t(f"access.kind.{k}"))
+        kind = st.radio(
+            t("access.col.kind"),
+            ["user", "group"],
+            horizontal=True,
+            key="access_kind",
+            format_func=lambda k: t(f"access.kind.{k}"),
+        )
         subject = st.text_input(t("access.subject"), key="access_subject")
         role = st.selectbox(t("access.col.role"), ROLES, key="access_role", format_func=lambda r: t(f"access.role.{r}"))
         if st.form_submit_button(t("access.add_button"), type="primary"):
@@ -97,11 +121,21 @@ else:
         if mine:
             st.markdown(f"**{t('access.revoke')}**")
             by_key = {f"{g.subject_kind}:{g.subject}": g for g in mine}
-            pick = st.selectbox(t("access.revoke_pick"), list(by_key), key="access_revoke_pick",
-                                format_func=lambda k: f"{t(f'access.kind.{by_key[k].subject_kind}')} "
-                                f"{by_key[k].subject} ({t(f'access.role.{by_key[k].role}')})")
-            st.button(t("access.revoke_button"), key="access_revoke", on_click=_revoke,
-                      args=(collection, by_key[pick].subject_kind, by_key[pick].subject))
+            pick = st.selectbox(
+                t("access.revoke_pick"),
+                list(by_key),
+                key="access_revoke_pick",
+                format_func=lambda k: (
+                    f"{t(f'access.kind.{by_key[k].subject_kind}')} "
+                    f"{by_key[k].subject} ({t(f'access.role.{by_key[k].role}')})"
+                ),
+            )
+            st.button(
+                t("access.revoke_button"),
+                key="access_revoke",
+                on_click=_revoke,
+                args=(collection, by_key[pick].subject_kind, by_key[pick].subject),
+            )
 
 # ---- who can read what
 st.subheader(t("access.map"))
@@ -126,9 +160,15 @@ if principal.is_admin:
     if ok and events:
         st.dataframe(pd.DataFrame(events).astype(str), hide_index=True, width="stretch")
         # Deferred: made (and checked by rag_core) on click only, for this session and whoever is signed in to it then.
-        download(t("audit.csv"), lambda who: pipeline.audit_csv(settings, principal=who, user=user, since=since,
-                                                                document=document),
-                 "audit.csv", "text/csv", key="audit_csv", settings=settings, principal=principal,
-                 icon=":material/download:")
+        download(
+            t("audit.csv"),
+            lambda who: pipeline.audit_csv(settings, principal=who, user=user, since=since, document=document),
+            "audit.csv",
+            "text/csv",
+            key="audit_csv",
+            settings=settings,
+            principal=principal,
+            icon=":material/download:",
+        )
     elif ok:
         st.caption(t("audit.none"))

@@ -28,13 +28,19 @@ st.title(t("ask.title"))
 # ---- scope
 with st.sidebar:
     _, collections = call(pipeline.list_collections, settings, principal=principal)
-    chosen_collections = st.multiselect(t("ask.scope_collections"), list(collections or []), key="ask_collections",
-                                        placeholder=t("ask.scope_help"))
+    chosen_collections = st.multiselect(
+        t("ask.scope_collections"), list(collections or []), key="ask_collections", placeholder=t("ask.scope_help")
+    )
     _, documents = call(pipeline.list_documents, settings, principal=principal)
     documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
-    chosen_docs = st.multiselect(t("ask.scope_documents"), list(names), key="ask_docs",
-                                 format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
+    chosen_docs = st.multiselect(
+        t("ask.scope_documents"),
+        list(names),
+        key="ask_docs",
+        format_func=lambda i: names.get(i, i),
+        placeholder=t("ask.scope_help"),
+    )
     st.button(t("ask.clear"), key="ask_clear", on_click=state.new_conversation, icon=":material/refresh:")
 
 
@@ -49,12 +55,19 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if answer.standalone_question:
         st.caption(escape_md(t("ask.rewritten", q=answer.standalone_question)))
     if answer.budget:
-        st.caption(escape_md(t("ask.budget", n=answer.budget, kind=t(f"ask.kind.{answer.budget_kind}"),
-                               reason=answer.budget_reason)))
+        st.caption(
+            escape_md(
+                t("ask.budget", n=answer.budget, kind=t(f"ask.kind.{answer.budget_kind}"), reason=answer.budget_reason)
+            )
+        )
     for sub in answer.sub_questions:
         if not sub.found:
-            st.warning(escape_md(t("ask.no_source", q=sub.question)
-                                 + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")))
+            st.warning(
+                escape_md(
+                    t("ask.no_source", q=sub.question)
+                    + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")
+                )
+            )
     if answer.mode == "refused":
         if answer.missing_terms:
             st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
@@ -75,8 +88,9 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
             st.markdown(marked_text(paragraph))
         show_paragraph_marks(paragraph)
-        citation_cards([by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}",
-                       quote=paragraph.quote)
+        citation_cards(
+            [by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}", quote=paragraph.quote
+        )
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
@@ -96,8 +110,16 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 if st.form_submit_button(t("ask.report_send")):
                     source = by_id.get(source_id) or cited[0]
                     quote = next((p.quote for p in answer.paragraphs if source.id in p.source_ids and p.quote), "")
-                    ok, _ = call(evaluating.report_citation, settings, principal=principal, question=question,
-                                 language=answer.language or lang(), source=source, quote=quote, comment=comment)
+                    ok, _ = call(
+                        evaluating.report_citation,
+                        settings,
+                        principal=principal,
+                        question=question,
+                        language=answer.language or lang(),
+                        source=source,
+                        quote=quote,
+                        comment=comment,
+                    )
                     if ok:
                         st.success(t("ask.reported"))
 
@@ -105,9 +127,14 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
 def ask_streaming(question: str, history: list[dict]) -> Answer | None:
     """The answer written paragraph by paragraph (`ui.answer_stream`); the answer kept, final or stopped,
     joins the conversation."""
-    stream = pipeline.ask_stream(question, settings, conversation_id=state.conversation_id(),
-                                 collections=chosen_collections or None, doc_ids=chosen_docs or None,
-                                 principal=principal)
+    stream = pipeline.ask_stream(
+        question,
+        settings,
+        conversation_id=state.conversation_id(),
+        collections=chosen_collections or None,
+        doc_ids=chosen_docs or None,
+        principal=principal,
+    )
     return stream_answer(stream, lambda kept: history.append({"role": "assistant", "answer": kept}))
 
 
@@ -142,9 +169,16 @@ with chat_col:
                 render_answer(answer, prompt, len(history) - 1)
     # one's own reports; an administrator's download holds everyone's
     if evaluating.has_reports(settings, principal=principal):
-        download(t("ask.export"), lambda who: pipeline.reported_citations(settings, principal=who),
-                 "reported_citations.jsonl", "application/jsonl", key="ask_export", settings=settings,
-                 principal=principal, icon=":material/download:")
+        download(
+            t("ask.export"),
+            lambda who: pipeline.reported_citations(settings, principal=who),
+            "reported_citations.jsonl",
+            "application/jsonl",
+            key="ask_export",
+            settings=settings,
+            principal=principal,
+            icon=":material/download:",
+        )
 
 with viewer_col:
     target = state.shown_target()

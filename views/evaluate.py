@@ -27,8 +27,13 @@ settings, principal = page_context()
 st.title(t("evaluate.title"))
 
 options = evaluating.evaluation_options(settings, principal=principal)
-source = st.radio(t("evaluate.set"), options.sources, horizontal=True, key="evaluate_source",
-                  format_func=lambda s: t(f"evaluate.source.{s}"))
+source = st.radio(
+    t("evaluate.set"),
+    options.sources,
+    horizontal=True,
+    key="evaluate_source",
+    format_func=lambda s: t(f"evaluate.source.{s}"),
+)
 lines: list[str] = []
 set_name = ""
 if source == "shared":
@@ -48,8 +53,9 @@ else:
     if not lines:
         st.info(t("evaluate.no_reports"))
 
-pdf_dir = st.text_input(t("evaluate.pdf_dir"), str(options.pdf_dir), key="evaluate_pdf_dir",
-                        disabled=not options.choose_pdf_dir)
+pdf_dir = st.text_input(
+    t("evaluate.pdf_dir"), str(options.pdf_dir), key="evaluate_pdf_dir", disabled=not options.choose_pdf_dir
+)
 engine_names = evaluating.evaluation_engines()
 engines = st.multiselect(t("evaluate.engines"), engine_names, engine_names, key="evaluate_engines")
 
@@ -60,8 +66,9 @@ if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engine
         bar.progress(min(done / total, 1.0) if total else 1.0, text=f"{phase}: {done}/{total}")
 
     try:
-        st.session_state[RESULTS_KEY] = evaluating.evaluate(lines, settings, engines, set_name, progress, pdf_dir,
-                                                          principal=principal)
+        st.session_state[RESULTS_KEY] = evaluating.evaluate(
+            lines, settings, engines, set_name, progress, pdf_dir, principal=principal
+        )
         bar.progress(1.0, text=t("evaluate.done"))
     except RagError as err:
         st.error(escape_md(str(err)))
@@ -74,11 +81,15 @@ if results:
     comp = results.get("baseline_comparison")
     if comp:
         (st.success if comp["beats_all"] else st.warning)(
-            t("evaluate.beats" if comp["beats_all"] else "evaluate.not_beats"))
+            t("evaluate.beats" if comp["beats_all"] else "evaluate.not_beats")
+        )
     for name, why in results["absent_engines"].items():
         st.caption(t("evaluate.absent", name=name, why=why))
-    metric = st.selectbox(t("evaluate.metric"), ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10",
-                                                    "recall@100", "doc@3"], key="evaluate_metric")
+    metric = st.selectbox(
+        t("evaluate.metric"),
+        ["ndcg@10", "hit@1", "hit@3", "hit@5", "mrr", "recall@10", "recall@100", "doc@3"],
+        key="evaluate_metric",
+    )
     matches = evaluating.language_match_lines(results)
     if matches:
         st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
@@ -89,15 +100,29 @@ if results:
         if not data:
             continue
         base = alt.Chart(alt.Data(values=data)).encode(x=alt.X("engine:N", title=None))
-        bars = base.mark_bar().encode(y=alt.Y("mean:Q", title=metric, scale=alt.Scale(domain=[0, 1])),
-                                      color="engine:N", tooltip=[f"{field}:N", "engine:N", "mean:Q", "n:Q"])
+        bars = base.mark_bar().encode(
+            y=alt.Y("mean:Q", title=metric, scale=alt.Scale(domain=[0, 1])),
+            color="engine:N",
+            tooltip=[f"{field}:N", "engine:N", "mean:Q", "n:Q"],
+        )
         errs = base.mark_errorbar().encode(y="low:Q", y2="high:Q")
         st.markdown("**" + t(f"evaluate.by_{field}") + "**")
         st.altair_chart(alt.layer(bars, errs).facet(column=alt.Column(f"{field}:N", title=None)))
-    engine = st.selectbox(t("evaluate.per_question"), results["engines"],
-                          index=results["engines"].index(results["default_engine"])
-                          if results["default_engine"] in results["engines"] else 0, key="evaluate_engine")
+    engine = st.selectbox(
+        t("evaluate.per_question"),
+        results["engines"],
+        index=results["engines"].index(results["default_engine"])
+        if results["default_engine"] in results["engines"]
+        else 0,
+        key="evaluate_engine",
+    )
     st.dataframe(evaluating.question_rows(results, engine), hide_index=True, width="stretch")
-    download(t("evaluate.download"), lambda who: evaluating.evaluation_results_file(results, settings, principal=who),
-             f"results_{results['set'] or 'evaluation'}.json", "application/json", key="evaluate_download",
-             settings=settings, principal=principal)
+    download(
+        t("evaluate.download"),
+        lambda who: evaluating.evaluation_results_file(results, settings, principal=who),
+        f"results_{results['set'] or 'evaluation'}.json",
+        "application/json",
+        key="evaluate_download",
+        settings=settings,
+        principal=principal,
+    )

@@ -22,12 +22,17 @@ if not documents:
     st.stop()
 
 by_id = {d.doc_id: d for d in documents}
-doc_id = st.selectbox(t("inspect.pick"), list(by_id), key="inspect_doc",
-                      format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})")
+doc_id = st.selectbox(
+    t("inspect.pick"),
+    list(by_id),
+    key="inspect_doc",
+    format_func=lambda i: f"{by_id[i].file_name} ({by_id[i].collection})",
+)
 record = by_id[doc_id]
 inspected = st.session_state.setdefault("inspect_recorded", set())  # once per document and user per session
 if (principal_key(principal), doc_id) not in inspected and call(
-        pipeline.record_inspection, doc_id, settings, principal=principal)[0]:
+    pipeline.record_inspection, doc_id, settings, principal=principal
+)[0]:
     inspected.add((principal_key(principal), doc_id))
 ok, chunked = call(pipeline.load_chunks, doc_id, settings, principal=principal)
 if not ok or chunked is None:
@@ -72,14 +77,26 @@ with left:
 
     if children:
         child_id = st.selectbox(
-            t("inspect.child"), [c.id for c in children], key="inspect_child", on_change=_follow_child,
-            format_func=lambda i: f"#{children_by_id[i].index} · p. {','.join(map(str, children_by_id[i].pages))} · "
-            f"{children_by_id[i].text[:60]}",
+            t("inspect.child"),
+            [c.id for c in children],
+            key="inspect_child",
+            on_change=_follow_child,
+            format_func=lambda i: (
+                f"#{children_by_id[i].index} · p. {','.join(map(str, children_by_id[i].pages))} · "
+                f"{children_by_id[i].text[:60]}"
+            ),
             label_visibility="collapsed",
         )
         child = children_by_id[child_id]
-        st.caption(t("inspect.child_meta", tokens=child.tokens, start=child.start, end=child.end,
-                     pages=", ".join(map(str, child.pages)) or "—"))
+        st.caption(
+            t(
+                "inspect.child_meta",
+                tokens=child.tokens,
+                start=child.start,
+                end=child.end,
+                pages=", ".join(map(str, child.pages)) or "—",
+            )
+        )
         st.markdown(f"**{t('inspect.raw')}**")
         st.text(child.text)
         st.markdown(f"**{t('inspect.context')}**")
@@ -92,8 +109,14 @@ with right:
             st.session_state["inspect_page"] = 1
         page = st.number_input(t("inspect.page"), min_value=1, max_value=record.pages, step=1, key="inspect_page")
         st.caption(t("inspect.legend"))
-        show_page(doc_id, int(page), structure_annotations(int(page), parents, children), settings, principal,
-                  key="inspect-viewer")
+        show_page(
+            doc_id,
+            int(page),
+            structure_annotations(int(page), parents, children),
+            settings,
+            principal,
+            key="inspect-viewer",
+        )
 
 # ---- tables and figures
 items = [item for p in parents for item in p.items]
@@ -103,8 +126,10 @@ st.subheader(t("inspect.tables"))
 if not tables:
     st.caption(t("inspect.no_tables"))
 for n, item in enumerate(tables, start=1):
-    st.markdown(f"**{escape_md(t('inspect.table_caption', n=n, page=item.page))}**"
-                + (f" — {escape_md(item.caption)}" if item.caption else ""))
+    st.markdown(
+        f"**{escape_md(t('inspect.table_caption', n=n, page=item.page))}**"
+        + (f" — {escape_md(item.caption)}" if item.caption else "")
+    )
     if item.source:
         st.caption(t("inspect.table_ocr") if item.source == "OCR of a picture" else t("inspect.table_text_layer"))
     table_exports(item, n, doc_id, record.file_name, settings, principal)

@@ -40,7 +40,9 @@ writable = list(writable or [])
 # An empty library offers its administrator (the local operator) the usual "default" collection.
 options = (writable or (["default"] if principal.is_admin else [])) + [NEW]
 choice = st.selectbox(
-    t("library.collection"), options, key="library_collection",
+    t("library.collection"),
+    options,
+    key="library_collection",
     format_func=lambda c: t("library.new_collection") if c == NEW else c,
 )
 collection = st.text_input(t("library.new_name"), key="library_new_name").strip() if choice == NEW else choice
@@ -59,15 +61,30 @@ def _submit(uploaded: list, collection: str, picked: bool) -> None:
     refused, queued = [], []
     for f in uploaded:
         try:
-            queued.append(pipeline.submit_upload(f.getvalue(), f.name, settings, collection, principal=principal,
-                                                 into_existing=picked).id)
+            queued.append(
+                pipeline.submit_upload(
+                    f.getvalue(), f.name, settings, collection, principal=principal, into_existing=picked
+                ).id
+            )
         except RagError as err:
-            refused.append({"file_name": pipeline.clean_file_name(f.name), "status": "refused", "message": str(err),
-                            "warnings": []})
+            refused.append(
+                {
+                    "file_name": pipeline.clean_file_name(f.name),
+                    "status": "refused",
+                    "message": str(err),
+                    "warnings": [],
+                }
+            )
         except Exception:  # a bug, not the user's fault: logged, the other files still go
             log.exception("queueing %s failed", f.name)
-            refused.append({"file_name": pipeline.clean_file_name(f.name), "status": "refused",
-                            "message": t("error.generic"), "warnings": []})
+            refused.append(
+                {
+                    "file_name": pipeline.clean_file_name(f.name),
+                    "status": "refused",
+                    "message": t("error.generic"),
+                    "warnings": [],
+                }
+            )
     jobs_ui.remember_submitted(queued)
     st.session_state[state.INGEST_RESULTS] = refused
     if queued:
@@ -101,8 +118,20 @@ documents = list(documents or [])
 if ok and not documents:
     st.caption(t("library.empty"))
 if documents:
-    columns = ["file_name", "collection", "language", "pages", "parents", "children", "tables", "parser",
-               "embedder", "ingested_at", "elapsed_s", "status"]
+    columns = [
+        "file_name",
+        "collection",
+        "language",
+        "pages",
+        "parents",
+        "children",
+        "tables",
+        "parser",
+        "embedder",
+        "ingested_at",
+        "elapsed_s",
+        "status",
+    ]
     frame = pd.DataFrame([d.model_dump(mode="json", include=set(columns)) for d in documents])[columns]
     frame.columns = [t(f"col.{c}") for c in columns]
     st.dataframe(frame, hide_index=True, width="stretch")
@@ -125,10 +154,17 @@ if documents:
         st.stop()
     with st.expander(t("library.delete")):
         doc_id = st.selectbox(
-            t("library.delete_pick"), list(deletable), key="library_delete_pick",
+            t("library.delete_pick"),
+            list(deletable),
+            key="library_delete_pick",
             format_func=lambda i: f"{deletable[i].file_name} ({deletable[i].collection})",
         )
         name = deletable[doc_id].file_name if doc_id else ""
         confirmed = st.checkbox(escape_md(t("library.delete_confirm", name=name)), key="library_delete_confirm")
-        st.button(t("library.delete_button"), disabled=not confirmed, key="library_delete",
-                  on_click=_delete, args=(doc_id, name))
+        st.button(
+            t("library.delete_button"),
+            disabled=not confirmed,
+            key="library_delete",
+            on_click=_delete,
+            args=(doc_id, name),
+        )

@@ -27,12 +27,17 @@ with st.form("search_form"):
     candidate_k = c1.slider(t("search.candidate_k"), 5, 100, settings.retrieval.candidate_k, key="search_candidate_k")
     context_k = c2.slider(t("search.context_k"), 1, 20, settings.retrieval.context_k, key="search_context_k")
     c3, c4 = st.columns(2)
-    chosen_collections = c3.multiselect(t("ask.scope_collections"), list(collections or []), key="search_collections",
-                                        placeholder=t("ask.scope_help"))
-    chosen_docs = c4.multiselect(t("ask.scope_documents"), list(names), key="search_docs",
-                                 format_func=lambda i: names.get(i, i), placeholder=t("ask.scope_help"))
+    chosen_collections = c3.multiselect(
+        t("ask.scope_collections"), list(collections or []), key="search_collections", placeholder=t("ask.scope_help")
+    )
+    chosen_docs = c4.multiselect(
+        t("ask.scope_documents"),
+        list(names),
+        key="search_docs",
+        format_func=lambda i: names.get(i, i),
+        placeholder=t("ask.scope_help"),
+    )
     submitted = st.form_submit_button(t("search.run"), type="primary")
-
 
 
 def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-untyped-def]
@@ -41,10 +46,14 @@ def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-u
     with st.expander(t(f"search.{kind}")):
         ok, found = call(info, settings)
         if ok:
-            st.caption(t(f"search.{kind}_in_use", name=found["name"], n=found[count]) if found
-                       else t(f"search.{kind}_off"))
-        file = st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}") \
-            if principal.is_admin else None
+            st.caption(
+                t(f"search.{kind}_in_use", name=found["name"], n=found[count]) if found else t(f"search.{kind}_off")
+            )
+        file = (
+            st.file_uploader(t(f"search.{kind}_upload"), type=["json"], key=f"search_{kind}")
+            if principal.is_admin
+            else None
+        )
         if file is not None and st.session_state.get(f"search_{kind}_done") != file.file_id:
             ok, n = call(upload, file.getvalue(), settings, principal=principal)
             if ok:
@@ -74,8 +83,16 @@ if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
 
 if submitted and query.strip():
-    ok, result = call(pipeline.search, query.strip(), settings, collections=chosen_collections or None,
-                      doc_ids=chosen_docs or None, k=context_k, candidate_k=candidate_k, principal=principal)
+    ok, result = call(
+        pipeline.search,
+        query.strip(),
+        settings,
+        collections=chosen_collections or None,
+        doc_ids=chosen_docs or None,
+        k=context_k,
+        candidate_k=candidate_k,
+        principal=principal,
+    )
     st.session_state[state.SEARCH_RESULT] = result if ok else None
     state.close_viewer()
 
@@ -92,8 +109,13 @@ if result is not None:
     if result.translated is not None:
         other = t(f"lang.{result.translated.language}")
         searched = result.translated.terms + result.translated.kept
-        st.caption(escape_md(t("search.translated", language=other, terms="; ".join(searched))
-                             if result.translated.terms else t("search.translated_none", language=other)))
+        st.caption(
+            escape_md(
+                t("search.translated", language=other, terms="; ".join(searched))
+                if result.translated.terms
+                else t("search.translated_none", language=other)
+            )
+        )
         if result.translated.only_other:
             st.caption(escape_md(t("search.only_other", language=other, terms=", ".join(result.translated.only_other))))
         for hit in (h for h in result.parents if h.placed):
@@ -103,27 +125,40 @@ if result is not None:
     else:
         absent = t("search.absent")
         channel_names = result.channels or list(dict.fromkeys(n for r in result.parents for n in r.ranks))
-        rows = [{
-            t("scol.rank"): r.fused_rank, t("scol.score"): round(r.fused_score, 5),
-            **channel_cells(r, channel_names, absent),
-            t("scol.document"): r.document.file_name, t("scol.language"): r.document.language,
-            t("scol.section"): r.parent.section,
-            t("scol.pages"): ", ".join(map(str, r.parent.pages)), t("scol.best_child"): r.best_child.text[:160],
-        } for r in result.parents]
+        rows = [
+            {
+                t("scol.rank"): r.fused_rank,
+                t("scol.score"): round(r.fused_score, 5),
+                **channel_cells(r, channel_names, absent),
+                t("scol.document"): r.document.file_name,
+                t("scol.language"): r.document.language,
+                t("scol.section"): r.parent.section,
+                t("scol.pages"): ", ".join(map(str, r.parent.pages)),
+                t("scol.best_child"): r.best_child.text[:160],
+            }
+            for r in result.parents
+        ]
         frame = pd.DataFrame(rows).astype(str)
         st.caption(t("search.select"))
-        event = st.dataframe(frame, hide_index=True, width="stretch", key="search_table",
-                             on_select="rerun", selection_mode="single-row")
+        event = st.dataframe(
+            frame, hide_index=True, width="stretch", key="search_table", on_select="rerun", selection_mode="single-row"
+        )
         selected = list(event.selection.rows) if event is not None and hasattr(event, "selection") else []
         if selected:
             r = result.parents[selected[0]]
             pages = ", ".join(map(str, r.best_child.pages))
-            state.open_viewer(highlight_target(
-                doc_id=r.document.doc_id, file_name=r.document.file_name,
-                label=f"{r.document.file_name} · {r.parent.section} · p. {pages}", pages=r.best_child.pages,
-                boxes=r.best_child.boxes, parent_boxes=[b for c in r.children for b in c.boxes],
-                text=r.best_child.text, source_id=r.best_child.id,
-            ))
+            state.open_viewer(
+                highlight_target(
+                    doc_id=r.document.doc_id,
+                    file_name=r.document.file_name,
+                    label=f"{r.document.file_name} · {r.parent.section} · p. {pages}",
+                    pages=r.best_child.pages,
+                    boxes=r.best_child.boxes,
+                    parent_boxes=[b for c in r.children for b in c.boxes],
+                    text=r.best_child.text,
+                    source_id=r.best_child.id,
+                )
+            )
 
 target = state.shown_target()
 if target is not None:

@@ -31,23 +31,54 @@ from rag_core.access.principal import Principal
 from rag_core.errors import InputError
 from rag_core.text import safe_cell
 
-EVENTS = frozenset({
-    "sign_in", "sign_out", "question", "search", "page_opened", "document_opened", "document_inspected",
-    "table_exported",
-    "figure_exported", "upload", "deletion", "collection_created", "grant", "revoke",
-    "audit_exported", "reports_exported", "evaluation_exported",
-    "job_queued", "job_done", "job_failed", "job_cancelled", "job_retried",
-})
+EVENTS = frozenset(
+    {
+        "sign_in",
+        "sign_out",
+        "question",
+        "search",
+        "page_opened",
+        "document_opened",
+        "document_inspected",
+        "table_exported",
+        "figure_exported",
+        "upload",
+        "deletion",
+        "collection_created",
+        "grant",
+        "revoke",
+        "audit_exported",
+        "reports_exported",
+        "evaluation_exported",
+        "job_queued",
+        "job_done",
+        "job_failed",
+        "job_cancelled",
+        "job_retried",
+    }
+)
 REDACTED = "[redacted]"
-_SECRET_NAME = re.compile(r"token|cookie|secret|password|passwd|authori[sz]ation|api[_-]?key|credential|session",
-                          re.I)
+_SECRET_NAME = re.compile(r"token|cookie|secret|password|passwd|authori[sz]ation|api[_-]?key|credential|session", re.I)
 _TOKEN_SHAPED = re.compile(
     r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"  # a JWT (ID or access token)
     r"|(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}"  # an Authorization header value
     r"|\bsk-[A-Za-z0-9_-]{16,}"  # an OpenAI-style key
 )
-CSV_COLUMNS = ("at", "event", "user", "groups", "collection", "doc_id", "file_name", "pages", "question", "scope",
-               "context", "cited", "details")
+CSV_COLUMNS = (
+    "at",
+    "event",
+    "user",
+    "groups",
+    "collection",
+    "doc_id",
+    "file_name",
+    "pages",
+    "question",
+    "scope",
+    "context",
+    "cited",
+    "details",
+)
 _lock = threading.Lock()
 
 
@@ -94,8 +125,13 @@ class AuditLog:
         """Write one record and fsync it; returns the record as stored."""
         if event not in EVENTS:
             raise ValueError(f"unknown audit event {event!r}")  # a programming error, not the user's
-        record = {"at": datetime.now(UTC).isoformat(timespec="microseconds"), "event": event,
-                  "user": principal.user, "groups": sorted(principal.groups), "admin": principal.is_admin}
+        record = {
+            "at": datetime.now(UTC).isoformat(timespec="microseconds"),
+            "event": event,
+            "user": principal.user,
+            "groups": sorted(principal.groups),
+            "admin": principal.is_admin,
+        }
         record.update(scrub({k: v for k, v in fields.items() if k not in record}, secrets))
         line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,8 +164,9 @@ class AuditLog:
                 out.append(row)
         return out
 
-    def events(self, user: str | None = None, since: str | date | datetime | None = None,
-               document: str | None = None) -> list[dict]:
+    def events(
+        self, user: str | None = None, since: str | date | datetime | None = None, document: str | None = None
+    ) -> list[dict]:
         """Records of `user` (case-insensitive), at or after `since`, naming `document` (id or file name)."""
         moment = parse_since(since)
         out = []

@@ -88,8 +88,7 @@ class AccessTable:
         """Collections on which the principal may do `action`; None means every one (administrators)."""
         if principal.is_admin:
             return None
-        return frozenset(g.collection for g in self.grants
-                         if _matches(g, principal) and includes(g.role, action))
+        return frozenset(g.collection for g in self.grants if _matches(g, principal) and includes(g.role, action))
 
     def known_collections(self) -> frozenset[str]:
         """Collections that were created or granted, with or without documents."""

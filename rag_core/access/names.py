@@ -21,13 +21,51 @@ DEFAULT_COLLECTION = "default"
 MAX_LENGTH = 64
 _KEPT = " -_."
 # Cyrillic and Greek letters (after case folding) that a reader takes for a Latin one.
-_LOOKALIKE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
-    "ӏ": "l", "м": "m", "о": "o", "р": "p", "ԛ": "q", "с": "c", "ѕ": "s", "т": "t", "у": "y", "ү": "y",
-    "х": "x", "ԁ": "d", "ԝ": "w", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c", "ϳ": "j", "ζ": "z",
-})
+_LOOKALIKE = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "һ": "h",
+        "н": "h",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "к": "k",
+        "ӏ": "l",
+        "м": "m",
+        "о": "o",
+        "р": "p",
+        "ԛ": "q",
+        "с": "c",
+        "ѕ": "s",
+        "т": "t",
+        "у": "y",
+        "ү": "y",
+        "х": "x",
+        "ԁ": "d",
+        "ԝ": "w",
+        "ɡ": "g",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "μ": "u",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ω": "w",
+        "ϲ": "c",
+        "ϳ": "j",
+        "ζ": "z",
+    }
+)
 
 
 def clean(name: str) -> str:
@@ -65,8 +103,10 @@ def check_new(name: str) -> str:
         raise InputError("Give the collection a name (letters, digits, spaces, '-', '_' or '.').")
     scripts = _scripts(cleaned)
     if "LATIN" in scripts and scripts & {"CYRILLIC", "GREEK"}:
-        raise InputError(f"The collection name '{cleaned}' mixes Latin letters with Cyrillic or Greek ones, "
-                         "which makes it look like another name; write it in one alphabet.")
+        raise InputError(
+            f"The collection name '{cleaned}' mixes Latin letters with Cyrillic or Greek ones, "
+            "which makes it look like another name; write it in one alphabet."
+        )
     return cleaned
 
 

@@ -68,11 +68,14 @@ def make_principal(user: str, groups: Iterable[str], settings: Settings) -> Prin
     if not user:
         raise AccessDenied("You are not signed in; sign in to see the library.")
     if user.lower() in _RESERVED_USERS:
-        raise ReservedUser(f"'{user}' is the name of the local operator, which nobody can sign in as; "
-                           "ask your administrator to give your account another user name.")
+        raise ReservedUser(
+            f"'{user}' is the name of the local operator, which nobody can sign in as; "
+            "ask your administrator to give your account another user name."
+        )
     group_set = frozenset(g.strip() for g in groups if g.strip())
-    admin = (user.lower() in {u.strip().lower() for u in settings.auth.admin_users}
-             or bool(group_set & {g.strip() for g in settings.auth.admin_groups}))
+    admin = user.lower() in {u.strip().lower() for u in settings.auth.admin_users} or bool(
+        group_set & {g.strip() for g in settings.auth.admin_groups}
+    )
     return Principal(user=user, groups=group_set, is_admin=admin)
 
 
@@ -98,8 +101,9 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
     groups header holds names joined by `auth.groups_separator`.
     """
     if not settings.auth.trust_proxy_headers:
-        raise AccessDenied("This server does not accept identities from request headers "
-                           "(RAG_AUTH__TRUST_PROXY_HEADERS is off).")
+        raise AccessDenied(
+            "This server does not accept identities from request headers (RAG_AUTH__TRUST_PROXY_HEADERS is off)."
+        )
     values: dict[str, list[str]] = {}
     for name, value in headers.items():
         values.setdefault(str(name).lower(), []).extend([value] if isinstance(value, str) else list(value))
@@ -109,7 +113,8 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
         if len(found) > 1:
             raise DuplicateIdentityHeader(
                 f"The request carried the identity header '{name}' {len(found)} times; the proxy must send it "
-                "once, after removing any copy the browser sent. Nobody is signed in.")
+                "once, after removing any copy the browser sent. Nobody is signed in."
+            )
         return found[0] if found else ""
 
     user = single(settings.auth.user_header)

@@ -45,10 +45,14 @@ class Scope:
         wanted = frozenset(wanted)
         return wanted if self.collections is None else wanted & self.collections
 
-    def document_ids(self, records: Iterable[_Record], collections: Sequence[str] | None = None,
-                     doc_ids: Sequence[str] | None = None) -> list[str]:
+    def document_ids(
+        self, records: Iterable[_Record], collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None
+    ) -> list[str]:
         """Ids of the ready documents in scope, within the collections and ids asked for (None: all)."""
         allowed = self.narrowed(collections)
         wanted = None if doc_ids is None else set(doc_ids)
-        return [r.doc_id for r in records
-                if (allowed is None or r.collection in allowed) and (wanted is None or r.doc_id in wanted)]
+        return [
+            r.doc_id
+            for r in records
+            if (allowed is None or r.collection in allowed) and (wanted is None or r.doc_id in wanted)
+        ]

@@ -32,8 +32,20 @@ from rag_core.answering.run import (
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult
 
-__all__ = ["ALL_DROPPED", "NOTHING_FOUND", "AnswerRun", "Checked", "Draft", "Event", "Final", "answer", "answer_from",
-           "context_parents", "evidence_threshold", "greeting_reply"]
+__all__ = [
+    "ALL_DROPPED",
+    "NOTHING_FOUND",
+    "AnswerRun",
+    "Checked",
+    "Draft",
+    "Event",
+    "Final",
+    "answer",
+    "answer_from",
+    "context_parents",
+    "evidence_threshold",
+    "greeting_reply",
+]
 
 
 def answer(

@@ -44,9 +44,11 @@ PHRASE_CANDIDATES = 200  # passages read to find a phrase's words next to each o
 MAX_GAP = 2  # words allowed between two words of a phrase ("taxe sur les conventions")
 MIN_ACRONYM_CHARS = 4  # TSCA, IFRS, IBNER count when absent; USP, TP do not (see `_short`)
 MAX_ALIAS_WORDS = 2
-REFERENCE_WORDS = frozenset("article articles guideline guidelines section chapter chapitre table tableau figure "
-                            "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
-                            "orientation".split())
+REFERENCE_WORDS = frozenset(
+    "article articles guideline guidelines section chapter chapitre table tableau figure "
+    "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
+    "orientation".split()
+)
 _TOKEN = re.compile(r"\w+")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
@@ -97,11 +99,11 @@ def _groups(question: str) -> list[tuple[list[_Token], bool]]:
     groups: list[tuple[list[_Token], bool]] = []
     previous: _Token | None = None
     for tok in tokens:
-        between = question[previous.end:tok.start] if previous else ""
+        between = question[previous.end : tok.start] if previous else ""
         if previous is not None and between in ("'", "’") and tok.raw.lower() == "s":
             previous = tok
             continue  # Mack's
-        if tok.raw.lower() in _ELISIONS and question[tok.end:tok.end + 1] in ("'", "’"):
+        if tok.raw.lower() in _ELISIONS and question[tok.end : tok.end + 1] in ("'", "’"):
             previous = tok
             continue  # l'assurance, d'IBNR
         if previous is not None and between == "-" and groups and groups[-1][0][-1] is previous:
@@ -128,8 +130,11 @@ def _short(raw: str) -> bool:
 def _alias_spans(question: str) -> list[tuple[int, int]]:
     """Short parenthesised names, "the symmetric adjustment (equity dampener)": the question names its
     subject there, so even plain words inside carry it."""
-    return [(m.start(1), m.end(1)) for m in re.finditer(r"\(([^()]{2,60})\)", question)
-            if 0 < len(_content(fold(w) for w in _TOKEN.findall(m.group(1)))) <= MAX_ALIAS_WORDS]
+    return [
+        (m.start(1), m.end(1))
+        for m in re.finditer(r"\(([^()]{2,60})\)", question)
+        if 0 < len(_content(fold(w) for w in _TOKEN.findall(m.group(1)))) <= MAX_ALIAS_WORDS
+    ]
 
 
 def _content(words: Iterable[str]) -> tuple[str, ...]:
@@ -144,10 +149,10 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
     for g, (group, opens) in enumerate(groups):
         raws = [t.raw for t in group]
         folded = tuple(fold(r) for r in raws)
-        text = question[group[0].start:group[-1].end]
+        text = question[group[0].start : group[-1].end]
         positions = [t.index for t in group]
         following = groups[g + 1][0] if g + 1 < len(groups) else []
-        spaced = bool(following) and question[group[-1].end:following[0].start].isspace()  # not "VaR}]/(1"
+        spaced = bool(following) and question[group[-1].end : following[0].start].isspace()  # not "VaR}]/(1"
         number = following[0].raw if spaced and len(following) == 1 and following[0].raw.isdigit() else ""
         if len(group) > 1:
             words = _content(folded)
@@ -160,8 +165,16 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
         if raw.isdigit() or len(raw) < 2:
             continue
         if _acronym(raw):
-            terms.append((Term(f"{text} {number}" if number else text, "abbreviation" if _short(raw) else "identifier",
-                               (word, number) if number else (word,)), positions))
+            terms.append(
+                (
+                    Term(
+                        f"{text} {number}" if number else text,
+                        "abbreviation" if _short(raw) else "identifier",
+                        (word, number) if number else (word,),
+                    ),
+                    positions,
+                )
+            )
         elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
             if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
                 terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
@@ -178,14 +191,17 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
     return list(unique.values())
 
 
-def _with_variants(question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus | None,
-                   glossary: Glossary | None) -> list[tuple[Term, list[int]]]:
+def _with_variants(
+    question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus | None, glossary: Glossary | None
+) -> list[tuple[Term, list[int]]]:
     """Give each term that lies inside a recognised label the label's other forms: a thesaurus concept's
     synonyms and translations, a glossary term's translations. The whole term must lie inside: a label
     covering half of "Benktander-Hovinen" says nothing of the other half."""
     words = [fold(m.group()) for m in _TOKEN.finditer(question)]
-    spans = [(start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
-             for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])]
+    spans = [
+        (start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
+        for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])
+    ]
     if glossary is not None:
         spans += [(start, end, list(forms)) for start, end, forms in glossary_spans(glossary, words)]
     out = []
@@ -262,8 +278,11 @@ def counts_when_absent(term: Term, question_language: str, scope_languages: Iter
         return True
     if term.kind != "alias":
         return False
-    return (question_language in set(scope_languages) and passages >= MIN_PASSAGES_FOR_WORDS
-            and all(len(w) >= MIN_WORD_CHARS for w in term.words))
+    return (
+        question_language in set(scope_languages)
+        and passages >= MIN_PASSAGES_FOR_WORDS
+        and all(len(w) >= MIN_WORD_CHARS for w in term.words)
+    )
 
 
 def check_coverage(
@@ -293,8 +312,9 @@ def check_coverage(
             if counts_when_absent(term, question_language, languages, scope_passages):
                 missing.append(term.text)
             continue
-        carries = term.kind in ("identifier", "abbreviation", "name") or (n < RARE_PASSAGES and counts_when_absent(
-            term, question_language, languages, scope_passages))
+        carries = term.kind in ("identifier", "abbreviation", "name") or (
+            n < RARE_PASSAGES and counts_when_absent(term, question_language, languages, scope_passages)
+        )
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
     kinds = {t.text: t.kind for t in terms}
@@ -317,8 +337,16 @@ class Library:
 
     def check(self, question: str, hits: Sequence[RetrievedParent], language: str) -> Coverage:
         """The question's terms (`language`: the question's) against the library and these passages."""
-        return check_coverage(question, self.lookup, [passage_text(h) for h in hits], language,
-                              self.languages, self.thesaurus, self.passages, self.glossary)
+        return check_coverage(
+            question,
+            self.lookup,
+            [passage_text(h) for h in hits],
+            language,
+            self.languages,
+            self.thesaurus,
+            self.passages,
+            self.glossary,
+        )
 
 
 def passage_text(hit: RetrievedParent) -> str:
@@ -334,6 +362,7 @@ def _mentions_all(hit: RetrievedParent, terms: Sequence[Term]) -> bool:
 @dataclass(frozen=True)
 class Retry:
     """One more search the check asks for: the question with the terms its passages lack."""
+
     query: str
     k: int
     wanted: tuple[Term, ...]
@@ -349,8 +378,14 @@ def coverage_retry(question: str, coverage: Coverage, context_k: int) -> Retry |
 
 
 def use_retry(
-    question: str, result: SearchResult, coverage: Coverage, retry: Retry, retried: SearchResult,
-    context_k: int, library: Library, language: str,
+    question: str,
+    result: SearchResult,
+    coverage: Coverage,
+    retry: Retry,
+    retried: SearchResult,
+    context_k: int,
+    library: Library,
+    language: str,
 ) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
     """The retry's parents that mention all the wanted terms first, then the others; kept only when
     its passages miss fewer of those terms and none that the first passages mentioned (a retry for one
@@ -368,15 +403,20 @@ def use_retry(
 
 # ----- what the reader is told -------------------------------------------------------------------
 _SAY = {
-    "en": {"missing": "None of the documents you can access mentions {terms}.",
-           "not_in_passages": "The passages used do not mention {terms}, although the library does.",
-           "retried": "The search was repeated requiring {terms}.",
-           "quote": "'{}'", "or": " or "},
-    "fr": {"missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
-           "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, "
-                              "que la bibliothèque contient pourtant.",
-           "retried": "La recherche a été refaite en exigeant {terms}.",
-           "quote": "« {} »", "or": " ni "},
+    "en": {
+        "missing": "None of the documents you can access mentions {terms}.",
+        "not_in_passages": "The passages used do not mention {terms}, although the library does.",
+        "retried": "The search was repeated requiring {terms}.",
+        "quote": "'{}'",
+        "or": " or ",
+    },
+    "fr": {
+        "missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
+        "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
+        "retried": "La recherche a été refaite en exigeant {terms}.",
+        "quote": "« {} »",
+        "or": " ni ",
+    },
 }
 
 
@@ -387,7 +427,7 @@ def _listed(terms: Sequence[str], language: str) -> str:
 
 
 def missing_message(terms: Sequence[str], language: str) -> str:
-    """"None of the documents you can access mentions 'TSCA'." """
+    """ "None of the documents you can access mentions 'TSCA'." """
     return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
 
 

@@ -82,7 +82,7 @@ def _figure_runs_apart(piece: str) -> list[str]:
     words glued after it ("… 99.69 Total 105.58 3.4 Clark's methods …") are judged on their own."""
     out, last = [], 0
     for m in _FIGURE_RUN.finditer(piece):
-        out += [piece[last:m.start()], m.group()]
+        out += [piece[last : m.start()], m.group()]
         last = m.end()
     return [*out, piece[last:]]
 
@@ -120,8 +120,7 @@ def stem_set(text: str) -> frozenset[str]:
 
 def _word_stems(text: str) -> list[frozenset[str]]:
     """One stem set per content word: a word counts once whatever its two stems."""
-    return [both_stems(w) for w in dict.fromkeys(_WORD.findall(fold(text)))
-            if w not in STOP_WORDS and len(w) > 1]
+    return [both_stems(w) for w in dict.fromkeys(_WORD.findall(fold(text))) if w not in STOP_WORDS and len(w) > 1]
 
 
 @dataclass(frozen=True)
@@ -133,8 +132,9 @@ class Candidate:
     relevance: float
 
 
-def candidates(hits: Sequence[RetrievedParent], question: str, language: str = "",
-               extra_terms: Sequence[str] = ()) -> list[Candidate]:
+def candidates(
+    hits: Sequence[RetrievedParent], question: str, language: str = "", extra_terms: Sequence[str] = ()
+) -> list[Candidate]:
     """Every prose sentence of the context parents, with its relevance to the question."""
     raw: list[tuple[int, tuple[int, int], str, frozenset[str], bool, str]] = []
     for p, hit in enumerate(hits):
@@ -142,8 +142,16 @@ def candidates(hits: Sequence[RetrievedParent], question: str, language: str = "
             for pos, sentence in enumerate(split_sentences(child.text)):
                 if is_code_like(sentence):
                     continue
-                raw.append((p, (child.index, pos), clip(sentence), stem_set(sentence),
-                            child.id == hit.best_child.id, hit.document.language))
+                raw.append(
+                    (
+                        p,
+                        (child.index, pos),
+                        clip(sentence),
+                        stem_set(sentence),
+                        child.id == hit.best_child.id,
+                        hit.document.language,
+                    )
+                )
     if not raw:
         return []
     n = len(raw)
@@ -161,8 +169,9 @@ def candidates(hits: Sequence[RetrievedParent], question: str, language: str = "
     out = []
     for p, order, text, stems, best, doc_language in raw:
         covered = sum(w for s, w in weights if s & stems) / total
-        bonus = ((BEST_CHILD_BONUS if best and covered else 0.0)
-                 + (LANGUAGE_BONUS if covered and doc_language == language else 0.0))
+        bonus = (BEST_CHILD_BONUS if best and covered else 0.0) + (
+            LANGUAGE_BONUS if covered and doc_language == language else 0.0
+        )
         out.append(Candidate(p, order, text, stems, covered + bonus))
     return out
 
@@ -180,9 +189,11 @@ def select(cands: Sequence[Candidate], limit: int = MAX_SENTENCES, per_parent: i
     pool = [c for c in cands if c.relevance >= max(MIN_RELEVANCE, RELATIVE_FLOOR * top)]
     chosen: list[Candidate] = []
     while pool and len(chosen) < limit:
+
         def gain(c: Candidate) -> float:
             redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
             return MMR_LAMBDA * c.relevance - (1 - MMR_LAMBDA) * redundancy
+
         best = max(pool, key=lambda c: (gain(c), -c.parent, [-x for x in c.order]))
         pool.remove(best)
         if sum(1 for c in chosen if c.parent == best.parent) >= per_parent or any(c.text == best.text for c in chosen):
@@ -195,8 +206,11 @@ def mark_stated(paragraphs: Sequence[Paragraph]) -> list[Paragraph]:
     """Numbers found in a sentence of code or console output stay traced but are not stated as facts."""
     out = []
     for para in paragraphs:
-        numbers = [n.model_copy(update={"stated": False})
-                   if n.location is not None and n.location.kind == "sentence" and is_code_like(n.location.text) else n
-                   for n in para.numbers]
+        numbers = [
+            n.model_copy(update={"stated": False})
+            if n.location is not None and n.location.kind == "sentence" and is_code_like(n.location.text)
+            else n
+            for n in para.numbers
+        ]
         out.append(para.model_copy(update={"numbers": numbers}))
     return out

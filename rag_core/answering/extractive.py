@@ -31,7 +31,10 @@ def _landing(hit: RetrievedParent) -> str:
 
 
 def extractive_paragraphs(
-    hits: Sequence[RetrievedParent], question: str, source_ids: Sequence[str], language: str = "",
+    hits: Sequence[RetrievedParent],
+    question: str,
+    source_ids: Sequence[str],
+    language: str = "",
     extra_terms: Sequence[str] = (),
 ) -> list[Paragraph]:
     """Table rows the question names, then one paragraph per context parent that holds relevant
@@ -44,12 +47,24 @@ def extractive_paragraphs(
         sentences = [c.text for c in chosen if c.parent == p]
         if sentences:
             other = bool(language) and hit.document.language != language
-            paragraphs.append(Paragraph(text=" ".join(sentences), source_ids=[sid], quote=sentences[0],
-                                        language=hit.document.language if other else None))
+            paragraphs.append(
+                Paragraph(
+                    text=" ".join(sentences),
+                    source_ids=[sid],
+                    quote=sentences[0],
+                    language=hit.document.language if other else None,
+                )
+            )
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:
             other = bool(language) and hits[0].document.language != language
-            paragraphs.append(Paragraph(text=sentence, source_ids=[source_ids[0]], quote=sentence,
-                                        language=hits[0].document.language if other else None))
+            paragraphs.append(
+                Paragraph(
+                    text=sentence,
+                    source_ids=[source_ids[0]],
+                    quote=sentence,
+                    language=hits[0].document.language if other else None,
+                )
+            )
     return paragraphs

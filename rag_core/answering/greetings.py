@@ -32,7 +32,7 @@ _FILLERS = frozenset(
 
 _REPLIES = {
     ("hello", "fr"): "Bonjour ! Posez-moi une question sur vos documents : "
-                     "je répondrai en citant les passages utilisés.",
+    "je répondrai en citant les passages utilisés.",
     ("hello", "en"): "Hello! Ask me a question about your documents: I will answer and cite the passages I used.",
     ("thanks", "fr"): "Avec plaisir ! N'hésitez pas si vous avez une autre question sur vos documents.",
     ("thanks", "en"): "You're welcome! Ask another question about your documents whenever you like.",

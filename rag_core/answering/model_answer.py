@@ -53,7 +53,9 @@ class AnswerOut(BaseModel):
     """The structured answer the model must return."""
 
     paragraphs: list[ParagraphOut] = Field(description="The answer, paragraph by paragraph, each with its sources.")
-    missing_information: str = Field(description="What the sources do not say and the question needs; empty if nothing.")
+    missing_information: str = Field(
+        description="What the sources do not say and the question needs; empty if nothing."
+    )
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,10 @@ def _picture_part(hit: RetrievedParent, item: Item, settings: Settings) -> dict[
         data = path.read_bytes()
     except OSError:
         return None
-    return {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(data).decode("ascii")}}
+    return {
+        "type": "image_url",
+        "image_url": {"url": "data:image/png;base64," + base64.b64encode(data).decode("ascii")},
+    }
 
 
 def build_messages(
@@ -98,7 +103,11 @@ def build_messages(
             if ps.source.kind != "picture":
                 continue
             hit = next((h for h in hits if h.parent.id == ps.source.parent_id), None)
-            item = next((i for i in hit.parent.items if item_source_id(hit.parent, i) == ps.source.id), None) if hit else None
+            item = (
+                next((i for i in hit.parent.items if item_source_id(hit.parent, i) == ps.source.id), None)
+                if hit
+                else None
+            )
             if hit is None or item is None:
                 continue
             part = _picture_part(hit, item, settings)
@@ -113,8 +122,12 @@ def stream_model(messages: list[dict[str, Any]], settings: Settings, language: s
     """The reply's text as it grows, then the validated `LLMReply`. Raises `LLMError` with a user message."""
     for item in stream_structured(messages, AnswerOut, settings, language):
         if isinstance(item, StructuredReply):
-            yield LLMReply(output=item.parsed, prompt_tokens=item.prompt_tokens,
-                           completion_tokens=item.completion_tokens, dialect=item.dialect)
+            yield LLMReply(
+                output=item.parsed,
+                prompt_tokens=item.prompt_tokens,
+                completion_tokens=item.completion_tokens,
+                dialect=item.dialect,
+            )
         else:
             yield item
 

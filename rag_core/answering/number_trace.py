@@ -63,11 +63,24 @@ _REASONS = {
     },
 }
 _OPERATIONS = {
-    "en": {"sum": "sum", "difference": "difference", "product": "product", "ratio": "ratio", "growth": "growth",
-           "development_factor": "development factor", "average": "average"},
-    "fr": {"sum": "somme", "difference": "différence", "product": "produit", "ratio": "rapport",
-           "growth": "évolution",
-           "development_factor": "facteur de développement", "average": "moyenne"},
+    "en": {
+        "sum": "sum",
+        "difference": "difference",
+        "product": "product",
+        "ratio": "ratio",
+        "growth": "growth",
+        "development_factor": "development factor",
+        "average": "average",
+    },
+    "fr": {
+        "sum": "somme",
+        "difference": "différence",
+        "product": "produit",
+        "ratio": "rapport",
+        "growth": "évolution",
+        "development_factor": "facteur de développement",
+        "average": "moyenne",
+    },
 }
 
 
@@ -111,8 +124,14 @@ def build_evidence(hits: Sequence[RetrievedParent]) -> dict[str, list[Evidence]]
                 rows.setdefault(cell.row, []).extend(numbers)
             for cell, numbers in parsed:
                 for n in numbers:
-                    where = NumberLocation(source_id=sid, kind="cell", text=cell.text, row=cell.row, col=cell.col,
-                                           boxes=[cell.box] if cell.box else list(item.boxes))
+                    where = NumberLocation(
+                        source_id=sid,
+                        kind="cell",
+                        text=cell.text,
+                        row=cell.row,
+                        col=cell.col,
+                        boxes=[cell.box] if cell.box else list(item.boxes),
+                    )
                     item_evidence.append(Evidence(n, where, _nearby(rows[cell.row])))
             if not item.cells and item.text:
                 for _, sentence in _sentences(item.text):
@@ -221,8 +240,11 @@ class _Checked:
 
 
 def check_computation(
-    comp: Computation, evidence: Mapping[str, list[Evidence]], cited: Sequence[str],
-    table: Mapping[str, str], language: str,
+    comp: Computation,
+    evidence: Mapping[str, list[Evidence]],
+    cited: Sequence[str],
+    table: Mapping[str, str],
+    language: str,
 ) -> _Checked:
     """Recompute `comp` from its inputs, each of which must be quoted in its (cited) source."""
     msg = _REASONS.get(language, _REASONS["en"])
@@ -249,8 +271,12 @@ def check_computation(
 
 
 def trace_paragraph(
-    paragraph: Paragraph, evidence: Mapping[str, list[Evidence]], labels: Mapping[str, str],
-    table: Mapping[str, str], language: str, reading: str,
+    paragraph: Paragraph,
+    evidence: Mapping[str, list[Evidence]],
+    labels: Mapping[str, str],
+    table: Mapping[str, str],
+    language: str,
+    reading: str,
 ) -> Paragraph:
     """The paragraph with `numbers` filled in; `reading` is the language its figures are written in."""
     msg = _REASONS.get(language, _REASONS["en"])

@@ -58,10 +58,24 @@ _MASK_LATEX = re.compile(r"[_^](?:\{[^{}]*\}|\\?\w)")
 _PAGE_REF = re.compile(r"(?:\bp{1,2}\.|\bpages?|\bpp)\s*$", re.IGNORECASE)
 
 SCALES: dict[str, float] = {
-    "k": 1e3, "K": 1e3, "mille": 1e3, "thousand": 1e3, "thousands": 1e3,
-    "M": 1e6, "million": 1e6, "millions": 1e6,
-    "Md": 1e9, "Mds": 1e9, "Mrd": 1e9, "bn": 1e9, "milliard": 1e9, "milliards": 1e9, "billion": 1e9, "billions": 1e9,
-    "%": 1e-2, "‰": 1e-3,
+    "k": 1e3,
+    "K": 1e3,
+    "mille": 1e3,
+    "thousand": 1e3,
+    "thousands": 1e3,
+    "M": 1e6,
+    "million": 1e6,
+    "millions": 1e6,
+    "Md": 1e9,
+    "Mds": 1e9,
+    "Mrd": 1e9,
+    "bn": 1e9,
+    "milliard": 1e9,
+    "milliards": 1e9,
+    "billion": 1e9,
+    "billions": 1e9,
+    "%": 1e-2,
+    "‰": 1e-3,
 }
 _SEPARATORS = " \u00a0\u202f\u2009'"
 

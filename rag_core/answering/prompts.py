@@ -44,12 +44,20 @@ Règles :
 }
 
 _LABELS = {
-    "en": {"question": "Question", "history": "Earlier conversation (context only, not a source)", "image": "Image of source",
-           "absent": "Checked by the code: no source mentions {terms}. Say so in `missing_information`; "
-                     "do not answer about them from memory."},
-    "fr": {"question": "Question", "history": "Échanges précédents (contexte seulement, pas une source)", "image": "Image de la source",
-           "absent": "Vérifié par le code : aucune source ne mentionne {terms}. Dites-le dans `missing_information` ; "
-                     "ne répondez pas à leur sujet de mémoire."},
+    "en": {
+        "question": "Question",
+        "history": "Earlier conversation (context only, not a source)",
+        "image": "Image of source",
+        "absent": "Checked by the code: no source mentions {terms}. Say so in `missing_information`; "
+        "do not answer about them from memory.",
+    },
+    "fr": {
+        "question": "Question",
+        "history": "Échanges précédents (contexte seulement, pas une source)",
+        "image": "Image de la source",
+        "absent": "Vérifié par le code : aucune source ne mentionne {terms}. Dites-le dans `missing_information` ; "
+        "ne répondez pas à leur sujet de mémoire.",
+    },
 }
 
 # Anything that could open or close one of our blocks: <source, </sources>, <conversation ...
@@ -92,11 +100,15 @@ def render_source(ps: PromptSource) -> str:
 
 
 _COLLECTIONS = {
-    "en": ("The sources come from {n} collections, grouped below by collection. Do not blend facts from "
-           "different collections in one paragraph; when a paragraph compares them, name each collection."),
-    "fr": ("Les sources viennent de {n} collections, regroupées ci-dessous par collection. Ne mélangez pas dans "
-           "un paragraphe des faits de collections différentes ; quand un paragraphe les compare, nommez chaque "
-           "collection."),
+    "en": (
+        "The sources come from {n} collections, grouped below by collection. Do not blend facts from "
+        "different collections in one paragraph; when a paragraph compares them, name each collection."
+    ),
+    "fr": (
+        "Les sources viennent de {n} collections, regroupées ci-dessous par collection. Ne mélangez pas dans "
+        "un paragraphe des faits de collections différentes ; quand un paragraphe les compare, nommez chaque "
+        "collection."
+    ),
 }
 
 

@@ -109,16 +109,28 @@ def context_parents(result: SearchResult, settings: Settings) -> int:
 
 
 def _paragraph(p: ParagraphOut) -> Paragraph:
-    return Paragraph(text=p.text, source_ids=list(p.source_ids), quote=p.quote,
-                     computations=[Computation.model_validate(c.model_dump()) for c in p.computations])
+    return Paragraph(
+        text=p.text,
+        source_ids=list(p.source_ids),
+        quote=p.quote,
+        computations=[Computation.model_validate(c.model_dump()) for c in p.computations],
+    )
 
 
 class AnswerRun:
     """The answer to one (sub-)question from its search result (see the module docstring)."""
 
-    def __init__(self, question: str, result: SearchResult, settings: Settings,
-                 history: list[tuple[str, str]] | None = None, coverage: Coverage | None = None,
-                 retried: Sequence[str] = (), started: float | None = None, language: str | None = None) -> None:
+    def __init__(
+        self,
+        question: str,
+        result: SearchResult,
+        settings: Settings,
+        history: list[tuple[str, str]] | None = None,
+        coverage: Coverage | None = None,
+        retried: Sequence[str] = (),
+        started: float | None = None,
+        language: str | None = None,
+    ) -> None:
         self.question, self.result, self.settings = question, result, settings
         self.history, self.coverage, self.retried = history, coverage, list(retried)
         self.started = time.perf_counter() if started is None else started
@@ -141,41 +153,69 @@ class AnswerRun:
     # ---- answers without a model
     def _refusal(self, missing_terms: Sequence[str] = ()) -> Answer:
         return Answer(
-            question=self.question, language=self.language,  # type: ignore[arg-type]
+            question=self.question,
+            language=self.language,  # type: ignore[arg-type]
             mode="refused",
-            missing_information=missing_message(missing_terms, self.language) if missing_terms
+            missing_information=missing_message(missing_terms, self.language)
+            if missing_terms
             else NOTHING_FOUND.get(self.language, NOTHING_FOUND["en"]),
-            missing_terms=list(missing_terms), uncited=[s for s in self.sources if s.kind == "parent"],
-            parent_ids=[hit.parent.id for hit in self.context], elapsed_s=time.perf_counter() - self.started,
+            missing_terms=list(missing_terms),
+            uncited=[s for s in self.sources if s.kind == "parent"],
+            parent_ids=[hit.parent.id for hit in self.context],
+            elapsed_s=time.perf_counter() - self.started,
         )
 
     def _evidence(self, mode: Mode, checked: Verified, stopped: bool = False) -> Evidence:
-        return Evidence(mode, self.language, self.settings, self.sources, checked.sources, self.context,
-                        self.aliases if mode == "llm" else {}, stopped)
+        return Evidence(
+            mode,
+            self.language,
+            self.settings,
+            self.sources,
+            checked.sources,
+            self.context,
+            self.aliases if mode == "llm" else {},
+            stopped,
+        )
 
     def _base(self, mode: str, checked: Verified, outcome: guardrails.Outcome, tokens: tuple[int, int]) -> dict:
         """The fields both kinds of answer fill the same way (the guard-rails' marks and costs included)."""
         return dict(
-            question=self.question, language=self.language, mode=mode, paragraphs=outcome.paragraphs,
+            question=self.question,
+            language=self.language,
+            mode=mode,
+            paragraphs=outcome.paragraphs,
             unsupported_numbers=count(outcome.paragraphs, "unsupported"),
             mismatched_numbers=count(outcome.paragraphs, "mismatch"),
-            sources=checked.sources, uncited=checked.uncited, marks=outcome.marks,
-            check_prompt_tokens=outcome.prompt_tokens, check_completion_tokens=outcome.completion_tokens,
-            check_elapsed_s=outcome.elapsed_s, parent_ids=[hit.parent.id for hit in self.context],
-            elapsed_s=time.perf_counter() - self.started, prompt_tokens=tokens[0], completion_tokens=tokens[1],
-            dialect=self.dialect, **self.term_fields,
+            sources=checked.sources,
+            uncited=checked.uncited,
+            marks=outcome.marks,
+            check_prompt_tokens=outcome.prompt_tokens,
+            check_completion_tokens=outcome.completion_tokens,
+            check_elapsed_s=outcome.elapsed_s,
+            parent_ids=[hit.parent.id for hit in self.context],
+            elapsed_s=time.perf_counter() - self.started,
+            prompt_tokens=tokens[0],
+            completion_tokens=tokens[1],
+            dialect=self.dialect,
+            **self.term_fields,
         )
 
-    def extractive(self, warnings: Sequence[str] = (), dropped: Sequence[str] = (),
-                   tokens: tuple[int, int] = (0, 0)) -> Answer:
+    def extractive(
+        self, warnings: Sequence[str] = (), dropped: Sequence[str] = (), tokens: tuple[int, int] = (0, 0)
+    ) -> Answer:
         forms = self.result.translated.forms if self.result.translated is not None else []
         ids = [parent_source_id(h.parent) for h in self.context]
-        paragraphs = extractive_paragraphs(self.context, self.question, ids, self.language,
-                                           [*self.result.expanded_terms, *forms])
+        paragraphs = extractive_paragraphs(
+            self.context, self.question, ids, self.language, [*self.result.expanded_terms, *forms]
+        )
         checked = verify_citations(paragraphs, self.sources, self.language)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))
-        return Answer(**self._base("extractive", checked, outcome, tokens), dropped=[*dropped, *checked.dropped],
-                      warnings=[*warnings, *outcome.warnings], missing_information=" ".join(self.notes))
+        return Answer(
+            **self._base("extractive", checked, outcome, tokens),
+            dropped=[*dropped, *checked.dropped],
+            warnings=[*warnings, *outcome.warnings],
+            missing_information=" ".join(self.notes),
+        )
 
     # ---- the model's answer
     def _check(self, index: int, raw: dict[str, Any]) -> Checked | None:
@@ -192,8 +232,9 @@ class AnswerRun:
         outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked), whole=False)
         return Checked(index, outcome.paragraphs[0], checked.sources)
 
-    def _verified(self, paragraphs: list[Paragraph], reply: LLMReply | None, stopped: bool,
-                  warnings: Sequence[str] = ()) -> Answer:
+    def _verified(
+        self, paragraphs: list[Paragraph], reply: LLMReply | None, stopped: bool, warnings: Sequence[str] = ()
+    ) -> Answer:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
         if paragraphs and not checked.paragraphs:
@@ -203,9 +244,11 @@ class AnswerRun:
         outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked, stopped))
         missing = reply.output.missing_information.strip() if reply else ""
         return Answer(
-            **self._base("llm", checked, outcome, tokens), model=self.settings.llm.model,
+            **self._base("llm", checked, outcome, tokens),
+            model=self.settings.llm.model,
             missing_information=" ".join([*self.notes, missing]).strip(),
-            warnings=[*warnings, *outcome.warnings], dropped=checked.dropped,
+            warnings=[*warnings, *outcome.warnings],
+            dropped=checked.dropped,
             first_paragraph_s=self.first_paragraph_s or time.perf_counter() - self.started,
         )
 
@@ -227,8 +270,9 @@ class AnswerRun:
             return
         prompt_sources = number_sources(self.sources)
         self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-        messages = build_messages(self.question, prompt_sources, self.context, self.settings, self.language,
-                                  self.history, self.absent)
+        messages = build_messages(
+            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent
+        )
         self._model = stream_model(messages, self.settings, self.language)
         reply: LLMReply | None = None
         done = 0

@@ -77,8 +77,11 @@ def _reading(table: TableExcerpt) -> str:
     lines = []
     for row in table.rows:
         label, rest = collapse_ws(row[0].text), row[1:]
-        cells = "; ".join(f"{heads.get(c.col, '') + ': ' if heads.get(c.col) else ''}{collapse_ws(c.text)}"
-                          for c in rest if c.text.strip())
+        cells = "; ".join(
+            f"{heads.get(c.col, '') + ': ' if heads.get(c.col) else ''}{collapse_ws(c.text)}"
+            for c in rest
+            if c.text.strip()
+        )
         lines.append(f"{label} — {cells}" if cells else label)
     return " · ".join(lines)
 
@@ -96,6 +99,11 @@ def table_paragraphs(hits: Sequence[RetrievedParent], question: str) -> list[Par
                 continue
             quote = _quote(item, table.rows[0])
             title = item.caption or (hit.parent.heading_path[-1] if hit.parent.heading_path else "")
-            found.append((-len(stem_set(title) & stems), len(found),
-                          Paragraph(text=_reading(table), source_ids=[sid], quote=quote, table=table)))
+            found.append(
+                (
+                    -len(stem_set(title) & stems),
+                    len(found),
+                    Paragraph(text=_reading(table), source_ids=[sid], quote=quote, table=table),
+                )
+            )
     return [p for _, _, p in sorted(found, key=lambda f: f[:2])[:MAX_TABLES]]

@@ -31,7 +31,7 @@ _MESSAGES = {
         "quote_absent": "La citation ne figure pas dans la ou les sources citées.",
         "dropped_empty": "Le paragraphe {n} était vide.",
         "dropped_unsourced": "Le paragraphe {n} (« {start} ») ne citait aucune source retrouvée{unknown} ; "
-                             "il a été retiré.",
+        "il a été retiré.",
         "unknown_suffix": " (inconnues : {ids})",
     },
 }
@@ -117,8 +117,11 @@ def verify_citations(
         marks = [m for m in para.marks if m.name != "quote"]
         if status == "partially_supported":
             marks.append(QUOTE_MARK)
-        kept.append(para.model_copy(update={"text": text, "source_ids": valid, "status": status,
-                                            "note": " ".join(notes), "marks": marks}))
+        kept.append(
+            para.model_copy(
+                update={"text": text, "source_ids": valid, "status": status, "note": " ".join(notes), "marks": marks}
+            )
+        )
         cited_order.extend(sid for sid in valid if sid not in cited_order)
     cited = [by_id[sid] for sid in cited_order]
     # A section counts as cited when it or one of its tables/figures/formulas is cited.

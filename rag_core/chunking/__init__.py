@@ -73,10 +73,7 @@ class _Piece:
 
 
 def build_chunks(
-    doc: DoclingDocument,
-    doc_id: str,
-    settings: Settings,
-    progress: Callable[[int, int], None] | None = None,
+    doc: DoclingDocument, doc_id: str, settings: Settings, progress: Callable[[int, int], None] | None = None
 ) -> Chunked:
     """Children (≤ max_tokens, contextualised), section parents and their items for one document."""
     max_tokens = settings.chunking.max_tokens
@@ -144,8 +141,9 @@ def build_chunks(
 # --- children -----------------------------------------------------------------------------
 
 
-def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings,
-            tables: dict[str, _TableText] | None = None) -> list[_Piece]:
+def _pieces(
+    doc: DoclingDocument, chunker: HybridChunker, settings: Settings, tables: dict[str, _TableText] | None = None
+) -> list[_Piece]:
     max_tokens = settings.chunking.max_tokens
     tables = _table_markdowns(doc) if tables is None else tables
     headers = {ref: table.header for ref, table in tables.items()}
@@ -173,13 +171,7 @@ def _pieces(doc: DoclingDocument, chunker: HybridChunker, settings: Settings,
             if tokens > max_tokens:  # _fit guarantees this never happens; keep the invariant loud
                 raise AssertionError(f"child of {tokens} tokens > {max_tokens}")
             pieces.append(
-                _Piece(
-                    text=text,
-                    context=context,
-                    tokens=tokens,
-                    headings=list(part.meta.headings or []),
-                    items=items,
-                )
+                _Piece(text=text, context=context, tokens=tokens, headings=list(part.meta.headings or []), items=items)
             )
     return pieces
 
@@ -281,8 +273,9 @@ def _heading_path(pieces: Sequence[_Piece], members: list[int]) -> list[str]:
     return next((pieces[i].headings for i in members if pieces[i].headings), [])
 
 
-def _items(doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int]],
-           tables: dict[str, _TableText]) -> dict[int, list[Item]]:
+def _items(
+    doc: DoclingDocument, pieces: Sequence[_Piece], groups: list[list[int]], tables: dict[str, _TableText]
+) -> dict[int, list[Item]]:
     """Tables, pictures and formulas per parent index, in reading order."""
     if not groups:
         return {}
@@ -318,10 +311,7 @@ def _nearest_group(order: list[DocItem], pos: int, group_of_ref: dict[str, int])
         if order[k].self_ref in group_of_ref and not isinstance(order[k], SectionHeaderItem | TitleItem):
             prev = group_of_ref[order[k].self_ref]
             break
-    nxt = next(
-        (group_of_ref[o.self_ref] for o in order[pos + 1 :] if o.self_ref in group_of_ref),
-        None,
-    )
+    nxt = next((group_of_ref[o.self_ref] for o in order[pos + 1 :] if o.self_ref in group_of_ref), None)
     if prev is None or (heading_between and nxt is not None):
         return nxt if nxt is not None else 0
     return prev
@@ -365,9 +355,11 @@ def _item(doc: DoclingDocument, it: TableItem | PictureItem | FormulaItem, table
             boxes=boxes,
             text=caption,
             image_path=_image_path(it),
-            inner_text="\n".join(child.text for child in (ref.resolve(doc) for ref in it.children)
-                                  if isinstance(child, TextItem) and child.label != DocItemLabel.CAPTION
-                                  and child.text),
+            inner_text="\n".join(
+                child.text
+                for child in (ref.resolve(doc) for ref in it.children)
+                if isinstance(child, TextItem) and child.label != DocItemLabel.CAPTION and child.text
+            ),
         )
     return Item(ref=it.self_ref, kind="formula", page=page, boxes=boxes, text=it.text or it.orig or "")
 

@@ -32,8 +32,12 @@ class SplitterReusingChunker(HybridChunker):
 
     def segment(self, doc_chunk: DocChunk, available_length: int, doc_serializer) -> list[str]:
         items = doc_chunk.meta.doc_items
-        if self.repeat_table_header and isinstance(doc_serializer, ChunkingDocSerializer) \
-                and len(items) == 1 and isinstance(items[0], TableItem):
+        if (
+            self.repeat_table_header
+            and isinstance(doc_serializer, ChunkingDocSerializer)
+            and len(items) == 1
+            and isinstance(items[0], TableItem)
+        ):
             return super().segment(doc_chunk, available_length, doc_serializer)
         return list(text_splitter(self.tokenizer.get_tokenizer(), available_length)(doc_chunk.text))
 

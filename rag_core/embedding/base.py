@@ -15,9 +15,7 @@ class Embedder(Protocol):
     name: str  # recorded in the index: querying with another model is refused
     dim: int
 
-    def embed_passages(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> np.ndarray:
+    def embed_passages(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """(n, dim) float32, L2-normalised."""
         ...
 

@@ -25,9 +25,7 @@ def weights_available(path: str | None) -> bool:
         return False
     root = Path(path)
     return (
-        root.is_dir()
-        and all((root / f).is_file() for f in _REQUIRED)
-        and any((root / f).is_file() for f in _WEIGHTS)
+        root.is_dir() and all((root / f).is_file() for f in _REQUIRED) and any((root / f).is_file() for f in _WEIGHTS)
     )
 
 
@@ -46,9 +44,7 @@ class BgeM3Embedder:
         self._model = BGEM3FlagModel(path, normalize_embeddings=True, use_fp16=False, devices="cpu")
         self.batch_size = batch_size
 
-    def embed_passages(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> np.ndarray:
+    def embed_passages(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         return encode_in_batches(texts, self.batch_size, self.dim, self._dense, progress)
 
     def _dense(self, batch: list[str]) -> np.ndarray:

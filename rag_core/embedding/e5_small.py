@@ -33,9 +33,7 @@ class E5SmallEmbedder:
     def __init__(self, batch_size: int = 16) -> None:
         self.batch_size = batch_size
 
-    def embed_passages(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> np.ndarray:
+    def embed_passages(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         return encode_in_batches(
             texts, self.batch_size, self.dim, lambda batch: _model().passage([t[:MAX_CHARS] for t in batch]), progress
         )

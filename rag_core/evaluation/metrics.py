@@ -121,12 +121,19 @@ def bootstrap_ci(
         return {"mean": None, "low": None, "high": None, "n": 0}
     means = arr[bootstrap_indices(arr.size, samples, seed)].mean(axis=1)
     alpha = (1.0 - level) / 2.0
-    return {"mean": float(arr.mean()), "low": float(np.quantile(means, alpha)),
-            "high": float(np.quantile(means, 1.0 - alpha)), "n": int(arr.size)}
+    return {
+        "mean": float(arr.mean()),
+        "low": float(np.quantile(means, alpha)),
+        "high": float(np.quantile(means, 1.0 - alpha)),
+        "n": int(arr.size),
+    }
 
 
 def paired_difference(
-    a: Sequence[float], b: Sequence[float], samples: int = BOOTSTRAP_SAMPLES, seed: int = BOOTSTRAP_SEED,
+    a: Sequence[float],
+    b: Sequence[float],
+    samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = BOOTSTRAP_SEED,
     level: float = 0.95,
 ) -> dict[str, float | int | None]:
     """Mean of a - b over the same questions, with a bootstrap interval of that difference.
@@ -158,5 +165,8 @@ def refusal_rates(
             return None
         return sum(1 for s in scores if s is None or s < threshold) / len(scores)
 
-    return {"threshold": threshold, "correct_refusals": refused(scores_unanswerable),
-            "false_refusals": refused(scores_answerable)}
+    return {
+        "threshold": threshold,
+        "correct_refusals": refused(scores_unanswerable),
+        "false_refusals": refused(scores_answerable),
+    }

@@ -74,8 +74,12 @@ def build_question(row: dict, page_text: Callable[[str, int], str | None] | None
             relevant = {(pdfs[0], p): (2 if p in best else 1) for p in pages}
     return Question(
         id=str(row.get("id") or f"q{abs(hash(row['question'])) % 10**8}"),
-        question=str(row["question"]), language=str(row.get("language") or "en"),
-        type=str(row.get("type") or "unknown"), pdfs=pdfs, relevant=relevant, quote=quote,
+        question=str(row["question"]),
+        language=str(row.get("language") or "en"),
+        type=str(row.get("type") or "unknown"),
+        pdfs=pdfs,
+        relevant=relevant,
+        quote=quote,
     )
 
 

@@ -48,8 +48,7 @@ def summarise_engine(rows: Sequence[dict], engine: str, threshold: float) -> dic
     if tokens and engine.startswith("hybrid-"):  # the threshold is on a fused (RRF) score
         unanswerable = [r for r in rows if not r["answerable"] and engine in r["engines"]]
         out["refusal"] = metrics.refusal_rates(
-            [r["engines"][engine]["best_score"] for r in unanswerable],
-            [run["best_score"] for run in runs], threshold,
+            [r["engines"][engine]["best_score"] for r in unanswerable], [run["best_score"] for run in runs], threshold
         )
         out["refusal"]["n_unanswerable"] = len(unanswerable)
     return out
@@ -63,8 +62,10 @@ def breakdown(rows: Sequence[dict], engines: Sequence[str], field: str) -> dict:
             groups.setdefault(str(row[field]), []).append(row)
     return {
         value: {
-            engine: {name: metrics.bootstrap_ci([r["engines"][engine]["metrics"][name] for r in group])
-                     for name in (*metrics.RANK_METRICS, )}
+            engine: {
+                name: metrics.bootstrap_ci([r["engines"][engine]["metrics"][name] for r in group])
+                for name in (*metrics.RANK_METRICS,)
+            }
             | {"n": len(group)}
             for engine in engines
         }
@@ -86,12 +87,12 @@ def paired_vs(rows: Sequence[dict], reference: str, engines: Sequence[str]) -> d
             )
             for name in metrics.RANK_METRICS
         }
-        quotes = [(r["engines"][reference][PASSAGE_METRIC], r["engines"][engine][PASSAGE_METRIC])
-                  for r in answerable]
+        quotes = [(r["engines"][reference][PASSAGE_METRIC], r["engines"][engine][PASSAGE_METRIC]) for r in answerable]
         quotes = [(a, b) for a, b in quotes if a is not None and b is not None]
         if quotes:
             out[engine][PASSAGE_METRIC] = metrics.paired_difference(
-                [float(a) for a, _ in quotes], [float(b) for _, b in quotes])
+                [float(a) for a, _ in quotes], [float(b) for _, b in quotes]
+            )
     return out
 
 
@@ -113,7 +114,8 @@ def sweep(rows: Sequence[dict], values: dict[str, list[float | None]]) -> dict:
         out[signal] = {
             "grid": grid,
             "best_youden": best,
-            "best_with_false_refusals_le_5pct": max(at_most_5, key=lambda g: g["correct_refusals"]) if at_most_5
+            "best_with_false_refusals_le_5pct": max(at_most_5, key=lambda g: g["correct_refusals"])
+            if at_most_5
             else None,
         }
     return out
@@ -132,10 +134,19 @@ def compare_baselines(rows: Sequence[dict], engine: str, set_name: str) -> dict 
     for name in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10"):
         best = max(b[name] for b in baselines.values())
         ci = metrics.bootstrap_ci([r["engines"][engine]["metrics"][name] for r in single])
-        columns[name] = {"engine": ci["mean"], "low": ci["low"], "high": ci["high"], "best_baseline": best,
-                         "beats": ci["mean"] is not None and ci["mean"] > best}
-    return {"engine": engine, "n_questions": len(single), "columns": columns,
-            "beats_all": all(c["beats"] for c in columns.values())}
+        columns[name] = {
+            "engine": ci["mean"],
+            "low": ci["low"],
+            "high": ci["high"],
+            "best_baseline": best,
+            "beats": ci["mean"] is not None and ci["mean"] > best,
+        }
+    return {
+        "engine": engine,
+        "n_questions": len(single),
+        "columns": columns,
+        "beats_all": all(c["beats"] for c in columns.values()),
+    }
 
 
 def format_table(summary: dict, title: str = "") -> str:
@@ -171,9 +182,16 @@ def summary_rows(results: dict) -> list[dict]:
 def breakdown_rows(results: dict, field: str, metric: str = "ndcg@10") -> list[dict]:
     """Long format for a bar chart with error bars: group, engine, mean, low, high, n."""
     return [
-        {field: group, "engine": engine, "mean": cis[metric]["mean"], "low": cis[metric]["low"],
-         "high": cis[metric]["high"], "n": cis["n"]}
-        for group, per_engine in results.get(f"by_{field}", {}).items() for engine, cis in per_engine.items()
+        {
+            field: group,
+            "engine": engine,
+            "mean": cis[metric]["mean"],
+            "low": cis[metric]["low"],
+            "high": cis[metric]["high"],
+            "n": cis["n"],
+        }
+        for group, per_engine in results.get(f"by_{field}", {}).items()
+        for engine, cis in per_engine.items()
         if metric in cis
     ]
 
@@ -186,9 +204,11 @@ def language_match_lines(results: dict) -> list[str]:
         cis = per_engine.get(engine)
         if not cis:
             continue
-        cells = ", ".join(f"{name} {cis[name]['mean']:.3f} [{cis[name]['low']:.2f},{cis[name]['high']:.2f}]"
-                          for name in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
-                          if name in cis and cis[name]["mean"] is not None)
+        cells = ", ".join(
+            f"{name} {cis[name]['mean']:.3f} [{cis[name]['low']:.2f},{cis[name]['high']:.2f}]"
+            for name in ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
+            if name in cis and cis[name]["mean"] is not None
+        )
         lines.append(f"{engine}, {group} ({cis['n']} questions): {cells}")
     return lines
 
@@ -202,13 +222,18 @@ def question_rows(results: dict, engine: str | None = None) -> list[dict]:
         if e is None:
             continue
         top = e["ranked_pages"][:3]
-        rows.append({
-            "id": r["id"], "language": r["language"], "type": r["type"], "question": r["question"],
-            "first relevant rank": e["first_relevant_rank"],
-            "ndcg@10": None if e["metrics"] is None else round(e["metrics"]["ndcg@10"], 3),
-            "quote in top-3 parents": e["quote_in_top3"],
-            "expected": ", ".join(f"{x['pdf']} p.{x['page']}" for x in r["relevant"]) or "(unanswerable)",
-            "top pages": ", ".join(f"{x['pdf']} p.{x['page']}" for x in top),
-            "best score": e["best_score"],
-        })
+        rows.append(
+            {
+                "id": r["id"],
+                "language": r["language"],
+                "type": r["type"],
+                "question": r["question"],
+                "first relevant rank": e["first_relevant_rank"],
+                "ndcg@10": None if e["metrics"] is None else round(e["metrics"]["ndcg@10"], 3),
+                "quote in top-3 parents": e["quote_in_top3"],
+                "expected": ", ".join(f"{x['pdf']} p.{x['page']}" for x in r["relevant"]) or "(unanswerable)",
+                "top pages": ", ".join(f"{x['pdf']} p.{x['page']}" for x in top),
+                "best score": e["best_score"],
+            }
+        )
     return rows

@@ -83,12 +83,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.data_dir:
         env["RAG_DATA_DIR"] = str(args.data_dir)
-    worker = subprocess.Popen([sys.executable, "-m", "rag_core", "worker"], cwd=REPO, env=env,
-                              start_new_session=True)
+    worker = subprocess.Popen([sys.executable, "-m", "rag_core", "worker"], cwd=REPO, env=env, start_new_session=True)
     app = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", args.address,
-         "--server.port", str(args.port), *extra],
-        cwd=REPO, env=env, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.address",
+            args.address,
+            "--server.port",
+            str(args.port),
+            *extra,
+        ],
+        cwd=REPO,
+        env=env,
+        start_new_session=True,
     )
     children = {"worker": worker, "app": app}
     print(f"serve: worker pid {worker.pid}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
@@ -126,8 +137,10 @@ def cmd_jobs(args: argparse.Namespace) -> int:
         job_id = _resolve(args.id, settings, principal)
         if args.action == "cancel":
             was = pipeline.cancel_job(job_id, settings, principal=principal)
-            print(f"{job_id[:12]}: cancelled" + (" (its worker stops it and removes what it wrote)"
-                                                  if was == "running" else ""))
+            print(
+                f"{job_id[:12]}: cancelled"
+                + (" (its worker stops it and removes what it wrote)" if was == "running" else "")
+            )
         else:
             pipeline.retry_job(job_id, settings, principal=principal)
             print(f"{job_id[:12]}: queued again")
@@ -135,15 +148,16 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     jobs = pipeline.list_jobs(settings, principal=principal)
     workers = pipeline.live_workers(settings)
     if args.json:
-        print(json.dumps({"workers": len(workers), "jobs": [_as_dict(j) for j in jobs]}, ensure_ascii=False,
-                         indent=1))
+        print(json.dumps({"workers": len(workers), "jobs": [_as_dict(j) for j in jobs]}, ensure_ascii=False, indent=1))
         return 0
     if not workers and any(j.state in ("queued", "running") for j in jobs):
         print("No worker is running: start one with `python -m rag_core worker` (or `make run`).")
     for j in jobs:
         stage = f"{j.stage} {j.done}/{j.total}" if j.state == "running" else ""
-        print(f"{j.id[:12]}  {j.state:<9} {stage:<16} {j.collection:<12} {j.submitter:<24} {j.file_name}"
-              + (f"  {j.message}" if j.state == "failed" else ""))
+        print(
+            f"{j.id[:12]}  {j.state:<9} {stage:<16} {j.collection:<12} {j.submitter:<24} {j.file_name}"
+            + (f"  {j.message}" if j.state == "failed" else "")
+        )
     if not jobs:
         print("No import to show.")
     return 0
@@ -176,8 +190,14 @@ def queue_files(args: argparse.Namespace) -> int:
     worst = 0
     for path in args.files:
         try:
-            job = pipeline.submit_upload(Path(path).read_bytes(), Path(path).name, settings, args.collection,
-                                         principal=principal, into_existing=args.into_existing)
+            job = pipeline.submit_upload(
+                Path(path).read_bytes(),
+                Path(path).name,
+                settings,
+                args.collection,
+                principal=principal,
+                into_existing=args.into_existing,
+            )
             print(f"{'queued':>16}  {job.file_name}: job {job.id[:12]}", flush=True)
         except OSError as err:
             print(f"{'refused':>16}  {Path(path).name}: cannot be read ({err.strerror}).")

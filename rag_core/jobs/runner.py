@@ -38,8 +38,9 @@ class JobStopped(Exception):
 
 
 class StageRunner(Protocol):
-    def run(self, job: Job, source: Path, settings: Settings, store: Store,
-            report: Callable[[ProgressEvent], None]) -> IngestResult: ...
+    def run(
+        self, job: Job, source: Path, settings: Settings, store: Store, report: Callable[[ProgressEvent], None]
+    ) -> IngestResult: ...
 
     def discard(self, job: Job, settings: Settings, store: Store, existed: bool) -> None: ...
 
@@ -47,8 +48,9 @@ class StageRunner(Protocol):
 class LocalStageRunner:
     """The four stages in this process (the page analysis in its own helper processes)."""
 
-    def run(self, job: Job, source: Path, settings: Settings, store: Store,
-            report: Callable[[ProgressEvent], None]) -> IngestResult:
+    def run(
+        self, job: Job, source: Path, settings: Settings, store: Store, report: Callable[[ProgressEvent], None]
+    ) -> IngestResult:
         from rag_core.pipeline import permissions as perm
         from rag_core.pipeline.ingestion import ingest_one
 

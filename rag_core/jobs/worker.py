@@ -74,8 +74,12 @@ class _Lease:
 
 
 class Worker:
-    def __init__(self, settings: Settings, runner: StageRunner | None = None,
-                 on_event: Callable[[Job, ProgressEvent], None] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        runner: StageRunner | None = None,
+        on_event: Callable[[Job, ProgressEvent], None] | None = None,
+    ) -> None:
         from rag_core.pipeline.connection import open_store
 
         self.settings = settings
@@ -139,6 +143,7 @@ class Worker:
         reused: list[str] = []
 
         with _Lease(self, job) as lease:
+
             def report(event: ProgressEvent) -> None:
                 nonlocal last_write
                 if lease.lost.is_set() or self.stopping.is_set():
@@ -153,8 +158,10 @@ class Worker:
                 if event.stage != job.stage or now - last_write >= self.settings.jobs.progress_interval_s:
                     job.stage, job.done, job.total = event.stage, event.done, event.total
                     last_write = now
-                    if not self.write(job, {"stage": event.stage, "done": event.done, "total": event.total,
-                                            "reused": ",".join(reused)}):
+                    if not self.write(
+                        job,
+                        {"stage": event.stage, "done": event.done, "total": event.total, "reused": ",".join(reused)},
+                    ):
                         lease.lost.set()
                         raise JobStopped()
                 self.beat()
@@ -179,8 +186,13 @@ class Worker:
 
                 text = scrub(f"{type(err).__name__}: {err}", _secrets(self.settings))[:500]
                 if text == job.error:
-                    self._finish(job, "failed", "internal", "This file could not be processed because of an "
-                                 "internal error; it has been logged.", error=text)
+                    self._finish(
+                        job,
+                        "failed",
+                        "internal",
+                        "This file could not be processed because of an internal error; it has been logged.",
+                        error=text,
+                    )
                 else:
                     with self._write_lock:
                         self.table.release(job, {"state": "queued", "error": text})
@@ -219,13 +231,22 @@ class Worker:
 
     def _finish(self, job: Job, state: str, key: str, message: str, **values: object) -> bool:
         with self._write_lock:
-            ok = self.table.release(job, {"state": state, "message_key": key, "message": message,
-                                          "finished_at": time.time(), **values})
+            ok = self.table.release(
+                job, {"state": state, "message_key": key, "message": message, "finished_at": time.time(), **values}
+            )
         if ok:
             from rag_core.pipeline import permissions as perm
 
             principal = submitter_of(job, self.settings)
-            perm.audit(self.settings, f"job_{state}", principal, job_id=job.id, file_name=job.file_name,
-                       collection=job.collection, doc_id=values.get("doc_id") or None, status=key,
-                       message=message if state == "failed" else None)
+            perm.audit(
+                self.settings,
+                f"job_{state}",
+                principal,
+                job_id=job.id,
+                file_name=job.file_name,
+                collection=job.collection,
+                doc_id=values.get("doc_id") or None,
+                status=key,
+                message=message if state == "failed" else None,
+            )
         return ok

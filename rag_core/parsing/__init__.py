@@ -22,8 +22,16 @@ from rag_core.parsing.pymupdf_parser import options as _pymupdf_options
 from rag_core.parsing.validation import Kind, validate_file
 
 __all__ = [
-    "ParsedDocument", "Parser", "Progress", "parse", "validate_file", "resolve_pdf_backend", "parser_for",
-    "parser_options", "parser_signature", "library_versions",
+    "ParsedDocument",
+    "Parser",
+    "Progress",
+    "parse",
+    "validate_file",
+    "resolve_pdf_backend",
+    "parser_for",
+    "parser_options",
+    "parser_signature",
+    "library_versions",
 ]
 
 
@@ -61,11 +69,7 @@ def parser_signature(settings: Settings, kind: Kind | str = "pdf") -> str:
 
 
 def parse(
-    path: Path,
-    settings: Settings,
-    artifacts_dir: Path,
-    progress: Progress | None = None,
-    file_name: str | None = None,
+    path: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None = None, file_name: str | None = None
 ) -> ParsedDocument:
     """Parse one file into a DoclingDocument; figure crops are written into `artifacts_dir`.
 

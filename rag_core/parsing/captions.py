@@ -44,8 +44,11 @@ def relabel(blocks: list[Block]) -> list[Block]:
     floats = [b for b in blocks if b.kind in ("table", "picture")]
     for block in blocks:
         first = block.lines[0].text if block.lines else ""
-        if block.kind in ("heading", "title", "text") and is_caption_text(first) and \
-                (block.kind != "text" or any(_gap(block, f) <= CAPTION_GAP_PT for f in floats)):
+        if (
+            block.kind in ("heading", "title", "text")
+            and is_caption_text(first)
+            and (block.kind != "text" or any(_gap(block, f) <= CAPTION_GAP_PT for f in floats))
+        ):
             block.kind = "caption"
         elif block.kind == "caption" and not is_caption_text(first) and _SENTENCE_AFTER_LABEL.match(first):
             block.kind = "text"

@@ -23,8 +23,15 @@ MIN_REPEATS = 2
 
 def drop_decoration(blocks: Sequence[Block], sizes: dict[int, PageSize]) -> list[Block]:
     """`blocks` without the decoration strips (see the module's docstring)."""
-    strips = [b for b in blocks if b.kind == "picture" and not b.children and not b.captions
-              and b.page_no in sizes and _edge_strip(b.bbox, sizes[b.page_no])]
+    strips = [
+        b
+        for b in blocks
+        if b.kind == "picture"
+        and not b.children
+        and not b.captions
+        and b.page_no in sizes
+        and _edge_strip(b.bbox, sizes[b.page_no])
+    ]
     if not strips:
         return list(blocks)
     seen = Counter(_key(b.bbox) for b in strips)
@@ -38,10 +45,16 @@ def _edge_strip(bbox, size: PageSize) -> bool:
     w, h = x1 - x0, y1 - y0
     if w <= 0 or h <= 0:
         return False
-    vertical = h >= MIN_STRIP_RATIO * w and w <= STRIP_SHARE * size.width and \
-        (x0 <= EDGE_SHARE * size.width or x1 >= (1 - EDGE_SHARE) * size.width)
-    horizontal = w >= MIN_STRIP_RATIO * h and h <= STRIP_SHARE * size.height and \
-        (y0 <= EDGE_SHARE * size.height or y1 >= (1 - EDGE_SHARE) * size.height)
+    vertical = (
+        h >= MIN_STRIP_RATIO * w
+        and w <= STRIP_SHARE * size.width
+        and (x0 <= EDGE_SHARE * size.width or x1 >= (1 - EDGE_SHARE) * size.width)
+    )
+    horizontal = (
+        w >= MIN_STRIP_RATIO * h
+        and h <= STRIP_SHARE * size.height
+        and (y0 <= EDGE_SHARE * size.height or y1 >= (1 - EDGE_SHARE) * size.height)
+    )
     return vertical or horizontal
 
 

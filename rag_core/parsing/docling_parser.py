@@ -37,14 +37,20 @@ def missing_artifacts(settings: Settings) -> str | None:
         return f"Docling's model folder {path} does not exist (setting {_SETTING})."
     missing = [name for name in REQUIRED_MODEL_FOLDERS if not (path / name).is_dir()]
     if missing:
-        return (f"Docling's model folder {path} lacks {', '.join(missing)} (setting {_SETTING}); "
-                "download them with `docling-tools models download`.")
+        return (
+            f"Docling's model folder {path} lacks {', '.join(missing)} (setting {_SETTING}); "
+            "download them with `docling-tools models download`."
+        )
     return None
 
 
 def options(settings: Settings) -> dict:
-    return {"backend": NAME, "do_table_structure": True, "ocr": settings.parsing.ocr,
-            "artifacts_path": str(settings.parsing.docling_artifacts_path or "")}
+    return {
+        "backend": NAME,
+        "do_table_structure": True,
+        "ocr": settings.parsing.ocr,
+        "artifacts_path": str(settings.parsing.docling_artifacts_path or ""),
+    }
 
 
 class DoclingPdfParser:
@@ -52,8 +58,14 @@ class DoclingPdfParser:
 
     name = NAME
 
-    def parse(self, path: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None = None,
-              file_name: str | None = None) -> ParsedDocument:
+    def parse(
+        self,
+        path: Path,
+        settings: Settings,
+        artifacts_dir: Path,
+        progress: Progress | None = None,
+        file_name: str | None = None,
+    ) -> ParsedDocument:
         reason = missing_artifacts(settings)
         if reason:
             raise BackendUnavailable(reason)
@@ -61,17 +73,27 @@ class DoclingPdfParser:
         from docling.datamodel.pipeline_options import PdfPipelineOptions
         from docling.document_converter import DocumentConverter, PdfFormatOption
 
-        pipeline = PdfPipelineOptions(artifacts_path=settings.parsing.docling_artifacts_path, do_table_structure=True,
-                                      do_ocr=settings.parsing.ocr)
-        converter = DocumentConverter(allowed_formats=[InputFormat.PDF],
-                                      format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=pipeline)})
+        pipeline = PdfPipelineOptions(
+            artifacts_path=settings.parsing.docling_artifacts_path, do_table_structure=True, do_ocr=settings.parsing.ocr
+        )
+        converter = DocumentConverter(
+            allowed_formats=[InputFormat.PDF],
+            format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=pipeline)},
+        )
         name = file_name or path.name
         document = _convert(converter, path, Path(name).stem + ".pdf")
         pages = len(document.pages)
         if progress is not None:
             progress(pages, pages)
-        return ParsedDocument(document=document, parser=NAME, options=options(settings), versions=library_versions(),
-                              pages=pages, warnings=[], title=_title(document, name))
+        return ParsedDocument(
+            document=document,
+            parser=NAME,
+            options=options(settings),
+            versions=library_versions(),
+            pages=pages,
+            warnings=[],
+            title=_title(document, name),
+        )
 
 
 class DoclingSimpleParser:
@@ -82,8 +104,14 @@ class DoclingSimpleParser:
     def __init__(self, kind: str) -> None:
         self.kind = kind
 
-    def parse(self, path: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None = None,
-              file_name: str | None = None) -> ParsedDocument:
+    def parse(
+        self,
+        path: Path,
+        settings: Settings,
+        artifacts_dir: Path,
+        progress: Progress | None = None,
+        file_name: str | None = None,
+    ) -> ParsedDocument:
         from docling.datamodel.base_models import InputFormat
         from docling.document_converter import DocumentConverter
 

@@ -72,19 +72,28 @@ class Block:
     children: list[Block] = field(default_factory=list)  # pictures: text-layer text inside the figure
 
     def has_text(self) -> bool:
-        return any(line.text for line in self.lines) or any(cell.text for cell in self.cells) \
+        return (
+            any(line.text for line in self.lines)
+            or any(cell.text for cell in self.cells)
             or any(child.has_text() for child in self.children)
+        )
 
     def font_size(self) -> float:
         return max((line.size for line in self.lines), default=0.0)
 
 
-_TEXT_LABELS = {"text": DocItemLabel.TEXT, "caption": DocItemLabel.CAPTION, "footnote": DocItemLabel.FOOTNOTE,
-                "header": DocItemLabel.PAGE_HEADER, "footer": DocItemLabel.PAGE_FOOTER}
+_TEXT_LABELS = {
+    "text": DocItemLabel.TEXT,
+    "caption": DocItemLabel.CAPTION,
+    "footnote": DocItemLabel.FOOTNOTE,
+    "header": DocItemLabel.PAGE_HEADER,
+    "footer": DocItemLabel.PAGE_FOOTER,
+}
 
 
-def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize], toc: Sequence[Sequence],
-                   artifacts_dir_name: str) -> tuple[DoclingDocument, str]:
+def build_document(
+    name: str, blocks: Sequence[Block], pages: dict[int, PageSize], toc: Sequence[Sequence], artifacts_dir_name: str
+) -> tuple[DoclingDocument, str]:
     """Return the document and its title taken from the content ('' when none)."""
     doc = DoclingDocument(name=name)
     for page_no in sorted(pages):
@@ -102,8 +111,13 @@ def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize
         parent = stack[-1][1] if stack else None
         if block.kind in ("header", "footer"):
             joined = join_lines(block.lines)
-            _with_prov(doc.add_text(label=_TEXT_LABELS[block.kind], text=joined.text, parent=None,
-                                    content_layer=ContentLayer.FURNITURE), block, joined)
+            _with_prov(
+                doc.add_text(
+                    label=_TEXT_LABELS[block.kind], text=joined.text, parent=None, content_layer=ContentLayer.FURNITURE
+                ),
+                block,
+                joined,
+            )
             continue  # a running header does not interrupt a list
         if block.kind != "list":
             list_group = None
@@ -116,8 +130,9 @@ def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize
             level = levels[id(block)]
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            group = doc.add_group(label=GroupLabel.SECTION, name=joined.text[:80],
-                                  parent=stack[-1][1] if stack else None)
+            group = doc.add_group(
+                label=GroupLabel.SECTION, name=joined.text[:80], parent=stack[-1][1] if stack else None
+            )
             _with_prov(doc.add_heading(text=joined.text, level=level, parent=group), block, joined)
             stack.append((level, group))
             if level == 1 and not first_level1 and block.page_no <= 2 and not _generic_heading(joined.text):
@@ -145,15 +160,37 @@ def build_document(name: str, blocks: Sequence[Block], pages: dict[int, PageSize
                 item.prov.append(_box_prov(block))
         else:
             joined = join_lines(block.lines)
-            _with_prov(doc.add_text(label=_TEXT_LABELS.get(block.kind, DocItemLabel.TEXT), text=joined.text,
-                                    parent=parent), block, joined)
+            _with_prov(
+                doc.add_text(label=_TEXT_LABELS.get(block.kind, DocItemLabel.TEXT), text=joined.text, parent=parent),
+                block,
+                joined,
+            )
     return doc, title or first_level1
 
 
 _GENERIC_HEADINGS = {
-    "abstract", "résumé", "resume", "summary", "contents", "table of contents", "table des matières", "sommaire",
-    "introduction", "preface", "préface", "foreword", "avant-propos", "contributeurs", "contributors", "references",
-    "références", "bibliographie", "bibliography", "remerciements", "acknowledgements", "acknowledgments",
+    "abstract",
+    "résumé",
+    "resume",
+    "summary",
+    "contents",
+    "table of contents",
+    "table des matières",
+    "sommaire",
+    "introduction",
+    "preface",
+    "préface",
+    "foreword",
+    "avant-propos",
+    "contributeurs",
+    "contributors",
+    "references",
+    "références",
+    "bibliographie",
+    "bibliography",
+    "remerciements",
+    "acknowledgements",
+    "acknowledgments",
 }
 
 
@@ -173,15 +210,30 @@ def _add_table(doc: DoclingDocument, block: Block, parent: NodeItem | None, arti
     table's cells must be indexed), with the picture's reference in its meta (PICTURE_META);
     the captions belong to the table.
     """
-    data = TableData(num_rows=block.n_rows, num_cols=block.n_cols, table_cells=[
-        TableCell(text=c.text, bbox=_bbox(c.bbox), start_row_offset_idx=c.row, end_row_offset_idx=c.row + c.row_span,
-                  start_col_offset_idx=c.col, end_col_offset_idx=c.col + c.col_span, row_span=c.row_span,
-                  col_span=c.col_span, column_header=c.column_header, row_header=c.row_header)
-        for c in block.cells])
+    data = TableData(
+        num_rows=block.n_rows,
+        num_cols=block.n_cols,
+        table_cells=[
+            TableCell(
+                text=c.text,
+                bbox=_bbox(c.bbox),
+                start_row_offset_idx=c.row,
+                end_row_offset_idx=c.row + c.row_span,
+                start_col_offset_idx=c.col,
+                end_col_offset_idx=c.col + c.col_span,
+                row_span=c.row_span,
+                col_span=c.col_span,
+                column_header=c.column_header,
+                row_header=c.row_header,
+            )
+            for c in block.cells
+        ],
+    )
     meta = {TABLE_SOURCE_META: block.table_source or "text layer"}
     if block.picture is not None:
-        picture = doc.add_picture(image=_image(block.picture, artifacts_dir_name), prov=_box_prov(block.picture),
-                                  parent=parent)
+        picture = doc.add_picture(
+            image=_image(block.picture, artifacts_dir_name), prov=_box_prov(block.picture), parent=parent
+        )
         meta[PICTURE_META] = picture.self_ref
     item = doc.add_table(data=data, prov=_box_prov(block), parent=parent)
     item.meta = FloatingMeta(**meta)
@@ -196,8 +248,12 @@ def table_source(item) -> str:
 def _image(block: Block, artifacts_dir_name: str) -> ImageRef | None:
     if not (block.image_file and block.image_px):
         return None
-    return ImageRef(mimetype="image/png", dpi=PICTURE_DPI, size=Size(width=block.image_px[0], height=block.image_px[1]),
-                    uri=Path(f"{artifacts_dir_name}/{block.image_file}"))
+    return ImageRef(
+        mimetype="image/png",
+        dpi=PICTURE_DPI,
+        size=Size(width=block.image_px[0], height=block.image_px[1]),
+        uri=Path(f"{artifacts_dir_name}/{block.image_file}"),
+    )
 
 
 def _add_captions(doc: DoclingDocument, item, block: Block) -> None:
@@ -219,8 +275,10 @@ def _add_children(doc: DoclingDocument, item, block: Block) -> None:
 
 
 def _with_prov(item, block: Block, joined: Joined) -> None:
-    item.prov.extend(ProvenanceItem(page_no=block.page_no, bbox=_bbox(bbox), charspan=(start, end))
-                     for start, end, bbox in joined.spans)
+    item.prov.extend(
+        ProvenanceItem(page_no=block.page_no, bbox=_bbox(bbox), charspan=(start, end))
+        for start, end, bbox in joined.spans
+    )
 
 
 def _box_prov(block: Block) -> ProvenanceItem:

@@ -77,7 +77,7 @@ def body_size(blocks: list[Block]) -> float:
 
 
 def heading_kind(text: str, size: float = 0.0, body: float = 0.0) -> str:
-    """"heading", or what a false heading really is: "list", "formula" or "text"."""
+    """ "heading", or what a false heading really is: "list", "formula" or "text"."""
     text = text.strip()
     if _BULLET.match(text):
         return "list"
@@ -95,8 +95,12 @@ def heading_kind(text: str, size: float = 0.0, body: float = 0.0) -> str:
 
 
 def _short_title(text: str) -> bool:
-    return 0 < len(text.split()) <= SHORT_HEADING_WORDS and not _SENTENCE_END.search(text) \
-        and bool(_LETTER.search(text)) and not _BULLET.match(text)
+    return (
+        0 < len(text.split()) <= SHORT_HEADING_WORDS
+        and not _SENTENCE_END.search(text)
+        and bool(_LETTER.search(text))
+        and not _BULLET.match(text)
+    )
 
 
 def _split_title_line(block: Block, body: float) -> list[Block]:
@@ -107,9 +111,12 @@ def _split_title_line(block: Block, body: float) -> list[Block]:
     for i, line in enumerate(block.lines):
         others = max(other.size for k, other in enumerate(block.lines) if k != i)
         if line.size >= FIRST_LINE_RATIO * others and line.size >= body - SIZE_TOLERANCE and _short_title(line.text):
-            parts = [(block.kind, block.lines[:i]), ("heading", [line]), (block.kind, block.lines[i + 1:])]
-            out = [Block(kind, block.page_no, union_bbox(ln.bbox for ln in lines) or block.bbox, lines=lines)
-                   for kind, lines in parts if lines]
+            parts = [(block.kind, block.lines[:i]), ("heading", [line]), (block.kind, block.lines[i + 1 :])]
+            out = [
+                Block(kind, block.page_no, union_bbox(ln.bbox for ln in lines) or block.bbox, lines=lines)
+                for kind, lines in parts
+                if lines
+            ]
             return out[:-1] + _split_title_line(out[-1], body) if out[-1].kind != "heading" else out
     return [block]
 
@@ -128,8 +135,10 @@ def _split_body_lines(block: Block, body: float) -> list[Block]:
     if cut == len(block.lines):
         return [block]
     head, rest = block.lines[:cut], block.lines[cut:]
-    return [Block(block.kind, block.page_no, union_bbox(line.bbox for line in head) or block.bbox, lines=head),
-            Block("text", block.page_no, union_bbox(line.bbox for line in rest) or block.bbox, lines=rest)]
+    return [
+        Block(block.kind, block.page_no, union_bbox(line.bbox for line in head) or block.bbox, lines=head),
+        Block("text", block.page_no, union_bbox(line.bbox for line in rest) or block.bbox, lines=rest),
+    ]
 
 
 def _large_title(block: Block, text: str, body: float, page_height: float) -> bool:
@@ -149,6 +158,7 @@ def _one_of_a_series(block: Block, blocks: list[Block], body: float) -> bool:
     """A "heading" larger than the body text printed like two or more short text blocks of its page
     (same size, same left edge): one of a series of taglines, like them. (Headings in the body's
     size, told apart by weight only, are left alone.)"""
+
     def short(b: Block) -> bool:
         return len(b.lines) <= 2 and len(" ".join(line.text for line in b.lines).split()) <= SHORT_HEADING_WORDS
 
@@ -175,8 +185,14 @@ def _join_numbers(blocks: list[Block]) -> list[Block]:
             continue
         text = " ".join(line.text for line in block.lines).strip()
         if block.kind == "heading" and len(block.lines) == 1 and _NUMBER_ONLY.match(text):
-            partner = next((j for j, other in enumerate(blocks) if j != i and j not in used
-                            and other.kind == "heading" and _same_line_right(block, other)), None)
+            partner = next(
+                (
+                    j
+                    for j, other in enumerate(blocks)
+                    if j != i and j not in used and other.kind == "heading" and _same_line_right(block, other)
+                ),
+                None,
+            )
             if partner is not None:
                 other = blocks[partner]
                 used.add(partner)

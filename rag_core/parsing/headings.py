@@ -61,8 +61,7 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
 
 def _font_levels(headings: Sequence[HeadingInfo]) -> list[int]:
     sizes = sorted({round(h.font_size) for h in headings}, reverse=True)[:MAX_FONT_LEVELS]
-    return [sizes.index(round(h.font_size)) + 1 if round(h.font_size) in sizes else MAX_FONT_LEVELS
-            for h in headings]
+    return [sizes.index(round(h.font_size)) + 1 if round(h.font_size) in sizes else MAX_FONT_LEVELS for h in headings]
 
 
 def _toc_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> list[int | None]:

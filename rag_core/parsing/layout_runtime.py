@@ -68,14 +68,18 @@ def use_single_thread_sessions() -> bool:
 
             model = layout_model()
             extractor = getattr(model, "feature_extractor", None)
-            if model is None or not isinstance(getattr(model, "session", None), ort.InferenceSession) \
-                    or not isinstance(getattr(extractor, "_session", None), ort.InferenceSession):
+            if (
+                model is None
+                or not isinstance(getattr(model, "session", None), ort.InferenceSession)
+                or not isinstance(getattr(extractor, "_session", None), ort.InferenceSession)
+            ):
                 log.warning("pymupdf-layout internals changed; its ONNX sessions keep their default threads")
                 return False
             providers = model.session.get_providers()
             model.session = ort.InferenceSession(model.model_path, sess_options=session_options(), providers=providers)
-            extractor._session = ort.InferenceSession(model.imf_model_path, sess_options=session_options(),
-                                                      providers=extractor._session.get_providers())
+            extractor._session = ort.InferenceSession(
+                model.imf_model_path, sess_options=session_options(), providers=extractor._session.get_providers()
+            )
         except Exception:  # never lose a parse over a speed setting
             log.warning("could not set pymupdf-layout's ONNX threads", exc_info=True)
             return False

@@ -109,12 +109,12 @@ def split_bullet(lines: list[Line]) -> tuple[str | None, list[Line]]:
         if not line.text:
             continue
         if len(line.text) == 1 and _BULLET.match(line.text + " "):  # the bullet alone on its line
-            return line.text, lines[:i] + lines[i + 1:]
+            return line.text, lines[:i] + lines[i + 1 :]
         match = _BULLET.match(line.text)
         if not match or match.group(1) == "o" and not line.text.startswith("o "):
             return None, lines
-        rest = line.text[match.end():]
-        return match.group(1), lines[:i] + [Line(rest, line.bbox, line.size)] + lines[i + 1:]
+        rest = line.text[match.end() :]
+        return match.group(1), lines[:i] + [Line(rest, line.bbox, line.size)] + lines[i + 1 :]
     return None, lines
 
 

@@ -70,8 +70,9 @@ def helper_pool(helpers: int, start: bool, initializer: Callable[[], Any] | None
             return None
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=initializer)
+        _pool = ProcessPoolExecutor(
+            max_workers=helpers, mp_context=multiprocessing.get_context("spawn"), initializer=initializer
+        )
         _pool_helpers = helpers
         with _main_script_not_rerun():
             for _ in range(helpers):  # each submit starts one process now, under the context

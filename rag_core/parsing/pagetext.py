@@ -31,5 +31,4 @@ def searchable_page_texts(path: Path, kind: str, children: Sequence[Child]) -> l
         for number in child.pages:
             parsed.setdefault(number, []).append(child.text)
     count = max([len(layer), *parsed])
-    return [layer[i] if i < len(layer) and layer[i].strip() else "\n".join(parsed.get(i + 1, []))
-            for i in range(count)]
+    return [layer[i] if i < len(layer) and layer[i].strip() else "\n".join(parsed.get(i + 1, [])) for i in range(count)]

@@ -55,17 +55,22 @@ def split_picture(bbox: BBox, line_blocks: list[list[Line]], graphics: list[tupl
     lines = [ln for blk in line_blocks for ln in blk]
     if box.is_empty:
         return PictureSplit(bbox)
-    images = [rect for rect, kind in graphics
-              if kind == "image" and not rect.is_empty and abs(rect & box) >= MIN_IMAGE_INSIDE * abs(rect)]
-    vector = any(kind == "path" and not rect.is_empty and abs(rect & box) >= 0.5 * abs(rect)
-                 for rect, kind in graphics)
+    images = [
+        rect
+        for rect, kind in graphics
+        if kind == "image" and not rect.is_empty and abs(rect & box) >= MIN_IMAGE_INSIDE * abs(rect)
+    ]
+    vector = any(kind == "path" and not rect.is_empty and abs(rect & box) >= 0.5 * abs(rect) for rect, kind in graphics)
     # rectangles and rules: a few make a frame, more make a chart or a table drawn in vectors
     shapes = sum(kind == "rect" and abs(rect & box) >= 0.5 * abs(rect) for rect, kind in graphics)
     vector = vector or shapes > MAX_FRAME_SHAPES
     # an image that holds another image, or lies under much text, is a background, not a figure
-    figures = [rect & box for rect in images
-               if not any(other != rect and other in rect for other in images)
-               and _text_share(lines, rect) <= MAX_TEXT_ON_FIGURE]
+    figures = [
+        rect & box
+        for rect in images
+        if not any(other != rect and other in rect for other in images)
+        and _text_share(lines, rect) <= MAX_TEXT_ON_FIGURE
+    ]
     if figures and not vector:
         union = pymupdf.Rect(figures[0])
         for rect in figures[1:]:

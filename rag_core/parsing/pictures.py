@@ -36,15 +36,15 @@ def page_images(page: pymupdf.Page) -> list[pymupdf.Rect]:
     return [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
 
 
-def missed_images(images: Sequence[pymupdf.Rect], blocks: Sequence[Block], width: float,
-                  height: float) -> list[tuple[float, float, float, float]]:
+def missed_images(
+    images: Sequence[pymupdf.Rect], blocks: Sequence[Block], width: float, height: float
+) -> list[tuple[float, float, float, float]]:
     """Boxes of images no layout block holds (see the module's docstring)."""
     page = pymupdf.Rect(0, 0, width, height)
     found: list[tuple[float, float, float, float]] = []
     for shape in images:
         rect = shape & page
-        if rect.width < MIN_IMAGE_SIDE_PT or rect.height < MIN_IMAGE_SIDE_PT \
-                or abs(rect) >= MAX_PAGE_SHARE * abs(page):
+        if rect.width < MIN_IMAGE_SIDE_PT or rect.height < MIN_IMAGE_SIDE_PT or abs(rect) >= MAX_PAGE_SHARE * abs(page):
             continue
         covered = sum(abs(rect & pymupdf.Rect(b.bbox)) for b in blocks)
         held = any(b.kind in ("picture", "table") and abs(rect & pymupdf.Rect(b.bbox)) > 0 for b in blocks)
@@ -67,8 +67,9 @@ def graphics_of(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
         return [(page.rect, "image")]
     for path in paths:
         items = path.get("items") or []
-        plain = bool(items) and all(it[0] in ("re", "qu") or it[0] == "l" and (it[1].x == it[2].x or it[1].y == it[2].y)
-                                    for it in items)
+        plain = bool(items) and all(
+            it[0] in ("re", "qu") or it[0] == "l" and (it[1].x == it[2].x or it[1].y == it[2].y) for it in items
+        )
         found.append((pymupdf.Rect(path["rect"]), "rect" if plain else "path"))
     return found
 

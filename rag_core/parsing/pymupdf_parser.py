@@ -49,16 +49,28 @@ SCAN_MAX_CHARS = 50
 SCAN_MIN_IMAGE_SHARE = 0.25
 
 _KINDS = {
-    "title": "title", "section-header": "heading", "text": "text", "list-item": "list",
-    "caption": "caption", "footnote": "footnote", "page-header": "header", "page-footer": "footer",
-    "table": "table", "picture": "picture", "formula": "formula",
+    "title": "title",
+    "section-header": "heading",
+    "text": "text",
+    "list-item": "list",
+    "caption": "caption",
+    "footnote": "footnote",
+    "page-header": "header",
+    "page-footer": "footer",
+    "table": "table",
+    "picture": "picture",
+    "formula": "formula",
 }
 
 
 def options(settings: Settings) -> dict:
     """Options that change this backend's output (recorded in the manifest)."""
-    return {"backend": NAME, "ocr": settings.parsing.ocr, "picture_dpi": PICTURE_DPI,
-            "table_images": settings.parsing.table_images}
+    return {
+        "backend": NAME,
+        "ocr": settings.parsing.ocr,
+        "picture_dpi": PICTURE_DPI,
+        "table_images": settings.parsing.table_images,
+    }
 
 
 class PyMuPDFParser:
@@ -84,8 +96,9 @@ class PyMuPDFParser:
             doc.close()
 
 
-def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Settings, artifacts_dir: Path,
-                progress: Progress | None) -> ParsedDocument:
+def _parse_open(
+    doc: pymupdf.Document, path: Path, name: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None
+) -> ParsedDocument:
     if doc.needs_pass:
         raise InputError("This PDF is password-protected; remove the password and upload it again.")
     total = doc.page_count
@@ -95,8 +108,10 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
     use_single_thread_sessions()  # same boxes, less CPU on a shared 2-core machine (layout_runtime)
     warnings: list[str] = []
     if doc.is_repaired:
-        warnings.append("This PDF was damaged or incomplete and has been repaired; some pages or passages "
-                        "may be missing. Check it, or download it again.")
+        warnings.append(
+            "This PDF was damaged or incomplete and has been repaired; some pages or passages "
+            "may be missing. Check it, or download it again."
+        )
     ocr = settings.parsing.ocr
     no_text: set[int] = set()
     scanned: set[int] = set()
@@ -106,12 +121,23 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
             no_text.add(pno)
         if scan:
             scanned.add(pno)
-    tasks = [_Batch(pages, needs_ocr, ocr, frozenset(no_text.intersection(pages)), str(artifacts_dir),
-                    settings.parsing.table_images)
-             for pages, needs_ocr in _batches(total, scanned if ocr else set())]
+    tasks = [
+        _Batch(
+            pages,
+            needs_ocr,
+            ocr,
+            frozenset(no_text.intersection(pages)),
+            str(artifacts_dir),
+            settings.parsing.table_images,
+        )
+        for pages, needs_ocr in _batches(total, scanned if ocr else set())
+    ]
     workers = settings.parsing.workers or page_workers.default_workers()
-    pool = page_workers.helper_pool(workers - 1, start=total >= page_workers.MIN_PAGES_TO_START,
-                                    initializer=_start_helper) if len(tasks) > 1 else None
+    pool = (
+        page_workers.helper_pool(workers - 1, start=total >= page_workers.MIN_PAGES_TO_START, initializer=_start_helper)
+        if len(tasks) > 1
+        else None
+    )
     done = 0
 
     def report(index: int) -> None:
@@ -121,8 +147,9 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
             if progress is not None:
                 progress(done, total)
 
-    results = page_workers.run_in_order(tasks, partial(_analyse_batch, doc), partial(_analyse_batch_in_helper, path),
-                                        pool, workers - 1, report)
+    results = page_workers.run_in_order(
+        tasks, partial(_analyse_batch, doc), partial(_analyse_batch_in_helper, path), pool, workers - 1, report
+    )
     blocks: list[Block] = []
     sizes: dict[int, PageSize] = {}
     for result in results:
@@ -135,8 +162,15 @@ def _parse_open(doc: pymupdf.Document, path: Path, name: Path, settings: Setting
         log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
     document, heading_title = build_document(name.stem, blocks, sizes, doc.get_toc(simple=True), artifacts_dir.name)
     title = heading_title or clean_metadata_title(doc.metadata.get("title") if doc.metadata else "") or name.stem
-    return ParsedDocument(document=document, parser=NAME, options=options(settings), versions=library_versions(),
-                          pages=total, warnings=warnings, title=title)
+    return ParsedDocument(
+        document=document,
+        parser=NAME,
+        options=options(settings),
+        versions=library_versions(),
+        pages=total,
+        warnings=warnings,
+        title=title,
+    )
 
 
 @dataclass(frozen=True)
@@ -175,9 +209,12 @@ def _analyse_batch(doc: pymupdf.Document, batch: _Batch) -> _BatchResult:
         sizes[pno + 1] = PageSize(width, height)
         page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir, batch.table_images)
         if pno in batch.no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
-            warnings.append(f"Page {pno + 1} has no text layer; OCR found no text." if batch.ocr else
-                            f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
-                            "its content cannot be searched.")
+            warnings.append(
+                f"Page {pno + 1} has no text layer; OCR found no text."
+                if batch.ocr
+                else f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
+                "its content cannot be searched."
+            )
         blocks.extend(page_blocks)
     for pno in batch.pages:  # pages whose analysis failed still exist in the document
         sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
@@ -251,8 +288,9 @@ def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings:
     return pages
 
 
-def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path,
-                 table_images: bool = False) -> list[Block]:
+def _page_blocks(
+    page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path, table_images: bool = False
+) -> list[Block]:
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     graphics: list | None = None
@@ -287,21 +325,33 @@ def _page_blocks(page: pymupdf.Page, layout, width: float, height: float, artifa
             blocks.append(block)
     for bbox in missed_images(page_images(page), blocks, width, height):
         graphics = graphics_of(page) if graphics is None else graphics
-        found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images,
-                         keep_text=False)
+        found = _picture(
+            page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, keep_text=False
+        )
         below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
         blocks[below:below] = found
     return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
 
 
-def _picture(page: pymupdf.Page, page_no: int, bbox, graphics: list, taken: list, artifacts_dir: Path, index: int,
-             table_images: bool, keep_text: bool = True) -> list[Block]:
+def _picture(
+    page: pymupdf.Page,
+    page_no: int,
+    bbox,
+    graphics: list,
+    taken: list,
+    artifacts_dir: Path,
+    index: int,
+    table_images: bool,
+    keep_text: bool = True,
+) -> list[Block]:
     """A picture box as blocks: the figure (its own box, its text as children) and the text beside it
     (`picture_text.split_picture`). `keep_text=False`: an image no layout box held, whose text
     outside the figure is already in other boxes."""
     width, height = page.rect.width, page.rect.height
-    line_blocks = [[ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
-                   for blk in _line_blocks_in_rect(page, bbox, width, height)]
+    line_blocks = [
+        [ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
+        for blk in _line_blocks_in_rect(page, bbox, width, height)
+    ]
     split = split_picture(bbox, [blk for blk in line_blocks if blk], graphics)
     found = text_blocks(page_no, split.text_blocks) if keep_text else []
     if split.picture_bbox is None:  # mostly text: its text is text
@@ -339,8 +389,10 @@ def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) 
     """Text-layer lines inside a box, grouped by text-layer block."""
     found: list[list[Line]] = []
     for blk in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
-        lines = [line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
-                 for line in blk.get("lines", [])]
+        lines = [
+            line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
+            for line in blk.get("lines", [])
+        ]
         if any(ln.text for ln in lines):
             found.append([ln for ln in lines if ln.text])
     return found

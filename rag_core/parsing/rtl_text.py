@@ -36,10 +36,17 @@ class RtlSpans:
         if not any(has_rtl(s.get("text") or "") for s in spans):
             return spans
         if self._spans is None:
-            self._spans = [s for blk in self._page.get_text("dict")["blocks"]
-                           for ln in blk.get("lines", []) for s in ln.get("spans", [])]
+            self._spans = [
+                s
+                for blk in self._page.get_text("dict")["blocks"]
+                for ln in blk.get("lines", [])
+                for s in ln.get("spans", [])
+            ]
         x0, y0, x1, y1 = bbox
-        found = [s for s in self._spans
-                 if x0 - 1 <= (s["bbox"][0] + s["bbox"][2]) / 2 <= x1 + 1
-                 and y0 - 1 <= (s["bbox"][1] + s["bbox"][3]) / 2 <= y1 + 1]
+        found = [
+            s
+            for s in self._spans
+            if x0 - 1 <= (s["bbox"][0] + s["bbox"][2]) / 2 <= x1 + 1
+            and y0 - 1 <= (s["bbox"][1] + s["bbox"][3]) / 2 <= y1 + 1
+        ]
         return found or spans

@@ -40,8 +40,10 @@ def read_spread(blocks: list[Block], width: float, height: float) -> list[Block]
         return blocks
     sides: tuple[list[Block], list[Block]] = ([], [])
     for block in blocks:
-        by_side = ([ln for ln in block.lines if _side(ln.bbox, gutter) == 0],
-                   [ln for ln in block.lines if _side(ln.bbox, gutter) == 1])
+        by_side = (
+            [ln for ln in block.lines if _side(ln.bbox, gutter) == 0],
+            [ln for ln in block.lines if _side(ln.bbox, gutter) == 1],
+        )
         if by_side[0] and by_side[1]:
             for side in (0, 1):
                 sides[side].append(_part(block, by_side[side]))

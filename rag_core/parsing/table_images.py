@@ -63,8 +63,10 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
         small = _rgb(page.get_pixmap(clip=rect, dpi=DETECT_DPI))
         found = _get_engine()(small, use_det=True, use_cls=False, use_rec=False)
         boxes_px = [_box(b) for b in (found.boxes if found.boxes is not None else [])]
-        if not _short_boxes(boxes_px) or \
-                table_from_words([Word("0", b) for b in boxes_px], (0, 0, small.shape[1], small.shape[0])) is None:
+        if (
+            not _short_boxes(boxes_px)
+            or table_from_words([Word("0", b) for b in boxes_px], (0, 0, small.shape[1], small.shape[0])) is None
+        ):
             log.info("picture on page %d: not a table (%.1f s)", picture.page_no, time.perf_counter() - started)
             return None
         pix = page.get_pixmap(clip=rect, dpi=OCR_DPI)
@@ -73,12 +75,18 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
         log.warning("could not read the picture on page %d as a table", picture.page_no, exc_info=True)
         return None
     sx, sy = rect.width / pix.width, rect.height / pix.height
-    words = [Word(text, (rect.x0 + x0 * sx, rect.y0 + y0 * sy, rect.x0 + x1 * sx, rect.y0 + y1 * sy))
-             for (x0, y0, x1, y1), text in boxes]
+    words = [
+        Word(text, (rect.x0 + x0 * sx, rect.y0 + y0 * sy, rect.x0 + x1 * sx, rect.y0 + y1 * sy))
+        for (x0, y0, x1, y1), text in boxes
+    ]
     words = [piece for word in words for piece in split_numbers(word)]
     table = table_from_words(words, picture.bbox)
-    log.info("picture on page %d: %s in %.1f s", picture.page_no,
-             f"table {table.n_rows}x{table.n_cols}" if table else "not a table", time.perf_counter() - started)
+    log.info(
+        "picture on page %d: %s in %.1f s",
+        picture.page_no,
+        f"table {table.n_rows}x{table.n_cols}" if table else "not a table",
+        time.perf_counter() - started,
+    )
     if table is None:
         return None
     # the boxes are inside the picture, itself inside the page: no clamping needed
@@ -119,8 +127,11 @@ def split_numbers(word: Word) -> list[Word]:
     and does not cut; the box is shared out in proportion to the characters.
     """
     parts = _NUMBER_RUN.findall(word.text)
-    if len(parts) < 2 or "".join(parts).replace(" ", "") != word.text.replace(" ", "") \
-            or not all(looks_numeric(p) for p in parts):
+    if (
+        len(parts) < 2
+        or "".join(parts).replace(" ", "") != word.text.replace(" ", "")
+        or not all(looks_numeric(p) for p in parts)
+    ):
         return [word]
     x0, y0, x1, y1 = word.bbox
     per_char = (x1 - x0) / max(len(word.text), 1)
@@ -214,9 +225,12 @@ def _get_engine():
             from rapidocr import RapidOCR
 
             logging.getLogger("RapidOCR").setLevel(logging.ERROR)
-            _engine = RapidOCR(params={
-                "Global.use_cls": False, "Global.log_level": "error",
-                "EngineConfig.onnxruntime.intra_op_num_threads": 1,
-                "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-            })
+            _engine = RapidOCR(
+                params={
+                    "Global.use_cls": False,
+                    "Global.log_level": "error",
+                    "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+                    "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+                }
+            )
         return _engine

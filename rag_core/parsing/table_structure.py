@@ -80,8 +80,13 @@ def looks_numeric(text: str) -> bool:
     return bool(_NUMBER.match(text.strip())) if text.strip() else False
 
 
-def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float],
-                rules: Sequence[Rule] = (), bbox: BBox | None = None) -> Table:
+def build_table(
+    words: Sequence[Word],
+    col_edges: Sequence[float],
+    row_edges: Sequence[float],
+    rules: Sequence[Rule] = (),
+    bbox: BBox | None = None,
+) -> Table:
     """Cells of one table from its words, the grid's edges (n+1 values each) and its rules."""
     words = _bullets_on_their_text([w for w in words if w.text.strip()])
     col_edges = _index_columns(words, col_edges, row_edges)
@@ -123,8 +128,18 @@ def build_table(words: Sequence[Word], col_edges: Sequence[float], row_edges: Se
             covered.update(members)
             ws = [w for key in members for w in slots.get(key, [])]
             box = _union([w.bbox for w in ws]) or (col_edges[c], row_edges[r], col_edges[c + cs], row_edges[r + rs])
-            cells.append(Cell(r, c, _join(ws), box, rs, cs, column_header=r < n_header,
-                              row_header=row_header and c == 0 and r >= n_header))
+            cells.append(
+                Cell(
+                    r,
+                    c,
+                    _join(ws),
+                    box,
+                    rs,
+                    cs,
+                    column_header=r < n_header,
+                    row_header=row_header and c == 0 and r >= n_header,
+                )
+            )
     return Table(n_rows, n_cols, cells)
 
 
@@ -135,8 +150,13 @@ def _bullets_on_their_text(words: list[Word]) -> list[Word]:
     for word in _glued_bullets(words):
         if len(word.text) == 1 and word.text in _BULLETS:
             x0, y0, x1, y1 = word.bbox
-            right = [w for w in words if w is not word and 0 <= w.bbox[0] - x1 <= 2 * (y1 - y0)
-                     and min(y1, w.bbox[3]) - max(y0, w.bbox[1]) > 0.5 * (y1 - y0)]
+            right = [
+                w
+                for w in words
+                if w is not word
+                and 0 <= w.bbox[0] - x1 <= 2 * (y1 - y0)
+                and min(y1, w.bbox[3]) - max(y0, w.bbox[1]) > 0.5 * (y1 - y0)
+            ]
             if right:
                 nxt = min(right, key=lambda w: w.bbox[0])
                 word = Word(word.text, (nxt.bbox[0] - 0.5, y0, nxt.bbox[0], y1))
@@ -259,8 +279,14 @@ def _join(words: Sequence[Word]) -> str:
     parts: list[str] = []
     for line in text_lines(words):
         for word in line:
-            if parts and parts[-1].endswith("-") and len(parts[-1]) > 2 and parts[-1][-2].isalpha() \
-                    and word.text[:1].islower() and word is line[0]:
+            if (
+                parts
+                and parts[-1].endswith("-")
+                and len(parts[-1]) > 2
+                and parts[-1][-2].isalpha()
+                and word.text[:1].islower()
+                and word is line[0]
+            ):
                 parts[-1] = parts[-1][:-1] + word.text
             else:
                 parts.append(word.text)
@@ -276,8 +302,10 @@ def _union(boxes: Sequence[BBox]) -> BBox | None:
 def _small_bands(words: Sequence[Word], row_edges: Sequence[float], rules: Sequence[float]) -> bool:
     """Rules that group a few lines (at most MAX_BAND_LINES each, some with more than one)."""
     edges = [row_edges[0], *rules, row_edges[-1]]
-    counts = [len(text_lines([w for w in words if lo <= (w.bbox[1] + w.bbox[3]) / 2 < hi]))
-              for lo, hi in zip(edges, edges[1:])]
+    counts = [
+        len(text_lines([w for w in words if lo <= (w.bbox[1] + w.bbox[3]) / 2 < hi]))
+        for lo, hi in zip(edges, edges[1:])
+    ]
     return max(counts) <= MAX_BAND_LINES and any(n > 1 for n in counts[1:])
 
 
@@ -318,9 +346,14 @@ def _column_numbers(values: list[str]) -> bool:
     return len(ints) >= 3 and all(b == a + 1 for a, b in zip(ints, ints[1:]))
 
 
-def _header_spans(texts: dict[tuple[int, int], str], slots: dict[tuple[int, int], list[Word]],
-                  col_edges: Sequence[float], row_edges: Sequence[float], n_header: int,
-                  partial: Sequence[Rule]) -> dict[tuple[int, int], tuple[int, int]]:
+def _header_spans(
+    texts: dict[tuple[int, int], str],
+    slots: dict[tuple[int, int], list[Word]],
+    col_edges: Sequence[float],
+    row_edges: Sequence[float],
+    n_header: int,
+    partial: Sequence[Rule],
+) -> dict[tuple[int, int], tuple[int, int]]:
     """(row_span, col_span) of spanning header cells, keyed by their top-left slot."""
     n_cols = len(col_edges) - 1
     spans: dict[tuple[int, int], tuple[int, int]] = {}
@@ -351,8 +384,14 @@ def _header_spans(texts: dict[tuple[int, int], str], slots: dict[tuple[int, int]
     return spans
 
 
-def _nearest_label(texts: dict[tuple[int, int], str], slots: dict[tuple[int, int], list[Word]], r: int, c: int,
-                   col_edges: Sequence[float], rule: Rule | None) -> int | None:
+def _nearest_label(
+    texts: dict[tuple[int, int], str],
+    slots: dict[tuple[int, int], list[Word]],
+    r: int,
+    c: int,
+    col_edges: Sequence[float],
+    rule: Rule | None,
+) -> int | None:
     """The label of row r that an empty slot (r, c) belongs to.
 
     Under a partial rule (a group header ruled off over its columns), the nearest label by its

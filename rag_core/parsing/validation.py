@@ -63,16 +63,18 @@ def detect_kind(head: bytes, suffix: str, path: Path) -> Kind:
     if head.startswith(b"PK\x03\x04"):
         return _office_kind(path, suffix)
     text_head = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    looks_html = text_head.startswith(_HTML_MARKERS) and (b"<html" in text_head or b"<body" in text_head
-                                                          or text_head.startswith(b"<!doctype html"))
+    looks_html = text_head.startswith(_HTML_MARKERS) and (
+        b"<html" in text_head or b"<body" in text_head or text_head.startswith(b"<!doctype html")
+    )
     if suffix == ".pdf":
         if looks_html:
             raise InputError(
                 "This file is named .pdf but is a web page (HTML), usually an error or login page saved "
                 "instead of the document; download the PDF again."
             )
-        raise InputError("This file is named .pdf but is not a PDF (it may be damaged or incomplete); "
-                         "download or export it again.")
+        raise InputError(
+            "This file is named .pdf but is not a PDF (it may be damaged or incomplete); download or export it again."
+        )
     if looks_html or suffix in _HTML_SUFFIXES:
         if b"\x00" in head:
             raise InputError("This file is not a readable web page.")

@@ -113,13 +113,23 @@ def ingest(
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
         except Exception:  # a bug, not the user's fault: log it, keep the batch going
             log.exception("ingestion of %s failed", name)
-            results.append(IngestResult(
-                file_name=name, status="refused",
-                message="This file could not be processed because of an internal error; it has been logged.",
-            ))
+            results.append(
+                IngestResult(
+                    file_name=name,
+                    status="refused",
+                    message="This file could not be processed because of an internal error; it has been logged.",
+                )
+            )
         last = results[-1]
-        perm.audit(settings, "upload", principal, collection=collection, file_name=last.file_name,
-                   status=last.status, doc_id=last.doc_id)
+        perm.audit(
+            settings,
+            "upload",
+            principal,
+            collection=collection,
+            file_name=last.file_name,
+            status=last.status,
+            doc_id=last.doc_id,
+        )
     if any(r.status == "ingested" for r in results):
         store.optimize(settings.retrieval.ann_min_rows)
     return results
@@ -161,8 +171,13 @@ def list_collections(settings: Settings, *, principal: Principal) -> list[str]:
     return perm.collections_where(open_store(settings), settings, "read", principal)
 
 
-def readable_document_ids(settings: Settings, collections: Sequence[str] | None = None,
-                          doc_ids: Sequence[str] | None = None, *, principal: Principal) -> list[str]:
+def readable_document_ids(
+    settings: Settings,
+    collections: Sequence[str] | None = None,
+    doc_ids: Sequence[str] | None = None,
+    *,
+    principal: Principal,
+) -> list[str]:
     """The search scope: ids of the readable ready documents, within `collections` and `doc_ids` when given."""
     store = open_store(settings)
     return perm.readable_scope(settings, principal).document_ids(store.documents(), collections, doc_ids)
@@ -182,8 +197,7 @@ def delete(doc_id: str, settings: Settings, *, principal: Principal) -> None:
     if folder.root.is_dir():
         shutil.rmtree(folder.root, ignore_errors=True)
     term_presence.forget(settings, doc_id)
-    perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection)
+    perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name, collection=record.collection)
 
 
 def load_chunks(doc_id: str, settings: Settings, *, principal: Principal) -> Chunked:
@@ -207,18 +221,27 @@ def _checked_source(doc_id: str, settings: Settings, principal: Principal) -> tu
 def source_path(doc_id: str, settings: Settings, *, principal: Principal) -> Path:
     """Path of the stored original of a readable ready document; NotFoundError otherwise (forged ids included)."""
     record, path = _checked_source(doc_id, settings, principal)
-    perm.audit(settings, "document_opened", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection)
+    perm.audit(
+        settings, "document_opened", principal, doc_id=doc_id, file_name=record.file_name, collection=record.collection
+    )
     return path
 
 
-def page_pdf(doc_id: str, pages: Sequence[int], settings: Settings, *,
-             principal: Principal) -> tuple[bytes, dict[int, int]]:
+def page_pdf(
+    doc_id: str, pages: Sequence[int], settings: Settings, *, principal: Principal
+) -> tuple[bytes, dict[int, int]]:
     """Only the given pages of a document's PDF, and the map original page -> excerpt page."""
     record, path = _checked_source(doc_id, settings, principal)
     excerpt = page_excerpt(path, pages)
-    perm.audit(settings, "page_opened", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection, pages=sorted(excerpt[1]))
+    perm.audit(
+        settings,
+        "page_opened",
+        principal,
+        doc_id=doc_id,
+        file_name=record.file_name,
+        collection=record.collection,
+        pages=sorted(excerpt[1]),
+    )
     return excerpt
 
 
@@ -229,13 +252,21 @@ def artifact_path(doc_id: str, relative: str, settings: Settings, *, principal: 
     path = (root / relative).resolve()
     if root not in path.parents or not path.is_file():
         raise NotFoundError("This figure is not in the library.")
-    perm.audit(settings, "figure_exported", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection, figure=relative)
+    perm.audit(
+        settings,
+        "figure_exported",
+        principal,
+        doc_id=doc_id,
+        file_name=record.file_name,
+        collection=record.collection,
+        figure=relative,
+    )
     return path
 
 
-def export_table(doc_id: str, table_ref: str, settings: Settings, fmt: TableFormat = "csv", *,
-                 principal: Principal) -> bytes:
+def export_table(
+    doc_id: str, table_ref: str, settings: Settings, fmt: TableFormat = "csv", *, principal: Principal
+) -> bytes:
     """One table of a readable document as CSV or Excel bytes (`table_ref` as `inspect` lists it)."""
     record, _ = _checked_source(doc_id, settings, principal)
     chunked = load_chunks(doc_id, settings, principal=principal)
@@ -243,8 +274,17 @@ def export_table(doc_id: str, table_ref: str, settings: Settings, fmt: TableForm
     if item is None:
         raise NotFoundError("This table is not in the library.")
     data = table_bytes(item, fmt)
-    perm.audit(settings, "table_exported", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection, table=table_ref, page=item.page, format=fmt)
+    perm.audit(
+        settings,
+        "table_exported",
+        principal,
+        doc_id=doc_id,
+        file_name=record.file_name,
+        collection=record.collection,
+        table=table_ref,
+        page=item.page,
+        format=fmt,
+    )
     return data
 
 
@@ -259,25 +299,47 @@ def record_inspection(doc_id: str, settings: Settings, *, principal: Principal) 
     """Write that the principal looked at every chunk and table of a readable document (the
     Inspect page calls it once per document and session, not on each rerun); NotFoundError otherwise."""
     record = get_document(doc_id, settings, principal=principal)
-    perm.audit(settings, "document_inspected", principal, doc_id=doc_id, file_name=record.file_name,
-               collection=record.collection)
+    perm.audit(
+        settings,
+        "document_inspected",
+        principal,
+        doc_id=doc_id,
+        file_name=record.file_name,
+        collection=record.collection,
+    )
     return record
 
 
 # ----- questions --------------------------------------------------------------------------------
-def _search(query: str, settings: Settings, scope: Sequence[str], k: int | None = None,
-            candidate_k: int | None = None, thesaurus: bool | None = None,
-            language: Language | None = None) -> SearchResult:
+def _search(
+    query: str,
+    settings: Settings,
+    scope: Sequence[str],
+    k: int | None = None,
+    candidate_k: int | None = None,
+    thesaurus: bool | None = None,
+    language: Language | None = None,
+) -> SearchResult:
     use = settings.understanding.thesaurus if thesaurus is None else thesaurus
     terms = understanding.expansion_terms(query, settings) if use else ()
     language = language or detect_language(query)  # type: ignore[assignment]
-    return retrieval.search(query, open_store(settings), select_embedder(settings), settings, scope, k=k,
-                            candidate_k=candidate_k, extra_terms=terms, language=language,
-                            translation=understanding.translation(query, language, settings))
+    return retrieval.search(
+        query,
+        open_store(settings),
+        select_embedder(settings),
+        settings,
+        scope,
+        k=k,
+        candidate_k=candidate_k,
+        extra_terms=terms,
+        language=language,
+        translation=understanding.translation(query, language, settings),
+    )
 
 
-def _resolve(settings: Settings, principal: Principal, collections: Sequence[str] | None,
-             doc_ids: Sequence[str] | None) -> tuple[list[str], list[str]]:
+def _resolve(
+    settings: Settings, principal: Principal, collections: Sequence[str] | None, doc_ids: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
     """The search scope (document ids) and the collections they lie in, from one read of the table."""
     records = open_store(settings).documents()
     scope = perm.readable_scope(settings, principal).document_ids(records, collections, doc_ids)
@@ -285,8 +347,14 @@ def _resolve(settings: Settings, principal: Principal, collections: Sequence[str
     return scope, sorted({r.collection for r in records if r.doc_id in in_scope})
 
 
-def _scope_fields(settings: Settings, searched: list[str], text_key: str, text: str,
-                  collections: Sequence[str] | None, doc_ids: Sequence[str] | None) -> dict[str, Any]:
+def _scope_fields(
+    settings: Settings,
+    searched: list[str],
+    text_key: str,
+    text: str,
+    collections: Sequence[str] | None,
+    doc_ids: Sequence[str] | None,
+) -> dict[str, Any]:
     """What the audit records of a question's scope: the collections searched, and the filters asked for."""
     fields: dict[str, Any] = {
         "scope": searched,
@@ -318,8 +386,13 @@ def search(
     written in the other language."""
     scope, searched = _resolve(settings, principal, collections, doc_ids)
     result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus, language=language)
-    perm.audit(settings, "search", principal, results=search_sources(result),
-               **_scope_fields(settings, searched, "query", query, collections, doc_ids))
+    perm.audit(
+        settings,
+        "search",
+        principal,
+        results=search_sources(result),
+        **_scope_fields(settings, searched, "query", query, collections, doc_ids),
+    )
     return result
 
 
@@ -336,9 +409,15 @@ def ask(
     return ask_stream(question, settings, conversation_id, collections, doc_ids, principal=principal).result()
 
 
-def ask_stream(question: str, settings: Settings, conversation_id: str | None = None,
-               collections: Sequence[str] | None = None, doc_ids: Sequence[str] | None = None, *,
-               principal: Principal) -> AskStream:
+def ask_stream(
+    question: str,
+    settings: Settings,
+    conversation_id: str | None = None,
+    collections: Sequence[str] | None = None,
+    doc_ids: Sequence[str] | None = None,
+    *,
+    principal: Principal,
+) -> AskStream:
     """`ask` as events while the model writes: `answering.Draft` (unverified, display only), `Checked` (a
     paragraph verified once complete), then `Final`; `stop()` keeps what was verified. Only the final (or
     stopped) answer is stored and audited, as `ask` does."""
@@ -349,14 +428,25 @@ def ask_stream(question: str, settings: Settings, conversation_id: str | None = 
         language = detect_language(question)  # once per question; every step is given it
         reply = answering.greeting_reply(question)
         if reply is not None:
-            return Answer(question=question, language=language,  # type: ignore[arg-type]
-                          mode="greeting", missing_information=reply, elapsed_s=time.perf_counter() - started)
+            return Answer(
+                question=question,
+                language=language,  # type: ignore[arg-type]
+                mode="greeting",
+                missing_information=reply,
+                elapsed_s=time.perf_counter() - started,
+            )
         scope, found = _resolve(settings, principal, collections, doc_ids)
         searched.extend(found)
-        history = understanding.read_history(settings, conversation_id, user=principal.user,
-                                             keep=stored_row_check(settings, principal))
-        run = QuestionRun(question, settings, history, language=language,  # type: ignore[arg-type]
-                          library=accessible_library(settings, scope) if settings.answer.check_terms else None)
+        history = understanding.read_history(
+            settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
+        )
+        run = QuestionRun(
+            question,
+            settings,
+            history,
+            language=language,  # type: ignore[arg-type]
+            library=accessible_library(settings, scope) if settings.answer.check_terms else None,
+        )
         _run_searches(run, settings, scope)
         return run
 
@@ -364,9 +454,16 @@ def ask_stream(question: str, settings: Settings, conversation_id: str | None = 
         if conversation_id:
             _store_answer(settings, conversation_id, answer, principal)
         context, cited = answer_sources(answer)
-        perm.audit(settings, "question", principal, conversation_id=conversation_id, mode=answer.mode,
-                   context=context, cited=cited,
-                   **_scope_fields(settings, searched, "question", question, collections, doc_ids))
+        perm.audit(
+            settings,
+            "question",
+            principal,
+            conversation_id=conversation_id,
+            mode=answer.mode,
+            context=context,
+            cited=cited,
+            **_scope_fields(settings, searched, "question", question, collections, doc_ids),
+        )
 
     return AskStream(start, finish)
 
@@ -375,8 +472,7 @@ def _run_searches(run: QuestionRun, settings: Settings, scope: Sequence[str]) ->
     """The searches the question asks for, round by round (each round's in parallel), within `scope`."""
     requests = run.searches()
     while requests:
-        results = list(_SEARCHES.map(lambda r: _search(r.query, settings, scope, k=r.k, language=r.language),
-                                     requests))
+        results = list(_SEARCHES.map(lambda r: _search(r.query, settings, scope, k=r.k, language=r.language), requests))
         requests = run.searched(results)
 
 
@@ -386,11 +482,12 @@ def backends(settings: Settings) -> dict[str, str]:
     emb = resolve_backend(settings)
     llm = llm_configured(settings)
     return {
-        "parser": pdf + ("" if pdf == "docling"
-                         else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
+        "parser": pdf
+        + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
         "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
         "reranker": reranking.reranker_status(settings),
-        "answers": answers_backend(settings) if llm
+        "answers": answers_backend(settings)
+        if llm
         else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
     }
 

@@ -84,14 +84,19 @@ def _found(result: SearchResult, settings: Settings, reranked: bool) -> bool:
     return reranked or max(h.fused_score for h in result.parents) >= answering.evidence_threshold(settings)
 
 
-def retrieve(question: str, share: int, settings: Settings, reranker: Reranker | None,
-             language: Language) -> Generator[SearchRequest, SearchResult, tuple[SearchResult, SubQuestion]]:
+def retrieve(
+    question: str, share: int, settings: Settings, reranker: Reranker | None, language: Language
+) -> Generator[SearchRequest, SearchResult, tuple[SearchResult, SubQuestion]]:
     """The searches of one (sub-)question, asked for one at a time; reranked with one reformulation
     when a reranker is configured."""
     if reranker is None:
         result = yield SearchRequest(question, max(share, 10), language)
-        return result, SubQuestion(question=question, parents=share, found=_found(result, settings, False),
-                                   parent_ids=[h.parent.id for h in result.parents[:share]])
+        return result, SubQuestion(
+            question=question,
+            parents=share,
+            found=_found(result, settings, False),
+            parent_ids=[h.parent.id for h in result.parents[:share]],
+        )
     candidates = max(settings.reranker.candidates, share)
     keep = max(settings.reranker.keep, share)
     found = yield SearchRequest(question, candidates, language)
@@ -102,23 +107,33 @@ def retrieve(question: str, share: int, settings: Settings, reranker: Reranker |
         if tried and tried != question:
             found = yield SearchRequest(tried, candidates, language)
             result = rerank(question, found, reranker, keep, settings.reranker.min_score)
-    return result, SubQuestion(question=question, parents=share, found=_found(result, settings, True),
-                               parent_ids=[h.parent.id for h in result.parents[:share]], reformulated=tried)
+    return result, SubQuestion(
+        question=question,
+        parents=share,
+        found=_found(result, settings, True),
+        parent_ids=[h.parent.id for h in result.parents[:share]],
+        reformulated=tried,
+    )
 
 
-def checked(question: str, share: int, settings: Settings, reranker: Reranker | None, library: Library | None,
-            language: Language) -> Steps:
+def checked(
+    question: str,
+    share: int,
+    settings: Settings,
+    reranker: Reranker | None,
+    library: Library | None,
+    language: Language,
+) -> Steps:
     """`retrieve`, then the term check of its parents, with the one more search it may ask for."""
     result, sub = yield from retrieve(question, share, settings, reranker, language)
     if library is None:
         return Retrieved(result, sub)
-    coverage = library.check(question, result.parents[:sub.parents], language)
+    coverage = library.check(question, result.parents[: sub.parents], language)
     retry = coverage_retry(question, coverage, sub.parents)
     if retry is None:
         return Retrieved(result, sub, coverage)
     again = yield SearchRequest(retry.query, retry.k, language)
-    return Retrieved(result, sub, *use_retry(question, result, coverage, retry, again, sub.parents, library,
-                                             language))
+    return Retrieved(result, sub, *use_retry(question, result, coverage, retry, again, sub.parents, library, language))
 
 
 def _pairs(history: Sequence[Message]) -> list[tuple[str, str]]:
@@ -140,8 +155,14 @@ class QuestionRun:
     A single (sub-)question streams its answer (`answering.AnswerRun`); a comparison's
     sub-questions are answered in parallel and give their merged answer as one `Final`."""
 
-    def __init__(self, question: str, settings: Settings, history: Sequence[Message] = (),
-                 library: Library | None = None, language: Language | None = None) -> None:
+    def __init__(
+        self,
+        question: str,
+        settings: Settings,
+        history: Sequence[Message] = (),
+        library: Library | None = None,
+        language: Language | None = None,
+    ) -> None:
         self.question, self.settings = question, settings
         self.history, self.library = list(history), library
         self.language: Language = language or detect_language(question)  # type: ignore[assignment]
@@ -166,11 +187,16 @@ class QuestionRun:
         reranker = select_reranker(settings)
         self.reranked = reranker is not None
         self._extra = {
-            "question": self.question, "standalone_question": standalone if rewrite.changed else "",
-            "budget": plan.parents, "budget_kind": plan.kind, "budget_reason": plan.reason,
+            "question": self.question,
+            "standalone_question": standalone if rewrite.changed else "",
+            "budget": plan.parents,
+            "budget_kind": plan.kind,
+            "budget_reason": plan.reason,
         }
-        self._steps = [checked(q, share, settings, reranker, self.library, self.language)
-                       for q, share in zip(subs, share_budget(plan.parents, len(subs)))]
+        self._steps = [
+            checked(q, share, settings, reranker, self.library, self.language)
+            for q, share in zip(subs, share_budget(plan.parents, len(subs)))
+        ]
         self.retrieved = [None] * len(subs)
         return self._advance([(i, None) for i in range(len(subs))])
 
@@ -194,11 +220,20 @@ class QuestionRun:
         return [request for _, request in self._waiting]
 
     # ---- the answer
-    def _run_for(self, got: Retrieved, pairs: list[tuple[str, str]], started: float | None = None
-                 ) -> answering.AnswerRun:
+    def _run_for(
+        self, got: Retrieved, pairs: list[tuple[str, str]], started: float | None = None
+    ) -> answering.AnswerRun:
         budget = _with_budget(self.settings, got.sub.parents)
-        return answering.AnswerRun(got.sub.question, got.result, budget, pairs or None, got.coverage, got.retried,
-                                   started, language=self.language)
+        return answering.AnswerRun(
+            got.sub.question,
+            got.result,
+            budget,
+            pairs or None,
+            got.coverage,
+            got.retried,
+            started,
+            language=self.language,
+        )
 
     def _dress(self, answer: Answer) -> Answer:
         update = {**self._extra, "elapsed_s": time.perf_counter() - self.started, "sub_questions": self._subs}
@@ -226,8 +261,13 @@ class QuestionRun:
         return self._dress(self._inner.stop()) if self._inner is not None else None
 
 
-def answer_question(question: str, settings: Settings, search: Callable[[SearchRequest], SearchResult],
-                    history: Sequence[Message] = (), library: Library | None = None) -> Answer:
+def answer_question(
+    question: str,
+    settings: Settings,
+    search: Callable[[SearchRequest], SearchResult],
+    history: Sequence[Message] = (),
+    library: Library | None = None,
+) -> Answer:
     """The full question path for a non-greeting question with `search` running each search it asks
     for (tests and benchmarks; the façade runs them itself). With `library`, each (sub-)question's
     terms are checked against it first (`answering.coverage`)."""
@@ -294,9 +334,13 @@ def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
     store = open_store(settings)
     records = [r for r in store.documents() if r.doc_id in set(scope)]
     thesaurus = understanding.load_thesaurus(settings)
-    return Library(lambda words, limit: store.passages_with(words, scope, limit),
-                   frozenset(r.language for r in records), thesaurus, sum(r.children for r in records),
-                   understanding.load_glossary(settings))
+    return Library(
+        lambda words, limit: store.passages_with(words, scope, limit),
+        frozenset(r.language for r in records),
+        thesaurus,
+        sum(r.children for r in records),
+        understanding.load_glossary(settings),
+    )
 
 
 def answers_backend(settings: Settings) -> str:
@@ -334,8 +378,15 @@ def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra:
         language=language,  # type: ignore[arg-type]
         mode=mode,  # type: ignore[arg-type]
         model=next((a.model for a in answers if a.model), ""),
-        paragraphs=paragraphs, missing_information="\n".join(missing), sources=sources, uncited=uncited,
-        dropped=dropped, warnings=warnings, marks=marks, parent_ids=parent_ids, sub_questions=marked,
+        paragraphs=paragraphs,
+        missing_information="\n".join(missing),
+        sources=sources,
+        uncited=uncited,
+        dropped=dropped,
+        warnings=warnings,
+        marks=marks,
+        parent_ids=parent_ids,
+        sub_questions=marked,
         prompt_tokens=sum(a.prompt_tokens for a in answers),
         completion_tokens=sum(a.completion_tokens for a in answers),
         unsupported_numbers=sum(a.unsupported_numbers for a, s in zip(answers, marked) if s.found),

@@ -26,5 +26,6 @@ def store_answer(settings: Settings, conversation_id: str, answer: Answer, princ
 def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[tuple[str, str]]:
     """The principal's own stored conversation as (role, text) messages; [] for another user's id.
     An exchange that used a document the principal can no longer read is left out."""
-    return understanding.read_history(settings, conversation_id, n=1_000_000, user=principal.user,
-                                      keep=stored_row_check(settings, principal))
+    return understanding.read_history(
+        settings, conversation_id, n=1_000_000, user=principal.user, keep=stored_row_check(settings, principal)
+    )

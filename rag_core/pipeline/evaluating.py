@@ -78,9 +78,16 @@ def evaluation_engines() -> list[str]:
     return list(ALL_ENGINES)
 
 
-def evaluate(lines: Sequence[str], settings: Settings, engines: Sequence[str], set_name: str = "",
-             progress: Callable[[str, int, int], None] | None = None, pdf_dir: Path | str | None = None, *,
-             principal: Principal) -> dict:
+def evaluate(
+    lines: Sequence[str],
+    settings: Settings,
+    engines: Sequence[str],
+    set_name: str = "",
+    progress: Callable[[str, int, int], None] | None = None,
+    pdf_dir: Path | str | None = None,
+    *,
+    principal: Principal,
+) -> dict:
     """Run a question set (JSON lines) on the part of the library the principal can read; results.json
     as a dict. Another `pdf_dir` than the default is for administrators; a bad line is an InputError."""
     from rag_core.evaluation import read_question_lines, run_evaluation
@@ -96,19 +103,40 @@ def evaluate(lines: Sequence[str], settings: Settings, engines: Sequence[str], s
 def evaluation_results_file(results: dict, settings: Settings, *, principal: Principal) -> bytes:
     """An evaluation's results as the JSON file the Evaluate page offers; the export is recorded under
     the principal who receives it (its questions may be other users' reported ones)."""
-    audit(settings, "evaluation_exported", principal, set=results.get("set") or "",
-          questions=len(results.get("questions", ())))
+    audit(
+        settings,
+        "evaluation_exported",
+        principal,
+        set=results.get("set") or "",
+        questions=len(results.get("questions", ())),
+    )
     return json.dumps(results, ensure_ascii=False, indent=1).encode()
 
 
-def report_citation(settings: Settings, *, principal: Principal, question: str, language: str, source: Source,
-                    quote: str = "", comment: str = "") -> dict[str, object]:
+def report_citation(
+    settings: Settings,
+    *,
+    principal: Principal,
+    question: str,
+    language: str,
+    source: Source,
+    quote: str = "",
+    comment: str = "",
+) -> dict[str, object]:
     """Record that `source` was wrongly cited for `question`, under the principal's name."""
     from rag_core.evaluation.citation_reports import report_citation as append_report
 
-    return append_report(settings.data_dir, question=question, language=language, source_id=source.id,
-                          pdf=source.file_name, pages=source.pages, quote=quote, comment=comment,
-                          user=principal.user)
+    return append_report(
+        settings.data_dir,
+        question=question,
+        language=language,
+        source_id=source.id,
+        pdf=source.file_name,
+        pages=source.pages,
+        quote=quote,
+        comment=comment,
+        user=principal.user,
+    )
 
 
 def has_reports(settings: Settings, *, principal: Principal) -> bool:

@@ -51,12 +51,20 @@ def document_folder(settings: Settings, doc_id: str) -> DocumentFolder:
 
 def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:
     """What decides the parse output (parser, options, library and code versions; not limits)."""
-    return {"kind": kind, "options": parsing.parser_options(settings, kind),
-            "signature": parsing.parser_signature(settings, kind)}
+    return {
+        "kind": kind,
+        "options": parsing.parser_options(settings, kind),
+        "signature": parsing.parser_signature(settings, kind),
+    }
 
 
 def ingest_one(
-    path: Path, name: str, collection: str, settings: Settings, store: Store, progress: Progress | None,
+    path: Path,
+    name: str,
+    collection: str,
+    settings: Settings,
+    store: Store,
+    progress: Progress | None,
     guard: Callable[[DocumentRecord | None], None] | None = None,
 ) -> IngestResult:
     """Run the stages of one file. `guard` sees the stored record of the same bytes (None when
@@ -73,8 +81,16 @@ def ingest_one(
 
 
 def _run_stages(
-    path: Path, kind: str, doc_id: str, folder: DocumentFolder, name: str, collection: str,
-    settings: Settings, store: Store, progress: Progress | None, started: float,
+    path: Path,
+    kind: str,
+    doc_id: str,
+    folder: DocumentFolder,
+    name: str,
+    collection: str,
+    settings: Settings,
+    store: Store,
+    progress: Progress | None,
+    started: float,
 ) -> IngestResult:
     from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
 
@@ -90,8 +106,7 @@ def _run_stages(
             progress(ProgressEvent(file_name=name, stage=stage, done=done, total=total, message=message))
 
     # parse
-    parse_inputs = {"source_sha256": doc_id, "parser": _parser_options(kind, settings),
-                    "code": CODE_VERSIONS["parse"]}
+    parse_inputs = {"source_sha256": doc_id, "parser": _parser_options(kind, settings), "code": CODE_VERSIONS["parse"]}
     t0 = time.perf_counter()
     manifest = folder.manifest()
     if folder.is_fresh("parse", parse_inputs):
@@ -99,19 +114,29 @@ def _run_stages(
         info = manifest["stages"]["parse"]
         emit("parse", info["pages"], info["pages"], "reused")
     else:
-        parsed = parsing.parse(source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t),
-                               file_name=name)
+        parsed = parsing.parse(
+            source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t), file_name=name
+        )
         doc = parsed.document
         save_document(doc, folder.document_json)
-        info = {"parser": parsed.parser, "options": parsed.options, "versions": parsed.versions,
-                "pages": parsed.pages, "warnings": parsed.warnings, "title": parsed.title}
+        info = {
+            "parser": parsed.parser,
+            "options": parsed.options,
+            "versions": parsed.versions,
+            "pages": parsed.pages,
+            "warnings": parsed.warnings,
+            "title": parsed.title,
+        }
         folder.record_stage("parse", parse_inputs, time.perf_counter() - t0, info)
     seconds["parse"] = time.perf_counter() - t0
 
     # chunk
-    chunk_inputs = {"document_sha256": folder.manifest()["stages"]["parse"]["output_sha256"],
-                    "max_tokens": settings.chunking.max_tokens, "versions": chunking.chunking_versions(),
-                    "code": CODE_VERSIONS["chunk"]}
+    chunk_inputs = {
+        "document_sha256": folder.manifest()["stages"]["parse"]["output_sha256"],
+        "max_tokens": settings.chunking.max_tokens,
+        "versions": chunking.chunking_versions(),
+        "code": CODE_VERSIONS["chunk"],
+    }
     t0 = time.perf_counter()
     if folder.is_fresh("chunk", chunk_inputs):
         chunked = Chunked.model_validate_json(folder.chunks_json.read_text())
@@ -121,16 +146,23 @@ def _run_stages(
         if not chunked.children:
             raise no_children_error(doc)
         atomic_write_bytes(folder.chunks_json, chunked.model_dump_json().encode())
-        folder.record_stage("chunk", chunk_inputs, time.perf_counter() - t0, {"parents": len(chunked.parents),
-                                                                               "children": len(chunked.children)})
+        folder.record_stage(
+            "chunk",
+            chunk_inputs,
+            time.perf_counter() - t0,
+            {"parents": len(chunked.parents), "children": len(chunked.children)},
+        )
     seconds["chunk"] = time.perf_counter() - t0
     keep_held_labels(settings, doc_id)
 
     # embed
     embedder = select_embedder(settings)
     store.check_embedder(embedder.name, embedder.dim)
-    embed_inputs = {"chunks_sha256": folder.manifest()["stages"]["chunk"]["output_sha256"],
-                    "embedder": embedder.name, "code": CODE_VERSIONS["embed"]}
+    embed_inputs = {
+        "chunks_sha256": folder.manifest()["stages"]["chunk"]["output_sha256"],
+        "embedder": embedder.name,
+        "code": CODE_VERSIONS["embed"],
+    }
     t0 = time.perf_counter()
     if folder.is_fresh("embed", embed_inputs):
         vectors = np.load(folder.vectors)
@@ -141,46 +173,79 @@ def _run_stages(
         tmp = folder.root / ".vectors.tmp.npy"
         np.save(tmp, vectors)
         tmp.replace(folder.vectors)
-        folder.record_stage("embed", embed_inputs, time.perf_counter() - t0, {"model": embedder.name,
-                                                                              "dim": embedder.dim})
+        folder.record_stage(
+            "embed", embed_inputs, time.perf_counter() - t0, {"model": embedder.name, "dim": embedder.dim}
+        )
     seconds["embed"] = time.perf_counter() - t0
 
     # write
-    write_inputs = {"vectors_sha256": folder.manifest()["stages"]["embed"]["output_sha256"],
-                    "collection": collection, "file_name": name, "code": CODE_VERSIONS["write"]}
+    write_inputs = {
+        "vectors_sha256": folder.manifest()["stages"]["embed"]["output_sha256"],
+        "collection": collection,
+        "file_name": name,
+        "code": CODE_VERSIONS["write"],
+    }
     existing = {r.doc_id: r for r in store.documents()}.get(doc_id)
     if existing is not None and folder.is_fresh("write", write_inputs):
-        return IngestResult(file_name=name, status="already_present", doc_id=doc_id, record=existing,
-                            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
-                            stage_seconds=seconds)
+        return IngestResult(
+            file_name=name,
+            status="already_present",
+            doc_id=doc_id,
+            record=existing,
+            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
+            stage_seconds=seconds,
+        )
     t0 = time.perf_counter()
     emit("write", 0, 1)
     record = DocumentRecord(
-        doc_id=doc_id, file_name=name, title=info.get("title") or Path(name).stem, collection=collection,
+        doc_id=doc_id,
+        file_name=name,
+        title=info.get("title") or Path(name).stem,
+        collection=collection,
         language=detect_language(" ".join(c.text for c in chunked.children[:200])),
-        pages=info["pages"], parents=len(chunked.parents), children=len(chunked.children),
+        pages=info["pages"],
+        parents=len(chunked.parents),
+        children=len(chunked.children),
         tables=sum(1 for p in chunked.parents for it in p.items if it.kind == "table"),
-        parser=info["parser"], embedder=embedder.name, ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        elapsed_s=round(time.perf_counter() - started, 2), warnings=info.get("warnings", []),
+        parser=info["parser"],
+        embedder=embedder.name,
+        ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        elapsed_s=round(time.perf_counter() - started, 2),
+        warnings=info.get("warnings", []),
     )
-    store.write_document(record, chunked.parents, chunked.children, vectors, embedder.name,
-                         searchable_page_texts(source, kind, chunked.children))
+    store.write_document(
+        record,
+        chunked.parents,
+        chunked.children,
+        vectors,
+        embedder.name,
+        searchable_page_texts(source, kind, chunked.children),
+    )
     folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
     emit("write", 1, 1)
     seconds["write"] = time.perf_counter() - t0
     verb = "Updated" if existing is not None else "Ingested"
     return IngestResult(
-        file_name=name, status="ingested", doc_id=doc_id, record=record, stage_seconds=seconds,
-        message=(f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
-                 f"{record.elapsed_s:.1f} s, parser {record.parser}."),
+        file_name=name,
+        status="ingested",
+        doc_id=doc_id,
+        record=record,
+        stage_seconds=seconds,
+        message=(
+            f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
+            f"{record.elapsed_s:.1f} s, parser {record.parser}."
+        ),
     )
 
 
 def read_characters(doc: DoclingDocument) -> int:
     """Characters the parse read anywhere in the document: every text item of every layer, every table cell."""
     layers = set(ContentLayer)
-    count = sum(len(item.text.strip()) for item, _ in doc.iterate_items(included_content_layers=layers)
-                if isinstance(item, TextItem))
+    count = sum(
+        len(item.text.strip())
+        for item, _ in doc.iterate_items(included_content_layers=layers)
+        if isinstance(item, TextItem)
+    )
     return count + sum(len(cell.text.strip()) for table in doc.tables for cell in table.data.table_cells)
 
 

@@ -46,8 +46,15 @@ def _checked(job_id: str, settings: Settings, principal: Principal) -> Job:
     return job
 
 
-def submit_upload(data: bytes, file_name: str, settings: Settings, collection: str | None = None, *,
-                  principal: Principal, into_existing: bool = False) -> Job:
+def submit_upload(
+    data: bytes,
+    file_name: str,
+    settings: Settings,
+    collection: str | None = None,
+    *,
+    principal: Principal,
+    into_existing: bool = False,
+) -> Job:
     """Queue one uploaded file; raises `RagError` (with today's messages) for a file or a
     collection that would be refused, and `QuotaError` past `jobs.max_queued_per_user`.
 
@@ -58,8 +65,10 @@ def submit_upload(data: bytes, file_name: str, settings: Settings, collection: s
     store = open_store(settings)
     table = store.job_table()
     if table.count_active(principal.user) >= settings.jobs.max_queued_per_user:
-        raise QuotaError(f"You already have {settings.jobs.max_queued_per_user} imports waiting or running "
-                         "(setting RAG_JOBS__MAX_QUEUED_PER_USER); wait for some to finish, or cancel some.")
+        raise QuotaError(
+            f"You already have {settings.jobs.max_queued_per_user} imports waiting or running "
+            "(setting RAG_JOBS__MAX_QUEUED_PER_USER); wait for some to finish, or cancel some."
+        )
     collection = perm.target_collection(store, settings, collection, principal, into_existing)
     settings.uploads_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=settings.uploads_dir, prefix=".upload.", suffix=".tmp")
@@ -76,20 +85,37 @@ def submit_upload(data: bytes, file_name: str, settings: Settings, collection: s
         tmp.replace(settings.uploads_dir / f"{sha}.{kind}")
     finally:
         tmp.unlink(missing_ok=True)
-    job = table.add(Job(
-        id=uuid.uuid4().hex, file_name=name, collection=collection, submitter=principal.user,
-        groups=json.dumps({"groups": sorted(principal.groups), "admin": principal.is_admin}),
-        source_sha256=sha, suffix=kind, doc_id=sha,
-    ))
+    job = table.add(
+        Job(
+            id=uuid.uuid4().hex,
+            file_name=name,
+            collection=collection,
+            submitter=principal.user,
+            groups=json.dumps({"groups": sorted(principal.groups), "admin": principal.is_admin}),
+            source_sha256=sha,
+            suffix=kind,
+            doc_id=sha,
+        )
+    )
     perm.audit(settings, "job_queued", principal, job_id=job.id, file_name=name, collection=collection, doc_id=sha)
     return job
 
 
-def submit_files(paths: Sequence[Path], settings: Settings, collection: str | None = None, *,
-                 principal: Principal, into_existing: bool = False) -> list[Job]:
+def submit_files(
+    paths: Sequence[Path],
+    settings: Settings,
+    collection: str | None = None,
+    *,
+    principal: Principal,
+    into_existing: bool = False,
+) -> list[Job]:
     """`submit_upload` for files on disk (the CLI's `ingest --queue`)."""
-    return [submit_upload(Path(p).read_bytes(), Path(p).name, settings, collection, principal=principal,
-                          into_existing=into_existing) for p in paths]
+    return [
+        submit_upload(
+            Path(p).read_bytes(), Path(p).name, settings, collection, principal=principal, into_existing=into_existing
+        )
+        for p in paths
+    ]
 
 
 def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> list[Job]:
@@ -98,8 +124,11 @@ def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> l
     jobs = [j for j in open_store(settings).job_table().all() if _visible(j, settings, principal)]
     active = [j for j in jobs if j.state in ("running", "queued")]
     active.sort(key=lambda j: (j.state != "running", j.created_at))
-    ended = sorted((j for j in jobs if j.state not in ("running", "queued")),
-                   key=lambda j: j.finished_at or j.updated_at, reverse=True)[:limit]
+    ended = sorted(
+        (j for j in jobs if j.state not in ("running", "queued")),
+        key=lambda j: j.finished_at or j.updated_at,
+        reverse=True,
+    )[:limit]
     return active + ended
 
 
@@ -114,8 +143,9 @@ def cancel_job(job_id: str, settings: Settings, *, principal: Principal) -> str:
     was = open_store(settings).job_table().cancel(job.id)
     if was is None:
         raise NotFoundError("This import has already finished; there is nothing to cancel.")
-    perm.audit(settings, "job_cancelled", principal, job_id=job.id, file_name=job.file_name,
-               collection=job.collection, was=was)
+    perm.audit(
+        settings, "job_cancelled", principal, job_id=job.id, file_name=job.file_name, collection=job.collection, was=was
+    )
     return was
 
 

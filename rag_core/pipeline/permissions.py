@@ -42,8 +42,9 @@ def readable_scope(settings: Settings, principal: Principal) -> Scope:
     return Scope.of(grants_of(settings), principal, "read")
 
 
-def readable_records(store: Store, settings: Settings, principal: Principal,
-                     collection: str | None = None) -> list[DocumentRecord]:
+def readable_records(
+    store: Store, settings: Settings, principal: Principal, collection: str | None = None
+) -> list[DocumentRecord]:
     scope = readable_scope(settings, principal)
     return [r for r in store.documents(collection) if scope.allows(r.collection)]
 
@@ -66,8 +67,10 @@ def all_collections(store: Store, table: AccessTable) -> set[str]:
 
 def require(settings: Settings, collection: str, action: Role, principal: Principal) -> None:
     if not includes(grants_of(settings).role_of(principal, collection), action):
-        raise AccessDenied(f"You cannot {_ROLE_WORDS[action]} the collection '{collection}'; "
-                           "ask one of its managers or an administrator.")
+        raise AccessDenied(
+            f"You cannot {_ROLE_WORDS[action]} the collection '{collection}'; "
+            "ask one of its managers or an administrator."
+        )
 
 
 def require_admin(principal: Principal, what: str) -> None:
@@ -81,8 +84,9 @@ def collections_where(store: Store, settings: Settings, action: Role, principal:
     return sorted(all_collections(store, table) if allowed is None else allowed)
 
 
-def target_collection(store: Store, settings: Settings, name: str | None, principal: Principal,
-                      into_existing: bool = False) -> str:
+def target_collection(
+    store: Store, settings: Settings, name: str | None, principal: Principal, into_existing: bool = False
+) -> str:
     """The collection an upload goes into: the existing one the name designates (same name up to
     case and Unicode width), or a new one. Refused: no `write` on it; a collection another user
     created, unless `into_existing` says the actor means it; a new name that is reserved (for
@@ -97,14 +101,17 @@ def target_collection(store: Store, settings: Settings, name: str | None, princi
             return cleaned
         target = cleaned  # created by someone else meanwhile: the checks below apply
     if not includes(grants_of(settings).role_of(principal, target), "write"):
-        raise AccessDenied(f"You cannot add documents to the collection '{target}'; "
-                           "ask one of its managers for write access, or choose another name.")
+        raise AccessDenied(
+            f"You cannot add documents to the collection '{target}'; "
+            "ask one of its managers for write access, or choose another name."
+        )
     creator = creator_of(settings, target)
     if creator is not None and creator.strip().lower() != principal.user_key and not into_existing:
         raise AccessDenied(
             f"The collection '{target}' was created by {creator}, not by you, so nothing was added to it. "
             "To add your documents to it anyway, choose it explicitly (command line: --into-existing); "
-            "otherwise give another collection name.")
+            "otherwise give another collection name."
+        )
     return target
 
 
@@ -118,13 +125,17 @@ def check_new_name(name: str, existing: set[str], settings: Settings, principal:
     """A name a new collection may take, for this principal: refuses the reserved default name
     (non-administrators), look-alikes of an existing collection and mixed-script names."""
     if names.is_reserved(name) and not principal.is_admin:
-        raise AccessDenied(f"The collection name '{names.clean(name)}' is reserved for the library's default "
-                           "collection, which only an administrator creates; choose another name.")
+        raise AccessDenied(
+            f"The collection name '{names.clean(name)}' is reserved for the library's default "
+            "collection, which only an administrator creates; choose another name."
+        )
     twin = names.lookalike(name, existing)
     if twin is not None:
         shown = f" '{twin}'" if readable_scope(settings, principal).allows(twin) else ""
-        raise InputError(f"The name '{names.clean(name)}' looks like the name of the existing collection{shown}; "
-                         "choose a clearly different name.")
+        raise InputError(
+            f"The name '{names.clean(name)}' looks like the name of the existing collection{shown}; "
+            "choose a clearly different name."
+        )
     return names.check_new(name)
 
 
@@ -136,12 +147,15 @@ def create(settings: Settings, collection: str, principal: Principal) -> bool:
     return grant is not None
 
 
-MAY_NOT_ADD = ("You may not add this file to the collection '{collection}', so nothing was changed; "
-               "if it should be there, ask an administrator.")
+MAY_NOT_ADD = (
+    "You may not add this file to the collection '{collection}', so nothing was changed; "
+    "if it should be there, ask an administrator."
+)
 
 
-def check_existing_copy(record: DocumentRecord | None, collection: str, settings: Settings,
-                        principal: Principal) -> None:
+def check_existing_copy(
+    record: DocumentRecord | None, collection: str, settings: Settings, principal: Principal
+) -> None:
     """Uploading bytes that are already stored in another collection moves the document there:
     only those who manage that collection may. Everyone else gets one answer, whether they can
     read the stored copy or not: it neither confirms that the file is in the library nor names
@@ -160,8 +174,15 @@ def subject_of(user: str | None, group: str | None) -> tuple[str, str]:
     return ("user", user) if user is not None else ("group", group)  # type: ignore[return-value]
 
 
-def change_grant(store: Store, settings: Settings, collection: str, principal: Principal, user: str | None,
-                 group: str | None, role: Role | None) -> Grant | None:
+def change_grant(
+    store: Store,
+    settings: Settings,
+    collection: str,
+    principal: Principal,
+    user: str | None,
+    group: str | None,
+    role: Role | None,
+) -> Grant | None:
     """Grant `role` (or revoke when None) to the user or group on `collection`; `manage` required."""
     kind, subject = subject_of(user, group)
     named = names.same(collection, all_collections(store, grants_of(settings)))
@@ -170,19 +191,27 @@ def change_grant(store: Store, settings: Settings, collection: str, principal: P
     collection = named
     require(settings, collection, "manage", principal)
     if kind == "group" and role is not None and not principal.is_admin and subject.strip() not in principal.groups:
-        raise AccessDenied(f"Only an administrator or a member of the group '{subject.strip()}' can give that group "
-                           "access: a grant would put these documents in the searches of people you do not know.")
+        raise AccessDenied(
+            f"Only an administrator or a member of the group '{subject.strip()}' can give that group "
+            "access: a grant would put these documents in the searches of people you do not know."
+        )
     grants = GrantStore(settings.data_dir)
     if role is not None:
         # the ignore below: kind is 'user' or 'group' (_subject)
         grant = grants.grant(collection, kind, subject, role, principal.user)  # type: ignore[arg-type]
-        audit(settings, "grant", principal, collection=collection, subject_kind=kind, subject=grant.subject,
-              role=role)
+        audit(settings, "grant", principal, collection=collection, subject_kind=kind, subject=grant.subject, role=role)
         return grant
     removed = grants.revoke(collection, kind, subject)  # type: ignore[arg-type]  # kind is 'user' or 'group' (_subject)
     if removed is not None:
-        audit(settings, "revoke", principal, collection=collection, subject_kind=kind, subject=removed.subject,
-              role=removed.role)
+        audit(
+            settings,
+            "revoke",
+            principal,
+            collection=collection,
+            subject_kind=kind,
+            subject=removed.subject,
+            role=removed.role,
+        )
     return removed
 
 
@@ -204,19 +233,25 @@ def audit(settings: Settings, event: str, principal: Principal, **fields: Any) -
     return AuditLog(settings.data_dir).append(event, principal, fields, _secrets(settings))
 
 
-
-
 # ----- the façade's grant and audit entry points (re-exported by rag_core.pipeline) ------------
-def grant(settings: Settings, collection: str, *, principal: Principal, user: str | None = None,
-          group: str | None = None, role: Role) -> Grant:
+def grant(
+    settings: Settings,
+    collection: str,
+    *,
+    principal: Principal,
+    user: str | None = None,
+    group: str | None = None,
+    role: Role,
+) -> Grant:
     """Give a user or a group `read`, `write` or `manage` on a collection (its managers and administrators)."""
     result = change_grant(open_store(settings), settings, collection, principal, user, group, role)
     assert result is not None
     return result
 
 
-def revoke(settings: Settings, collection: str, *, principal: Principal, user: str | None = None,
-           group: str | None = None) -> Grant | None:
+def revoke(
+    settings: Settings, collection: str, *, principal: Principal, user: str | None = None, group: str | None = None
+) -> Grant | None:
     """Remove a user's or a group's grant on a collection; returns it (None when there was none)."""
     return change_grant(open_store(settings), settings, collection, principal, user, group, None)
 
@@ -254,19 +289,32 @@ def create_collection(settings: Settings, name: str, *, principal: Principal) ->
     return named
 
 
-def audit_events(settings: Settings, *, principal: Principal, user: str | None = None,
-                 since: str | date | datetime | None = None, document: str | None = None) -> list[dict]:
+def audit_events(
+    settings: Settings,
+    *,
+    principal: Principal,
+    user: str | None = None,
+    since: str | date | datetime | None = None,
+    document: str | None = None,
+) -> list[dict]:
     """The audit trail, oldest first, filtered by user, start date and document (administrators only)."""
     require_admin(principal, "read the audit trail")
     return AuditLog(settings.data_dir).events(user=user, since=since, document=document)
 
 
-def audit_csv(settings: Settings, *, principal: Principal, user: str | None = None,
-              since: str | date | datetime | None = None, document: str | None = None) -> bytes:
+def audit_csv(
+    settings: Settings,
+    *,
+    principal: Principal,
+    user: str | None = None,
+    since: str | date | datetime | None = None,
+    document: str | None = None,
+) -> bytes:
     """`audit_events` as CSV bytes for a download (administrators only); the export is recorded."""
     data = to_csv(audit_events(settings, principal=principal, user=user, since=since, document=document))
-    audit(settings, "audit_exported", principal, user_filter=user, since=str(since) if since else None,
-          document=document)
+    audit(
+        settings, "audit_exported", principal, user_filter=user, since=str(since) if since else None, document=document
+    )
     return data
 
 

@@ -27,16 +27,33 @@ def document_view(record: DocumentRecord, chunked: Chunked) -> dict[str, Any]:
         "document": record.model_dump(mode="json"),
         "sections": sections,
         "parents": [
-            {"id": p.id, "index": p.index, "section": p.heading_path, "pages": p.pages, "tokens": p.tokens,
-             "children": len(p.child_ids)} for p in chunked.parents
+            {
+                "id": p.id,
+                "index": p.index,
+                "section": p.heading_path,
+                "pages": p.pages,
+                "tokens": p.tokens,
+                "children": len(p.child_ids),
+            }
+            for p in chunked.parents
         ],
         "children": [
-            {"id": c.id, "parent_id": c.parent_id, "start": c.start, "end": c.end, "tokens": c.tokens,
-             "pages": c.pages, "boxes": [b.model_dump() for b in c.boxes]} for c in chunked.children
+            {
+                "id": c.id,
+                "parent_id": c.parent_id,
+                "start": c.start,
+                "end": c.end,
+                "tokens": c.tokens,
+                "pages": c.pages,
+                "boxes": [b.model_dump() for b in c.boxes],
+            }
+            for c in chunked.children
         ],
         "tables": [
-            {"ref": it.ref, "parent_id": p.id, "caption": it.caption, "page": it.page,
-             "shape": [it.n_rows, it.n_cols]} for p in chunked.parents for it in p.items if it.kind == "table"
+            {"ref": it.ref, "parent_id": p.id, "caption": it.caption, "page": it.page, "shape": [it.n_rows, it.n_cols]}
+            for p in chunked.parents
+            for it in p.items
+            if it.kind == "table"
         ],
     }
 

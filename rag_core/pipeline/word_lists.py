@@ -21,8 +21,11 @@ def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
     thesaurus = understanding.load_thesaurus(settings)
     if thesaurus is None:
         return None
-    return {"name": thesaurus.name, "path": str(understanding.thesaurus_path(settings)),
-            "concepts": len(thesaurus.concepts)}
+    return {
+        "name": thesaurus.name,
+        "path": str(understanding.thesaurus_path(settings)),
+        "concepts": len(thesaurus.concepts),
+    }
 
 
 def upload_thesaurus(data: bytes, settings: Settings, *, principal: Principal) -> int:

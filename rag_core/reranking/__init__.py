@@ -50,8 +50,10 @@ def select_reranker(settings: Settings) -> Reranker | None:
 
     factory = _FACTORIES.get(settings.reranker.backend)
     if factory is None:
-        raise BackendUnavailable(f"Unknown reranker '{settings.reranker.backend}'; choose among "
-                                 f"{', '.join(sorted(_FACTORIES))} (RAG_RERANKER__BACKEND).")
+        raise BackendUnavailable(
+            f"Unknown reranker '{settings.reranker.backend}'; choose among "
+            f"{', '.join(sorted(_FACTORIES))} (RAG_RERANKER__BACKEND)."
+        )
     key = (settings.reranker.backend, settings.reranker.path)
     if key not in _BUILT:  # a model loads once per process
         _BUILT[key] = factory(settings)

@@ -17,9 +17,11 @@ MODEL_NAME = "BAAI/bge-reranker-v2-m3"
 _REQUIRED = ("config.json",)
 _TOKENIZER = ("tokenizer.json", "sentencepiece.bpe.model", "tokenizer_config.json")
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
-MISSING = ("The bge-reranker-v2-m3 model is not on this machine{detail}. Download BAAI/bge-reranker-v2-m3 "
-           "into a folder and set RAG_RERANKER__PATH to it, or set RAG_RERANKER__ENABLED=off (search then "
-           "runs without a reranker).")
+MISSING = (
+    "The bge-reranker-v2-m3 model is not on this machine{detail}. Download BAAI/bge-reranker-v2-m3 "
+    "into a folder and set RAG_RERANKER__PATH to it, or set RAG_RERANKER__ENABLED=off (search then "
+    "runs without a reranker)."
+)
 
 
 def weights_available(path: str | None) -> bool:
@@ -27,8 +29,12 @@ def weights_available(path: str | None) -> bool:
     if not path:
         return False
     root = Path(path)
-    return (root.is_dir() and all((root / f).is_file() for f in _REQUIRED)
-            and any((root / f).is_file() for f in _TOKENIZER) and any((root / f).is_file() for f in _WEIGHTS))
+    return (
+        root.is_dir()
+        and all((root / f).is_file() for f in _REQUIRED)
+        and any((root / f).is_file() for f in _TOKENIZER)
+        and any((root / f).is_file() for f in _WEIGHTS)
+    )
 
 
 def _looks_like_hub_name(path: str) -> bool:

@@ -38,8 +38,9 @@ OWN_EVIDENCE = "lexical"  # the channels whose best BM25 scores `evidence_ratio`
 OTHER_EVIDENCE = "translated"
 
 
-def other_language(languages: Mapping[str, str], scope: Sequence[str], language: str,
-                   translation: Translation | None) -> OtherLanguage | None:
+def other_language(
+    languages: Mapping[str, str], scope: Sequence[str], language: str, translation: Translation | None
+) -> OtherLanguage | None:
     """The documents of `scope` (doc id -> language in `languages`) in the other language, or None."""
     other = [d for d in scope if languages.get(d, language) != language]
     if not other:
@@ -49,8 +50,9 @@ def other_language(languages: Mapping[str, str], scope: Sequence[str], language:
     return OtherLanguage([d for d in other if languages[d] == target], target, usable)
 
 
-def only_in_other_language(other: OtherLanguage | None, settings: Settings, languages: Mapping[str, str],
-                           scope: Sequence[str]) -> list[str]:
+def only_in_other_language(
+    other: OtherLanguage | None, settings: Settings, languages: Mapping[str, str], scope: Sequence[str]
+) -> list[str]:
     """The question's terms that only the other language's documents of `scope` name
     (`understanding.term_presence`); empty without a translation."""
     if other is None or other.translation is None:
@@ -58,8 +60,9 @@ def only_in_other_language(other: OtherLanguage | None, settings: Settings, lang
     return term_presence(settings, scope).only_other_language(other.translation, languages, scope)
 
 
-def evidence_ratio(lexical: Sequence[ChildHit], translated: Sequence[ChildHit], languages: Mapping[str, str],
-                   language: str) -> float:
+def evidence_ratio(
+    lexical: Sequence[ChildHit], translated: Sequence[ChildHit], languages: Mapping[str, str], language: str
+) -> float:
     """Best BM25 score of the translated terms over the other language's children, divided by the
     best BM25 score of the question over its own language's children (inf when only the former)."""
     theirs = translated[0].score if translated else 0.0
@@ -74,15 +77,18 @@ def placement(ratio: float, weights: RetrievalSettings, only_other: Sequence[str
     terms found only in the other language's documents (`TermPresence.only_other_language`)."""
     if weights.other_language_rank <= 0:
         return 0
-    return weights.other_language_strong_rank if ratio >= weights.other_language_strong_ratio or only_other \
+    return (
+        weights.other_language_strong_rank
+        if ratio >= weights.other_language_strong_ratio or only_other
         else weights.other_language_rank
+    )
 
 
 def placed_key(main: Sequence[K], other: Sequence[K], rank: int) -> K | None:
     """The key `place` moves: the best of `other` not already ranked above `rank` (None: nothing moves)."""
     if rank <= 0:
         return None
-    above = set(main[:rank - 1])
+    above = set(main[: rank - 1])
     return next((key for key in other if key not in above), None)
 
 
@@ -99,9 +105,14 @@ def place(main: Sequence[K], other: Sequence[K], rank: int) -> list[K]:
     return out
 
 
-def fuse_with_other_language(candidates: Candidates, weights: RetrievalSettings, languages: Mapping[str, str],
-                             language: str, reduced: ParentRankings | None = None, only_other: Sequence[str] = ()
-                             ) -> tuple[list[tuple[str, float]], str | None]:
+def fuse_with_other_language(
+    candidates: Candidates,
+    weights: RetrievalSettings,
+    languages: Mapping[str, str],
+    language: str,
+    reduced: ParentRankings | None = None,
+    only_other: Sequence[str] = (),
+) -> tuple[list[tuple[str, float]], str | None]:
     """The question's channels fused on parents with the best parent of the other language's channels
     placed (`place`), and that parent's id; `only_other` as in `placement`."""
     reduced = reduced or ParentRankings.of(candidates)

@@ -37,8 +37,9 @@ def fuse_group(reduced: ParentRankings, group: Group, settings: RetrievalSetting
     return fuse_rankings([reduced.ranking(c.name) for c in voting], weights=[weight(c, settings) for c in voting])
 
 
-def fuse_parents(candidates: Candidates, dense_weight: float = 1.0,
-                 page_weight: float = 1.0) -> list[tuple[str, float]]:
+def fuse_parents(
+    candidates: Candidates, dense_weight: float = 1.0, page_weight: float = 1.0
+) -> list[tuple[str, float]]:
     """The question's channels fused on parents, with these two weights (the other settings' defaults)."""
     settings = RetrievalSettings(dense_weight=dense_weight, page_weight=page_weight)
     return fuse_group(ParentRankings.of(candidates), "question", settings)

@@ -48,11 +48,15 @@ class ParentRankings:
         for name, hits in candidates.hits.items():
             channel = registered(name)
             if channel is not None and channel.unit == "pages":
-                out[name] = {pid: PageChannelHit(rank=rank, score=hit.score, page=hit.page)
-                             for pid, (rank, hit) in page_ranks(candidates.pages(name)).items()}
+                out[name] = {
+                    pid: PageChannelHit(rank=rank, score=hit.score, page=hit.page)
+                    for pid, (rank, hit) in page_ranks(candidates.pages(name)).items()
+                }
             else:
-                out[name] = {h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id)
-                             for i, h in enumerate(best_child_per_parent(candidates.children(name)), 1)}
+                out[name] = {
+                    h.parent_id: ChannelHit(rank=i, score=h.score, child_id=h.child_id)
+                    for i, h in enumerate(best_child_per_parent(candidates.children(name)), 1)
+                }
         return cls(out)
 
     def ranking(self, name: str) -> dict[str, int]:

@@ -43,8 +43,7 @@ def run_all(query: ChannelQuery) -> Candidates:
     """Every registered channel that applies to `query`, in registration order."""
     wanted = [c for c in channels() if c.applies(query)]
     batched = [c for c in wanted if isinstance(c, FullTextChannel)]
-    pending = _POOL.submit(query.store.full_text, [c.request(query) for c in batched], query.scope) \
-        if batched else None
+    pending = _POOL.submit(query.store.full_text, [c.request(query) for c in batched], query.scope) if batched else None
     found: dict[str, Hits] = {c.name: c.run(query) for c in wanted if not isinstance(c, FullTextChannel)}
     if pending is not None:
         for channel, hits in zip(batched, pending.result(), strict=True):
@@ -53,12 +52,22 @@ def run_all(query: ChannelQuery) -> Candidates:
 
 
 def run_channels(
-    query: str, vector: np.ndarray, store: Store, scope: Sequence[str], candidate_k: int, language: str | None = None,
-    extra_terms: Sequence[tuple[str, float]] = (), pages: bool = True, other: OtherLanguage | None = None,
+    query: str,
+    vector: np.ndarray,
+    store: Store,
+    scope: Sequence[str],
+    candidate_k: int,
+    language: str | None = None,
+    extra_terms: Sequence[tuple[str, float]] = (),
+    pages: bool = True,
+    other: OtherLanguage | None = None,
 ) -> Candidates:
     """The channels' candidates: `candidate_k` children each, and as many pages when `pages`.
 
     With `other`, also the other language's channels (`builtin/dense_other.py`, `builtin/translated.py`).
     """
-    return run_all(ChannelQuery(query, vector, store, scope, candidate_k, language or detect_language(query),
-                                extra_terms, pages, other))
+    return run_all(
+        ChannelQuery(
+            query, vector, store, scope, candidate_k, language or detect_language(query), extra_terms, pages, other
+        )
+    )

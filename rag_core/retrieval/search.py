@@ -71,48 +71,85 @@ def search(
     language = language or detect_language(query)
     names = [c.name for c in channels()]
     if not query.strip() or not scope:
-        return SearchResult(query=query, parents=[], language=language, channels=names,  # type: ignore[arg-type]
-                            elapsed_s=time.perf_counter() - started)
+        return SearchResult(
+            query=query,
+            parents=[],
+            language=language,
+            channels=names,  # type: ignore[arg-type]
+            elapsed_s=time.perf_counter() - started,
+        )
     store.check_embedder(embedder.name, embedder.dim)
     records = {r.doc_id: r for r in store.documents()}
     languages = {doc_id: r.language for doc_id, r in records.items()}
-    asked = _channel_query(query, embedder, store, settings, scope, candidate_k, fusion, language, extra_terms,
-                           languages, translation)
+    asked = _channel_query(
+        query, embedder, store, settings, scope, candidate_k, fusion, language, extra_terms, languages, translation
+    )
     only_other = only_in_other_language(asked.other, settings, languages, scope)
     candidates = run_all(asked)
     reduced = ParentRankings.of(candidates)
     ranked = _rank(asked, candidates, reduced, settings, fusion, languages, only_other)
     parents = _retrieved(ranked, k, reduced, store, records, scope)
     return SearchResult(
-        query=query, parents=parents, expanded_terms=[t for t, _ in extra_terms],
+        query=query,
+        parents=parents,
+        expanded_terms=[t for t, _ in extra_terms],
         language=language,  # type: ignore[arg-type]
-        translated=_translated_terms(asked.other, only_other), channels=names,
+        translated=_translated_terms(asked.other, only_other),
+        channels=names,
         elapsed_s=time.perf_counter() - started,
     )
 
 
-def _channel_query(query: str, embedder: Embedder, store: Store, settings: Settings, scope: Sequence[str],
-                   candidate_k: int | None, fusion: str, language: str, extra_terms: Sequence[tuple[str, float]],
-                   languages: Mapping[str, str], translation: Translation | None) -> ChannelQuery:
+def _channel_query(
+    query: str,
+    embedder: Embedder,
+    store: Store,
+    settings: Settings,
+    scope: Sequence[str],
+    candidate_k: int | None,
+    fusion: str,
+    language: str,
+    extra_terms: Sequence[tuple[str, float]],
+    languages: Mapping[str, str],
+    translation: Translation | None,
+) -> ChannelQuery:
     """What the channels search with: the question embedded once, and the other language's documents
     when the cross-lingual search is on (fusion on parents, `other_language_rank` above 0)."""
     weights = settings.retrieval
     parent_fusion = fusion == "parents"
     crossing = parent_fusion and weights.other_language_rank > 0
     other = other_language(languages, scope, language, translation) if crossing else None
-    return ChannelQuery(query, embedder.embed_query(query), store, scope, candidate_k or weights.candidate_k,
-                        language, extra_terms, pages=parent_fusion and weights.page_weight > 0, other=other)
+    return ChannelQuery(
+        query,
+        embedder.embed_query(query),
+        store,
+        scope,
+        candidate_k or weights.candidate_k,
+        language,
+        extra_terms,
+        pages=parent_fusion and weights.page_weight > 0,
+        other=other,
+    )
 
 
-def _rank(asked: ChannelQuery, candidates: Candidates, reduced: ParentRankings, settings: Settings, fusion: str,
-          languages: Mapping[str, str], only_other: Sequence[str]) -> _Ranked:
+def _rank(
+    asked: ChannelQuery,
+    candidates: Candidates,
+    reduced: ParentRankings,
+    settings: Settings,
+    fusion: str,
+    languages: Mapping[str, str],
+    only_other: Sequence[str],
+) -> _Ranked:
     """The fused parents, with the passage of each that a channel over children chose."""
     if fusion == "children":
         fused = best_child_per_parent(
-            asked.store.hybrid(asked.query, asked.vector, asked.language, asked.scope, 2 * asked.candidate_k))
+            asked.store.hybrid(asked.query, asked.vector, asked.language, asked.scope, 2 * asked.candidate_k)
+        )
         return _Ranked([(h.parent_id, h.score) for h in fused], {h.parent_id: h.child_id for h in fused})
-    ranking, placed = fuse_with_other_language(candidates, settings.retrieval, languages, asked.language, reduced,
-                                               only_other)
+    ranking, placed = fuse_with_other_language(
+        candidates, settings.retrieval, languages, asked.language, reduced, only_other
+    )
     passages: dict[str, str] = {}  # from the parent's most trusted channel (lowest passage_priority)
     for channel in sorted(channels("children"), key=lambda c: c.passage_priority):
         for pid, hit in reduced.by_channel.get(channel.name, {}).items():
@@ -130,8 +167,14 @@ def _page_of(parent_id: str, reduced: ParentRankings) -> int | None:
     return None
 
 
-def _retrieved(ranked: _Ranked, k: int, reduced: ParentRankings, store: Store, records: Mapping[str, DocumentRecord],
-               scope: Sequence[str]) -> list[RetrievedParent]:
+def _retrieved(
+    ranked: _Ranked,
+    k: int,
+    reduced: ParentRankings,
+    store: Store,
+    records: Mapping[str, DocumentRecord],
+    scope: Sequence[str],
+) -> list[RetrievedParent]:
     """The first `k` parents of the ranking as read now, each with its passage and its channel hits."""
     ranking = ranked.ranking[:k]
     parent_ids = [pid for pid, _ in ranking]
@@ -144,11 +187,18 @@ def _retrieved(ranked: _Ranked, k: int, reduced: ParentRankings, store: Store, r
         kids = children.get(pid, [])
         if parent is None or not kids or parent.doc_id not in records or parent.doc_id not in in_scope:
             continue  # deleted between the two reads: the old or the new state, never half
-        out.append(RetrievedParent(
-            parent=parent, document=records[parent.doc_id], children=kids,
-            best_child=_passage(pid, kids, ranked, reduced), fused_rank=len(out) + 1, fused_score=score,
-            ranks=reduced.hits_of(pid), placed=pid == ranked.placed,
-        ))
+        out.append(
+            RetrievedParent(
+                parent=parent,
+                document=records[parent.doc_id],
+                children=kids,
+                best_child=_passage(pid, kids, ranked, reduced),
+                fused_rank=len(out) + 1,
+                fused_score=score,
+                ranks=reduced.hits_of(pid),
+                placed=pid == ranked.placed,
+            )
+        )
     return out
 
 
@@ -169,5 +219,10 @@ def _translated_terms(other: OtherLanguage | None, only_other: Sequence[str]) ->
     shown = other.translation if other is not None else None
     if shown is None:
         return None
-    return TranslatedTerms(language=shown.target, terms=shown.shown(), kept=list(shown.kept),  # type: ignore[arg-type]
-                           forms=[f for _, forms in shown.pairs for f in forms], only_other=list(only_other))
+    return TranslatedTerms(
+        language=shown.target,
+        terms=shown.shown(),
+        kept=list(shown.kept),  # type: ignore[arg-type]
+        forms=[f for _, forms in shown.pairs for f in forms],
+        only_other=list(only_other),
+    )

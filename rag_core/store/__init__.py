@@ -52,8 +52,25 @@ from rag_core.store.jobs import ACTIVE, STATES, Job, JobTable
 from rag_core.store.maintenance import Maintenance
 
 log = logging.getLogger(__name__)
-__all__ = ["ACTIVE", "ANN_NPROBES", "ANN_REFINE", "FTS_COLUMNS", "RRF_K", "STATES", "ChildHit", "FullText", "Job",
-           "JobTable", "PageHit", "Store", "TableInfo", "id_filter", "lexical_query"]
+__all__ = [
+    "ACTIVE",
+    "ANN_NPROBES",
+    "ANN_REFINE",
+    "FTS_COLUMNS",
+    "RRF_K",
+    "STATES",
+    "ChildHit",
+    "FullText",
+    "Job",
+    "JobTable",
+    "PageHit",
+    "Store",
+    "TableInfo",
+    "id_filter",
+    "lexical_query",
+]
+
+
 class Store(SearchChannels, Maintenance):
     """A LanceDB directory (or object-store URI) holding one library."""
 
@@ -171,8 +188,9 @@ class Store(SearchChannels, Maintenance):
         version = table.version
         if self._records_cache is None or self._records_cache[0] != version:
             rows = table.search().select(["data"]).limit(None).to_arrow()["data"].to_pylist()
-            records = sorted((DocumentRecord.model_validate_json(r) for r in rows),
-                             key=lambda r: (r.collection, r.file_name))
+            records = sorted(
+                (DocumentRecord.model_validate_json(r) for r in rows), key=lambda r: (r.collection, r.file_name)
+            )
             self._records_cache = (version, records)
         return [r for r in self._records_cache[1] if collection is None or r.collection == collection]
 
@@ -180,7 +198,8 @@ class Store(SearchChannels, Maintenance):
         """Ids of ready documents in scope: the prefilter of every search."""
         records = self.documents()
         return [
-            r.doc_id for r in records
+            r.doc_id
+            for r in records
             if (collections is None or r.collection in collections) and (doc_ids is None or r.doc_id in doc_ids)
         ]
 

@@ -132,8 +132,7 @@ class SearchChannels:
         return cached
 
     def lexical(
-        self, query: str, language: str, scope: Sequence[str], k: int,
-        extra_terms: Sequence[tuple[str, float]] = (),
+        self, query: str, language: str, scope: Sequence[str], k: int, extra_terms: Sequence[tuple[str, float]] = ()
     ) -> list[ChildHit]:
         """BM25 over the folded contextualised children, analysed in the question's language.
 
@@ -144,8 +143,7 @@ class SearchChannels:
         return hits  # type: ignore[return-value]
 
     def page_lexical(
-        self, query: str, language: str, scope: Sequence[str], k: int,
-        extra_terms: Sequence[tuple[str, float]] = (),
+        self, query: str, language: str, scope: Sequence[str], k: int, extra_terms: Sequence[tuple[str, float]] = ()
     ) -> list[PageHit]:
         """BM25 over whole pages (the page channel), as `lexical`. A library written before
         pages were indexed has no `pages` table: the channel is then empty."""
@@ -170,15 +168,16 @@ class SearchChannels:
             # A zero BM25 score is not a match (METHOD.md §3).
             rows = [r for r in next(results).to_pylist() if r["_score"] > 0] if query is not None else []
             if request.table == "pages":
-                out.append([PageHit(r["doc_id"], int(r["page"]), tuple(r["parent_ids"]), float(r["_score"]))
-                            for r in rows])
+                out.append(
+                    [PageHit(r["doc_id"], int(r["page"]), tuple(r["parent_ids"]), float(r["_score"])) for r in rows]
+                )
             else:
                 out.append([ChildHit(r["id"], r["parent_id"], r["doc_id"], float(r["_score"])) for r in rows])
         return out
 
     @staticmethod
     def _fts_query(  # type: ignore[no-untyped-def]
-        request: FullText, scope: Sequence[str], table, info: TableInfo | None,
+        request: FullText, scope: Sequence[str], table, info: TableInfo | None
     ):
         """The asynchronous LanceDB query of one request, or None when it cannot match anything."""
         text = lexical_query(request.query)
@@ -190,8 +189,10 @@ class SearchChannels:
         match = MatchQuery(text, column)
         extra = [(lexical_query(term), weight) for term, weight in request.extra_terms]
         if any(term for term, _ in extra):
-            match = BooleanQuery([(Occur.SHOULD, match)] + [
-                (Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term])
+            match = BooleanQuery(
+                [(Occur.SHOULD, match)]
+                + [(Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term]
+            )
         # The synchronous table's own asynchronous table (LanceDB's public async query API): same
         # version, same consistency as every other read of this store.
         query = table._table.query().nearest_to_text(match)
@@ -216,8 +217,12 @@ class SearchChannels:
         found: dict[str, str] = {}
         for column in columns:
             match = MatchQuery(text, column, operator=FullTextOperator.AND)
-            rows = (_scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
-                    .select(["id", "fts_en", "_score"]).limit(limit).to_list())
+            rows = (
+                _scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
+                .select(["id", "fts_en", "_score"])
+                .limit(limit)
+                .to_list()
+            )
             found.update((r["id"], r["fts_en"]) for r in rows if r["_score"] > 0)
         return list(found.values())[:limit]
 
@@ -231,8 +236,9 @@ class SearchChannels:
         """
         return self.dense_many(vector, [scope], k, exact)[0]
 
-    def dense_many(self, vector: np.ndarray, scopes: Sequence[Sequence[str]], k: int,
-                   exact: bool = False) -> list[list[ChildHit]]:
+    def dense_many(
+        self, vector: np.ndarray, scopes: Sequence[Sequence[str]], k: int, exact: bool = False
+    ) -> list[list[ChildHit]]:
         """`dense` in each of `scopes`: the table opened and its version read once."""
         table = self._open("children")
         if table is None:
@@ -241,13 +247,14 @@ class SearchChannels:
         return [self._dense(table, info, vector, scope, k, exact) if scope else [] for scope in scopes]
 
     def _dense(  # type: ignore[no-untyped-def]
-        self, table, info: TableInfo, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool,
+        self, table, info: TableInfo, vector: np.ndarray, scope: Sequence[str], k: int, exact: bool
     ) -> list[ChildHit]:
         scope_filter = self._scope_filter(info, scope)
         if not exact and "vector_idx" not in info.indexes:
             if self._vectors is None or self._vectors.version != info.version:
-                self._vectors = ExactVectors(info.version, table.search().select(
-                    ["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow())
+                self._vectors = ExactVectors(
+                    info.version, table.search().select(["id", "parent_id", "doc_id", "vector"]).limit(None).to_arrow()
+                )
             found = self._vectors.search(vector, None if scope_filter is None else scope, k)
             return [ChildHit(cid, pid, did, score) for cid, pid, did, score in found]
         if not exact and scope_filter is not None and info.rows_in(scope) <= ANN_EXACT_SCOPE_ROWS:
@@ -259,16 +266,16 @@ class SearchChannels:
         else:
             # Measured in benchmarks/ann_recall.py: recall@20 >= 0.95 against exact search.
             query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
-        rows = (
-            _scoped(query, scope_filter)
-            .select(["id", "parent_id", "doc_id", "_distance"])
-            .limit(k)
-            .to_list()
-        )
+        rows = _scoped(query, scope_filter).select(["id", "parent_id", "doc_id", "_distance"]).limit(k).to_list()
         return [ChildHit(r["id"], r["parent_id"], r["doc_id"], 1.0 - float(r["_distance"])) for r in rows]
 
-    def _vectors_of_scope(self, table, info: TableInfo, scope: Sequence[str],  # type: ignore[no-untyped-def]
-                          scope_filter: str) -> ExactVectors:
+    def _vectors_of_scope(
+        self,
+        table,
+        info: TableInfo,
+        scope: Sequence[str],  # type: ignore[no-untyped-def]
+        scope_filter: str,
+    ) -> ExactVectors:
         """The children's vectors of a small scope, read once per table version and scope."""
         key = (info.version, frozenset(scope))
         with self._scope_lock:
@@ -304,8 +311,7 @@ class SearchChannels:
         if self._scope_filter(info, scope) is not None and info.rows_in(scope) <= ANN_EXACT_SCOPE_ROWS:
             query = query.bypass_vector_index()  # as in `dense`: a selective prefilter costs the index its recall
         rows = (
-            query
-            .rerank(RRFReranker(K=RRF_K, return_score="all"))
+            query.rerank(RRFReranker(K=RRF_K, return_score="all"))
             .select(["id", "parent_id", "doc_id"])
             .limit(k)
             .to_list()
@@ -314,9 +320,14 @@ class SearchChannels:
         for r in rows:
             lex = r.get("_score")
             dist = r.get("_distance")
-            hits.append(ChildHit(
-                r["id"], r["parent_id"], r["doc_id"], float(r["_relevance_score"]),
-                lexical_score=None if lex is None or lex != lex else float(lex),
-                dense_score=None if dist is None or dist != dist else 1.0 - float(dist),
-            ))
+            hits.append(
+                ChildHit(
+                    r["id"],
+                    r["parent_id"],
+                    r["doc_id"],
+                    float(r["_relevance_score"]),
+                    lexical_score=None if lex is None or lex != lex else float(lex),
+                    dense_score=None if dist is None or dist != dist else 1.0 - float(dist),
+                )
+            )
         return hits

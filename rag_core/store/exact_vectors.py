@@ -31,8 +31,11 @@ class ExactVectors:
         # each row's document as a small integer: a scope becomes a boolean lookup, not a string
         # comparison per row (np.isin on 10k strings against 100 ids took ~90 ms)
         self._doc_codes: dict[str, int] = {}
-        self._row_docs = np.fromiter((self._doc_codes.setdefault(d, len(self._doc_codes)) for d in self.doc_ids),
-                                     dtype=np.int64, count=len(self.doc_ids))
+        self._row_docs = np.fromiter(
+            (self._doc_codes.setdefault(d, len(self._doc_codes)) for d in self.doc_ids),
+            dtype=np.int64,
+            count=len(self.doc_ids),
+        )
         self._last: tuple[np.ndarray, np.ndarray] | None = None  # (query vector, its cosines)
 
     def search(self, vector: np.ndarray, scope: Sequence[str] | None, k: int) -> list[tuple[str, str, str, float]]:

@@ -28,17 +28,43 @@ from rag_core.store.channels import _quote
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 ACTIVE = ("queued", "running")
-JOBS_SCHEMA = pa.schema([
-    ("id", pa.string()), ("file_name", pa.string()), ("collection", pa.string()), ("submitter", pa.string()),
-    ("groups", pa.string()), ("source_sha256", pa.string()), ("suffix", pa.string()), ("state", pa.string()),
-    ("stage", pa.string()), ("done", pa.int64()), ("total", pa.int64()), ("attempts", pa.int64()),
-    ("error", pa.string()), ("message", pa.string()), ("message_key", pa.string()), ("doc_id", pa.string()),
-    ("owner", pa.string()), ("lease_until", pa.float64()), ("cancel", pa.bool_()), ("created_at", pa.float64()),
-    ("started_at", pa.float64()), ("updated_at", pa.float64()), ("finished_at", pa.float64()),
-    ("reused", pa.string()),
-])
-WORKERS_SCHEMA = pa.schema([("id", pa.string()), ("pid", pa.int64()), ("host", pa.string()),
-                            ("started_at", pa.float64()), ("beat_at", pa.float64())])
+JOBS_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("file_name", pa.string()),
+        ("collection", pa.string()),
+        ("submitter", pa.string()),
+        ("groups", pa.string()),
+        ("source_sha256", pa.string()),
+        ("suffix", pa.string()),
+        ("state", pa.string()),
+        ("stage", pa.string()),
+        ("done", pa.int64()),
+        ("total", pa.int64()),
+        ("attempts", pa.int64()),
+        ("error", pa.string()),
+        ("message", pa.string()),
+        ("message_key", pa.string()),
+        ("doc_id", pa.string()),
+        ("owner", pa.string()),
+        ("lease_until", pa.float64()),
+        ("cancel", pa.bool_()),
+        ("created_at", pa.float64()),
+        ("started_at", pa.float64()),
+        ("updated_at", pa.float64()),
+        ("finished_at", pa.float64()),
+        ("reused", pa.string()),
+    ]
+)
+WORKERS_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("pid", pa.int64()),
+        ("host", pa.string()),
+        ("started_at", pa.float64()),
+        ("beat_at", pa.float64()),
+    ]
+)
 
 
 @dataclass
@@ -151,8 +177,7 @@ class JobTable:
     def requeue_expired(self, now: float | None = None) -> int:
         """Running jobs whose lease ran out (their worker died) go back to the queue."""
         now = time.time() if now is None else now
-        return self._update(f"state = 'running' AND lease_until < {now!r}",
-                            {"state": "queued", "owner": ""})
+        return self._update(f"state = 'running' AND lease_until < {now!r}", {"state": "queued", "owner": ""})
 
     def claim(self, worker_id: str, lease_s: float) -> Job | None:
         """The oldest queued job, now `running` under a fresh owner token; None when the queue is empty.
@@ -164,8 +189,13 @@ class JobTable:
             now = time.time()
             changed = self._update(
                 f"id = {_quote(job.id)} AND state = 'queued'",
-                {"state": "running", "owner": token, "lease_until": now + lease_s, "started_at": now,
-                 "attempts": job.attempts + 1},
+                {
+                    "state": "running",
+                    "owner": token,
+                    "lease_until": now + lease_s,
+                    "started_at": now,
+                    "attempts": job.attempts + 1,
+                },
             )
             if changed:
                 claimed = self.get(job.id)
@@ -175,21 +205,33 @@ class JobTable:
 
     def held(self, job: Job, values: dict[str, Any]) -> bool:
         """Write `values` while the job is still this worker's and not cancelled; False otherwise."""
-        return self._update(f"id = {_quote(job.id)} AND owner = {_quote(job.owner)} AND state = 'running' "
-                            "AND cancel = false", values) == 1
+        return (
+            self._update(
+                f"id = {_quote(job.id)} AND owner = {_quote(job.owner)} AND state = 'running' AND cancel = false",
+                values,
+            )
+            == 1
+        )
 
     def release(self, job: Job, values: dict[str, Any]) -> bool:
         """Write the job's outcome (done, failed, cancelled, queued again) if the worker still owns it."""
-        return self._update(f"id = {_quote(job.id)} AND owner = {_quote(job.owner)} AND state = 'running'",
-                            {"owner": "", "lease_until": 0.0, **values}) == 1
+        return (
+            self._update(
+                f"id = {_quote(job.id)} AND owner = {_quote(job.owner)} AND state = 'running'",
+                {"owner": "", "lease_until": 0.0, **values},
+            )
+            == 1
+        )
 
     # ----- the users' verbs -------------------------------------------------------------------
     def cancel(self, job_id: str) -> str | None:
         """Cancel a queued job at once; ask a running one to stop. Returns the state it was in
         (None when it had already ended)."""
         now = time.time()
-        if self._update(f"id = {_quote(job_id)} AND state = 'queued'",
-                        {"state": "cancelled", "cancel": True, "finished_at": now, "message_key": "cancelled"}):
+        if self._update(
+            f"id = {_quote(job_id)} AND state = 'queued'",
+            {"state": "cancelled", "cancel": True, "finished_at": now, "message_key": "cancelled"},
+        ):
             return "queued"
         if self._update(f"id = {_quote(job_id)} AND state = 'running'", {"cancel": True}):
             return "running"
@@ -197,26 +239,51 @@ class JobTable:
 
     def retry(self, job_id: str) -> bool:
         """A failed or cancelled job goes back to the queue with a fresh count of attempts."""
-        return self._update(
-            f"id = {_quote(job_id)} AND state IN ('failed', 'cancelled')",
-            {"state": "queued", "cancel": False, "attempts": 0, "error": "", "message": "", "message_key": "",
-             "stage": "", "done": 0, "total": 0, "finished_at": 0.0, "created_at": time.time()},
-        ) == 1
+        return (
+            self._update(
+                f"id = {_quote(job_id)} AND state IN ('failed', 'cancelled')",
+                {
+                    "state": "queued",
+                    "cancel": False,
+                    "attempts": 0,
+                    "error": "",
+                    "message": "",
+                    "message_key": "",
+                    "stage": "",
+                    "done": 0,
+                    "total": 0,
+                    "finished_at": 0.0,
+                    "created_at": time.time(),
+                },
+            )
+            == 1
+        )
 
     def count_active(self, submitter: str) -> int:
         return self.jobs.count_rows(f"submitter = {_quote(submitter)} AND state IN ('queued', 'running')")
 
     def shares_source(self, job: Job) -> bool:
         """Another queued or running job holds the same uploaded bytes."""
-        return self.jobs.count_rows(f"source_sha256 = {_quote(job.source_sha256)} AND id != {_quote(job.id)} "
-                                    "AND state IN ('queued', 'running')") > 0
+        return (
+            self.jobs.count_rows(
+                f"source_sha256 = {_quote(job.source_sha256)} AND id != {_quote(job.id)} "
+                "AND state IN ('queued', 'running')"
+            )
+            > 0
+        )
 
     # ----- heartbeats ---------------------------------------------------------------------------
     def beat(self, worker_id: str, pid: int, host: str, started_at: float) -> None:
         table = self.workers
         now = time.time()
-        if not int(getattr(_retrying(lambda: table.update(where=f"id = {_quote(worker_id)}",
-                                                          values={"beat_at": now})), "rows_updated", 0) or 0):
+        if not int(
+            getattr(
+                _retrying(lambda: table.update(where=f"id = {_quote(worker_id)}", values={"beat_at": now})),
+                "rows_updated",
+                0,
+            )
+            or 0
+        ):
             row = {"id": worker_id, "pid": pid, "host": host, "started_at": started_at, "beat_at": now}
             _retrying(lambda: table.add(pa.Table.from_pylist([row], schema=WORKERS_SCHEMA)))
 

@@ -57,8 +57,7 @@ class Maintenance:
                 if "etryable" not in str(err) and "conflict" not in str(err).lower():
                     raise
                 time.sleep(0.2 * (attempt + 1))
-        log.warning("index optimisation skipped after %d commit conflicts; the next ingestion will redo it",
-                    attempts)
+        log.warning("index optimisation skipped after %d commit conflicts; the next ingestion will redo it", attempts)
 
     def _optimize(self, ann_min_rows: int) -> None:
         table = self._open("children")
@@ -84,14 +83,17 @@ class Maintenance:
         for lang, column in FTS_COLUMNS.items():
             name = f"{column}_idx"
             if name not in existing:
-                table.create_index(column, config=FTS(
-                    language=_LANGUAGE_NAMES[lang], stem=True, remove_stop_words=True, ascii_folding=True,
-                ), name=name, replace=True)
+                table.create_index(
+                    column,
+                    config=FTS(language=_LANGUAGE_NAMES[lang], stem=True, remove_stop_words=True, ascii_folding=True),
+                    name=name,
+                    replace=True,
+                )
         return existing
 
     def build_ann_index(self) -> None:
         """IVF_HNSW_SQ on the children's vectors (flat search is exact but grows linearly)."""
         table = self.db.open_table("children")
-        table.create_index(metric="cosine", vector_column_name="vector", index_type="IVF_HNSW_SQ",
-                           name="vector_idx", replace=True)
-
+        table.create_index(
+            metric="cosine", vector_column_name="vector", index_type="IVF_HNSW_SQ", name="vector_idx", replace=True
+        )

@@ -39,6 +39,17 @@ def translation(query: str, language: str, settings: Settings) -> Translation | 
     return translate(query, language, others[0], glossary, load_thesaurus(settings))
 
 
-__all__ = ["Glossary", "Translation", "conversation_path", "expansion_terms", "glossary_extension_path",
-           "load_glossary", "load_thesaurus", "read_history", "save_uploaded_glossary", "save_uploaded_thesaurus",
-           "thesaurus_path", "translation"]
+__all__ = [
+    "Glossary",
+    "Translation",
+    "conversation_path",
+    "expansion_terms",
+    "glossary_extension_path",
+    "load_glossary",
+    "load_thesaurus",
+    "read_history",
+    "save_uploaded_glossary",
+    "save_uploaded_thesaurus",
+    "thesaurus_path",
+    "translation",
+]

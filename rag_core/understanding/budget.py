@@ -48,31 +48,43 @@ class Plan:
 class PlanOut(BaseModel):
     """The router's structured output."""
 
-    kind: Kind = Field(description="definition (what is X), explanation (how/why, a method, a derivation) "
-                                   "or comparison (two or more things set against each other).")
+    kind: Kind = Field(
+        description="definition (what is X), explanation (how/why, a method, a derivation) "
+        "or comparison (two or more things set against each other)."
+    )
     reason: str = Field(description="One short sentence, in the question's language, saying why.")
-    sub_questions: list[str] = Field(description="For a comparison only: 2 or 3 standalone questions, one per "
-                                                 "compared item, in the question's language. Otherwise empty.")
+    sub_questions: list[str] = Field(
+        description="For a comparison only: 2 or 3 standalone questions, one per "
+        "compared item, in the question's language. Otherwise empty."
+    )
 
 
 _ROUTER_PROMPT = {
-    "en": ("You route questions asked to a document search engine for actuaries. Classify the request as a "
-           "definition, an explanation or a comparison, say why in one short sentence, and for a comparison "
-           "write one standalone sub-question per compared item (2 or 3). Do not answer the question."),
-    "fr": ("Vous orientez les questions posées à un moteur de recherche documentaire pour actuaires. Classez la "
-           "demande en définition, explication ou comparaison, dites pourquoi en une phrase courte et, pour une "
-           "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). "
-           "Ne répondez pas à la question."),
+    "en": (
+        "You route questions asked to a document search engine for actuaries. Classify the request as a "
+        "definition, an explanation or a comparison, say why in one short sentence, and for a comparison "
+        "write one standalone sub-question per compared item (2 or 3). Do not answer the question."
+    ),
+    "fr": (
+        "Vous orientez les questions posées à un moteur de recherche documentaire pour actuaires. Classez la "
+        "demande en définition, explication ou comparaison, dites pourquoi en une phrase courte et, pour une "
+        "comparaison, écrivez une sous-question autonome par élément comparé (2 ou 3). "
+        "Ne répondez pas à la question."
+    ),
 }
 _REASONS = {
-    "en": {"comparison": "comparison: the question contains “{cue}”",
-           "explanation": "explanation: the question contains “{cue}”",
-           "definition": "definition: no cue of an explanation or a comparison",
-           "fixed": "fixed budget (router off)"},
-    "fr": {"comparison": "comparaison : la question contient « {cue} »",
-           "explanation": "explication : la question contient « {cue} »",
-           "definition": "définition : aucun indice d'explication ni de comparaison",
-           "fixed": "budget fixe (routeur désactivé)"},
+    "en": {
+        "comparison": "comparison: the question contains “{cue}”",
+        "explanation": "explanation: the question contains “{cue}”",
+        "definition": "definition: no cue of an explanation or a comparison",
+        "fixed": "fixed budget (router off)",
+    },
+    "fr": {
+        "comparison": "comparaison : la question contient « {cue} »",
+        "explanation": "explication : la question contient « {cue} »",
+        "definition": "définition : aucun indice d'explication ni de comparaison",
+        "fixed": "budget fixe (routeur désactivé)",
+    },
 }
 
 
@@ -105,8 +117,10 @@ def llm_plan(question: str, settings: Settings, language: str | None = None) -> 
     from rag_core.llm import call_structured
 
     language = language or detect_language(question)
-    messages = [{"role": "system", "content": _ROUTER_PROMPT.get(language, _ROUTER_PROMPT["en"])},
-                {"role": "user", "content": question}]
+    messages = [
+        {"role": "system", "content": _ROUTER_PROMPT.get(language, _ROUTER_PROMPT["en"])},
+        {"role": "user", "content": question},
+    ]
     out, _ = call_structured(messages, PlanOut, settings, language)
     subs = [s.strip() for s in out.sub_questions if s.strip()][:MAX_SUB_QUESTIONS] if out.kind == "comparison" else []
     if not settings.understanding.sub_questions or len(subs) < 2:

@@ -38,10 +38,14 @@ _STOP = frozenset(
     "what which who how why when where does do did can could should would about tell me explain describe give "
     "please also then there here".split()
 )
-_OPENERS = re.compile(r"^(et|and|also|aussi|what about|and what about|et pour|et si|et en|and for|and in|and if|"
-                      r"same|meme chose|idem)\b")
-_ANAPHORA = frozenset("ses son sa leur leurs ce cette cet ces cela ca celui celle ceux celles il elle ils elles "
-                      "its it their they them this that these those".split())
+_OPENERS = re.compile(
+    r"^(et|and|also|aussi|what about|and what about|et pour|et si|et en|and for|and in|and if|"
+    r"same|meme chose|idem)\b"
+)
+_ANAPHORA = frozenset(
+    "ses son sa leur leurs ce cette cet ces cela ca celui celle ceux celles il elle ils elles "
+    "its it their they them this that these those".split()
+)
 _INTERROGATIVE = re.compile(r"\b(qu\W*est\W*ce\W*qu\w*|est\W*ce\W*qu\w*|qu\W*est\W*ce)\b")  # "ce" there is no pronoun
 _WORD = re.compile(r"[0-9a-zà-ÿ][0-9a-zà-ÿ'\-]*", re.I)
 
@@ -60,21 +64,30 @@ class Rewrite:
 class RewriteOut(BaseModel):
     standalone_question: str = Field(
         description="The user's last question rewritten so that it can be understood without the conversation, "
-                    "in the same language; unchanged if it already stands alone."
+        "in the same language; unchanged if it already stands alone."
     )
 
 
 _PROMPT = {
-    "en": ("Rewrite the user's last question as a standalone question for a document search engine, using the "
-           "conversation only to resolve what it refers to. Keep its language. Do not answer it."),
-    "fr": ("Réécrivez la dernière question de l'utilisateur en une question autonome pour un moteur de recherche "
-           "documentaire, en n'utilisant la conversation que pour résoudre ce à quoi elle renvoie. Gardez sa langue. "
-           "N'y répondez pas."),
+    "en": (
+        "Rewrite the user's last question as a standalone question for a document search engine, using the "
+        "conversation only to resolve what it refers to. Keep its language. Do not answer it."
+    ),
+    "fr": (
+        "Réécrivez la dernière question de l'utilisateur en une question autonome pour un moteur de recherche "
+        "documentaire, en n'utilisant la conversation que pour résoudre ce à quoi elle renvoie. Gardez sa langue. "
+        "N'y répondez pas."
+    ),
 }
 
 
-def read_history(settings: Settings, conversation_id: str | None, n: int = HISTORY_MESSAGES,
-                 user: str | None = None, keep: Callable[[dict], bool] | None = None) -> list[Message]:
+def read_history(
+    settings: Settings,
+    conversation_id: str | None,
+    n: int = HISTORY_MESSAGES,
+    user: str | None = None,
+    keep: Callable[[dict], bool] | None = None,
+) -> list[Message]:
     """The last `n` messages of `user`'s stored conversation (oldest first); [] when there is none.
     With `keep`, a stored exchange (question and answer) for which `keep(row)` is False is left out."""
     if not conversation_id:
@@ -160,8 +173,9 @@ def llm_rewrite(question: str, history: list[Message], settings: Settings, langu
     return Rewrite(question, standalone, "llm")
 
 
-def rewrite_followup(question: str, history: list[Message], settings: Settings, use_llm: bool,
-                     language: str | None = None) -> Rewrite:
+def rewrite_followup(
+    question: str, history: list[Message], settings: Settings, use_llm: bool, language: str | None = None
+) -> Rewrite:
     """The standalone form of `question` given the last messages (unchanged with no history);
     `language`: the question's, when the caller has detected it already."""
     if not history or not settings.understanding.followups:

@@ -83,12 +83,14 @@ def _entry(number: int, item: object) -> dict[str, tuple[str, ...]]:
         value = item.get(lang)
         forms = [] if value is None else [value] if isinstance(value, str) else value
         if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
-            raise InputError(f'Entry {number} of the glossary: "{lang}" must be a term or a list of terms, '
-                             f"as in {_EXAMPLE}.")
+            raise InputError(
+                f'Entry {number} of the glossary: "{lang}" must be a term or a list of terms, as in {_EXAMPLE}.'
+            )
         forms = [f.strip() for f in forms if f.strip() and label_key(f)]
         if not forms:
-            raise InputError(f'Entry {number} of the glossary has no "{lang}" term; each entry gives both, '
-                             f"as in {_EXAMPLE}.")
+            raise InputError(
+                f'Entry {number} of the glossary has no "{lang}" term; each entry gives both, as in {_EXAMPLE}.'
+            )
         entry[lang] = tuple(dict.fromkeys(forms))
     return entry
 
@@ -107,8 +109,9 @@ def _index(glossary: Glossary, thesaurus: Thesaurus | None, source: str, target:
     return LabelIndex(pairs)
 
 
-def translate(question: str, source: str, target: str, glossary: Glossary,
-              thesaurus: Thesaurus | None = None) -> Translation:
+def translate(
+    question: str, source: str, target: str, glossary: Glossary, thesaurus: Thesaurus | None = None
+) -> Translation:
     """The question's glossary terms in `target`, and its other content words (see the module docstring)."""
     words = _WORD.findall(fold(question))
     keys = label_key(question)  # same positions as `words`
@@ -129,8 +132,13 @@ def translate(question: str, source: str, target: str, glossary: Glossary,
             continue
         n_forms += len(forms)
         pairs.append((match.items[0][0], tuple(forms)))
-    kept = tuple(dict.fromkeys(
-        w for i, w in enumerate(words) if i not in covered and w not in STOP_WORDS and len(w) > 2 and not w.isdigit()))
+    kept = tuple(
+        dict.fromkeys(
+            w
+            for i, w in enumerate(words)
+            if i not in covered and w not in STOP_WORDS and len(w) > 2 and not w.isdigit()
+        )
+    )
     return Translation(source, target, tuple(pairs), kept)
 
 

@@ -61,7 +61,7 @@ class LabelIndex(Generic[T]):
         while i < len(words):
             step = 1
             for n in range(min(self._longest, len(words) - i), 0, -1):
-                hits = self._index.get(words[i:i + n])
+                hits = self._index.get(words[i : i + n])
                 if hits:
                     found.append(Match(i, i + n, tuple(hits)))
                     step = n

@@ -107,8 +107,9 @@ class TermPresence:
 
     held: Mapping[str, frozenset[Key]]
 
-    def only_other_language(self, translation: Translation | None, languages: Mapping[str, str],
-                            scope: Sequence[str]) -> list[str]:
+    def only_other_language(
+        self, translation: Translation | None, languages: Mapping[str, str], scope: Sequence[str]
+    ) -> list[str]:
         """The question's terms (`translation.pairs`, source side) that no document of `scope` in the
         question's language holds while one in `translation.target` holds one of their forms. Empty
         when a document of the question's language is not known: an absence is not proven."""
@@ -138,14 +139,17 @@ def _chunk_hash(folder: DocumentFolder) -> str | None:
     return folder.manifest().get("stages", {}).get("chunk", {}).get("output_sha256")
 
 
-def write_held_labels(folder: DocumentFolder, texts: Iterable[str], vocab: Vocabulary,
-                      chunks_sha256: str | None = None) -> frozenset[Key]:
+def write_held_labels(
+    folder: DocumentFolder, texts: Iterable[str], vocab: Vocabulary, chunks_sha256: str | None = None
+) -> frozenset[Key]:
     """Find the labels a document's passages hold and keep them next to its chunks (whose hash is
     read from the manifest unless given)."""
     held = held_labels(texts, vocab)
     chunks_sha256 = chunks_sha256 or _chunk_hash(folder)
-    atomic_write_json(folder.root / FILE_NAME, {"fingerprint": vocab.fingerprint, "chunks_sha256": chunks_sha256,
-                                                "labels": sorted(" ".join(k) for k in held)})
+    atomic_write_json(
+        folder.root / FILE_NAME,
+        {"fingerprint": vocab.fingerprint, "chunks_sha256": chunks_sha256, "labels": sorted(" ".join(k) for k in held)},
+    )
     return held
 
 

@@ -105,14 +105,16 @@ class Thesaurus:
         for number, item in enumerate(items, start=1):
             if not isinstance(item, dict) or not _labels(item.get("prefLabel")):
                 raise InputError(f'Concept {number} of the thesaurus has no "prefLabel".')
-            concepts.append(Concept(
-                id=str(item.get("id") or _labels(item["prefLabel"])[0]),
-                pref_labels=tuple(dict.fromkeys(_labels(item.get("prefLabel")))),
-                alt_labels=tuple(dict.fromkeys(_labels(item.get("altLabel")))),
-                broader=tuple(_labels(item.get("broader"))),
-                related=tuple(_labels(item.get("related"))),
-                by_language=_by_language(item),
-            ))
+            concepts.append(
+                Concept(
+                    id=str(item.get("id") or _labels(item["prefLabel"])[0]),
+                    pref_labels=tuple(dict.fromkeys(_labels(item.get("prefLabel")))),
+                    alt_labels=tuple(dict.fromkeys(_labels(item.get("altLabel")))),
+                    broader=tuple(_labels(item.get("broader"))),
+                    related=tuple(_labels(item.get("related"))),
+                    by_language=_by_language(item),
+                )
+            )
         return cls(concepts, name or own_name)
 
     def recognise(self, question: str) -> list[Concept]:

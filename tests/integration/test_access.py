@@ -70,8 +70,9 @@ def test_the_board_pdf_is_the_best_match_for_an_administrator(library: IngestedC
     assert len(pipeline.list_documents(library.settings, principal=ADMIN)) == 3
 
 
-def test_a_library_written_before_grants_is_visible_to_administrators_only(access_template: IngestedCollections,
-                                                                        tmp_path: Path) -> None:
+def test_a_library_written_before_grants_is_visible_to_administrators_only(
+    access_template: IngestedCollections, tmp_path: Path
+) -> None:
     lib = copy_library(access_template, tmp_path)  # no grant at all
     assert pipeline.list_collections(lib.settings, principal=ADMIN) == ["board", "claims", "guides"]
     for user in (ALICE, BOB):
@@ -90,8 +91,13 @@ def test_listings_count_only_readable_documents(library: IngestedCollections) ->
 
 def test_search_never_returns_an_unreadable_document_in_any_channel(library: IngestedCollections) -> None:
     board = library.doc_ids["board"]
-    for kwargs in ({}, {"collections": ["board"]}, {"doc_ids": [board]}, {"collections": ["board", "guides"]},
-                   {"k": 50, "candidate_k": 200}):
+    for kwargs in (
+        {},
+        {"collections": ["board"]},
+        {"doc_ids": [board]},
+        {"collections": ["board", "guides"]},
+        {"k": 50, "candidate_k": 200},
+    ):
         for user in (ALICE, BOB):
             result = pipeline.search(SECRET_QUERY, library.settings, principal=user, **kwargs)
             assert all(h.document.collection == "guides" for h in result.parents), kwargs
@@ -111,15 +117,20 @@ def test_ask_never_cites_or_gives_an_unreadable_document(library: IngestedCollec
     answer = pipeline.ask(SECRET_QUERY, library.settings, principal=ALICE, conversation_id="a1")
     assert all(s.doc_id == library.doc_ids["guides"] for s in answer.sources + answer.uncited)
     assert SECRET_WORD not in _shown(answer)
-    answer = pipeline.ask(SECRET_QUERY, library.settings, principal=BOB, collections=["board"],
-                          doc_ids=[library.doc_ids["board"]])
+    answer = pipeline.ask(
+        SECRET_QUERY, library.settings, principal=BOB, collections=["board"], doc_ids=[library.doc_ids["board"]]
+    )
     assert answer.sources == [] and answer.uncited == [] and answer.paragraphs == []
 
 
 @pytest.mark.parametrize("forged", ["board", "missing", "not-an-id", "traversal"])
 def test_unreadable_and_forged_ids_get_the_same_not_found(library: IngestedCollections, forged: str) -> None:
-    doc_id = {"board": library.doc_ids["board"], "missing": "0" * 64, "not-an-id": "abc",
-              "traversal": "../../access/grants.json"}[forged]
+    doc_id = {
+        "board": library.doc_ids["board"],
+        "missing": "0" * 64,
+        "not-an-id": "abc",
+        "traversal": "../../access/grants.json",
+    }[forged]
     table, figure = _board_items(library)
     messages = set()
     calls = [
@@ -148,13 +159,16 @@ def test_viewer_exports_and_crops_check_the_scope_again(library: IngestedCollect
     assert pdf.startswith(b"%PDF") and mapping == {1: 1}
     assert pipeline.artifact_path(board, figure, library.settings, principal=ALICE).is_file()
     csv_bytes = pipeline.export_table(board, table, library.settings, principal=ALICE)
-    assert b"1 310" in csv_bytes and pipeline.export_table(board, table, library.settings, "xlsx",
-                                                           principal=ALICE).startswith(b"PK")
+    assert b"1 310" in csv_bytes and pipeline.export_table(
+        board, table, library.settings, "xlsx", principal=ALICE
+    ).startswith(b"PK")
     # revoked between two clicks: the next bytes are refused, whatever the page still holds
     pipeline.revoke(library.settings, "board", principal=ADMIN, user=ALICE.user)
-    for call in (lambda: pipeline.page_pdf(board, [1], library.settings, principal=ALICE),
-                 lambda: pipeline.artifact_path(board, figure, library.settings, principal=ALICE),
-                 lambda: pipeline.export_table(board, table, library.settings, principal=ALICE)):
+    for call in (
+        lambda: pipeline.page_pdf(board, [1], library.settings, principal=ALICE),
+        lambda: pipeline.artifact_path(board, figure, library.settings, principal=ALICE),
+        lambda: pipeline.export_table(board, table, library.settings, principal=ALICE),
+    ):
         with pytest.raises(NotFoundError):
             call()
     with pytest.raises(NotFoundError):
@@ -187,8 +201,9 @@ def test_roles_read_write_manage(library: IngestedCollections, tmp_path: Path) -
     assert pipeline.manageable_collections(settings, principal=ALICE) == []
     from tests.access_support import make_pdf
 
-    (result,) = pipeline.ingest([make_pdf(new_pdf, "Numbat pricing note")], settings, collection="guides",
-                                principal=ALICE)
+    (result,) = pipeline.ingest(
+        [make_pdf(new_pdf, "Numbat pricing note")], settings, collection="guides", principal=ALICE
+    )
     assert result.status == "ingested", result.message
     with pytest.raises(AccessDenied):
         pipeline.delete(result.doc_id, settings, principal=ALICE)
@@ -220,10 +235,12 @@ def test_a_new_collection_is_visible_to_its_creator_and_administrators(
     assert pipeline.manageable_collections(settings, principal=BOB) == ["bob notes"]
     assert "bob notes" in pipeline.list_collections(settings, principal=ADMIN)
     assert "bob notes" not in pipeline.list_collections(settings, principal=ALICE)
-    assert {h.document.collection for h in pipeline.search("Bandicoot mortality", settings, principal=ALICE).parents} \
-        == {"guides"}
-    assert {h.document.collection for h in pipeline.search("Bandicoot mortality", settings, principal=BOB).parents} \
-        == {"bob notes"}
+    assert {
+        h.document.collection for h in pipeline.search("Bandicoot mortality", settings, principal=ALICE).parents
+    } == {"guides"}
+    assert {h.document.collection for h in pipeline.search("Bandicoot mortality", settings, principal=BOB).parents} == {
+        "bob notes"
+    }
     # an empty collection, created and shared before its first upload
     assert pipeline.create_collection(settings, "  Reserving 2027 ", principal=ALICE) == "Reserving 2027"
     assert "Reserving 2027" in pipeline.manageable_collections(settings, principal=ALICE)

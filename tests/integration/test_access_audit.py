@@ -53,24 +53,42 @@ def test_events_are_recorded_and_read_back_by_administrators(library: IngestedCo
     pipeline.search("Quokka", settings, principal=ALICE)
     pipeline.page_pdf(library.doc_ids["guides"], [1], settings, principal=ALICE)
     pipeline.grant(settings, "board", principal=ADMIN, user=BOB.user, role="manage")
-    table = next(it.ref for p in pipeline.load_chunks(board, settings, principal=BOB).parents for it in p.items
-                 if it.kind == "table")
+    table = next(
+        it.ref
+        for p in pipeline.load_chunks(board, settings, principal=BOB).parents
+        for it in p.items
+        if it.kind == "table"
+    )
     pipeline.export_table(board, table, settings, principal=BOB)
     pipeline.delete(board, settings, principal=BOB)
     pipeline.revoke(settings, "board", principal=ADMIN, user=BOB.user)
     events = pipeline.audit_events(settings, principal=ADMIN)
-    assert [e["event"] for e in events] == ["grant", "sign_in", "question", "search", "page_opened", "grant",
-                                            "table_exported", "deletion", "revoke"]
+    assert [e["event"] for e in events] == [
+        "grant",
+        "sign_in",
+        "question",
+        "search",
+        "page_opened",
+        "grant",
+        "table_exported",
+        "deletion",
+        "revoke",
+    ]
     question = events[2]
     assert question["user"] == ALICE.user and question["question"] == answer.question
     assert question["scope"] == ["guides"]
-    assert question["context"] and all(c["doc_id"] == library.doc_ids["guides"] and c["pages"] == [1]
-                                       for c in question["context"])
+    assert question["context"] and all(
+        c["doc_id"] == library.doc_ids["guides"] and c["pages"] == [1] for c in question["context"]
+    )
     assert {c["doc_id"] for c in question["cited"]} <= {c["doc_id"] for c in question["context"]}
     assert [e["event"] for e in pipeline.audit_events(settings, principal=ADMIN, user="BOB@example.org")] == [
-        "table_exported", "deletion"]
+        "table_exported",
+        "deletion",
+    ]
     assert [e["event"] for e in pipeline.audit_events(settings, principal=ADMIN, document=board)] == [
-        "table_exported", "deletion"]
+        "table_exported",
+        "deletion",
+    ]
     assert pipeline.audit_events(settings, principal=ADMIN, since="2999-01-01") == []
     csv_text = pipeline.audit_csv(settings, principal=ADMIN).decode("utf-8-sig")
     assert csv_text.splitlines()[0].startswith("at,event,user") and "page_opened" in csv_text
@@ -87,8 +105,15 @@ def test_masked_questions_and_no_secret_in_the_trail(library: IngestedCollection
     claims = {"email": "carol@example.org", "groups": "actuaries, pricing", "id_token": TOKEN}
     carol = principal_from_claims(claims, settings)
     pipeline.record_sign_in(settings, principal=carol)
-    pipeline.record_event(settings, "sign_out", principal=carol, cookie=COOKIE, access_token=TOKEN,
-                          note=f"Authorization: Bearer {TOKEN}", claims=claims)
+    pipeline.record_event(
+        settings,
+        "sign_out",
+        principal=carol,
+        cookie=COOKIE,
+        access_token=TOKEN,
+        note=f"Authorization: Bearer {TOKEN}",
+        claims=claims,
+    )
     trail = (settings.data_dir / "audit" / "audit.jsonl").read_text()
     assert "carol@example.org" in trail and '"question"' in trail and "[redacted]" in trail  # the search works
     assert SECRET_QUERY not in trail
@@ -123,8 +148,21 @@ def test_cli_access_grant_show_revoke_and_audit(
     assert code == 0
     code, out, _ = cli(capsys, library, "documents", "--json", "--as-user", "dana@example.org")
     assert json.loads(out) == []
-    code, _, err = cli(capsys, library, "access", "grant", "board", "--group", "x", "--role", "read",
-                       "--as-user", ALICE.user, "--groups", "actuaries")
+    code, _, err = cli(
+        capsys,
+        library,
+        "access",
+        "grant",
+        "board",
+        "--group",
+        "x",
+        "--role",
+        "read",
+        "--as-user",
+        ALICE.user,
+        "--groups",
+        "actuaries",
+    )
     assert code == 2 and "manage" in err
     code, out, _ = cli(capsys, library, "audit", "--json", "--user", LOCAL_USER)
     assert [e["event"] for e in json.loads(out)] == ["grant", "grant", "revoke"]
@@ -134,8 +172,9 @@ def test_cli_access_grant_show_revoke_and_audit(
     assert code == 2 and "administrator" in err
 
 
-def test_cli_as_user_sees_exactly_what_the_app_would(library: IngestedCollections, capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Path) -> None:
+def test_cli_as_user_sees_exactly_what_the_app_would(
+    library: IngestedCollections, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     board = library.doc_ids["board"]
     alice = ("--as-user", ALICE.user, "--groups", "actuaries")
     code, out, _ = cli(capsys, library, "documents", *alice)
@@ -160,8 +199,9 @@ def test_cli_as_user_sees_exactly_what_the_app_would(library: IngestedCollection
     for command in ("inspect", "delete"):
         code, out, err = cli(capsys, library, command, board[:12], *alice)
         assert code == 1 and "No single document matches" in err and SECRET_WORD not in out + err
-    code, _, err = cli(capsys, library, "ingest", str(make_pdf(tmp_path / "n.pdf", "Numbat")), "--collection",
-                       "board", *alice)
+    code, _, err = cli(
+        capsys, library, "ingest", str(make_pdf(tmp_path / "n.pdf", "Numbat")), "--collection", "board", *alice
+    )
     assert code == 2 and "cannot add documents" in err
     code, _, err = cli(capsys, library, "reindex", *alice)
     assert code == 2 and "administrator" in err
@@ -176,14 +216,47 @@ def test_cli_evaluate_as_user_only_measures_readable_documents(
     for name in ("board", "guides"):
         (pdf_dir / library.pdfs[name].name).write_bytes(library.pdfs[name].read_bytes())
     questions = tmp_path / "q.jsonl"
-    rows = [{"id": "q1", "pdf": "board.pdf", "question": SECRET_QUERY, "language": "en", "type": "factual",
-             "pages": [1], "answer": "", "quote": ""},
-            {"id": "q2", "pdf": "guides.pdf", "question": "What does the Quokka reserving guide protect?",
-             "language": "en", "type": "factual", "pages": [1], "answer": "", "quote": ""}]
+    rows = [
+        {
+            "id": "q1",
+            "pdf": "board.pdf",
+            "question": SECRET_QUERY,
+            "language": "en",
+            "type": "factual",
+            "pages": [1],
+            "answer": "",
+            "quote": "",
+        },
+        {
+            "id": "q2",
+            "pdf": "guides.pdf",
+            "question": "What does the Quokka reserving guide protect?",
+            "language": "en",
+            "type": "factual",
+            "pages": [1],
+            "answer": "",
+            "quote": "",
+        },
+    ]
     questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     out_file = tmp_path / "results.json"
-    code, _, _ = cli(capsys, library, "evaluate", "--questions", str(questions), "--pdf-dir", str(pdf_dir),
-                     "--engines", "lexical", "--out", str(out_file), "--as-user", ALICE.user, "--groups", "actuaries")
+    code, _, _ = cli(
+        capsys,
+        library,
+        "evaluate",
+        "--questions",
+        str(questions),
+        "--pdf-dir",
+        str(pdf_dir),
+        "--engines",
+        "lexical",
+        "--out",
+        str(out_file),
+        "--as-user",
+        ALICE.user,
+        "--groups",
+        "actuaries",
+    )
     results = json.loads(out_file.read_text())
     assert code == 0 and results["n_questions"] == 1 and results["skipped"][0]["id"] == "q1"
     refused = json.dumps(results["ingestion"]["refused"])

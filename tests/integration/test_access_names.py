@@ -61,8 +61,9 @@ def test_nobody_but_an_administrator_creates_the_default_collection(
     assert pipeline.create_collection(settings, "default", principal=ADMIN) == "default"
 
 
-def test_the_administrators_ingest_never_lands_in_a_squatted_collection(library: IngestedCollections, tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture) -> None:
+def test_the_administrators_ingest_never_lands_in_a_squatted_collection(
+    library: IngestedCollections, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
     settings = library.settings
     # a library where BOB registered "default" before the rule existed (or an administrator let him)
     pipeline.create_collection(settings, "default", principal=ADMIN)
@@ -79,8 +80,9 @@ def test_the_administrators_ingest_never_lands_in_a_squatted_collection(library:
     code, _, err = _cli(capsys, library, "ingest", str(board_minutes))  # the administrator's plain ingest
     assert code == 2 and f"created by {BOB.user}" in err and "--into-existing" in err
     assert pipeline.list_documents(settings, "default", principal=ADMIN) == []
-    assert SECRET_WORD not in json.dumps([h.model_dump(mode="json") for h in
-                                          pipeline.search(SECRET_WORD, settings, principal=BOB).parents])
+    assert SECRET_WORD not in json.dumps(
+        [h.model_dump(mode="json") for h in pipeline.search(SECRET_WORD, settings, principal=BOB).parents]
+    )
     with pytest.raises(AccessDenied, match=BOB.user):
         pipeline.ingest([board_minutes], settings, principal=ADMIN)
     # said explicitly: the administrator means it
@@ -147,11 +149,13 @@ def test_a_copy_of_an_unreadable_document_gets_the_answer_of_any_file_one_may_no
 ) -> None:
     settings = library.settings
     pipeline.grant(settings, "guides", principal=ADMIN, group="actuaries", role="write")
-    (unreadable,) = pipeline.ingest([library.pdfs["board"]], settings, collection="guides", principal=ALICE,
-                                    into_existing=True)
+    (unreadable,) = pipeline.ingest(
+        [library.pdfs["board"]], settings, collection="guides", principal=ALICE, into_existing=True
+    )
     pipeline.grant(settings, "claims", principal=ADMIN, user=ALICE.user, role="read")
-    (readable,) = pipeline.ingest([library.pdfs["claims"]], settings, collection="guides", principal=ALICE,
-                                  into_existing=True)
+    (readable,) = pipeline.ingest(
+        [library.pdfs["claims"]], settings, collection="guides", principal=ALICE, into_existing=True
+    )
     assert unreadable.status == readable.status == "refused"
     assert unreadable.message == readable.message  # nothing tells the unreadable copy from a readable one
     assert "already" not in unreadable.message.lower() and "board" not in unreadable.message
@@ -160,8 +164,9 @@ def test_a_copy_of_an_unreadable_document_gets_the_answer_of_any_file_one_may_no
 
 def test_the_thesaurus_and_the_glossary_are_changed_by_administrators_only(library: IngestedCollections) -> None:
     settings = library.settings
-    glossary = json.dumps({"name": "mine", "entries": [{"fr": "coefficient de Tartempion",
-                                                        "en": "Tartempion ratio"}]}).encode()
+    glossary = json.dumps(
+        {"name": "mine", "entries": [{"fr": "coefficient de Tartempion", "en": "Tartempion ratio"}]}
+    ).encode()
     thesaurus_file = settings.data_dir / "thesaurus.json"
     with pytest.raises(AccessDenied, match="administrator"):
         pipeline.upload_glossary(glossary, settings, principal=ALICE)
@@ -180,4 +185,6 @@ def test_inspecting_a_document_is_recorded(library: IngestedCollections, capsys:
     assert code == 0
     records = [r for r in pipeline.audit_events(settings, principal=ADMIN) if r["event"] == "document_inspected"]
     assert [(r["user"], r["doc_id"], r["collection"]) for r in records] == [
-        (ALICE.user, library.doc_ids["guides"], "guides"), (LOCAL_USER, library.doc_ids["claims"], "claims")]
+        (ALICE.user, library.doc_ids["guides"], "guides"),
+        (LOCAL_USER, library.doc_ids["claims"], "claims"),
+    ]

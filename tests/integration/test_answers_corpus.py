@@ -71,8 +71,11 @@ def test_a_paraphrased_question_is_answered_from_prose_not_console_output(librar
 
 
 def test_a_french_question_about_an_english_document_is_not_refused(library) -> None:
-    a = ask(library, "Quelle fonction du paquet actuar ajuste les modèles de crédibilité hiérarchiques ?",
-            only="en_actuar_credibility_theory.pdf")
+    a = ask(
+        library,
+        "Quelle fonction du paquet actuar ajuste les modèles de crédibilité hiérarchiques ?",
+        only="en_actuar_credibility_theory.pdf",
+    )
     assert a.mode == "extractive" and a.missing_terms == []
     assert any("credibility" in p.text for p in a.paragraphs)
 

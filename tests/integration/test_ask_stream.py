@@ -33,7 +33,8 @@ ANSWER = {
 def _settings(library: IngestedCollections, server: FakeChatServer):
     llm = LLMSettings(model="m", base_url=server.base_url, timeout_s=30.0)
     understanding = library.settings.understanding.model_copy(
-        update={"context_budget": False, "sub_questions": False, "followups": False})
+        update={"context_budget": False, "sub_questions": False, "followups": False}
+    )
     return library.settings.model_copy(update={"llm": llm, "understanding": understanding})
 
 

@@ -37,5 +37,7 @@ def test_corpus_pdf_chunks(name: str, corpus_dir: Path, tmp_path: Path) -> None:
     for parent in chunked.parents:
         for item in parent.items:
             assert item.page in doc.pages and all(b.page in doc.pages for b in item.boxes)
-    print(f"{name}: {len(doc.pages)} pages, {len(chunked.parents)} parents, {len(chunked.children)} children, "
-          f"{elapsed / len(doc.pages):.3f} s/page")
+    print(
+        f"{name}: {len(doc.pages)} pages, {len(chunked.parents)} parents, {len(chunked.children)} children, "
+        f"{elapsed / len(doc.pages):.3f} s/page"
+    )

@@ -53,8 +53,7 @@ def _found(result: SearchResult, file_name: str, page: int, within: int = 5) -> 
 
 
 def _without_crosslingual(settings: Settings) -> Settings:
-    return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
-        update={"other_language_rank": 0})})
+    return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"other_language_rank": 0})})
 
 
 def test_french_question_finds_the_english_page(library: Settings) -> None:
@@ -69,8 +68,10 @@ def test_french_question_finds_the_english_page(library: Settings) -> None:
 
 
 def test_english_question_finds_the_french_page(library: Settings) -> None:
-    question = "Which reserving method gives a predictive distribution of the reserves by resampling " \
-               "with Monte Carlo simulations instead of complex statistical calculations?"
+    question = (
+        "Which reserving method gives a predictive distribution of the reserves by resampling "
+        "with Monte Carlo simulations instead of complex statistical calculations?"
+    )
     result = pipeline.search(question, library, principal=LOCAL)
     assert result.language == "en" and result.translated is not None and result.translated.language == "fr"
     rapport = "fr_rapport_provisionnement_non_vie_ChainLadder_Mack_Bootstrap.pdf"
@@ -91,8 +92,9 @@ def test_same_language_question_is_unchanged(library: Settings) -> None:
 
 
 def test_extractive_answer_labels_the_other_language_passage(library: Settings) -> None:
-    answer = pipeline.ask("Dans quel cas la provision pour primes, hors marge de risque, est-elle négative ?", library,
-                          principal=LOCAL)
+    answer = pipeline.ask(
+        "Dans quel cas la provision pour primes, hors marge de risque, est-elle négative ?", library, principal=LOCAL
+    )
     assert answer.language == "fr" and answer.mode == "extractive"
     labelled = [p for p in answer.paragraphs if p.language == "en"]
     assert labelled, [p.text[:80] for p in answer.paragraphs]
@@ -111,10 +113,12 @@ def test_a_term_that_only_the_english_documents_name_places_their_passage_high(l
         kept = json.loads((folder / term_presence.FILE_NAME).read_text())
         assert kept["fingerprint"] == term_presence.vocabulary(library).fingerprint and kept["labels"]
     # the evidence ratio out of play (a threshold no score reaches): the strong rank can only come from the term
-    no_ratio = library.model_copy(update={"retrieval": library.retrieval.model_copy(
-        update={"other_language_strong_ratio": 1e9})})
-    result = pipeline.search("Sur quels motifs peut-on ignorer les décisions de gestion futures ?", no_ratio,
-                             principal=LOCAL)
+    no_ratio = library.model_copy(
+        update={"retrieval": library.retrieval.model_copy(update={"other_language_strong_ratio": 1e9})}
+    )
+    result = pipeline.search(
+        "Sur quels motifs peut-on ignorer les décisions de gestion futures ?", no_ratio, principal=LOCAL
+    )
     assert result.translated is not None and "décisions de gestion futures" in result.translated.only_other
     placed = [h for h in result.parents if h.placed]
     assert len(placed) == 1 and placed[0].fused_rank == library.retrieval.other_language_strong_rank
@@ -130,10 +134,15 @@ def test_an_extended_glossary_finds_its_new_term_in_the_documents(library: Setti
     before = pipeline.search(question, library, principal=LOCAL)
     assert before.translated is not None and term not in before.translated.only_other
     extension = tmp_path / "glossary.json"
-    extension.write_text(json.dumps({"name": "EPIFP", "entries": [
-        {"fr": term, "en": ["expected profits in future premiums", "EPIFP"]}]}), encoding="utf-8")
-    extended = library.model_copy(update={"understanding": library.understanding.model_copy(
-        update={"glossary_path": extension})})
+    extension.write_text(
+        json.dumps(
+            {"name": "EPIFP", "entries": [{"fr": term, "en": ["expected profits in future premiums", "EPIFP"]}]}
+        ),
+        encoding="utf-8",
+    )
+    extended = library.model_copy(
+        update={"understanding": library.understanding.model_copy(update={"glossary_path": extension})}
+    )
     after = pipeline.search(question, extended, principal=LOCAL)  # the documents' held terms found again
     assert after.translated is not None and term in after.translated.only_other
     kept = json.loads(next(library.documents_dir.glob(f"*/{term_presence.FILE_NAME}")).read_text())

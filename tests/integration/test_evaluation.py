@@ -34,8 +34,19 @@ def evaluated(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
     subset.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in chosen), encoding="utf-8")
     out = root / "results.json"
     data_dir = root / "data"
-    code = main(["evaluate", "--questions", str(subset), "--pdf-dir", str(pdf_dir), "--data-dir", str(data_dir),
-                 "--out", str(out)])
+    code = main(
+        [
+            "evaluate",
+            "--questions",
+            str(subset),
+            "--pdf-dir",
+            str(pdf_dir),
+            "--data-dir",
+            str(data_dir),
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     default = f"hybrid-{Settings(data_dir=data_dir).retrieval.fusion}"
     return json.loads(out.read_text(encoding="utf-8")), default, data_dir
@@ -45,8 +56,16 @@ def test_results_structure(evaluated: tuple[dict, str, Path]) -> None:
     results, default, _ = evaluated
     assert results["default_engine"] == default
     assert results["n_questions"] == 6 and results["n_answerable"] == 5
-    assert set(results["engines"]) == {"lexical", "dense", "pages", "dense-other-language", "translated",
-                                          "hybrid-parents", "hybrid-children", "bm25s-pages"}
+    assert set(results["engines"]) == {
+        "lexical",
+        "dense",
+        "pages",
+        "dense-other-language",
+        "translated",
+        "hybrid-parents",
+        "hybrid-children",
+        "bm25s-pages",
+    }
     assert sorted(results["ingestion"]["pdfs"]) == sorted(PDFS)
     assert not results["ingestion"]["refused"]
     versions = results["versions"]
@@ -115,8 +134,9 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     assert len(at.dataframe) == 2  # summary and per-question tables
     assert "Per question, engine" in [s.label for s in at.selectbox]
     assert any(m.value.startswith("**Same language / cross-lingual**") for m in at.markdown)
-    assert any(c.value.startswith(f"{results['default_engine']}, same language (5 questions): hit@1")
-               for c in at.caption)
+    assert any(
+        c.value.startswith(f"{results['default_engine']}, same language (5 questions): hit@1") for c in at.caption
+    )
 
 
 def test_summary_prints_the_language_breakdown(evaluated: tuple[dict, str, Path]) -> None:

@@ -37,8 +37,12 @@ TABLE_QUOTE = "| 2022 | 1 310 | 2 020 |"
 
 
 def test_a_term_no_document_mentions_refuses_before_any_model_call(settings, server) -> None:
-    a = answer("Quel est le taux de la TSCA ?", make_result(), llm_settings(settings, server),
-               coverage=Coverage(missing=("TSCA",)))
+    a = answer(
+        "Quel est le taux de la TSCA ?",
+        make_result(),
+        llm_settings(settings, server),
+        coverage=Coverage(missing=("TSCA",)),
+    )
     assert a.mode == "refused" and a.missing_terms == ["TSCA"]
     assert a.missing_information == "Aucun des documents auxquels vous avez accès ne mentionne « TSCA »."
     assert server.requests == []  # no token spent on a refusal
@@ -47,8 +51,13 @@ def test_a_term_no_document_mentions_refuses_before_any_model_call(settings, ser
 
 def test_terms_missing_from_the_passages_are_told_to_the_model_and_marked(settings, server) -> None:
     server.answer(good(para("La MSEP vient du modèle de Mack.", ["S1"], MSEP_QUOTE)))
-    a = answer(QUESTION_FR, make_result(), llm_settings(settings, server),
-               coverage=Coverage(not_retrieved=("Schnieper",)), retried=("Schnieper",))
+    a = answer(
+        QUESTION_FR,
+        make_result(),
+        llm_settings(settings, server),
+        coverage=Coverage(not_retrieved=("Schnieper",)),
+        retried=("Schnieper",),
+    )
     _, user = messages(server)
     assert 'aucune source ne mentionne "Schnieper"' in user
     assert user.index("</sources>") < user.index("Schnieper") < user.index("Question:")
@@ -64,13 +73,19 @@ def test_support_check_is_off_by_default(settings, server) -> None:
 
 
 def test_support_check_judges_each_paragraph_and_flags_the_unsupported(settings, server) -> None:
-    server.answer(good(
-        para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
-        para("Le tableau montre que les paiements baissent.", ["S3"], TABLE_QUOTE),
-    ))
-    server.answer(verdicts((1, "supported", "S1 defines the MSEP."),
-                           (2, "not_supported", "S3 shows payments rising, not falling.")),
-                  prompt_tokens=400, completion_tokens=60)
+    server.answer(
+        good(
+            para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
+            para("Le tableau montre que les paiements baissent.", ["S3"], TABLE_QUOTE),
+        )
+    )
+    server.answer(
+        verdicts(
+            (1, "supported", "S1 defines the MSEP."), (2, "not_supported", "S3 shows payments rising, not falling.")
+        ),
+        prompt_tokens=400,
+        completion_tokens=60,
+    )
     a = answer(QUESTION_FR, make_result(), checking(settings, server))
     assert len(server.requests) == 2
     check = server.requests[1]["messages"]
@@ -85,10 +100,12 @@ def test_support_check_judges_each_paragraph_and_flags_the_unsupported(settings,
 
 
 def test_a_model_that_approves_everything_does_not_hide_a_bad_quote(settings, server) -> None:
-    server.answer(good(
-        para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
-        para("La MSEP est une variance.", ["S1"], "La MSEP est toujours une variance"),
-    ))
+    server.answer(
+        good(
+            para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
+            para("La MSEP est une variance.", ["S1"], "La MSEP est toujours une variance"),
+        )
+    )
     server.answer(verdicts((1, "supported", "ok"), (2, "supported", "ok")))
     a = answer(QUESTION_FR, make_result(), checking(settings, server))
     assert [p.judged for p in a.paragraphs] == ["supported", "supported"]
@@ -112,10 +129,12 @@ def _two_collections() -> SearchResult:
 
 
 def test_sources_of_several_collections_are_grouped_and_a_blending_paragraph_is_marked(settings, server) -> None:
-    server.answer(good(
-        para("La MSEP de Mack et les paiements de 2022.", ["S1", "S3"], MSEP_QUOTE),
-        para("Le modèle de Mack fournit la MSEP.", ["S1"], MSEP_QUOTE),
-    ))
+    server.answer(
+        good(
+            para("La MSEP de Mack et les paiements de 2022.", ["S1", "S3"], MSEP_QUOTE),
+            para("Le modèle de Mack fournit la MSEP.", ["S1"], MSEP_QUOTE),
+        )
+    )
     a = answer(QUESTION_FR, _two_collections(), llm_settings(settings, server))
     _, user = messages(server)
     assert "2 collections" in user

@@ -52,8 +52,9 @@ def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
     assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3]
 
 
-def test_numbers_sentences_captions_and_merged_lines(docling_fixtures_dir: Path, tmp_path: Path,
-                                                     settings: Settings) -> None:
+def test_numbers_sentences_captions_and_merged_lines(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
     """A Korean report: a section number in its own box, a column's first sentence, a "[표 1]"
     caption and a body line merged into a heading by the layout model."""
     parsed = parse(docling_fixtures_dir / "normal_4pages.pdf", with_parsing(settings, workers=1), tmp_path / "a")
@@ -70,8 +71,9 @@ def test_numbers_sentences_captions_and_merged_lines(docling_fixtures_dir: Path,
     assert last[0] == "U코드" and last[1] == "◦ 대상질병에 U코드 없음"
 
 
-def test_titles_inside_paragraphs_and_text_banners(docling_fixtures_dir: Path, tmp_path: Path,
-                                                   settings: Settings) -> None:
+def test_titles_inside_paragraphs_and_text_banners(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
     """A brochure page: run-in titles in a larger font inside text boxes, and a banner of text
     that the layout model calls a picture (no image, no drawing)."""
     pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [3], tmp_path / "brief.pdf")
@@ -79,8 +81,11 @@ def test_titles_inside_paragraphs_and_text_banners(docling_fixtures_dir: Path, t
     check_invariants(parsed)
     doc = parsed.document
     headings = _headings(doc)
-    for title in ("We build confident, satisfied clients", "Who we are, some of what we do",
-                  "DB2 for i Center of Excellence"):
+    for title in (
+        "We build confident, satisfied clients",
+        "Who we are, some of what we do",
+        "DB2 for i Center of Excellence",
+    ):
         assert title in headings, headings
     texts = {t.text for t in doc.texts}
     assert any(t.startswith("No one else has the vast consulting experiences") for t in texts)

@@ -40,8 +40,7 @@ def lib(tmp_path: Path) -> Settings:
 
 def _submit(settings: Settings, pdf: Path, who: Principal = ALICE, collection: str = "claims"):
     # "claims" was created by the administrator: the users pick it, as from the Library page's list
-    return pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, collection, principal=who,
-                                  into_existing=True)
+    return pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, collection, principal=who, into_existing=True)
 
 
 def _drain(settings: Settings) -> None:
@@ -127,10 +126,17 @@ def test_job_visible_and_cancellable_only_by_submitter_managers_admins(lib: Sett
     assert pipeline.get_job(job.id, lib, principal=ALICE).state == "done"
     with pytest.raises(NotFoundError, match="already finished"):
         pipeline.cancel_job(job.id, lib, principal=ALICE)
-    events = [(e["event"], e["user"]) for e in pipeline.audit_events(lib, principal=ADMIN)
-              if e["event"].startswith("job_") and e.get("job_id") == job.id]
-    assert events == [("job_queued", ALICE.user), ("job_cancelled", MANAGER.user), ("job_retried", ALICE.user),
-                      ("job_done", ALICE.user)]
+    events = [
+        (e["event"], e["user"])
+        for e in pipeline.audit_events(lib, principal=ADMIN)
+        if e["event"].startswith("job_") and e.get("job_id") == job.id
+    ]
+    assert events == [
+        ("job_queued", ALICE.user),
+        ("job_cancelled", MANAGER.user),
+        ("job_retried", ALICE.user),
+        ("job_done", ALICE.user),
+    ]
 
 
 def test_unreadable_content_fails_with_its_message_and_stays_retryable(lib: Settings, tmp_path: Path) -> None:

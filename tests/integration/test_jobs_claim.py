@@ -25,8 +25,9 @@ def _race(data_dir: str, start, out) -> None:
 def test_racing_claims_take_each_job_once(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     table = open_store(Settings(data_dir=data)).job_table()
-    ids = [table.add(Job(id=f"job-{n:02d}", file_name=f"f{n}.pdf", collection="c", submitter="u")).id
-           for n in range(10)]
+    ids = [
+        table.add(Job(id=f"job-{n:02d}", file_name=f"f{n}.pdf", collection="c", submitter="u")).id for n in range(10)
+    ]
     ctx = mp.get_context("spawn")  # never fork once lancedb is loaded
     start, out = ctx.Barrier(RACERS), ctx.Queue()
     procs = [ctx.Process(target=_race, args=(str(data), start, out)) for _ in range(RACERS)]

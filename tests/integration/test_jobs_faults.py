@@ -81,8 +81,18 @@ def test_worker_killed_in_a_stage_resumes_at_the_next_one(tmp_path: Path, stage:
 def test_two_workers_ten_jobs_each_runs_once(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     settings = Settings(data_dir=data)
-    topics = ["Mack", "Bornhuetter", "bootstrap", "Cape Cod", "Munich chain ladder", "Benktander", "Schnieper",
-              "Clark", "Merz Wuthrich", "Taylor separation"]
+    topics = [
+        "Mack",
+        "Bornhuetter",
+        "bootstrap",
+        "Cape Cod",
+        "Munich chain ladder",
+        "Benktander",
+        "Schnieper",
+        "Clark",
+        "Merz Wuthrich",
+        "Taylor separation",
+    ]
     ids = [_submit(settings, make_pdf(tmp_path / f"r{n}.pdf", topic, pages=1)) for n, topic in enumerate(topics)]
     workers = [WorkerProcess(data), WorkerProcess(data)]
     try:
@@ -104,8 +114,10 @@ def test_two_workers_ten_jobs_each_runs_once(tmp_path: Path) -> None:
 def test_restarted_worker_runs_the_jobs_left_in_the_queue(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     settings = Settings(data_dir=data)
-    ids = [_submit(settings, make_pdf(tmp_path / f"q{n}.pdf", topic, pages=1))
-           for n, topic in enumerate(["Mack", "Bornhuetter", "bootstrap"])]
+    ids = [
+        _submit(settings, make_pdf(tmp_path / f"q{n}.pdf", topic, pages=1))
+        for n, topic in enumerate(["Mack", "Bornhuetter", "bootstrap"])
+    ]
     assert pipeline.live_workers(settings) == []  # the app says no worker runs
     worker = WorkerProcess(data)
     wait_until(lambda: _state(settings, ids[0]) == "done", 300)
@@ -131,8 +143,14 @@ def test_cli_queue_and_jobs_list(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     pdf = make_pdf(tmp_path / "cli.pdf", "Mack", pages=1)
     env = {"RAG_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}
-    run = lambda *a: subprocess.run([sys.executable, "-m", "rag_core", *a], capture_output=True, text=True,  # noqa: E731
-                                    env=env, cwd=Path(__file__).resolve().parents[2], timeout=120)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "rag_core", *a],
+        capture_output=True,
+        text=True,  # noqa: E731
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+    )
     queued = run("ingest", "--queue", str(pdf))
     assert queued.returncode == 0 and "queued" in queued.stdout and "No worker is running" in queued.stdout
     listed = json.loads(run("jobs", "list", "--json").stdout)

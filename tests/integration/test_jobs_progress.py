@@ -33,8 +33,14 @@ class FakeStageRunner:
     def _version(self) -> int:
         return int(self.table.jobs.version)
 
-    def _send(self, report, job, stage: str, numbers: range,  # type: ignore[no-untyped-def]
-              total: int) -> tuple[int, float]:
+    def _send(
+        self,
+        report,
+        job,
+        stage: str,
+        numbers: range,  # type: ignore[no-untyped-def]
+        total: int,
+    ) -> tuple[int, float]:
         """Send one event per number; the job table's versions made meanwhile, and the seconds taken."""
         before, started = self._version(), time.monotonic()
         for n in numbers:
@@ -49,8 +55,12 @@ class FakeStageRunner:
         row = self.table.get(job.id)
         self.seen["chunk_start"] = (writes, row.stage, row.done, row.total)
         self.seen["chunk"] = self._send(report, job, "chunk", range(1, self.burst + 1), 7)
-        return IngestResult(file_name=job.file_name, status="already_present", doc_id=job.doc_id,
-                            message="Fake result: nothing was ingested.")
+        return IngestResult(
+            file_name=job.file_name,
+            status="already_present",
+            doc_id=job.doc_id,
+            message="Fake result: nothing was ingested.",
+        )
 
     def discard(self, job, settings, store, existed) -> None:  # type: ignore[no-untyped-def]
         raise AssertionError("nothing to discard: the fake job is never cancelled")

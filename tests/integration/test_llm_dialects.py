@@ -20,10 +20,18 @@ from tests.fake_chat_server import JSON_SCHEMA_REJECTIONS, FakeChatServer, Reply
 from tests.llm_support import KEY, MSEP_QUOTE, QUESTION_FR, good, llm_settings, para
 
 TABLE = "| 2022 | 1 310 | 2 020 |"
-TWO = good(para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
-           para("Le tableau donne 2 020 à 24 mois pour 2022.", ["S3"], TABLE))
-EXPECTED = {"openai": "json_schema", "llamacpp": "json_object", "ollama": "json_object", "vllm": "json_object",
-            "tools": "tools", "text": "text"}
+TWO = good(
+    para("Le modèle de Mack fournit la MSEP des réserves.", ["S1"], MSEP_QUOTE),
+    para("Le tableau donne 2 020 à 24 mois pour 2022.", ["S3"], TABLE),
+)
+EXPECTED = {
+    "openai": "json_schema",
+    "llamacpp": "json_object",
+    "ollama": "json_object",
+    "vllm": "json_object",
+    "tools": "tools",
+    "text": "text",
+}
 
 
 def formats(server: FakeChatServer) -> list[str]:
@@ -70,7 +78,7 @@ def test_each_family_gets_a_verified_answer_in_its_dialect_probed_once(settings,
     assert dialect in pipeline.backends(s)["answers"]
     second = answer(QUESTION_FR, make_result(), s)
     assert second.mode == "llm" and second.dialect == dialect
-    assert formats(server)[len(probed):] == [dialect]  # remembered: no second probe
+    assert formats(server)[len(probed) :] == [dialect]  # remembered: no second probe
 
 
 def test_the_rejection_texts_are_the_servers_own(settings) -> None:
@@ -99,8 +107,10 @@ def test_an_endpoint_no_dialect_fits_gets_the_extractive_answer_with_a_clear_mes
     with FakeChatServer(family="none") as server:
         a = answer("What does Mack's model give for the reserves?", make_result(), llm_settings(settings, server))
     assert a.mode == "extractive" and a.paragraphs and all(p.status == "supported" for p in a.paragraphs)
-    assert a.warnings == ["The language model endpoint accepts none of the structured-output forms tried (JSON "
-                          "schema, JSON object, tools, plain text); showing an extractive answer."]
+    assert a.warnings == [
+        "The language model endpoint accepts none of the structured-output forms tried (JSON "
+        "schema, JSON object, tools, plain text); showing an extractive answer."
+    ]
     assert formats(server) == ["json_schema", "json_object", "tools", "text"]
 
 
@@ -183,9 +193,15 @@ def test_stop_before_any_paragraph_gives_the_extractive_answer(settings) -> None
 def test_azure_openai_both_url_forms(settings, form) -> None:
     with FakeChatServer() as server:
         server.queue(Reply(content=TWO))
-        section = LLMSettings(provider="azure", azure_endpoint=server.root, model="gpt-4o-mini", api_key=KEY,
-                              timeout_s=2.0, azure_api_version="2024-10-21" if form == "deployment" else None,
-                              azure_deployment="answers-prod" if form == "deployment" else None)
+        section = LLMSettings(
+            provider="azure",
+            azure_endpoint=server.root,
+            model="gpt-4o-mini",
+            api_key=KEY,
+            timeout_s=2.0,
+            azure_api_version="2024-10-21" if form == "deployment" else None,
+            azure_deployment="answers-prod" if form == "deployment" else None,
+        )
         s = settings.model_copy(update={"llm": section})
         a = answer(QUESTION_FR, make_result(), s)
     assert a.mode == "llm" and a.dialect == "json_schema"
@@ -215,7 +231,15 @@ def test_the_context_budget_in_tokens_cuts_parents(settings) -> None:
 
 
 def test_settings_describe_every_new_field() -> None:
-    for name in ("max_tokens", "stream", "dialect", "context_tokens", "provider", "azure_endpoint", "azure_api_version",
-                 "azure_deployment"):
+    for name in (
+        "max_tokens",
+        "stream",
+        "dialect",
+        "context_tokens",
+        "provider",
+        "azure_endpoint",
+        "azure_api_version",
+        "azure_deployment",
+    ):
         assert LLMSettings.model_fields[name].description
     assert Settings.model_fields["azure_openai_endpoint"].description

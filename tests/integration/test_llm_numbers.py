@@ -90,10 +90,16 @@ def test_quoted_computed_mismatched_and_invented_numbers_get_their_marks(setting
 
 
 def test_a_claimed_computation_on_invented_inputs_is_not_trusted(settings, server) -> None:
-    server.answer(good(
-        para("Calculé : le rapport 2022 vaut 1,908.", ["S3"], "| 2022 | 1 310 | 2 020 |",
-             [comp("ratio", [("2 500", "S3"), ("1 310", "S3")], "1,908")]),
-    ))
+    server.answer(
+        good(
+            para(
+                "Calculé : le rapport 2022 vaut 1,908.",
+                ["S3"],
+                "| 2022 | 1 310 | 2 020 |",
+                [comp("ratio", [("2 500", "S3"), ("1 310", "S3")], "1,908")],
+            )
+        )
+    )
     a = answer(QUESTION, table_result(), llm_settings(settings, server))
     status, reason = marks(a)["1,908"]
     assert marks(a)["2022"][0] == "quoted"

@@ -35,15 +35,33 @@ def library(pdf: Path, language: str, tmp_path: Path) -> SearchResult:
     doc_id = hashlib.sha256(pdf.read_bytes()).hexdigest()
     chunked = build_chunks(doc, doc_id, settings)
     record = DocumentRecord(
-        doc_id=doc_id, file_name=pdf.name, title=pdf.stem, collection="default", language=language,
-        pages=len(doc.pages), parents=len(chunked.parents), children=len(chunked.children), tables=len(doc.tables),
-        parser="pymupdf", embedder="none", ingested_at="2026-11-30T00:00:00Z", elapsed_s=0.0,
+        doc_id=doc_id,
+        file_name=pdf.name,
+        title=pdf.stem,
+        collection="default",
+        language=language,
+        pages=len(doc.pages),
+        parents=len(chunked.parents),
+        children=len(chunked.children),
+        tables=len(doc.tables),
+        parser="pymupdf",
+        embedder="none",
+        ingested_at="2026-11-30T00:00:00Z",
+        elapsed_s=0.0,
     )
     hits = []
     for rank, parent in enumerate(chunked.parents, start=1):
         children = [c for c in chunked.children if c.parent_id == parent.id]
-        hits.append(RetrievedParent(parent=parent, document=record, children=children, best_child=children[0],
-                                    fused_rank=rank, fused_score=1.0 / (60 + rank)))
+        hits.append(
+            RetrievedParent(
+                parent=parent,
+                document=record,
+                children=children,
+                best_child=children[0],
+                fused_rank=rank,
+                fused_score=1.0 / (60 + rank),
+            )
+        )
     return SearchResult(query="", parents=hits)
 
 
@@ -113,8 +131,12 @@ def test_french_percentages_link_to_their_own_cells(iard: tuple[Path, SearchResu
 def test_english_development_factors_and_leading_dot_decimals(cas: tuple[Path, SearchResult]) -> None:
     pdf, result = cas
     factors = table_source(result, "108-120")
-    numbers = trace(result, "The selected incurred factors fall from 1.250 at 36-48 months to 1.063 at 60-72 and "
-                    "1.008 at 96-108.", [factors], "en")
+    numbers = trace(
+        result,
+        "The selected incurred factors fall from 1.250 at 36-48 months to 1.063 at 60-72 and 1.008 at 96-108.",
+        [factors],
+        "en",
+    )
     for text, label in (("1.250", "36-48"), ("1.063", "60-72"), ("1.008", "96-108")):
         n = numbers[text]
         assert n.status == "quoted" and n.location.kind == "cell", n

@@ -32,8 +32,14 @@ def build_store(settings: Settings) -> Store:
     for doc_id, (lang, coll, sections) in DOCS.items():
         parents, children = chunks_of(doc_id, sections)
         vectors = embedder.embed_passages([c.context_text for c in children])
-        store.write_document(record_of(doc_id, lang, coll, len(sections), embedder.name), parents, children,
-                             vectors, embedder.name, _page_texts(doc_id, sections))
+        store.write_document(
+            record_of(doc_id, lang, coll, len(sections), embedder.name),
+            parents,
+            children,
+            vectors,
+            embedder.name,
+            _page_texts(doc_id, sections),
+        )
     store.optimize()
     return store
 
@@ -96,9 +102,14 @@ def test_delete_removes_the_pages_and_re_adding_restores_them(library) -> None:
     lang, coll, sections = DOCS[doc_b]
     parents, children = chunks_of(doc_b, sections)
     embedder = select_embedder(settings)
-    store.write_document(record_of(doc_b, lang, coll, 3, embedder.name), parents, children,
-                         embedder.embed_passages([c.context_text for c in children]), embedder.name,
-                         _page_texts(doc_b, sections))
+    store.write_document(
+        record_of(doc_b, lang, coll, 3, embedder.name),
+        parents,
+        children,
+        embedder.embed_passages([c.context_text for c in children]),
+        embedder.name,
+        _page_texts(doc_b, sections),
+    )
     assert [h.page for h in store.page_lexical("glossary", "en", list(DOCS), 5)] == [3]
 
 
@@ -107,8 +118,13 @@ def test_a_library_written_before_the_page_channel_still_searches(settings: Sett
     embedder = select_embedder(settings)
     doc_id, (lang, coll, sections) = next(iter(DOCS.items()))
     parents, children = chunks_of(doc_id, sections)
-    store.write_document(record_of(doc_id, lang, coll, 3, embedder.name), parents, children,
-                         embedder.embed_passages([c.context_text for c in children]), embedder.name)
+    store.write_document(
+        record_of(doc_id, lang, coll, 3, embedder.name),
+        parents,
+        children,
+        embedder.embed_passages([c.context_text for c in children]),
+        embedder.name,
+    )
     store.optimize()
     assert "pages" not in store._names()
     assert store.page_lexical("mortalite", "fr", [doc_id], 5) == []
@@ -132,7 +148,7 @@ def test_ingestion_indexes_every_page_of_a_real_pdf(tmp_path: Path, corpus_dir: 
     # a passage from the middle of the text layer of page 3 of the French guide finds that page first
     with pymupdf.open(corpus_dir / SMALL_FR) as doc:
         text = doc[2].get_text()
-    passage = text[len(text) // 3: len(text) // 3 + 300]
+    passage = text[len(text) // 3 : len(text) // 3 + 300]
     hits = store.page_lexical(passage, "fr", store.document_ids(), 5)
     assert (hits[0].doc_id, hits[0].page) == (results[1].doc_id, 3), passage
 
@@ -140,8 +156,19 @@ def test_ingestion_indexes_every_page_of_a_real_pdf(tmp_path: Path, corpus_dir: 
 def test_a_page_without_text_layer_takes_its_childrens_text(tmp_path: Path, corpus_dir: Path) -> None:
     from rag_core.models import Child
 
-    child = Child(id="d:c0", parent_id="d:p0", doc_id="d", index=0, text="texte lu par OCR", context_text="x",
-                  start=0, end=5, tokens=3, pages=[2], boxes=[])
+    child = Child(
+        id="d:c0",
+        parent_id="d:p0",
+        doc_id="d",
+        index=0,
+        text="texte lu par OCR",
+        context_text="x",
+        start=0,
+        end=5,
+        tokens=3,
+        pages=[2],
+        boxes=[],
+    )
     blank = tmp_path / "blank.pdf"
     with pymupdf.open() as doc:
         doc.new_page().insert_text((72, 72), "Page one has a text layer")

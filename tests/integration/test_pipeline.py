@@ -26,8 +26,13 @@ REPO = Path(__file__).resolve().parents[2]
 def ingested(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path):
     settings = Settings(data_dir=tmp_path_factory.mktemp("lib"))
     events = []
-    results = pipeline.ingest([corpus_dir / SMALL_EN, corpus_dir / SMALL_FR], settings,
-                              collection="guides", progress=events.append, principal=LOCAL)
+    results = pipeline.ingest(
+        [corpus_dir / SMALL_EN, corpus_dir / SMALL_FR],
+        settings,
+        collection="guides",
+        progress=events.append,
+        principal=LOCAL,
+    )
     return settings, results, events
 
 
@@ -74,8 +79,12 @@ def test_forged_ids_get_nothing(ingested) -> None:
         with pytest.raises(NotFoundError):
             pipeline.source_path(forged, settings, principal=LOCAL)
     with pytest.raises(NotFoundError):
-        pipeline.artifact_path(pipeline.list_documents(settings, principal=LOCAL)[0].doc_id, "../../../../etc/passwd",
-                               settings, principal=LOCAL)
+        pipeline.artifact_path(
+            pipeline.list_documents(settings, principal=LOCAL)[0].doc_id,
+            "../../../../etc/passwd",
+            settings,
+            principal=LOCAL,
+        )
 
 
 def test_stages_are_reused_and_a_stale_stage_is_refused(tmp_path: Path, corpus_dir: Path) -> None:
@@ -109,8 +118,9 @@ def test_delete_removes_rows_and_files(tmp_path: Path, corpus_dir: Path) -> None
 
 def _cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "RAG_DATA_DIR": str(data_dir)}
-    return subprocess.run([sys.executable, "-m", "rag_core", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "rag_core", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_cli_ingest_documents_inspect_search_ask(tmp_path: Path, corpus_dir: Path) -> None:

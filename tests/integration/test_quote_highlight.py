@@ -51,9 +51,21 @@ def chunked(parsed) -> Chunked:
 
 
 def _record(chunked: Chunked, name: str) -> DocumentRecord:
-    return DocumentRecord(doc_id=DOC_ID, file_name=name, title="t", collection="t", language="en", pages=5,
-                          parents=len(chunked.parents), children=len(chunked.children), tables=0, parser="pymupdf",
-                          embedder="e5", ingested_at="2026-11-30T00:00:00", elapsed_s=1.0)
+    return DocumentRecord(
+        doc_id=DOC_ID,
+        file_name=name,
+        title="t",
+        collection="t",
+        language="en",
+        pages=5,
+        parents=len(chunked.parents),
+        children=len(chunked.children),
+        tables=0,
+        parser="pymupdf",
+        embedder="e5",
+        ingested_at="2026-11-30T00:00:00",
+        elapsed_s=1.0,
+    )
 
 
 def _parent_source(chunked: Chunked, parent_id: str, best_child_id: str, name: str = PDF_NAME) -> Source:
@@ -61,8 +73,9 @@ def _parent_source(chunked: Chunked, parent_id: str, best_child_id: str, name: s
     parent = next(p for p in chunked.parents if p.id == parent_id)
     kids = [c for c in chunked.children if c.parent_id == parent.id]
     best = next(c for c in kids if c.id == best_child_id)
-    hit = RetrievedParent(parent=parent, document=_record(chunked, name), children=kids, best_child=best,
-                          fused_rank=1, fused_score=0.03)
+    hit = RetrievedParent(
+        parent=parent, document=_record(chunked, name), children=kids, best_child=best, fused_rank=1, fused_score=0.03
+    )
     return build_sources(SearchResult(query="q", parents=[hit]), context_k=1)[0]
 
 
@@ -95,9 +108,13 @@ def test_line_boxes_keep_the_span_of_their_text(chunked: Chunked, corpus_dir: Pa
                     continue
                 spanned += 1
                 assert box.end is not None and 0 <= box.start < box.end <= len(child.text)
-                under = pdf[box.page - 1].get_text("text", clip=pymupdf.Rect(box.x0 - 1, box.y0 - 1, box.x1 + 1,
-                                                                            box.y1 + 1))
-                assert _letters(child.text[box.start:box.end]) in _letters(under), (box, child.text[box.start:box.end])
+                under = pdf[box.page - 1].get_text(
+                    "text", clip=pymupdf.Rect(box.x0 - 1, box.y0 - 1, box.x1 + 1, box.y1 + 1)
+                )
+                assert _letters(child.text[box.start : box.end]) in _letters(under), (
+                    box,
+                    child.text[box.start : box.end],
+                )
     assert spanned >= 100  # the 5-page vignette has ~200 text lines
 
 
@@ -113,7 +130,7 @@ def test_a_quote_over_two_lines_highlights_exactly_those_lines(chunked: Chunked,
         assert sum(_inside(rect, b) for b in quoted) == 1, (rect, quoted)
     for box in quoted:  # ...and each quoted box holds a piece of the quote
         assert any(_inside(r, box) for r in rects), (box, rects)
-        assert _letters(source.text[box.start:box.end])
+        assert _letters(source.text[box.start : box.end])
     # the rest of the child that holds the quote is the less strong tier; the section is light
     assert passage and not set(passage) & set(quoted)
     # the ignore below: the spans are set for a cited child
@@ -133,7 +150,7 @@ def test_the_quote_lines_come_first_in_the_viewer_annotations(chunked: Chunked) 
         assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("ctx")
     line = annotations[0]
     under = [b for b in source.parent_boxes if b.start is not None and (b.x0, b.y0) == (line["x"], line["y"])]
-    assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start:under[0].end])
+    assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start : under[0].end])
 
 
 def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpus_dir: Path) -> None:
@@ -144,8 +161,8 @@ def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpu
         by_parent.setdefault(child.parent_id, []).append(child)
     first, second = next(kids for kids in by_parent.values() if len(kids) >= 2)[:2]
     # a line of the second child, long enough to be unique, quoted while the first child is the best one
-    line = next(b for b in second.boxes if b.start is not None and len(_letters(second.text[b.start:b.end])) >= 30)
-    quote = second.text[line.start:line.end]
+    line = next(b for b in second.boxes if b.start is not None and len(_letters(second.text[b.start : b.end])) >= 30)
+    quote = second.text[line.start : line.end]
     source = _parent_source(chunked, first.parent_id, first.id, name)
     tiers = quote_highlight(source, quote)
     assert tiers is not None
@@ -157,7 +174,7 @@ def test_a_quote_in_another_child_than_the_best_one_is_found_there(parsed, corpu
     assert all(second.start <= b.start < second.end for b in passage)
     assert len(passage) == len([b for b in second.boxes if b.start is not None]) - 1
     assert set(source.boxes) <= set(rest)  # the best child is now only part of the section
-    assert _letters(quote) in _letters(source.text[quoted[0].start:quoted[0].end])
+    assert _letters(quote) in _letters(source.text[quoted[0].start : quoted[0].end])
 
 
 def test_without_a_usable_quote_the_best_child_stays_the_cited_passage(chunked: Chunked) -> None:
@@ -165,10 +182,12 @@ def test_without_a_usable_quote_the_best_child_stays_the_cited_passage(chunked: 
     assert quote_highlight(source, "a sentence that is nowhere in this section") is None
     assert quote_highlight(source, "") is None
     # a library chunked before line spans were kept: the old highlight, not a wrong one
-    old = source.model_copy(update={
-        "boxes": [b.model_copy(update={"start": None, "end": None}) for b in source.boxes],
-        "parent_boxes": [b.model_copy(update={"start": None, "end": None}) for b in source.parent_boxes],
-    })
+    old = source.model_copy(
+        update={
+            "boxes": [b.model_copy(update={"start": None, "end": None}) for b in source.boxes],
+            "parent_boxes": [b.model_copy(update={"start": None, "end": None}) for b in source.parent_boxes],
+        }
+    )
     assert quote_highlight(old, ONE_LINE_QUOTE) is None
     strong = [a for a in viewer_annotations(source_target(old, ONE_LINE_QUOTE)) if a["id"].startswith("cite-")]
     assert len(strong) == len(old.boxes)

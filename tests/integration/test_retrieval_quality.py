@@ -165,8 +165,9 @@ def test_a_question_typed_without_accents_is_the_same_query_for_words(searched, 
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=_ids)
-def test_the_fused_order_is_the_weighted_reciprocal_rank_of_the_channels(searched, library: Settings,
-                                                                        question: Question) -> None:
+def test_the_fused_order_is_the_weighted_reciprocal_rank_of_the_channels(
+    searched, library: Settings, question: Question
+) -> None:
     result = searched[question[2]]
     weights = {"lexical": 1.0, "dense": library.retrieval.dense_weight, "page": library.retrieval.page_weight}
     ranks = (library.retrieval.other_language_strong_rank, library.retrieval.other_language_rank)

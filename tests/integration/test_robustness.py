@@ -38,8 +38,14 @@ print("RESULT", result.status, result.message, flush=True)
 
 def _run_and_kill(pdf: Path, data_dir: Path, stage: str) -> list[str]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "RAG_DATA_DIR": str(data_dir)}
-    proc = subprocess.Popen([sys.executable, "-c", WORKER, str(pdf)], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(pdf)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     seen = []
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -77,8 +83,12 @@ def test_killed_ingestion_leaves_a_consistent_library(tmp_path: Path, stage: str
     result = pipeline.ingest([victim], settings, progress=events.append, principal=LOCAL)[0]
     assert result.status in ("ingested", "already_present"), result.message
     reused = {e.stage for e in events if e.message == "reused"}
-    finished_before = {"parse": set(), "chunk": {"parse"}, "embed": {"parse", "chunk"},
-                       "write": {"parse", "chunk", "embed"}}[stage]
+    finished_before = {
+        "parse": set(),
+        "chunk": {"parse"},
+        "embed": {"parse", "chunk"},
+        "write": {"parse", "chunk", "embed"},
+    }[stage]
     assert finished_before <= reused, (stage, reused)
     assert store.purge_orphans() == 0
     assert {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)} == {sha256_file(keep), victim_id}

@@ -58,7 +58,8 @@ def test_answers_that_used_a_revoked_document_are_withheld(library: IngestedColl
 
 
 def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
-        library: IngestedCollections, monkeypatch: pytest.MonkeyPatch) -> None:
+    library: IngestedCollections, monkeypatch: pytest.MonkeyPatch
+) -> None:
     given: list = []  # a spy on the real question flow: the history `ask` hands it (and so the model)
     real = asking.QuestionRun
 
@@ -72,10 +73,10 @@ def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
     assert SECRET_WORD in " ".join(p.text for p in answer.paragraphs)
     pipeline.ask("And the reserving guide?", library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD in " ".join(text for _, text in given[-1])  # the control: board text was history
-    assert SECRET_WORD in " ".join(t for _, t in pipeline.conversation_history(library.settings, "c1",
-                                                                               principal=ALICE))
+    assert SECRET_WORD in " ".join(t for _, t in pipeline.conversation_history(library.settings, "c1", principal=ALICE))
     _revoke_board(library)
     pipeline.ask("And the Quokka reserving guide?", library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD not in " ".join(text for _, text in given[-1])
-    assert SECRET_WORD not in " ".join(t for _, t in pipeline.conversation_history(library.settings, "c1",
-                                                                                   principal=ALICE))
+    assert SECRET_WORD not in " ".join(
+        t for _, t in pipeline.conversation_history(library.settings, "c1", principal=ALICE)
+    )

@@ -69,12 +69,17 @@ PLAN = {"kind": "explanation", "reason": "How the factors are derived.", "sub_qu
 
 
 def good_answer() -> dict:
-    return {"paragraphs": [{"text": "Development factors come from cumulative paid triangles.",
-                            "source_ids": ["S1"], "quote": QUOTE}], "missing_information": ""}
+    return {
+        "paragraphs": [
+            {"text": "Development factors come from cumulative paid triangles.", "source_ids": ["S1"], "quote": QUOTE}
+        ],
+        "missing_information": "",
+    }
 
 
-def test_the_api_key_is_found_nowhere(tmp_path: Path, server: FakeChatServer, monkeypatch: pytest.MonkeyPatch,
-                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_the_api_key_is_found_nowhere(
+    tmp_path: Path, server: FakeChatServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     data = tmp_path / "data"
     monkeypatch.setenv("RAG_DATA_DIR", str(data))
@@ -94,10 +99,13 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: FakeChatServer, mo
     # conversations, so no follow-up rewrite call; each error is served to both calls.
     server.answer(PLAN)
     server.answer(good_answer())
-    for failure in (Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}.",
-                                                      "code": "invalid_api_key"}}),
-                    Reply(status=500, body=f"internal error for key {KEY}"),
-                    Reply(content=f"not json, key {KEY}")):
+    for failure in (
+        Reply(
+            status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}.", "code": "invalid_api_key"}}
+        ),
+        Reply(status=500, body=f"internal error for key {KEY}"),
+        Reply(content=f"not json, key {KEY}"),
+    ):
         server.queue(failure, failure)
     answers = [pipeline.ask(QUESTION, settings, conversation_id=f"leak-check-{i}", principal=LOCAL) for i in range(4)]
     assert [a.mode for a in answers] == ["llm", "extractive", "extractive", "extractive"], [a.warnings for a in answers]
@@ -106,13 +114,29 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: FakeChatServer, mo
 
     # exports: a reported citation, the reports download, an evaluation's results.json
     source = answers[0].sources[0]
-    report_citation(data, question=QUESTION, language="en", source_id=source.id, pdf=source.file_name,
-                    pages=source.pages, quote=QUOTE, comment=f"checked with {settings.llm.model}")
+    report_citation(
+        data,
+        question=QUESTION,
+        language="en",
+        source_id=source.id,
+        pdf=source.file_name,
+        pages=source.pages,
+        quote=QUOTE,
+        comment=f"checked with {settings.llm.model}",
+    )
     exports = tmp_path / "exports"
     exports.mkdir()
     (exports / "reported_citations.jsonl").write_bytes(read_reports(data))
-    row = {"id": "q1", "pdf": "bf.pdf", "question": QUESTION, "language": "en", "type": "factual",
-           "pages": [1], "answer": "", "quote": QUOTE}
+    row = {
+        "id": "q1",
+        "pdf": "bf.pdf",
+        "question": QUESTION,
+        "language": "en",
+        "type": "factual",
+        "pages": [1],
+        "answer": "",
+        "quote": QUOTE,
+    }
     results = run_evaluation([row], pdf_dir, settings, ["lexical", "bm25s-pages"], "leak-check", principal=LOCAL)
     (exports / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
 
@@ -120,10 +144,24 @@ def test_the_api_key_is_found_nowhere(tmp_path: Path, server: FakeChatServer, mo
     cli_401 = Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}})
     server.queue(cli_401, cli_401)  # router, answer
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    cli = subprocess.run([sys.executable, "-c", "import logging, sys; from rag_core.__main__ import main; "
-                          "logging.basicConfig(level=logging.DEBUG); sys.exit(main(sys.argv[1:]))",
-                          "ask", QUESTION, "--conversation", "cli-check", "--json"],
-                         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import logging, sys; from rag_core.__main__ import main; "
+            "logging.basicConfig(level=logging.DEBUG); sys.exit(main(sys.argv[1:]))",
+            "ask",
+            QUESTION,
+            "--conversation",
+            "cli-check",
+            "--json",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert cli.returncode == 0, cli.stderr[-2000:]
 
     # the pages: Home (backends in use) and Ask with a model answer and a model failure echoing the key

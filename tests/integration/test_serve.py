@@ -40,10 +40,27 @@ def _group_members(pgid: int) -> list[int]:
 def _serve(tmp_path: Path) -> tuple[subprocess.Popen, int, int, str]:
     port = free_port()
     env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "lib"), "HF_HUB_OFFLINE": "1", "RAG_JOBS__HEARTBEAT_S": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "rag_core", "serve", "--port", str(port), "--",
-                             "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rag_core",
+            "serve",
+            "--port",
+            str(port),
+            "--",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     found = re.search(r"worker pid (\d+), app pid (\d+)", line)

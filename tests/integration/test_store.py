@@ -62,8 +62,14 @@ def test_full_text_search_in_french_and_english(library, query: str, lang: str, 
 
 @pytest.mark.parametrize(
     "query",
-    ["", "le la les de", "x" * 10_000, "SELECT * FROM children; DROP TABLE children; --",
-     '"unbalanced (quote: AND OR NOT', "mortalité " * 2000],
+    [
+        "",
+        "le la les de",
+        "x" * 10_000,
+        "SELECT * FROM children; DROP TABLE children; --",
+        '"unbalanced (quote: AND OR NOT',
+        "mortalité " * 2000,
+    ],
 )
 def test_hostile_queries_never_break_search(library, query: str) -> None:
     store, settings = library
@@ -102,9 +108,14 @@ def test_batched_full_text_equals_lancedb_synchronous_queries(settings: Settings
     embedder = select_embedder(settings)
     for doc_id, (lang, coll, sections) in DOCS.items():  # with their pages this time
         parents, children = chunks_of(doc_id, sections)
-        store.write_document(record_of(doc_id, lang, coll, len(sections), embedder.name), parents, children,
-                             embedder.embed_passages([c.context_text for c in children]), embedder.name,
-                             [f"{title}\n{text}" for title, text in sections])
+        store.write_document(
+            record_of(doc_id, lang, coll, len(sections), embedder.name),
+            parents,
+            children,
+            embedder.embed_passages([c.context_text for c in children]),
+            embedder.name,
+            [f"{title}\n{text}" for title, text in sections],
+        )
     store.optimize()
     a, b = "a" * 64, "b" * 64
     requests = [
@@ -120,8 +131,10 @@ def test_batched_full_text_equals_lancedb_synchronous_queries(settings: Settings
             column = FTS_COLUMNS[request.language]
             match = MatchQuery(lexical_query(request.query), column)
             if request.extra_terms:
-                match = BooleanQuery([(Occur.SHOULD, match)] + [
-                    (Occur.SHOULD, MatchQuery(lexical_query(t), column, boost=w)) for t, w in request.extra_terms])
+                match = BooleanQuery(
+                    [(Occur.SHOULD, match)]
+                    + [(Occur.SHOULD, MatchQuery(lexical_query(t), column, boost=w)) for t, w in request.extra_terms]
+                )
             query = table.search(match, query_type="fts")
             if scope == [b]:
                 query = query.where(id_filter("doc_id", scope), prefilter=True)
@@ -172,8 +185,16 @@ def test_orphan_rows_of_an_unfinished_document_are_invisible_and_purged(fresh_li
 
     from rag_core.store.rows import PARENTS as _PARENTS
 
-    store._add("parents", pa.Table.from_pylist([{"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0,
-                                                 "data": p.model_dump_json()} for p in parents], schema=_PARENTS))
+    store._add(
+        "parents",
+        pa.Table.from_pylist(
+            [
+                {"id": p.id, "doc_id": doc_c, "collection": "coll-A", "idx": 0, "data": p.model_dump_json()}
+                for p in parents
+            ],
+            schema=_PARENTS,
+        ),
+    )
     assert doc_c not in store.document_ids()
     assert all(h.doc_id != doc_c for h in store.lexical("orpheline", "fr", store.document_ids(), 5))
     assert store.purge_orphans() >= 1
@@ -185,8 +206,13 @@ def test_opening_the_index_with_another_model_is_refused(fresh_library) -> None:
     doc_d = "d" * 64
     parents, children = chunks_of(doc_d, [("X", "text")])
     with pytest.raises(IndexMismatchError, match="reindex"):
-        store.write_document(record_of(doc_d, "en", "coll-A", 1, "other-model"), parents, children,
-                             np.ones((1, 1024), dtype=np.float32), "other-model")
+        store.write_document(
+            record_of(doc_d, "en", "coll-A", 1, "other-model"),
+            parents,
+            children,
+            np.ones((1, 1024), dtype=np.float32),
+            "other-model",
+        )
     with pytest.raises(IndexMismatchError, match="reindex"):
         store.check_embedder("BAAI/bge-m3", 1024)
 
@@ -209,8 +235,13 @@ def test_exact_search_in_memory_equals_lancedb_flat_scan(fresh_library) -> None:
     assert all(h.doc_id != doc_a for h in store.dense(vector, list(DOCS), 6))
     lang, coll, sections = DOCS[doc_a]
     parents, children = chunks_of(doc_a, sections)
-    store.write_document(record_of(doc_a, lang, coll, 3, embedder.name), parents, children,
-                         embedder.embed_passages([c.context_text for c in children]), embedder.name)
+    store.write_document(
+        record_of(doc_a, lang, coll, 3, embedder.name),
+        parents,
+        children,
+        embedder.embed_passages([c.context_text for c in children]),
+        embedder.name,
+    )
     assert {h.doc_id for h in store.dense(vector, list(DOCS), 6)} == {doc_a, "b" * 64}
 
 
@@ -224,8 +255,13 @@ def test_a_small_scope_is_searched_exactly_when_the_ann_index_exists(settings: S
         sections = [(f"S{i}", f"text {i} of {doc_id[:2]}") for i in range(40)]
         parents, children = chunks_of(doc_id, sections)
         vectors = rng.standard_normal((40, 384)).astype(np.float32)
-        store.write_document(record_of(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"), parents, children,
-                             vectors / np.linalg.norm(vectors, axis=1, keepdims=True), "synthetic")
+        store.write_document(
+            record_of(doc_id, "en", f"c{doc_id[:2]}", 40, "synthetic"),
+            parents,
+            children,
+            vectors / np.linalg.norm(vectors, axis=1, keepdims=True),
+            "synthetic",
+        )
     store.build_ann_index()
     scope = doc_ids[3:4]
     for _ in range(5):

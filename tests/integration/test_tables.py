@@ -52,8 +52,12 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     assert part_a[2][-1] == "" and part_a[2][-2] == "35826"  # the triangle's empty corner stays empty
     assert part_a[13][:4] == ["2004", "226454", "2411", ""]
     reserves = doc.tables[3]
-    assert _spans(reserves) == {"Bornh/Ferg 1": (1, 2), "Coeff. of Var.": (1, 3), "Bornh/Ferg 2": (1, 4),
-                                "Chain Ladder": (1, 4)}
+    assert _spans(reserves) == {
+        "Bornh/Ferg 1": (1, 2),
+        "Coeff. of Var.": (1, 3),
+        "Bornh/Ferg 2": (1, 4),
+        "Chain Ladder": (1, 4),
+    }
     grid = _grid(reserves)
     assert grid[1][:4] == ["Year i", "Claims U", "c.v.(U)", "Reserve R"]
     assert grid[2][:4] == ["1992", "32299.9", "10.0%", "1130"]
@@ -68,7 +72,7 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     slices = [c for c in chunked.children if reserves.self_ref in c.item_refs]
     assert len(slices) >= 2
     for child in slices:
-        header = child.context_text[child.context_text.index("|"):].splitlines()[0]
+        header = child.context_text[child.context_text.index("|") :].splitlines()[0]
         assert (
             "Accident - Year i" in header
             and "Bornh/Ferg 1 - Reserve R" in header
@@ -86,23 +90,32 @@ def test_ruled_groups_and_partial_rules_make_spans(
     parsed = parse(docling_fixtures_dir / "2305.03393v1-pg9.pdf", with_parsing(settings, workers=1), tmp_path / "a")
     (table,) = parsed.document.tables
     assert (table.data.num_rows, table.data.num_cols) == (6, 8)
-    assert _spans(table) == {"# enc-layers": (2, 1), "# dec-layers": (2, 1), "Language": (2, 1), "TEDs": (1, 3),
-                             "mAP (0.75)": (2, 1), "Inference time (secs)": (2, 1)}
+    assert _spans(table) == {
+        "# enc-layers": (2, 1),
+        "# dec-layers": (2, 1),
+        "Language": (2, 1),
+        "TEDs": (1, 3),
+        "mAP (0.75)": (2, 1),
+        "Inference time (secs)": (2, 1),
+    }
     grid = _grid(table)
     assert grid[1][3:6] == ["simple", "complex", "all"]
     assert grid[2] == ["6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955", "0.88 0.857", "2.73 5.39"]
 
 
-def test_table_of_contents_has_titles_and_page_numbers(docling_fixtures_dir: Path, tmp_path: Path,
-                                                       settings: Settings) -> None:
+def test_table_of_contents_has_titles_and_page_numbers(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
     pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
     (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
     grid = _grid(table)
     assert (table.data.num_rows, table.data.num_cols) == (43, 2)
     assert grid[4] == ["Authors", "xi"]  # neither the leader's dots nor the one glued to the title
     assert grid[9] == ["1.1 Security fundamentals", "2"]
-    assert grid[26:28] == [["3.1.1 Row permission and column mask definitions", "14"],
-                           ["3.1.2 Enabling and activating RCAC", "16"]]
+    assert grid[26:28] == [
+        ["3.1.1 Row permission and column mask definitions", "14"],
+        ["3.1.2 Enabling and activating RCAC", "16"],
+    ]
     assert not any("." * 2 in text or text.endswith(" .") for row in grid for text in row)
 
 
@@ -152,8 +165,9 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
 
 
-def test_pictures_that_are_not_tables_stay_pictures(docling_fixtures_dir: Path, tmp_path: Path,
-                                                    settings: Settings) -> None:
+def test_pictures_that_are_not_tables_stay_pictures(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
     parsed = parse(docling_fixtures_dir / "amt_handbook_sample.pdf", with_parsing(settings, workers=1), tmp_path / "a")
     assert len(parsed.document.pictures) == 2 and not parsed.document.tables
 

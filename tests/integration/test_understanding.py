@@ -27,20 +27,37 @@ from tests.store_support import build_store
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 DOCS = {
-    "c" * 64: ("fr", "provisionnement", [
-        ("Sinistres tardifs",
-         "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation."),
-        ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
-        ("Bootstrap", "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves."),
-        ("Méthode Chain-Ladder",
-         "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement."),
-        ("Limites de Chain-Ladder",
-         "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables."),
-    ]),
-    "d" * 64: ("en", "other", [
-        ("Mortality", "Mortality tables for annuities with improvement factors."),
-        ("Pensions", "Defined benefit pension schemes and their funding level."),
-    ]),
+    "c" * 64: (
+        "fr",
+        "provisionnement",
+        [
+            (
+                "Sinistres tardifs",
+                "Les sinistres survenus non déclarés sont estimés à partir du triangle de liquidation.",
+            ),
+            ("Modèle de Mack", "Le modèle de Mack mesure l'erreur de prédiction des réserves sans hypothèse de loi."),
+            (
+                "Bootstrap",
+                "Le bootstrap rééchantillonne les résidus de Pearson pour simuler la distribution des réserves.",
+            ),
+            (
+                "Méthode Chain-Ladder",
+                "La méthode Chain-Ladder projette les paiements cumulés avec des facteurs de développement.",
+            ),
+            (
+                "Limites de Chain-Ladder",
+                "Les limites de la méthode Chain-Ladder : elle suppose des cadences de règlement stables.",
+            ),
+        ],
+    ),
+    "d" * 64: (
+        "en",
+        "other",
+        [
+            ("Mortality", "Mortality tables for annuities with improvement factors."),
+            ("Pensions", "Defined benefit pension schemes and their funding level."),
+        ],
+    ),
 }
 
 
@@ -58,8 +75,17 @@ def searcher(store: Store, settings: Settings, calls: list[str] | None = None): 
     def search(query: str, k: int, language: str | None = None) -> SearchResult:
         if calls is not None:
             calls.append(query)
-        return retrieval.search(query, store, select_embedder(settings), settings, store.document_ids(), k=k,
-                                extra_terms=expansion_terms(query, settings), language=language)
+        return retrieval.search(
+            query,
+            store,
+            select_embedder(settings),
+            settings,
+            store.document_ids(),
+            k=k,
+            extra_terms=expansion_terms(query, settings),
+            language=language,
+        )
+
     return search
 
 
@@ -96,8 +122,7 @@ def test_fake_reranker_reorders_and_applies_the_minimum_score(library) -> None:
     assert reranked.parents[0].parent.heading_path == ["Bootstrap"]
     assert scores == sorted(scores, reverse=True) and all(s is not None and s >= 0.4 for s in scores)
     assert len(reranked.parents) <= 3
-    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50,
-                                  min_score=0.0)
+    everything = reranking.rerank("bootstrap des résidus de Pearson et réserves", result, fake, keep=50, min_score=0.0)
     assert len(everything.parents) == len(result.parents)  # nothing lost below the threshold 0
 
 
@@ -130,8 +155,9 @@ def test_the_reranker_order_replaces_the_search_order_and_its_minimum_drops_cand
     assert [p.rerank_score for p in reranked.parents] == [(i + 1) / n for i in reversed(range(n))]
     # a shuffle: candidate i gets score 10 - order.index(i), so the new order is `order`
     order = [2, 0, 4, 1, 3] + list(range(5, n))
-    shuffled = reranking.rerank(question, result, ScriptedReranker([10.0 - order.index(i) for i in range(n)]),
-                                keep=50, min_score=0.0)
+    shuffled = reranking.rerank(
+        question, result, ScriptedReranker([10.0 - order.index(i) for i in range(n)]), keep=50, min_score=0.0
+    )
     assert [p.parent.id for p in shuffled.parents] == [ids[i] for i in order]
     # equal scores keep the search order
     tied = reranking.rerank(question, result, ScriptedReranker([0.5] * n), keep=50, min_score=0.0)
@@ -139,8 +165,10 @@ def test_the_reranker_order_replaces_the_search_order_and_its_minimum_drops_cand
     # the minimum drops what scores under it, then `keep` trims the best ones
     above = reranking.rerank(question, result, backwards, keep=50, min_score=(n - 2) / n)
     assert [p.parent.id for p in above.parents] == [ids[-1], ids[-2], ids[-3]]
-    assert [p.parent.id for p in reranking.rerank(question, result, backwards, keep=2, min_score=0.0).parents] \
-        == [ids[-1], ids[-2]]
+    assert [p.parent.id for p in reranking.rerank(question, result, backwards, keep=2, min_score=0.0).parents] == [
+        ids[-1],
+        ids[-2],
+    ]
     assert reranking.rerank(question, result, backwards, keep=50, min_score=2.0).parents == []
 
 
@@ -156,8 +184,9 @@ def test_registered_reranker_is_selected_by_name(library) -> None:
 def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(library) -> None:
     store, settings = library
     fake = fake_reranker.install()
-    s = settings.model_copy(update={"reranker": settings.reranker.model_copy(
-        update={"backend": fake_reranker.NAME, "min_score": 0.5})})
+    s = settings.model_copy(
+        update={"reranker": settings.reranker.model_copy(update={"backend": fake_reranker.NAME, "min_score": 0.5})}
+    )
     calls: list[str] = []
     answer = answer_question("Compare Mack and xylophone tuning for the reserves", s, asks(searcher(store, s, calls)))
     assert answer.budget == 7 and answer.budget_kind == "comparison"
@@ -165,8 +194,9 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
     assert (mack.question, mack.found, mack.parents) == ("Mack for the reserves", True, 4)
     assert (xylo.question, xylo.found, xylo.parents) == ("xylophone tuning for the reserves", False, 3)
     assert xylo.reformulated == "xylophone tuning reserves"
-    assert sorted(calls) == sorted(["Mack for the reserves", "xylophone tuning for the reserves",
-                                    "xylophone tuning reserves"])  # one reformulation, no more
+    assert sorted(calls) == sorted(
+        ["Mack for the reserves", "xylophone tuning for the reserves", "xylophone tuning reserves"]
+    )  # one reformulation, no more
     # the reranker rereads the reformulation's candidates against the sub-question itself
     assert sorted(fake.questions) == sorted(["Mack for the reserves"] + ["xylophone tuning for the reserves"] * 2)
     assert {p.sub_question for p in answer.paragraphs} == {"Mack for the reserves"}
@@ -177,8 +207,9 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
 # --- sub-questions and budget without a model ------------------------------------------------------
 def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(library) -> None:
     store, settings = library
-    answer = answer_question("Compare le modèle de Mack et le bootstrap pour les réserves", settings,
-                             asks(searcher(store, settings)))
+    answer = answer_question(
+        "Compare le modèle de Mack et le bootstrap pour les réserves", settings, asks(searcher(store, settings))
+    )
     assert (answer.budget, answer.budget_kind) == (7, "comparison") and "compar" in answer.budget_reason
     subs = [s.question for s in answer.sub_questions]
     assert subs == ["le modèle de Mack pour les réserves", "le bootstrap pour les réserves"]
@@ -194,8 +225,9 @@ def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(lib
 def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> None:
     store, settings = library
     definition = answer_question("Qu'est-ce que le bootstrap ?", settings, asks(searcher(store, settings)))
-    explanation = answer_question("Comment le bootstrap simule-t-il les réserves ?", settings,
-                                  asks(searcher(store, settings)))
+    explanation = answer_question(
+        "Comment le bootstrap simule-t-il les réserves ?", settings, asks(searcher(store, settings))
+    )
     assert (definition.budget, definition.budget_kind) == (3, "definition")
     assert (explanation.budget, explanation.budget_kind) == (5, "explanation")
     assert len(definition.parent_ids) == 3 and len(explanation.parent_ids) == 5
@@ -204,8 +236,7 @@ def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> Non
 
 def test_follow_up_without_a_model_through_the_pipeline(library) -> None:
     _, settings = library
-    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1",
-                         principal=LOCAL)
+    first = pipeline.ask("Qu'est-ce que la méthode Chain-Ladder ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert first.standalone_question == ""
     follow = pipeline.ask("et ses limites ?", settings, conversation_id="conv-1", principal=LOCAL)
     assert follow.question == "et ses limites ?"
@@ -228,8 +259,13 @@ def server() -> Iterator[FakeChatServer]:
 
 
 def test_llm_router_decides_budget_and_sub_questions(settings, server) -> None:
-    server.answer({"kind": "comparison", "reason": "Deux méthodes sont mises en regard.",
-                   "sub_questions": ["Que mesure le modèle de Mack ?", "Que simule le bootstrap ?"]})
+    server.answer(
+        {
+            "kind": "comparison",
+            "reason": "Deux méthodes sont mises en regard.",
+            "sub_questions": ["Que mesure le modèle de Mack ?", "Que simule le bootstrap ?"],
+        }
+    )
     plan = plan_question("Mack ou bootstrap pour l'incertitude des réserves ?", llm_settings(settings, server), True)
     assert (plan.kind, plan.parents, plan.decided_by) == ("comparison", 7, "llm")
     assert plan.reason == "Deux méthodes sont mises en regard."
@@ -248,8 +284,12 @@ def test_llm_router_failure_falls_back_to_rules(settings, server) -> None:
 
 def test_llm_rewrite_sees_the_last_three_messages(settings, server) -> None:
     server.answer({"standalone_question": "Quelles sont les limites de la méthode Chain-Ladder ?"})
-    history = [("user", "Qu'est-ce que le SCR ?"), ("assistant", "Le SCR est un capital."),
-               ("user", "Qu'est-ce que la méthode Chain-Ladder ?"), ("assistant", "Elle projette les paiements.")]
+    history = [
+        ("user", "Qu'est-ce que le SCR ?"),
+        ("assistant", "Le SCR est un capital."),
+        ("user", "Qu'est-ce que la méthode Chain-Ladder ?"),
+        ("assistant", "Elle projette les paiements."),
+    ]
     # the ignore below: plain tuples, as stored conversations give them
     rewrite = rewrite_followup("et ses limites ?", history, llm_settings(settings, server), True)  # type: ignore[arg-type]
     assert (rewrite.by, rewrite.standalone) == ("llm", "Quelles sont les limites de la méthode Chain-Ladder ?")
@@ -264,9 +304,18 @@ def test_llm_path_end_to_end_cites_only_this_turns_sources(library, server) -> N
     s = llm_settings(settings, server)
     server.answer({"standalone_question": "Quelles sont les limites de la méthode Chain-Ladder ?"})
     server.answer({"kind": "explanation", "reason": "On demande les limites d'une méthode.", "sub_questions": []})
-    server.answer({"paragraphs": [{"text": "Elle suppose des cadences stables [S1].", "source_ids": ["S1"],
-                                   "quote": "elle suppose des cadences de règlement stables"}],
-                   "missing_information": ""})
+    server.answer(
+        {
+            "paragraphs": [
+                {
+                    "text": "Elle suppose des cadences stables [S1].",
+                    "source_ids": ["S1"],
+                    "quote": "elle suppose des cadences de règlement stables",
+                }
+            ],
+            "missing_information": "",
+        }
+    )
     history = [("user", "Qu'est-ce que le bootstrap ?"), ("assistant", "Il rééchantillonne les résidus.")]
     answer = answer_question("et ses limites ?", s, asks(searcher(store, s)), history)  # type: ignore[arg-type]
     assert answer.mode == "llm" and answer.question == "et ses limites ?"

@@ -21,9 +21,20 @@ def start_provider(users: dict[str, dict], workdir: Path, timeout_s: float = 30)
     port, client_secret = free_port(), secrets.token_urlsafe(24)
     log = (workdir / "provider.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.oidc.provider", "--port", str(port), "--users", str(users_file),
-         f"--client-id={CLIENT_ID}", f"--client-secret={client_secret}"],
-        cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "tests.oidc.provider",
+            "--port",
+            str(port),
+            "--users",
+            str(users_file),
+            f"--client-id={CLIENT_ID}",
+            f"--client-secret={client_secret}",
+        ],
+        cwd=REPO,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     issuer = f"http://127.0.0.1:{port}"
     wait_until_up(proc, f"{issuer}/.well-known/openid-configuration", workdir / "provider.log", timeout_s)
@@ -58,6 +69,5 @@ def browser_sign_in(page, url: str, user: str, password: str) -> None:
     page.fill("#password", password)
     with rerun(page):  # back at the app, on a new websocket: the home page's run
         page.click("#submit")
-        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address,
-                          timeout=60_000)
+        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address, timeout=60_000)
     page.get_by_text(f"Connecté : {user}").wait_for(timeout=10_000)

@@ -52,27 +52,43 @@ def create_app(issuer: str, users: dict[str, dict[str, Any]], client_id: str, cl
 
     def claims_of(user: str) -> dict[str, Any]:
         info = users[user]
-        return {"sub": user, "email": user, "email_verified": True, "name": info.get("name", user),
-                "groups": list(info.get("groups", []))}
+        return {
+            "sub": user,
+            "email": user,
+            "email_verified": True,
+            "name": info.get("name", user),
+            "groups": list(info.get("groups", [])),
+        }
 
     async def discovery(request: Request) -> Response:
-        return JSONResponse({
-            "issuer": issuer, "authorization_endpoint": f"{issuer}/authorize", "token_endpoint": f"{issuer}/token",
-            "jwks_uri": f"{issuer}/jwks", "userinfo_endpoint": f"{issuer}/userinfo",
-            "end_session_endpoint": f"{issuer}/end_session", "response_types_supported": ["code"],
-            "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"],
-            "scopes_supported": ["openid", "email", "profile"], "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
-            "claims_supported": ["sub", "email", "name", "groups"],
-        })
+        return JSONResponse(
+            {
+                "issuer": issuer,
+                "authorization_endpoint": f"{issuer}/authorize",
+                "token_endpoint": f"{issuer}/token",
+                "jwks_uri": f"{issuer}/jwks",
+                "userinfo_endpoint": f"{issuer}/userinfo",
+                "end_session_endpoint": f"{issuer}/end_session",
+                "response_types_supported": ["code"],
+                "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"],
+                "scopes_supported": ["openid", "email", "profile"],
+                "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+                "claims_supported": ["sub", "email", "name", "groups"],
+            }
+        )
 
     async def jwks(request: Request) -> Response:
         return JSONResponse({"keys": [key.as_dict(private=False)]})
 
     def form(params: dict[str, str], error: str = "") -> Response:
         hidden = "".join(f'<input type="hidden" name="{k}" value="{html.escape(params.get(k, ""))}">' for k in CARRIED)
-        body = FORM.format(client=html.escape(params.get("client_id", "")), hidden=hidden,
-                           error=f'<p id="error">{html.escape(error)}</p>' if error else "")
+        body = FORM.format(
+            client=html.escape(params.get("client_id", "")),
+            hidden=hidden,
+            error=f'<p id="error">{html.escape(error)}</p>' if error else "",
+        )
         return HTMLResponse(body, status_code=401 if error else 200)
 
     async def authorize(request: Request) -> Response:
@@ -100,7 +116,8 @@ def create_app(issuer: str, users: dict[str, dict[str, Any]], client_id: str, cl
             cid, _, secret = base64.b64decode(auth[6:]).decode().partition(":")
             return unquote(cid) == client_id and secrets.compare_digest(unquote(secret), client_secret)
         return form_data.get("client_id") == client_id and secrets.compare_digest(
-            form_data.get("client_secret", ""), client_secret)
+            form_data.get("client_secret", ""), client_secret
+        )
 
     async def token(request: Request) -> Response:
         data = {k: str(v) for k, v in (await request.form()).items()}
@@ -114,15 +131,28 @@ def create_app(issuer: str, users: dict[str, dict[str, Any]], client_id: str, cl
         if grant["code_challenge"] and _s256(data.get("code_verifier", "")) != grant["code_challenge"]:
             return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, status_code=400)
         now = int(time.time())
-        claims = {"iss": issuer, "aud": client_id, "iat": now, "exp": now + 600, "auth_time": now,
-                  **claims_of(grant["user"])}
+        claims = {
+            "iss": issuer,
+            "aud": client_id,
+            "iat": now,
+            "exp": now + 600,
+            "auth_time": now,
+            **claims_of(grant["user"]),
+        }
         if grant["nonce"]:
             claims["nonce"] = grant["nonce"]
         id_token = jwt.encode({"alg": "RS256", "kid": "test-key"}, claims, key)
         access = secrets.token_urlsafe(24)
         tokens[access] = grant["user"]
-        return JSONResponse({"access_token": access, "token_type": "Bearer", "expires_in": 600, "id_token": id_token,
-                             "scope": grant["scope"]})
+        return JSONResponse(
+            {
+                "access_token": access,
+                "token_type": "Bearer",
+                "expires_in": 600,
+                "id_token": id_token,
+                "scope": grant["scope"],
+            }
+        )
 
     async def userinfo(request: Request) -> Response:
         user = tokens.get(request.headers.get("authorization", "")[7:])
@@ -135,11 +165,17 @@ def create_app(issuer: str, users: dict[str, dict[str, Any]], client_id: str, cl
     async def health(request: Request) -> Response:
         return Response("ok")
 
-    return Starlette(routes=[
-        Route("/.well-known/openid-configuration", discovery), Route("/jwks", jwks),
-        Route("/authorize", authorize, methods=["GET", "POST"]), Route("/token", token, methods=["POST"]),
-        Route("/userinfo", userinfo), Route("/end_session", end_session), Route("/health", health),
-    ])
+    return Starlette(
+        routes=[
+            Route("/.well-known/openid-configuration", discovery),
+            Route("/jwks", jwks),
+            Route("/authorize", authorize, methods=["GET", "POST"]),
+            Route("/token", token, methods=["POST"]),
+            Route("/userinfo", userinfo),
+            Route("/end_session", end_session),
+            Route("/health", health),
+        ]
+    )
 
 
 def main() -> None:

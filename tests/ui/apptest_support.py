@@ -32,9 +32,19 @@ DOC_ID = "d" * 64
 
 CHANNELS = [c.name for c in retrieval.channels()]  # the Search page's columns
 RECORD = DocumentRecord(
-    doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications", collection="vignettes", language="en",
-    pages=5, parents=2, children=3, tables=1, parser="pymupdf", embedder="e5-small",
-    ingested_at="2026-11-29T20:00:00", elapsed_s=3.2,
+    doc_id=DOC_ID,
+    file_name=PDF_NAME,
+    title="Coverage modifications",
+    collection="vignettes",
+    language="en",
+    pages=5,
+    parents=2,
+    children=3,
+    tables=1,
+    parser="pymupdf",
+    embedder="e5-small",
+    ingested_at="2026-11-29T20:00:00",
+    elapsed_s=3.2,
 )
 
 
@@ -43,39 +53,92 @@ LIGHT = HighlightBox(page=3, x0=72, y0=230, x1=400, y1=244)
 
 
 SOURCE = Source(
-    id=f"{DOC_ID[:16]}:p0001", kind="parent", doc_id=DOC_ID, file_name=PDF_NAME, title="Coverage modifications",
-    section="Coverage › Deductibles", pages=[3], label="Coverage modifications · Deductibles · p. 3",
-    text="This document presents the definitions of the above four random variables.", parent_id="p1",
-    boxes=[STRONG], parent_boxes=[STRONG, LIGHT],
+    id=f"{DOC_ID[:16]}:p0001",
+    kind="parent",
+    doc_id=DOC_ID,
+    file_name=PDF_NAME,
+    title="Coverage modifications",
+    section="Coverage › Deductibles",
+    pages=[3],
+    label="Coverage modifications · Deductibles · p. 3",
+    text="This document presents the definitions of the above four random variables.",
+    parent_id="p1",
+    boxes=[STRONG],
+    parent_boxes=[STRONG, LIGHT],
 )
 
 
-OTHER = SOURCE.model_copy(update={"id": "other", "label": "Coverage modifications · Limits · p. 4", "pages": [4],
-                                   "boxes": [HighlightBox(page=4, x0=1, y0=2, x1=3, y1=4)], "parent_boxes": []})
+OTHER = SOURCE.model_copy(
+    update={
+        "id": "other",
+        "label": "Coverage modifications · Limits · p. 4",
+        "pages": [4],
+        "boxes": [HighlightBox(page=4, x0=1, y0=2, x1=3, y1=4)],
+        "parent_boxes": [],
+    }
+)
 
 
 def _children() -> list[Child]:
     texts = ["Deductibles reduce the payment.", "A franchise deductible pays all.", "Limits cap the payment."]
     return [
-        Child(id=f"c{i}", parent_id="p1" if i < 2 else "p2", doc_id=DOC_ID, index=i, text=text,
-              context_text=f"Coverage › Deductibles\n{text}", start=0, end=len(text), tokens=8 + i, pages=[1],
-              boxes=[HighlightBox(page=1, x0=72, y0=100 + 20 * i, x1=300, y1=114 + 20 * i)])
+        Child(
+            id=f"c{i}",
+            parent_id="p1" if i < 2 else "p2",
+            doc_id=DOC_ID,
+            index=i,
+            text=text,
+            context_text=f"Coverage › Deductibles\n{text}",
+            start=0,
+            end=len(text),
+            tokens=8 + i,
+            pages=[1],
+            boxes=[HighlightBox(page=1, x0=72, y0=100 + 20 * i, x1=300, y1=114 + 20 * i)],
+        )
         for i, text in enumerate(texts)
     ]
 
 
-TABLE = Item(ref="#/tables/0", kind="table", caption="Table 1: payment variables", page=1,
-             boxes=[HighlightBox(page=1, x0=72, y0=300, x1=500, y1=400)], n_rows=2, n_cols=2,
-             cells=[TableCell(row=0, col=0, text="variable"), TableCell(row=0, col=1, text="meaning"),
-                    TableCell(row=1, col=0, text="Y^P"), TableCell(row=1, col=1, text="per payment")])
+TABLE = Item(
+    ref="#/tables/0",
+    kind="table",
+    caption="Table 1: payment variables",
+    page=1,
+    boxes=[HighlightBox(page=1, x0=72, y0=300, x1=500, y1=400)],
+    n_rows=2,
+    n_cols=2,
+    cells=[
+        TableCell(row=0, col=0, text="variable"),
+        TableCell(row=0, col=1, text="meaning"),
+        TableCell(row=1, col=0, text="Y^P"),
+        TableCell(row=1, col=1, text="per payment"),
+    ],
+)
 
 
 CHUNKED = Chunked(
     parents=[
-        Parent(id="p1", doc_id=DOC_ID, index=0, heading_path=["Coverage", "Deductibles"], text="...", tokens=17,
-               pages=[1], child_ids=["c0", "c1"], items=[TABLE]),
-        Parent(id="p2", doc_id=DOC_ID, index=1, heading_path=["Coverage", "Limits"], text="...", tokens=10,
-               pages=[1], child_ids=["c2"]),
+        Parent(
+            id="p1",
+            doc_id=DOC_ID,
+            index=0,
+            heading_path=["Coverage", "Deductibles"],
+            text="...",
+            tokens=17,
+            pages=[1],
+            child_ids=["c0", "c1"],
+            items=[TABLE],
+        ),
+        Parent(
+            id="p2",
+            doc_id=DOC_ID,
+            index=1,
+            heading_path=["Coverage", "Limits"],
+            text="...",
+            tokens=10,
+            pages=[1],
+            child_ids=["c2"],
+        ),
     ],
     children=_children(),
 )
@@ -109,8 +172,18 @@ def fake_ask(make: Callable[[str], Answer]) -> Callable[..., Answer]:
 def fake_search(make: Callable[[str], SearchResult]) -> Callable[..., SearchResult]:
     """A stand-in for `pipeline.search`, with its parameters, returning `make(query)`."""
 
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
-               language=None, *, principal):
+    def search(
+        query,
+        settings,
+        collections=None,
+        doc_ids=None,
+        k=None,
+        candidate_k=None,
+        thesaurus=None,
+        language=None,
+        *,
+        principal,
+    ):
         return make(query)
 
     return search

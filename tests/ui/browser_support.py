@@ -15,8 +15,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 # Never `playwright install`: Debian's chromium, headless, nothing reaching out.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWER_IFRAME = 'iframe[title*="pdf_viewer"]'
 
 
@@ -26,21 +33,48 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(data_dir: Path, log_path: Path, timeout_s: float = 90, env: dict[str, str] | None = None,
-              args: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+def start_app(
+    data_dir: Path,
+    log_path: Path,
+    timeout_s: float = 90,
+    env: dict[str, str] | None = None,
+    args: list[str] | None = None,
+) -> tuple[subprocess.Popen, str]:
     """The app and a worker, started as `make run` starts them (`python -m rag_core serve`), on a
     free port with their own data dir; returns once /_stcore/health answers. `stop_app` stops both.
 
     `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds `streamlit run` options (e.g. --secrets.files)."""
     port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           **(env or {})}
+    env = {
+        **os.environ,
+        "RAG_DATA_DIR": str(data_dir),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
+    }
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rag_core", "serve", "--address", "127.0.0.1", "--port", str(port), "--",
-         "--server.headless", "true", "--browser.gatherUsageStats", "false", *(args or [])],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "rag_core",
+            "serve",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            *(args or []),
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     wait_until_up(proc, f"{url}/_stcore/health", log_path, timeout_s)

@@ -38,24 +38,49 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
         return pdf, {p: i + 1 for i, p in enumerate(sorted(pages))}
 
     def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
-        calls["ask"].append({"question": question, "conversation_id": conversation_id,
-                             "collections": collections, "doc_ids": doc_ids, "principal": principal})
+        calls["ask"].append(
+            {
+                "question": question,
+                "conversation_id": conversation_id,
+                "collections": collections,
+                "doc_ids": doc_ids,
+                "principal": principal,
+            }
+        )
         return Answer(
-            question=question, mode="extractive",
+            question=question,
+            mode="extractive",
             paragraphs=[
-                Paragraph(text="The vignette defines four payment variables.", source_ids=[SOURCE.id],
-                          quote=QUOTE),
+                Paragraph(text="The vignette defines four payment variables.", source_ids=[SOURCE.id], quote=QUOTE),
                 Paragraph(text="Limits *cap* payments.", source_ids=["other"], status="partially_supported"),
             ],
-            sources=[SOURCE, OTHER], uncited=[OTHER.model_copy(update={"id": "u1"})],
+            sources=[SOURCE, OTHER],
+            uncited=[OTHER.model_copy(update={"id": "u1"})],
             warnings=["The language model was not reached; the answer is extractive."],
         )
 
-    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
-                          best_child=CHUNKED.children[1], fused_rank=1, fused_score=0.0325,
-                          ranks={"lexical": ChannelHit(rank=1, score=7.5, child_id="c1")})
-    def search(query, settings, collections=None, doc_ids=None, k=None, candidate_k=None, thesaurus=None,
-               language=None, *, principal):
+    hit = RetrievedParent(
+        parent=CHUNKED.parents[0],
+        document=RECORD,
+        children=CHUNKED.children[:2],
+        best_child=CHUNKED.children[1],
+        fused_rank=1,
+        fused_score=0.0325,
+        ranks={"lexical": ChannelHit(rank=1, score=7.5, child_id="c1")},
+    )
+
+    def search(
+        query,
+        settings,
+        collections=None,
+        doc_ids=None,
+        k=None,
+        candidate_k=None,
+        thesaurus=None,
+        language=None,
+        *,
+        principal,
+    ):
         calls.setdefault("search", []).append({"k": k, "candidate_k": candidate_k})
         return SearchResult(query=query, parents=[hit], channels=CHANNELS, elapsed_s=0.01)
 
@@ -69,12 +94,24 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
 
     def ask_stream(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
         # The page streams; this gives whatever the test's `pipeline.ask` answers, as the stream's one final event.
-        return AskStream(lambda: pipeline.ask(question, settings, conversation_id=conversation_id,
-                                              collections=collections, doc_ids=doc_ids, principal=principal),
-                         lambda answer: None)
+        return AskStream(
+            lambda: pipeline.ask(
+                question,
+                settings,
+                conversation_id=conversation_id,
+                collections=collections,
+                doc_ids=doc_ids,
+                principal=principal,
+            ),
+            lambda answer: None,
+        )
 
     replace(monkeypatch, pipeline, "ask_stream", ask_stream)
     replace(monkeypatch, pipeline, "search", search)
-    replace(monkeypatch, pipeline, "backends", lambda settings: {
-        "parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)", "embedder": "e5-small"})
+    replace(
+        monkeypatch,
+        pipeline,
+        "backends",
+        lambda settings: {"parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)", "embedder": "e5-small"},
+    )
     return calls

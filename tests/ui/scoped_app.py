@@ -24,9 +24,12 @@ ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
 BOB = {"X-Forwarded-Email": "bob@example.org", "X-Forwarded-Groups": "staff"}
 ROOT = {"X-Forwarded-Email": "root@example.org"}  # an administrator (RAG_AUTH__ADMIN_USERS)
 EXPORT_URL_LIFETIME_S = 5  # short, so that a test sees an export's address die without waiting long
-HEADER_MODE = {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true",
-               "RAG_AUTH__ADMIN_USERS": '["root@example.org"]',
-               "RAG_AUDIT__EXPORT_URL_LIFETIME_S": str(EXPORT_URL_LIFETIME_S)}
+HEADER_MODE = {
+    "RAG_AUTH__MODE": "header",
+    "RAG_AUTH__TRUST_PROXY_HEADERS": "true",
+    "RAG_AUTH__ADMIN_USERS": '["root@example.org"]',
+    "RAG_AUDIT__EXPORT_URL_LIFETIME_S": str(EXPORT_URL_LIFETIME_S),
+}
 
 
 @dataclass

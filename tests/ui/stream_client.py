@@ -27,14 +27,20 @@ _DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCC
 class StreamClient:
     """One websocket session; `run(page)` runs a page and keeps the elements it drew."""
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None, resume: str | None = None,
-                 timeout_s: float = 120) -> None:
+    def __init__(
+        self, url: str, headers: dict[str, str] | None = None, resume: str | None = None, timeout_s: float = 120
+    ) -> None:
         ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
         # entries: the subprotocol, an XSRF token (none: no cookie is read), the session to resume
         protocols = ["streamlit", "no-xsrf-token"] + ([resume] if resume else [])
         # the ignore below: websockets types subprotocols as its Subprotocol NewType
-        self.ws = connect(ws_url, additional_headers=headers or {}, subprotocols=protocols,  # type: ignore[arg-type]
-                          open_timeout=timeout_s, max_size=None)
+        self.ws = connect(
+            ws_url,
+            additional_headers=headers or {},
+            subprotocols=protocols,  # type: ignore[arg-type]
+            open_timeout=timeout_s,
+            max_size=None,
+        )
         self.timeout_s = timeout_s
         self.session_id = ""
         self.elements: list[Any] = []
@@ -161,8 +167,11 @@ class PageStream:
             self.responses[msg.backend_operation_response.request_id] = msg.backend_operation_response
 
     def downloads(self) -> dict[str, str]:
-        return {e.download_button.label: e.download_button.deferred_file_id for e in self.elements
-                if e.WhichOneof("type") == "download_button"}
+        return {
+            e.download_button.label: e.download_button.deferred_file_id
+            for e in self.elements
+            if e.WhichOneof("type") == "download_button"
+        }
 
     def request_file(self, file_id: str, timeout_ms: int = 60_000) -> Any:
         request_id = uuid.uuid4().hex

@@ -46,10 +46,13 @@ def fake_access(monkeypatch: pytest.MonkeyPatch) -> dict:
     replace(monkeypatch, pipeline, "writable_collections", lambda settings, *, principal: ["vignettes"])
     replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: ["vignettes"])
     replace(monkeypatch, pipeline, "get_document", lambda doc_id, settings, *, principal: RECORD)
-    replace(monkeypatch, pipeline, "record_inspection",
-            lambda doc_id, settings, *, principal: seen.setdefault("inspected", []).append((doc_id, principal)))
+    replace(
+        monkeypatch,
+        pipeline,
+        "record_inspection",
+        lambda doc_id, settings, *, principal: seen.setdefault("inspected", []).append((doc_id, principal)),
+    )
     return seen
-
 
 
 def test_home_is_french_by_default_and_switches_to_english(fake_pipeline: dict) -> None:
@@ -123,8 +126,18 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
     assert fake_pipeline["page_pdf"][-1] == (DOC_ID, [3])  # only the cited page is sent
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
     light = [a for a in args["annotations"] if a["id"].startswith("ctx-")]
-    assert strong == [{"id": "cite-0", "page": 1, "x": 72, "y": 200, "width": 328, "height": 14,
-                       "color": strong[0]["color"], "border": "solid"}]
+    assert strong == [
+        {
+            "id": "cite-0",
+            "page": 1,
+            "x": 72,
+            "y": 200,
+            "width": 328,
+            "height": 14,
+            "color": strong[0]["color"],
+            "border": "solid",
+        }
+    ]
     assert len(light) == 2 and all(a["page"] == 1 and a["border"] == "dashed" for a in light)
     assert args["annotations"][0]["id"] == "cite-0" and args["scroll_to_annotation"] == 1
     assert args["scroll_to_page"] is None and args["pages_to_render"] == []
@@ -160,8 +173,14 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
     data_dir = Path(os.environ["RAG_DATA_DIR"])
     record = json.loads(read_reports(data_dir).decode().splitlines()[0])
     assert {k: record[k] for k in ("pdf", "question", "type", "pages", "answer", "quote", "comment")} == {
-        "pdf": PDF_NAME, "question": "Do the variables differ?", "type": "reported", "pages": [3], "answer": "",
-        "quote": QUOTE, "comment": "wrong page"}
+        "pdf": PDF_NAME,
+        "question": "Do the variables differ?",
+        "type": "reported",
+        "pages": [3],
+        "answer": "",
+        "quote": QUOTE,
+        "comment": "wrong page",
+    }
     assert record["id"].startswith("reported-") and record["language"] == "fr" and record["reported_by"] == LOCAL_USER
     assert at.get("download_button")
 
@@ -193,9 +212,14 @@ def test_inspect_records_each_document_once_per_session(fake_pipeline: dict, fak
 
 
 def test_inspect_shows_the_text_inside_a_figure(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    figure = Item(ref="#/pictures/0", kind="picture", caption="Figure 1. Paid claims", page=1,
-                  boxes=[HighlightBox(page=1, x0=72, y0=420, x1=500, y1=600)],
-                  inner_text="Cumulative paid claims\nDevelopment year")
+    figure = Item(
+        ref="#/pictures/0",
+        kind="picture",
+        caption="Figure 1. Paid claims",
+        page=1,
+        boxes=[HighlightBox(page=1, x0=72, y0=420, x1=500, y1=600)],
+        inner_text="Cumulative paid claims\nDevelopment year",
+    )
     parents = [CHUNKED.parents[0], CHUNKED.parents[1].model_copy(update={"items": [figure]})]
     chunked = CHUNKED.model_copy(update={"parents": parents})
     replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: chunked)
@@ -218,12 +242,18 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     from rag_core.models import SubQuestion
 
     answer = Answer(
-        question="et ses limites ?", mode="extractive", sources=[SOURCE],
-        standalone_question="et ses limites (franchise) ?", budget=7, budget_kind="comparison",
+        question="et ses limites ?",
+        mode="extractive",
+        sources=[SOURCE],
+        standalone_question="et ses limites (franchise) ?",
+        budget=7,
+        budget_kind="comparison",
         budget_reason="comparaison : la question contient « compare »",
         paragraphs=[Paragraph(text="Deductibles reduce payments.", source_ids=[SOURCE.id], sub_question="franchise")],
-        sub_questions=[SubQuestion(question="franchise", parents=4, parent_ids=["p1"]),
-                       SubQuestion(question="xylophone", parents=3, found=False, reformulated="xylophone seul")],
+        sub_questions=[
+            SubQuestion(question="franchise", parents=4, parent_ids=["p1"]),
+            SubQuestion(question="xylophone", parents=3, found=False, reformulated="xylophone seul"),
+        ],
     )
     replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: answer))
     at = run_app("views/ask.py")
@@ -254,17 +284,40 @@ def test_search_shows_the_thesaurus_and_the_reranker_status(
 
 
 def test_search_shows_the_translated_terms_and_the_other_language_ranks(
-        fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rag_core.models import TranslatedTerms
 
-    hit = RetrievedParent(parent=CHUNKED.parents[0], document=RECORD, children=CHUNKED.children[:2],
-                          best_child=CHUNKED.children[1], fused_rank=3, fused_score=0.03, placed=True,
-                          ranks={"dense_other": ChannelHit(rank=2, score=0.84, child_id="c1"),
-                                 "translated": ChannelHit(rank=1, score=6.1, child_id="c1")})
-    translated = TranslatedTerms(language="en", terms=["franchise → deductible, ordinary deductible"],
-                                 kept=["tarif"], forms=["deductible", "ordinary deductible"], only_other=["franchise"])
-    replace(monkeypatch, pipeline, "search", fake_search(lambda q: SearchResult(
-        query=q, parents=[hit], language="fr", translated=translated, channels=CHANNELS, elapsed_s=0.01)))
+    hit = RetrievedParent(
+        parent=CHUNKED.parents[0],
+        document=RECORD,
+        children=CHUNKED.children[:2],
+        best_child=CHUNKED.children[1],
+        fused_rank=3,
+        fused_score=0.03,
+        placed=True,
+        ranks={
+            "dense_other": ChannelHit(rank=2, score=0.84, child_id="c1"),
+            "translated": ChannelHit(rank=1, score=6.1, child_id="c1"),
+        },
+    )
+    translated = TranslatedTerms(
+        language="en",
+        terms=["franchise → deductible, ordinary deductible"],
+        kept=["tarif"],
+        forms=["deductible", "ordinary deductible"],
+        only_other=["franchise"],
+    )
+    replace(
+        monkeypatch,
+        pipeline,
+        "search",
+        fake_search(
+            lambda q: SearchResult(
+                query=q, parents=[hit], language="fr", translated=translated, channels=CHANNELS, elapsed_s=0.01
+            )
+        ),
+    )
     at = run_app("views/search.py")
     at.text_input(key="search_query").input("franchise et tarif")
     at.button[0].click().run()
@@ -278,14 +331,19 @@ def test_search_shows_the_translated_terms_and_the_other_language_ranks(
     )
     assert "Glossaire utilisé : " in captions and "entrées" in captions
     assert "Rang 3 : le meilleur passage des documents en anglais, placé à ce rang." in captions
-    assert "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." \
-        in captions
+    assert (
+        "Seuls les documents en anglais nomment : franchise (aucun document dans la langue de la question)." in captions
+    )
 
 
 def test_ask_labels_a_passage_in_another_language(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    answer = Answer(question="que devient la franchise ?", language="fr", mode="extractive", sources=[SOURCE],
-                    paragraphs=[Paragraph(text="With a deductible, payments are reduced.", source_ids=[SOURCE.id],
-                                          language="en")])
+    answer = Answer(
+        question="que devient la franchise ?",
+        language="fr",
+        mode="extractive",
+        sources=[SOURCE],
+        paragraphs=[Paragraph(text="With a deductible, payments are reduced.", source_ids=[SOURCE.id], language="en")],
+    )
     replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: answer))
     at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("que devient la franchise ?").run()

@@ -9,21 +9,44 @@ from tests.fakes import replace
 from tests.ui.apptest_support import DOC_ID, SOURCE, fake_ask, run_app, viewer_args
 
 CELL = HighlightBox(page=3, x0=300, y0=410, x1=340, y1=422)
-TABLE_SOURCE = SOURCE.model_copy(update={
-    "id": f"{SOURCE.id}#/tables/0", "kind": "table", "label": "Coverage modifications · Table 1 · p. 3",
-    "boxes": [HighlightBox(page=3, x0=72, y0=380, x1=520, y1=470)], "parent_boxes": []})
+TABLE_SOURCE = SOURCE.model_copy(
+    update={
+        "id": f"{SOURCE.id}#/tables/0",
+        "kind": "table",
+        "label": "Coverage modifications · Table 1 · p. 3",
+        "boxes": [HighlightBox(page=3, x0=72, y0=380, x1=520, y1=470)],
+        "parent_boxes": [],
+    }
+)
 EXCERPT = TableExcerpt(
-    source_id=TABLE_SOURCE.id, caption="Cumulative paid losses",
+    source_id=TABLE_SOURCE.id,
+    caption="Cumulative paid losses",
     header=[TableCell(row=0, col=0, text="Acc. year"), TableCell(row=0, col=1, text="Paid")],
-    rows=[[TableCell(row=6, col=0, text="1997", box=HighlightBox(page=3, x0=72, y0=410, x1=110, y1=422)),
-           TableCell(row=6, col=1, text="57231", box=CELL)]],
-    matched=[(6, 0)])
+    rows=[
+        [
+            TableCell(row=6, col=0, text="1997", box=HighlightBox(page=3, x0=72, y0=410, x1=110, y1=422)),
+            TableCell(row=6, col=1, text="57231", box=CELL),
+        ]
+    ],
+    matched=[(6, 0)],
+)
 
 
 def test_a_refusal_names_the_missing_terms_and_lists_the_closest_passages(fake_pipeline, monkeypatch) -> None:
-    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
-        question=q, mode="refused", missing_terms=["TSCA"], uncited=[SOURCE],
-        missing_information="Aucun des documents auxquels vous avez accès ne mentionne « TSCA ».")))
+    replace(
+        monkeypatch,
+        pipeline,
+        "ask",
+        fake_ask(
+            lambda q: Answer(
+                question=q,
+                mode="refused",
+                missing_terms=["TSCA"],
+                uncited=[SOURCE],
+                missing_information="Aucun des documents auxquels vous avez accès ne mentionne « TSCA ».",
+            )
+        ),
+    )
     at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("Quel est le taux de la TSCA ?").run()
     assert any("TSCA" in w.value for w in at.warning)
@@ -32,10 +55,23 @@ def test_a_refusal_names_the_missing_terms_and_lists_the_closest_passages(fake_p
 
 
 def test_a_table_answer_shows_its_row_and_a_cell_click_opens_that_cell(fake_pipeline, monkeypatch) -> None:
-    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
-        question=q, mode="extractive", sources=[TABLE_SOURCE],
-        paragraphs=[Paragraph(text="1997 — Paid: 57231", source_ids=[TABLE_SOURCE.id], quote="| 1997 | 57231 |",
-                              table=EXCERPT)])))
+    replace(
+        monkeypatch,
+        pipeline,
+        "ask",
+        fake_ask(
+            lambda q: Answer(
+                question=q,
+                mode="extractive",
+                sources=[TABLE_SOURCE],
+                paragraphs=[
+                    Paragraph(
+                        text="1997 — Paid: 57231", source_ids=[TABLE_SOURCE.id], quote="| 1997 | 57231 |", table=EXCERPT
+                    )
+                ],
+            )
+        ),
+    )
     at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("What was paid for accident year 1997?").run()
     assert not at.exception
@@ -49,13 +85,30 @@ def test_a_table_answer_shows_its_row_and_a_cell_click_opens_that_cell(fake_pipe
 
 
 def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkeypatch) -> None:
-    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
-        question=q, mode="llm", sources=[SOURCE],
-        paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four", judged="supported"),
-                    Paragraph(text="Invented.", source_ids=[SOURCE.id], quote="all four", judged="not_supported",
-                              judged_reason="The source says nothing of it.",
-                              note="Jugé non appuyé par ses sources : The source says nothing of it.",
-                              collections=["Réglementaire", "Cours"])])))
+    replace(
+        monkeypatch,
+        pipeline,
+        "ask",
+        fake_ask(
+            lambda q: Answer(
+                question=q,
+                mode="llm",
+                sources=[SOURCE],
+                paragraphs=[
+                    Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four", judged="supported"),
+                    Paragraph(
+                        text="Invented.",
+                        source_ids=[SOURCE.id],
+                        quote="all four",
+                        judged="not_supported",
+                        judged_reason="The source says nothing of it.",
+                        note="Jugé non appuyé par ses sources : The source says nothing of it.",
+                        collections=["Réglementaire", "Cours"],
+                    ),
+                ],
+            )
+        ),
+    )
     at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("q").run()
     text = " ".join(m.value for m in at.markdown)
@@ -65,10 +118,24 @@ def test_support_verdicts_and_mixed_collections_are_marked(fake_pipeline, monkey
 
 
 def test_an_answer_shows_what_it_cost_and_the_dialect_in_use(fake_pipeline, monkeypatch) -> None:
-    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: Answer(
-        question=q, mode="llm", sources=[SOURCE], prompt_tokens=1834, completion_tokens=212, dialect="json_object",
-        first_paragraph_s=2.4, elapsed_s=9.75,
-        paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four")])))
+    replace(
+        monkeypatch,
+        pipeline,
+        "ask",
+        fake_ask(
+            lambda q: Answer(
+                question=q,
+                mode="llm",
+                sources=[SOURCE],
+                prompt_tokens=1834,
+                completion_tokens=212,
+                dialect="json_object",
+                first_paragraph_s=2.4,
+                elapsed_s=9.75,
+                paragraphs=[Paragraph(text="Backed.", source_ids=[SOURCE.id], quote="all four")],
+            )
+        ),
+    )
     at = run_app("views/ask.py")
     at.chat_input(key="ask_input").set_value("q").run()
     assert not at.exception

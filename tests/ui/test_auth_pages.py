@@ -33,17 +33,28 @@ def _texts(at: AppTest) -> str:
     return " ".join(str(e.value) for kind in ("title", "markdown", "error", "caption") for e in getattr(at, kind))
 
 
-@pytest.mark.parametrize(("env", "expected"), [
-    ({"RAG_AUTH__MODE": "header"}, "les en-têtes d'identité sont ignorés"),
-    ({"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true"}, "Le proxy n'a pas indiqué qui vous êtes"),
-    ({"RAG_AUTH__MODE": "oidc"}, "La connexion OpenID Connect n'est pas configurée"),
-])
-def test_nobody_signed_in_sees_only_why(env: dict, expected: str, monkeypatch: pytest.MonkeyPatch,
-                                        sign_ins: list) -> None:
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"RAG_AUTH__MODE": "header"}, "les en-têtes d'identité sont ignorés"),
+        (
+            {"RAG_AUTH__MODE": "header", "RAG_AUTH__TRUST_PROXY_HEADERS": "true"},
+            "Le proxy n'a pas indiqué qui vous êtes",
+        ),
+        ({"RAG_AUTH__MODE": "oidc"}, "La connexion OpenID Connect n'est pas configurée"),
+    ],
+)
+def test_nobody_signed_in_sees_only_why(
+    env: dict, expected: str, monkeypatch: pytest.MonkeyPatch, sign_ins: list
+) -> None:
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    replace(monkeypatch, pipeline, "list_documents",
-            lambda settings, collection=None, *, principal: pytest.fail("a page read the library"))
+    replace(
+        monkeypatch,
+        pipeline,
+        "list_documents",
+        lambda settings, collection=None, *, principal: pytest.fail("a page read the library"),
+    )
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Connexion"
@@ -98,8 +109,17 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
     from rag_core.access import Grant
 
     calls: dict = {"grant": [], "revoke": [], "audit": []}
-    grants = [Grant(collection="solvency", subject_kind="user", subject="bob@example.com", role="manage",
-                    granted_by="local", granted_at="2026-12-01T10:00:00")]
+    grants = [
+        Grant(
+            collection="solvency",
+            subject_kind="user",
+            subject="bob@example.com",
+            role="manage",
+            granted_by="local",
+            granted_at="2026-12-01T10:00:00",
+        )
+    ]
+
     def who(user: str | None, group: str | None) -> dict:
         return {k: v for k, v in (("user", user), ("group", group)) if v is not None}
 
@@ -173,8 +193,12 @@ def _header_app(monkeypatch: pytest.MonkeyPatch, headers: list[tuple[str, str]],
     for key, value in {**HEADER_MODE, **env}.items():
         monkeypatch.setenv(key, value)
     _as_if_sent(monkeypatch, headers)
-    replace(monkeypatch, pipeline, "list_documents",
-            lambda settings, collection=None, *, principal: pytest.fail("a page read the library"))
+    replace(
+        monkeypatch,
+        pipeline,
+        "list_documents",
+        lambda settings, collection=None, *, principal: pytest.fail("a page read the library"),
+    )
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     return at
@@ -191,10 +215,12 @@ def test_header_mode_signs_in_the_one_user_the_proxy_names(monkeypatch: pytest.M
     assert sign_ins == [Principal("alice@example.org", frozenset({"Finance, board"}))]
 
 
-def test_a_repeated_identity_header_shows_the_sign_in_screen(monkeypatch: pytest.MonkeyPatch, sign_ins: list,
-                                                            caplog: pytest.LogCaptureFixture) -> None:
-    at = _header_app(monkeypatch, [("X-Forwarded-Email", "mallory@example.org"),
-                                   ("X-Forwarded-Email", "alice@example.org")])
+def test_a_repeated_identity_header_shows_the_sign_in_screen(
+    monkeypatch: pytest.MonkeyPatch, sign_ins: list, caplog: pytest.LogCaptureFixture
+) -> None:
+    at = _header_app(
+        monkeypatch, [("X-Forwarded-Email", "mallory@example.org"), ("X-Forwarded-Email", "alice@example.org")]
+    )
     assert at.title[0].value == "Connexion" and sign_ins == []
     assert "plusieurs fois un en-tête d'identité" in _texts(at).replace("\\", "")
     logged = " ".join(r.getMessage() for r in caplog.records)
@@ -207,8 +233,9 @@ def test_nobody_signs_in_under_the_local_operators_name(monkeypatch: pytest.Monk
     assert "réservé à l'opérateur local" in _texts(at).replace("\\", "")
 
 
-def test_header_mode_beyond_loopback_needs_the_explicit_setting(monkeypatch: pytest.MonkeyPatch, sign_ins: list,
-                                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_header_mode_beyond_loopback_needs_the_explicit_setting(
+    monkeypatch: pytest.MonkeyPatch, sign_ins: list, caplog: pytest.LogCaptureFixture
+) -> None:
     previous = st_config.get_option("server.address")
     st_config.set_option("server.address", "0.0.0.0")
     try:

@@ -69,8 +69,9 @@ def page_width_pt(pdf: Path, page_no: int) -> float:
         return doc[page_no - 1].rect.width
 
 
-def test_upload_inspect_ask_and_open_the_highlighted_citation(app_url: str, page, corpus_dir: Path,
-                                                              tmp_path: Path) -> None:
+def test_upload_inspect_ask_and_open_the_highlighted_citation(
+    app_url: str, page, corpus_dir: Path, tmp_path: Path
+) -> None:
     import pymupdf
 
     pdf = tmp_path / PDF_NAME
@@ -108,8 +109,9 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     grid = page.locator('[data-testid="stDataFrame"]').last  # the grid's cells are mirrored in an accessible table
     grid.wait_for(timeout=10_000)  # the canvas grid is on the page...
     # ...and its accessible mirror (a table the grid keeps out of sight for screen readers) holds the cells
-    grid.locator('[data-testid^="glide-cell-"]').filter(has_text=TABLE_CELLS[0]).first.wait_for(state="attached",
-                                                                                                 timeout=10_000)
+    grid.locator('[data-testid^="glide-cell-"]').filter(has_text=TABLE_CELLS[0]).first.wait_for(
+        state="attached", timeout=10_000
+    )
     cells = [t.strip() for t in grid.locator('[data-testid^="glide-cell-"]').all_inner_texts()]
     assert all(cell in cells for cell in TABLE_CELLS), cells
 
@@ -148,8 +150,14 @@ def _journey(app_url: str, page, pdf: Path) -> None:
 
     # The paragraph's quote (its first sentence, for an extractive answer) is highlighted strongly:
     # the start of the paragraph lies under a strong box, on the cited page.
-    paragraph = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').filter(
-        has_not_text="extractif").filter(has_not_text="Contexte :").first  # not the badge nor the budget caption
+    paragraph = (
+        page.locator('[data-testid="stChatMessage"]')
+        .nth(1)
+        .locator('[data-testid="stMarkdown"]')
+        .filter(has_not_text="extractif")
+        .filter(has_not_text="Contexte :")
+        .first
+    )  # not the badge nor the budget caption
     opening = " ".join(paragraph.inner_text().split()[:5])
     strong_pt = drawn('[id^="annotation-cite-"]')
     assert under(quote_box_pt(pdf, QUOTE_PAGE, opening), strong_pt), (opening, strong_pt)

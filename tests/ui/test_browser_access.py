@@ -36,14 +36,22 @@ USERS = {
     "bob@example.com": {"password": "bob-pw", "name": "Bob", "groups": ["risk", "solvency-readers"]},
 }
 DOCS = {  # file name -> (collection, title, paragraphs)
-    "reserving_note.pdf": ("reserving", "Claims reserving note", [
-        "The chain ladder method projects cumulative paid claims with age-to-age development factors.",
-        "The Mack model gives the standard error of the outstanding claims reserve estimated by chain ladder.",
-    ]),
-    "solvency_note.pdf": ("solvency", "Solvency capital note", [
-        "The solvency capital requirement is calibrated to the value-at-risk of basic own funds.",
-        "The confidence level of that value-at-risk is 99.5 percent over a one-year period.",
-    ]),
+    "reserving_note.pdf": (
+        "reserving",
+        "Claims reserving note",
+        [
+            "The chain ladder method projects cumulative paid claims with age-to-age development factors.",
+            "The Mack model gives the standard error of the outstanding claims reserve estimated by chain ladder.",
+        ],
+    ),
+    "solvency_note.pdf": (
+        "solvency",
+        "Solvency capital note",
+        [
+            "The solvency capital requirement is calibrated to the value-at-risk of basic own funds.",
+            "The confidence level of that value-at-risk is 99.5 percent over a one-year period.",
+        ],
+    ),
 }
 RESERVING_Q = "What does the Mack model give?"
 SOLVENCY_Q = "How is the solvency capital requirement calibrated?"
@@ -121,8 +129,9 @@ def goto(page, url: str, heading: str) -> None:
 def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:
     """Until a dataframe grid holds a cell reading `text`: the grid mirrors its cells in an
     accessible table that it keeps out of sight, hence "attached" rather than visible."""
-    page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(
-        has_text=text).first.wait_for(state="attached", timeout=timeout_ms)
+    page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(has_text=text).first.wait_for(
+        state="attached", timeout=timeout_ms
+    )
 
 
 def main_text(page) -> str:
@@ -183,8 +192,7 @@ def sign_in(page, url: str, user: str, screenshot: str = "") -> None:
     # page, on a new websocket), the run to wait for is the home page's.
     with rerun(page):
         page.click("#submit")
-        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address,
-                          timeout=60_000)
+        page.wait_for_url(lambda address: address.startswith(url) and "oauth2callback" not in address, timeout=60_000)
     page.get_by_text(f"Connecté : {user}").wait_for(timeout=10_000)
 
 
@@ -198,8 +206,12 @@ def oidc_app(library: Path, tmp_path: Path) -> Iterator[str]:
     provider, issuer, client_secret = start_provider(USERS, tmp_path / "oidc")
     secrets_file = write_secrets(tmp_path / "secrets.toml", issuer, client_secret)
     try:
-        proc, url = start_app(library, ARTIFACTS / "streamlit-oidc.log", env={"RAG_AUTH__MODE": "oidc"},
-                              args=["--secrets.files", str(secrets_file)])
+        proc, url = start_app(
+            library,
+            ARTIFACTS / "streamlit-oidc.log",
+            env={"RAG_AUTH__MODE": "oidc"},
+            args=["--secrets.files", str(secrets_file)],
+        )
         yield url
         stop_app(proc)
     finally:
@@ -346,9 +358,15 @@ def test_local_mode_every_page_by_its_address_on_a_fresh_server(library: Path, n
     proc, url = start_app(library, ARTIFACTS / "streamlit-local.log")
     try:
         page = new_page()
-        headings = {"": "Questions-réponses sur vos documents", "library": "Bibliothèque",
-                    "inspect": "Inspection d'un document", "ask": "Poser une question",
-                    "search": "Test de la recherche", "evaluate": "Évaluation de la recherche", "access": "Accès"}
+        headings = {
+            "": "Questions-réponses sur vos documents",
+            "library": "Bibliothèque",
+            "inspect": "Inspection d'un document",
+            "ask": "Poser une question",
+            "search": "Test de la recherche",
+            "evaluate": "Évaluation de la recherche",
+            "access": "Accès",
+        }
         for path in [*PAGES[1:], ""]:  # "/" last: each page is opened by its own address first
             goto(page, f"{url}/{path}", headings[path])
             nav = nav_text(page)

@@ -117,8 +117,9 @@ def _journey(url: str, pdf: Path, page) -> None:
     assert NUMBER in row and len(row) >= 10, row
     shown = iter(t.strip() for t in cells.all_inner_texts())
     assert all(cell in shown for cell in row), row  # every printed cell, in order (another row may interleave)
-    assert chip.first.evaluate("b => [...b.querySelectorAll('*')].every(e => e.scrollWidth <= e.clientWidth + 1)"), \
+    assert chip.first.evaluate("b => [...b.querySelectorAll('*')].every(e => e.scrollWidth <= e.clientWidth + 1)"), (
         f"{NUMBER} is cut short in its button"
+    )
     page.get_by_text(TABLE_QUESTION).evaluate("e => e.scrollIntoView({block: 'start'})")  # the question, then its row
     shot(page, "02_table")
 
@@ -137,7 +138,8 @@ def _journey(url: str, pdf: Path, page) -> None:
         page_width_pt = doc[0].rect.width
     scale = frame.locator("canvas").first.evaluate("c => parseFloat(c.style.width)") / page_width_pt
     boxes_px = frame.locator('[id^="annotation-cite-"]').evaluate_all(
-        "els => els.map(e => [e.style.left, e.style.top, e.style.width, e.style.height].map(parseFloat))")
+        "els => els.map(e => [e.style.left, e.style.top, e.style.width, e.style.height].map(parseFloat))"
+    )
     assert len(boxes_px) == 1, boxes_px  # the cell, not the table's rows
     x, y, w, h = (v / scale for v in boxes_px[0])
 

@@ -69,11 +69,21 @@ def test_hostile_text_is_shown_as_text_everywhere(app, page, chat_server: FakeCh
     source = tmp_path / FILE_NAME
     bad_files.hostile_text(source)
     # The router's reply comes first (the budget and its reason, shown on the Ask page), then the answer.
-    chat_server.answer({"kind": "definition", "reason": '<img src=x onerror="window.__pwned=5"> a ratio is asked',
-                        "sub_questions": []})
-    chat_server.answer({"paragraphs": [{"text": "Quoted: " + " ".join(bad_files.HOSTILE_LINES), "source_ids": ["S1"],
-                                        "quote": "The loss ratio of the motor portfolio is 72 percent."}],
-                        "missing_information": "<script>window.__pwned=4</script>"})
+    chat_server.answer(
+        {"kind": "definition", "reason": '<img src=x onerror="window.__pwned=5"> a ratio is asked', "sub_questions": []}
+    )
+    chat_server.answer(
+        {
+            "paragraphs": [
+                {
+                    "text": "Quoted: " + " ".join(bad_files.HOSTILE_LINES),
+                    "source_ids": ["S1"],
+                    "quote": "The loss ratio of the motor portfolio is 72 percent.",
+                }
+            ],
+            "missing_information": "<script>window.__pwned=4</script>",
+        }
+    )
     try:
         _journey(url, page, source)
     except Exception:

@@ -45,7 +45,7 @@ def test_inspect_shows_a_triangle_read_from_an_image(page, corpus_dir: Path, tmp
             cells.filter(has_text=row[0]).first.wait_for(state="attached", timeout=10_000)
             texts = [t.strip() for t in cells.all_inner_texts()]
             start = texts.index(row[0])  # the year's row: its first cells in order
-            assert tuple(texts[start:start + len(row)]) == row
+            assert tuple(texts[start : start + len(row)]) == row
         viewer_settled(page, '[id^="annotation-"]')  # the page drawn, with its parents' and children's boxes
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "inspect_ocr_page.png"), full_page=False)

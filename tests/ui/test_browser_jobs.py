@@ -56,7 +56,8 @@ def _jobs(settings: Settings) -> dict[str, object]:
 def _library_shows_done(page, url: str, name: str) -> None:
     goto(page, f"{url}/library")
     page.locator('[data-testid="stAlert"]').filter(has_text=name).filter(has_text="importé").first.wait_for(
-        timeout=60_000)
+        timeout=60_000
+    )
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
 
 
@@ -101,7 +102,8 @@ def test_three_uploads_cancel_the_second_while_it_runs(app, page, tmp_path: Path
     wait_until(lambda: _jobs(settings)["b_second.pdf"].state == "running", 300, every_s=0.1)
     victim = _jobs(settings)["b_second.pdf"]
     bar = page.locator('[data-testid="stProgress"]').filter(
-        has_text=re.compile(r"b_second\.pdf .*(analyse|découpage|vectorisation|écriture) \d+/\d+"))
+        has_text=re.compile(r"b_second\.pdf .*(analyse|découpage|vectorisation|écriture) \d+/\d+")
+    )
     bar.first.wait_for(timeout=20_000)
     page.screenshot(path=str(ARTIFACTS / "queue_progress.png"), full_page=True)
     page.locator(f".st-key-job_cancel_{victim.id} button").click()

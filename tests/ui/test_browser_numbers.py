@@ -27,8 +27,12 @@ from tests.ui.browser_support import (
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 QUESTION = "What were the amounts for motor liability?"
-ROWS = [["Line of business", "12 months", "24 months", "36 months"], ["Household", "1 200", "1 850", "2 105"],
-        ["Motor liability", "1 310", "2 020", "2 290"], ["Marine cargo", "1 415", "2 240", ""]]
+ROWS = [
+    ["Line of business", "12 months", "24 months", "36 months"],
+    ["Household", "1 200", "1 850", "2 105"],
+    ["Motor liability", "1 310", "2 020", "2 290"],
+    ["Marine cargo", "1 415", "2 240", ""],
+]
 CELL = (72.0, 90.0, 20.0)  # x of the first column, column width, row height (points)
 NUMBER, NUMBER_ROW = "2 020", 2  # the number and its row in ROWS
 
@@ -42,10 +46,12 @@ def make_pdf(path: Path) -> Path:
     page = doc.new_page()
     page.insert_text((72, 72), "Claims reserving report", fontsize=20, fontname="hebo")
     page.insert_text((72, 110), "1 Paid claims triangle", fontsize=14, fontname="hebo")
-    page.insert_textbox(pymupdf.Rect(72, 120, 520, 200),
-                        "The triangle below gives cumulative payments by development age, in thousands of euros. "
-                        "It is the basis of the chain ladder projection of this report.",
-                        fontsize=10)
+    page.insert_textbox(
+        pymupdf.Rect(72, 120, 520, 200),
+        "The triangle below gives cumulative payments by development age, in thousands of euros. "
+        "It is the basis of the chain ladder projection of this report.",
+        fontsize=10,
+    )
     page.insert_text((72, 220), "Table 1: Cumulative payments (thousands)", fontsize=10, fontname="hebo")
     x0, width, height = CELL
     y0 = 228
@@ -55,8 +61,11 @@ def make_pdf(path: Path) -> Path:
             page.draw_rect(rect, color=(0, 0, 0), width=0.7)
             if text:
                 page.insert_text((rect.x0 + 5, rect.y1 - 6), text, fontsize=10)
-    page.insert_textbox(pymupdf.Rect(72, 340, 520, 420),
-                        "Development factors are computed as ratios of column sums of the triangle.", fontsize=10)
+    page.insert_textbox(
+        pymupdf.Rect(72, 340, 520, 420),
+        "Development factors are computed as ratios of column sums of the triangle.",
+        fontsize=10,
+    )
     doc.save(path)
     return path
 
@@ -103,7 +112,7 @@ def _journey(url: str, pdf: Path, page) -> None:
     chip = cells.filter(has_text=re.compile(rf"^{NUMBER}$"))
     chip.first.wait_for(timeout=10_000)
     shown = [t.strip() for t in cells.all_inner_texts()]
-    assert ROWS[NUMBER_ROW] == shown[:len(ROWS[NUMBER_ROW])], shown  # the motor row, in its order
+    assert ROWS[NUMBER_ROW] == shown[: len(ROWS[NUMBER_ROW])], shown  # the motor row, in its order
     assert all(answer.get_by_text(head, exact=True).count() == 1 for head in ROWS[0]), "the header is not shown"
     page.screenshot(path=str(ARTIFACTS / "numbers_01_answer.png"), full_page=True)
 

@@ -57,8 +57,9 @@ def browser():
 
 
 def _person(browser, headers: dict[str, str]):
-    context = browser.new_context(viewport={"width": 1500, "height": 1000}, extra_http_headers=headers,
-                                  accept_downloads=True)
+    context = browser.new_context(
+        viewport={"width": 1500, "height": 1000}, extra_http_headers=headers, accept_downloads=True
+    )
     page = context.new_page()
     return context, page, PageStream(page)
 
@@ -150,9 +151,12 @@ def oidc_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
     provider, issuer, client_secret = start_provider(OIDC_USERS, root / "oidc")
     secrets_file = write_secrets(root / "secrets.toml", issuer, client_secret)
     try:
-        proc, url = start_app(library.settings.data_dir, ARTIFACTS / "streamlit-oidc.log",
-                              env={"RAG_AUTH__MODE": "oidc", "RAG_AUDIT__EXPORT_URL_LIFETIME_S": "3600"},
-                              args=["--secrets.files", str(secrets_file)])
+        proc, url = start_app(
+            library.settings.data_dir,
+            ARTIFACTS / "streamlit-oidc.log",
+            env={"RAG_AUTH__MODE": "oidc", "RAG_AUDIT__EXPORT_URL_LIFETIME_S": "3600"},
+            args=["--secrets.files", str(secrets_file)],
+        )
         yield ScopedApp(url, proc, library)
         stop_app(proc)
     finally:

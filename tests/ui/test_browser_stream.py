@@ -28,12 +28,24 @@ SENTENCES = [
 QUESTION = "How does the chain ladder method project the claims?"
 ANSWER = {
     "paragraphs": [
-        {"text": "The chain ladder method projects cumulative paid claims with development factors.",
-         "source_ids": ["S1"], "quote": SENTENCES[0], "computations": []},
-        {"text": "From 12 to 24 months the development factor is 1.54.", "source_ids": ["S1"],
-         "quote": "development factor from 12 to 24 months is 1.54", "computations": []},
-        {"text": "Mack's model adds the mean squared error of prediction of the reserves.", "source_ids": ["S1"],
-         "quote": SENTENCES[2], "computations": []},
+        {
+            "text": "The chain ladder method projects cumulative paid claims with development factors.",
+            "source_ids": ["S1"],
+            "quote": SENTENCES[0],
+            "computations": [],
+        },
+        {
+            "text": "From 12 to 24 months the development factor is 1.54.",
+            "source_ids": ["S1"],
+            "quote": "development factor from 12 to 24 months is 1.54",
+            "computations": [],
+        },
+        {
+            "text": "Mack's model adds the mean squared error of prediction of the reserves.",
+            "source_ids": ["S1"],
+            "quote": SENTENCES[2],
+            "computations": [],
+        },
     ],
     "missing_information": "",
 }
@@ -61,9 +73,14 @@ def app(tmp_path: Path) -> Iterator[tuple[str, FakeChatServer]]:
     (result,) = pipeline.ingest([pdf], Settings(data_dir=data), principal=Principal.local_operator())
     assert result.status == "ingested", result.message
     with FakeChatServer(family="llamacpp") as server:
-        env = {"RAG_LLM__BASE_URL": server.base_url, "RAG_LLM__MODEL": "slow-local-model", "RAG_LLM__TIMEOUT_S": "60",
-               "RAG_UNDERSTANDING__CONTEXT_BUDGET": "false", "RAG_UNDERSTANDING__SUB_QUESTIONS": "false",
-               "RAG_UNDERSTANDING__FOLLOWUPS": "false"}
+        env = {
+            "RAG_LLM__BASE_URL": server.base_url,
+            "RAG_LLM__MODEL": "slow-local-model",
+            "RAG_LLM__TIMEOUT_S": "60",
+            "RAG_UNDERSTANDING__CONTEXT_BUDGET": "false",
+            "RAG_UNDERSTANDING__SUB_QUESTIONS": "false",
+            "RAG_UNDERSTANDING__FOLLOWUPS": "false",
+        }
         proc, url = start_app(data, ARTIFACTS / "streamlit_stream.log", env=env)
         try:
             yield url, server
@@ -84,8 +101,10 @@ def send(page, question: str) -> None:
 
 def test_paragraphs_are_shown_and_marked_while_the_answer_is_written(app, page) -> None:
     url, server = app
-    server.queue(Reply(content=ANSWER, chunk_chars=4, chunk_delay_s=0.12),
-                 Reply(content=ANSWER, chunk_chars=4, chunk_delay_s=0.25))
+    server.queue(
+        Reply(content=ANSWER, chunk_chars=4, chunk_delay_s=0.12),
+        Reply(content=ANSWER, chunk_chars=4, chunk_delay_s=0.25),
+    )
     try:
         _journey(url, server, page)
     except Exception:

@@ -24,8 +24,13 @@ def drawn(url: str, headers: list[tuple[str, str]]) -> str:
     """Everything the home page draws for one websocket session with these request headers."""
     ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
     # the ignore below: websockets types subprotocols as its Subprotocol NewType
-    with connect(ws_url, additional_headers=headers, subprotocols=["streamlit", "no-xsrf-token"],  # type: ignore[list-item]
-                 open_timeout=60, max_size=None) as ws:
+    with connect(
+        ws_url,
+        additional_headers=headers,
+        subprotocols=["streamlit", "no-xsrf-token"],  # type: ignore[list-item]
+        open_timeout=60,
+        max_size=None,
+    ) as ws:
         back = BackMsg()
         back.rerun_script.query_string = ""
         back.rerun_script.page_name = ""
@@ -59,8 +64,11 @@ def test_one_value_of_each_identity_header_signs_in(app: str) -> None:
 
 @pytest.mark.parametrize("twice", ["X-Forwarded-Email", "X-Forwarded-Groups"])
 def test_an_identity_header_sent_twice_signs_nobody_in(app: str, twice: str) -> None:
-    headers = [("X-Forwarded-Email", "alice@example.org"), ("X-Forwarded-Groups", "staff"),
-               (twice, "mallory@example.org" if twice == "X-Forwarded-Email" else "board")]
+    headers = [
+        ("X-Forwarded-Email", "alice@example.org"),
+        ("X-Forwarded-Groups", "staff"),
+        (twice, "mallory@example.org" if twice == "X-Forwarded-Email" else "board"),
+    ]
     text = drawn(app, headers).replace("\\", "")
     assert "plusieurs fois un en-tête d'identité" in text
     assert "Connecté" not in text and "alice@example.org" not in text

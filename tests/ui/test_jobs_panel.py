@@ -78,7 +78,8 @@ def _seconds(shown: str) -> int:
 
 # ----- 1. no worker ------------------------------------------------------------------------------
 def test_the_library_says_no_worker_runs_while_jobs_wait_and_no_heartbeat_is_alive(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = Settings()
     at = _library()
     assert fr("jobs.no_worker") not in _texts(at.warning)  # an empty queue: nothing to warn about
@@ -106,8 +107,14 @@ def test_a_running_jobs_row_shows_its_stage_elapsed_time_and_time_left(tmp_path:
     job = claim_as_worker(settings, {"stage": "embed", "done": 1, "total": 2, "started_at": time.time() - 100})
     assert job.state == "running"
     at = _library()
-    line = fr("jobs.line_stage", file="running.pdf", collection=job.collection, stage=fr("library.stage.embed"),
-              done=1, total=2)
+    line = fr(
+        "jobs.line_stage",
+        file="running.pdf",
+        collection=job.collection,
+        stage=fr("library.stage.embed"),
+        done=1,
+        total=2,
+    )
     assert _progress_texts(at) == [line]
     assert at.get("progress")[0].proto.value == 62  # 5/8, in percent
     times = [m for c in _texts(at.caption) if (m := re.fullmatch(fr_pattern("jobs.times_left", "elapsed", "left"), c))]
@@ -154,8 +161,9 @@ def test_retry_requeues_a_failed_and_a_cancelled_job(tmp_path: Path) -> None:
     table = open_store(settings).job_table()
     failed = queue_pdf(settings, tmp_path, "failed.pdf", LOCAL)
     running = claim_as_worker(settings, {"stage": "parse", "done": 1, "total": 1})
-    assert table.release(running, {"state": "failed", "message_key": "internal", "message": "Fake failure.",
-                                   "finished_at": time.time()})
+    assert table.release(
+        running, {"state": "failed", "message_key": "internal", "message": "Fake failure.", "finished_at": time.time()}
+    )
     cancelled = queue_pdf(settings, tmp_path, "cancelled.pdf", LOCAL)
     assert pipeline.cancel_job(cancelled.id, settings, principal=LOCAL) == "queued"
     at = _library()

@@ -47,8 +47,16 @@ def _upload(at: AppTest, files: list[tuple[str, bytes]]) -> AppTest:
     settings = Settings()  # the autouse fixture's data dir, as the page's
     worker = WorkerProcess(settings.data_dir, verbose=False)
     try:
-        wait_until(lambda: not [j for j in pipeline.list_jobs(settings, principal=Principal.local_operator())
-                                if j.state in ("queued", "running")], 900)
+        wait_until(
+            lambda: (
+                not [
+                    j
+                    for j in pipeline.list_jobs(settings, principal=Principal.local_operator())
+                    if j.state in ("queued", "running")
+                ]
+            ),
+            900,
+        )
     finally:
         worker.stop()
     at.run()

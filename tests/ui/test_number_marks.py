@@ -18,8 +18,9 @@ TEXT = "Paid 2 020 at 24 months; factor 1,542; total 3 970; reserve 4 567."
 
 def _trace(text: str, status: str, reason: str = "", location: NumberLocation | None = None) -> NumberTrace:
     start = TEXT.index(text)
-    return NumberTrace(text=text, start=start, end=start + len(text), value=0.0, status=status,
-                       reason=reason, location=location)
+    return NumberTrace(
+        text=text, start=start, end=start + len(text), value=0.0, status=status, reason=reason, location=location
+    )
 
 
 @pytest.fixture
@@ -33,8 +34,14 @@ def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # n
     ]
 
     def ask(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
-        return Answer(question=question, mode="llm", sources=[SOURCE], unsupported_numbers=1, mismatched_numbers=1,
-                      paragraphs=[Paragraph(text=TEXT, source_ids=[SOURCE.id], numbers=numbers)])
+        return Answer(
+            question=question,
+            mode="llm",
+            sources=[SOURCE],
+            unsupported_numbers=1,
+            mismatched_numbers=1,
+            paragraphs=[Paragraph(text=TEXT, source_ids=[SOURCE.id], numbers=numbers)],
+        )
 
     replace(monkeypatch, pipeline, "ask", ask)
     return fake_pipeline
@@ -45,8 +52,12 @@ def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: d
     at.chat_input(key="ask_input").set_value("Paiements ?").run()
     assert not at.exception
     paragraph = next(m.value for m in at.markdown if "Paid" in m.value)
-    for mark in (":green-background[2 020 ✓]", ":blue-background[1,542 =]", ":orange-background[3 970 ≠]",
-                 ":red-background[4 567 ?]"):
+    for mark in (
+        ":green-background[2 020 ✓]",
+        ":blue-background[1,542 =]",
+        ":orange-background[3 970 ≠]",
+        ":red-background[4 567 ?]",
+    ):
         assert mark in paragraph, paragraph
     captions = " ".join(c.value for c in at.caption)
     assert "calculé (vérifié)" in captions and "le calcul ne correspond pas" in captions and "non étayé" in captions
@@ -59,6 +70,16 @@ def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: d
     args = viewer_args(at)
     assert numbered["page_pdf"][-1] == (DOC_ID, [3])
     strong = [a for a in args["annotations"] if a["id"].startswith("cite-")]
-    assert strong == [{"id": "cite-0", "page": 1, "x": 250, "y": 300, "width": 70, "height": 18,
-                       "color": strong[0]["color"], "border": "solid"}]
+    assert strong == [
+        {
+            "id": "cite-0",
+            "page": 1,
+            "x": 250,
+            "y": 300,
+            "width": 70,
+            "height": 18,
+            "color": strong[0]["color"],
+            "border": "solid",
+        }
+    ]
     assert args["scroll_to_annotation"] == 1

@@ -79,8 +79,16 @@ def test_no_media_url_of_an_ask_session_serves_scoped_bytes_once_its_user_is_gon
 
 
 def test_the_evaluation_results_are_made_only_for_the_administrator_session_that_drew_them(app: ScopedApp) -> None:
-    report_citation(app.settings.data_dir, question=SECRET_QUERY, language="en", source_id="board-p1",
-                    pdf="board.pdf", pages=[1], quote=f"The {SECRET_WORD} programme", user="ann@example.org")
+    report_citation(
+        app.settings.data_dir,
+        question=SECRET_QUERY,
+        language="en",
+        source_id="board-p1",
+        pdf="board.pdf",
+        pages=[1],
+        quote=f"The {SECRET_WORD} programme",
+        user="ann@example.org",
+    )
     with evaluate_reported(StreamClient(app.url, ROOT), app.library.pdfs["board"].parent) as root:
         file_id = root.downloads()[EVALUATE_DOWNLOAD]
         for headers in ({}, ANN, BOB):  # nobody, the user whose report is evaluated, another user
@@ -92,4 +100,6 @@ def test_the_evaluation_results_are_made_only_for_the_administrator_session_that
         assert own.deferred_file.url, own.error_msg
         status, body = fetch(app.url + own.deferred_file.url)
         assert status == 200 and b'"set": "reported_citations"' in body and SECRET in body
-        assert [e["user"] for e in app.events("evaluation_exported")] == [ROOT["X-Forwarded-Email"]]  # recorded for who got it
+        assert [e["user"] for e in app.events("evaluation_exported")] == [
+            ROOT["X-Forwarded-Email"]
+        ]  # recorded for who got it

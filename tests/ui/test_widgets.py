@@ -23,13 +23,22 @@ def test_annotations_map_pages_and_put_cited_boxes_first() -> None:
     target = highlight_target(doc_id="d", file_name="a.pdf", label="a", pages=[40], boxes=strong, parent_boxes=light)
     anns = viewer_annotations(target, {40: 1})
     assert [a["id"] for a in anns] == ["cite-0", "ctx-0"]  # page 41 is not in the excerpt
-    assert anns[0] | {"color": None} == {"id": "cite-0", "page": 1, "x": 10, "y": 20, "width": 100, "height": 12,
-                                         "color": None, "border": "solid"}
+    assert anns[0] | {"color": None} == {
+        "id": "cite-0",
+        "page": 1,
+        "x": 10,
+        "y": 20,
+        "width": 100,
+        "height": 12,
+        "color": None,
+        "border": "solid",
+    }
 
 
 def test_table_frame_uses_a_usable_first_row_as_header() -> None:
-    cells = [TableCell(row=r, col=c, text=t)
-             for r, row in enumerate([["a", "b"], ["1", "2"]]) for c, t in enumerate(row)]
+    cells = [
+        TableCell(row=r, col=c, text=t) for r, row in enumerate([["a", "b"], ["1", "2"]]) for c, t in enumerate(row)
+    ]
     item = Item(ref="#/tables/0", kind="table", page=1, boxes=[], cells=cells, n_rows=2, n_cols=2)
     frame = table_frame(item)
     assert list(frame.columns) == ["a", "b"] and frame.values.tolist() == [["1", "2"]]

@@ -84,10 +84,16 @@ def test_concurrent_grants_are_all_kept_and_the_file_stays_whole(tmp_path: Path)
 
 
 def test_scrub_drops_secret_fields_and_token_shaped_values() -> None:
-    cleaned = scrub({"question": "why? Bearer abcdefghijklmnop", "cookie": "c", "nested": {"id_token": "t"},
-                     "note": "key sk-abcdefghijklmnopqrstuv and value K3Y"}, secrets=["K3Y"])
-    assert cleaned == {"question": "why? [redacted]", "nested": {},
-                       "note": "key [redacted] and value [redacted]"}
+    cleaned = scrub(
+        {
+            "question": "why? Bearer abcdefghijklmnop",
+            "cookie": "c",
+            "nested": {"id_token": "t"},
+            "note": "key sk-abcdefghijklmnopqrstuv and value K3Y",
+        },
+        secrets=["K3Y"],
+    )
+    assert cleaned == {"question": "why? [redacted]", "nested": {}, "note": "key [redacted] and value [redacted]"}
 
 
 def test_reported_citations_belong_to_their_user(tmp_path: Path) -> None:

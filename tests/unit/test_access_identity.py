@@ -35,13 +35,16 @@ def test_an_identity_header_sent_twice_is_refused() -> None:
         principal_from_headers({"X-Forwarded-Email": ["mallory@example.org", "alice@example.org"]}, TRUSTED)
     assert "mallory" not in str(err.value) and "alice" not in str(err.value)  # logged as is: no value in it
     with pytest.raises(DuplicateIdentityHeader, match="X-Forwarded-Groups"):
-        principal_from_headers({"X-Forwarded-Email": ["alice@example.org"],
-                                "X-Forwarded-Groups": ["board", "staff"]}, TRUSTED)
+        principal_from_headers(
+            {"X-Forwarded-Email": ["alice@example.org"], "X-Forwarded-Groups": ["board", "staff"]}, TRUSTED
+        )
     with pytest.raises(DuplicateIdentityHeader):  # the same header under two spellings
-        principal_from_headers({"x-forwarded-email": "mallory@example.org",
-                                "X-Forwarded-Email": "alice@example.org"}, TRUSTED)
-    one = principal_from_headers({"X-Forwarded-Email": ["alice@example.org"], "X-Forwarded-Groups": ["staff"],
-                                  "Accept": ["a", "b"]}, TRUSTED)  # other headers may repeat
+        principal_from_headers(
+            {"x-forwarded-email": "mallory@example.org", "X-Forwarded-Email": "alice@example.org"}, TRUSTED
+        )
+    one = principal_from_headers(
+        {"X-Forwarded-Email": ["alice@example.org"], "X-Forwarded-Groups": ["staff"], "Accept": ["a", "b"]}, TRUSTED
+    )  # other headers may repeat
     assert one == Principal("alice@example.org", frozenset({"staff"}))
 
 
@@ -71,15 +74,39 @@ def test_nobody_signs_in_as_the_local_operator(user: str) -> None:
 def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path) -> None:
     path = tmp_path / "access" / "grants.json"
     path.parent.mkdir()
-    old = {"version": 1, "collections": {"board": {"by": "local", "at": "2026-11-01T10:00:00+00:00"},
-                                         "bob notes": {"by": "bob@example.org", "at": "2026-11-01T10:00:00+00:00"}},
-           "grants": [
-               {"collection": "board", "subject_kind": "user", "subject": "local", "role": "manage",
-                "granted_by": "local", "granted_at": "2026-11-01T10:00:00+00:00"},
-               {"collection": "board", "subject_kind": "group", "subject": "local", "role": "read",
-                "granted_by": "Local", "granted_at": "2026-11-01T10:00:00+00:00"},
-               {"collection": "bob notes", "subject_kind": "user", "subject": "bob@example.org", "role": "manage",
-                "granted_by": "bob@example.org", "granted_at": "2026-11-01T10:00:00+00:00"}]}
+    old = {
+        "version": 1,
+        "collections": {
+            "board": {"by": "local", "at": "2026-11-01T10:00:00+00:00"},
+            "bob notes": {"by": "bob@example.org", "at": "2026-11-01T10:00:00+00:00"},
+        },
+        "grants": [
+            {
+                "collection": "board",
+                "subject_kind": "user",
+                "subject": "local",
+                "role": "manage",
+                "granted_by": "local",
+                "granted_at": "2026-11-01T10:00:00+00:00",
+            },
+            {
+                "collection": "board",
+                "subject_kind": "group",
+                "subject": "local",
+                "role": "read",
+                "granted_by": "Local",
+                "granted_at": "2026-11-01T10:00:00+00:00",
+            },
+            {
+                "collection": "bob notes",
+                "subject_kind": "user",
+                "subject": "bob@example.org",
+                "role": "manage",
+                "granted_by": "bob@example.org",
+                "granted_at": "2026-11-01T10:00:00+00:00",
+            },
+        ],
+    }
     path.write_text(json.dumps(old))
     table = GrantStore(tmp_path).load()
     stored = json.loads(path.read_text())
@@ -104,9 +131,24 @@ def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path)
 def test_a_grant_on_an_old_file_migrates_it_under_the_lock(tmp_path: Path) -> None:
     path = tmp_path / "access" / "grants.json"
     path.parent.mkdir()
-    path.write_text(json.dumps({"version": 1, "collections": {}, "grants": [
-        {"collection": "c", "subject_kind": "user", "subject": "local", "role": "manage", "granted_by": "local",
-         "granted_at": "2026-11-01T10:00:00+00:00"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "collections": {},
+                "grants": [
+                    {
+                        "collection": "c",
+                        "subject_kind": "user",
+                        "subject": "local",
+                        "role": "manage",
+                        "granted_by": "local",
+                        "granted_at": "2026-11-01T10:00:00+00:00",
+                    }
+                ],
+            }
+        )
+    )
     store = GrantStore(tmp_path)
     store.register("d", "alice@example.org")  # writes while holding the lock: no deadlock, migrated too
     stored = json.loads(path.read_text())
@@ -119,18 +161,22 @@ def test_the_operator_keeps_its_conversations(tmp_path: Path) -> None:
     assert conversation_path(settings, "c1", LOCAL_USER) != conversation_path(settings, "c1", "alice@example.org")
 
 
-@pytest.mark.parametrize(("mode", "extra", "address", "refusal"), [
-    ("local", {}, "127.0.0.1", None),
-    ("local", {}, "0.0.0.0", "local"),
-    ("header", {}, "127.0.0.1", None),
-    ("header", {}, "::1", None),
-    ("header", {}, "0.0.0.0", "header"),
-    ("header", {}, "10.1.2.3", "header"),
-    ("header", {"header_beyond_loopback": True}, "0.0.0.0", None),
-    ("oidc", {}, "0.0.0.0", None),
-])
-def test_header_mode_beyond_loopback_needs_an_explicit_setting(mode: str, extra: dict, address: str,
-                                                               refusal: str | None) -> None:
+@pytest.mark.parametrize(
+    ("mode", "extra", "address", "refusal"),
+    [
+        ("local", {}, "127.0.0.1", None),
+        ("local", {}, "0.0.0.0", "local"),
+        ("header", {}, "127.0.0.1", None),
+        ("header", {}, "::1", None),
+        ("header", {}, "0.0.0.0", "header"),
+        ("header", {}, "10.1.2.3", "header"),
+        ("header", {"header_beyond_loopback": True}, "0.0.0.0", None),
+        ("oidc", {}, "0.0.0.0", None),
+    ],
+)
+def test_header_mode_beyond_loopback_needs_an_explicit_setting(
+    mode: str, extra: dict, address: str, refusal: str | None
+) -> None:
     settings = Settings(auth={"mode": mode, "trust_proxy_headers": True, **extra})
     assert exposure_refusal(settings, address) == refusal
 

@@ -64,8 +64,11 @@ def test_no_file_a_newcomer_cannot_read() -> None:
 
 def _stage_imports(stage: str, other: str) -> set[str]:
     """Files of `stage` that import `rag_core.<other>` in either form (`from rag_core.X`, `from rag_core import X`)."""
-    forms = (rf"from\s+rag_core\.{other}\b", rf"import\s+rag_core\.{other}\b",
-             rf"from\s+rag_core\s+import\s+[^\n]*\b{other}\b")
+    forms = (
+        rf"from\s+rag_core\.{other}\b",
+        rf"import\s+rag_core\.{other}\b",
+        rf"from\s+rag_core\s+import\s+[^\n]*\b{other}\b",
+    )
     pattern = re.compile(rf"^\s*({'|'.join(forms)})", re.M)
     return {str(p.relative_to(CORE)) for p in (CORE / stage).rglob("*.py") if pattern.search(p.read_text())}
 
@@ -95,8 +98,13 @@ PAGE_IMPORTS = {"rag_core.pipeline", "rag_core.pipeline.evaluating", "rag_core.m
 
 def _product_files() -> dict[str, Path]:
     """Module name -> file, for every module of the product."""
-    files = [*(PROJECT / "rag_core").rglob("*.py"), *(PROJECT / "ui").rglob("*.py"),
-             *(PROJECT / "views").glob("*.py"), *(PROJECT / "benchmarks").glob("*.py"), PROJECT / "app.py"]
+    files = [
+        *(PROJECT / "rag_core").rglob("*.py"),
+        *(PROJECT / "ui").rglob("*.py"),
+        *(PROJECT / "views").glob("*.py"),
+        *(PROJECT / "benchmarks").glob("*.py"),
+        PROJECT / "app.py",
+    ]
     modules = {}
     for path in files:
         parts = list(path.relative_to(PROJECT).with_suffix("").parts)
@@ -213,8 +221,11 @@ def _long_functions(paths: list[Path], limit: int) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=False, reason="retrieval and answering are being split into shorter functions "
-                                        "on another branch; remove this mark once that is merged")
+@pytest.mark.xfail(
+    strict=False,
+    reason="retrieval and answering are being split into shorter functions "
+    "on another branch; remove this mark once that is merged",
+)
 def test_no_function_over_60_lines_in_retrieval_and_answering() -> None:
     """The method's core reads a function at a time: no function (or method) over 60 lines."""
     paths = [*CORE.glob("retrieval*.py"), *CORE.glob("retrieval*/**/*.py"), *(CORE / "answering").rglob("*.py")]

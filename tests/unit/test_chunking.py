@@ -137,8 +137,12 @@ def build_line_document() -> tuple[DoclingDocument, list[str], str]:
         bbox = BoundingBox(l=left, t=top, r=right, b=top + 11.0, coord_origin=CoordOrigin.TOPLEFT)
         return ProvenanceItem(page_no=page, bbox=bbox, charspan=(0, len(text)))
 
-    doc.add_text(label=DocItemLabel.PAGE_HEADER, text="Running header", prov=prov(1, 10, "Running header"),
-                 content_layer=ContentLayer.FURNITURE)
+    doc.add_text(
+        label=DocItemLabel.PAGE_HEADER,
+        text="Running header",
+        prov=prov(1, 10, "Running header"),
+        content_layer=ContentLayer.FURNITURE,
+    )
     doc.add_heading("Tail factors", level=1, prov=prov(1, 40, "Tail factors"))
     lines = [_line(i) for i in range(90)]
     text = " ".join(lines)
@@ -152,13 +156,21 @@ def build_line_document() -> tuple[DoclingDocument, list[str], str]:
     para = doc.add_text(label=DocItemLabel.TEXT, text=text, prov=provs[0])
     para.prov = provs
     cells = [
-        DLTableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
-                    end_col_offset_idx=c + 1, column_header=r == 0,
-                    bbox=BoundingBox(l=60 + 200 * c, t=560 + 20 * r, r=250 + 200 * c, b=575 + 20 * r,
-                                     coord_origin=CoordOrigin.TOPLEFT))
+        DLTableCell(
+            text=t,
+            start_row_offset_idx=r,
+            end_row_offset_idx=r + 1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=r == 0,
+            bbox=BoundingBox(
+                l=60 + 200 * c, t=560 + 20 * r, r=250 + 200 * c, b=575 + 20 * r, coord_origin=CoordOrigin.TOPLEFT
+            ),
+        )
         for r, row in enumerate([["Year", "Factor"], ["2019", "1.05"], ["2020", "1.02"]])
         for c, t in enumerate(row)
     ]
+
     def box(left: float, top: float, right: float, bottom: float) -> BoundingBox:
         return BoundingBox(l=left, t=top, r=right, b=bottom, coord_origin=CoordOrigin.TOPLEFT)
 

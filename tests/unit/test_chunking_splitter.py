@@ -24,16 +24,20 @@ def documents() -> dict[str, DoclingDocument]:
 
 
 def _summary(chunker: HybridChunker, doc: DoclingDocument) -> list[tuple]:
-    return [(c.text, c.meta.headings, [it.self_ref for it in c.meta.doc_items], chunker.contextualize(chunk=c))
-            for c in chunker.chunk(dl_doc=doc)]
+    return [
+        (c.text, c.meta.headings, [it.self_ref for it in c.meta.doc_items], chunker.contextualize(chunk=c))
+        for c in chunker.chunk(dl_doc=doc)
+    ]
 
 
 @pytest.mark.parametrize("max_tokens", [SMALL_BUDGET, 400])
 def test_same_children_as_docling_core(documents: dict[str, DoclingDocument], max_tokens: int) -> None:
     path = tokenizer_path()
     ours = chunking._chunker(path, max_tokens)
-    reference = HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens),
-                              serializer_provider=chunk_splitter.MarkdownTablesProvider())
+    reference = HybridChunker(
+        tokenizer=HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens),
+        serializer_provider=chunk_splitter.MarkdownTablesProvider(),
+    )
     chunk_splitter.text_splitter.cache_clear()
     for name, doc in documents.items():
         expected = _summary(reference, doc)

@@ -13,7 +13,10 @@ def test_registry_lists_each_context_parent_then_its_items() -> None:
     sources = build_sources(result, 3)
     prefix = DOC_FR[:16]
     assert [s.id for s in sources] == [
-        f"{prefix}:p0003", f"{prefix}:p0005", f"{prefix}:p0005#/tables/0", f"{prefix}:p0005#/pictures/1",
+        f"{prefix}:p0003",
+        f"{prefix}:p0005",
+        f"{prefix}:p0005#/tables/0",
+        f"{prefix}:p0005#/pictures/1",
         f"{prefix}:p0009",
     ]
     assert [s.kind for s in sources] == ["parent", "parent", "table", "picture", "parent"]
@@ -61,7 +64,11 @@ def test_viewer_annotations_cited_boxes_first_then_the_section() -> None:
     first = annotations[0]
     box = source.boxes[0]
     assert {k: first[k] for k in ("page", "x", "y", "width", "height")} == {
-        "page": box.page, "x": box.x0, "y": box.y0, "width": box.x1 - box.x0, "height": box.y1 - box.y0,
+        "page": box.page,
+        "x": box.x0,
+        "y": box.y0,
+        "width": box.x1 - box.x0,
+        "height": box.y1 - box.y0,
     }
     assert {a["color"] for a in strong} != {a["color"] for a in light}
     assert target.pages == sorted({b.page for b in source.boxes}) and target.label == source.label

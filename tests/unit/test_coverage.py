@@ -50,23 +50,33 @@ def test_a_phrase_is_mentioned_only_with_its_words_in_order_and_close() -> None:
 def test_messages_name_the_terms_in_the_question_language() -> None:
     assert missing_message(["TSCA"], "en") == "None of the documents you can access mentions 'TSCA'."
     assert missing_message(["IFRS 17", "CSM"], "fr") == (
-        "Aucun des documents auxquels vous avez accès ne mentionne « IFRS 17 » ni « CSM ».")
+        "Aucun des documents auxquels vous avez accès ne mentionne « IFRS 17 » ni « CSM »."
+    )
     assert coverage_notes(["Bondy"], ["Bondy"], "en") == [
         "The search was repeated requiring 'Bondy'.",
-        "The passages used do not mention 'Bondy', although the library does."]
+        "The passages used do not mention 'Bondy', although the library does.",
+    ]
 
 
 def test_code_console_output_and_formula_text_are_not_answer_sentences() -> None:
-    for line in ["> data(hachemeister)", "R> fit <- MackChainLadder(RAA, est.sigma = \"Mack\")",
-                 "[1,] 1738 1642 1794 2051 2079", "11343397 1.2 4.5 6.7 8.9", "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
-                 "summary(fit)$Totals", "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1",
-                 "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {"]:
+    for line in [
+        "> data(hachemeister)",
+        'R> fit <- MackChainLadder(RAA, est.sigma = "Mack")',
+        "[1,] 1738 1642 1794 2051 2079",
+        "11343397 1.2 4.5 6.7 8.9",
+        "𝑌𝑃= 𝛼((1 + 𝑟)𝑋−𝑑)",
+        "summary(fit)$Totals",
+        "6 100.43 99.66 100.03 7 103.53 99.76 Total 105.2 98.1",
+        "F(x) = 1 - exp(-x / θ), x > 0, θ > 0 {",
+    ]:
         assert is_code_like(line), line
-    for line in ["The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
-                 "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
-                 "Mack (1993) shows that the chain ladder estimator is unbiased.",
-                 "Let 𝑅(𝑡) denote the reserve held by the insurer at time 𝑡 and 𝑃(𝑡) the premiums received by then",
-                 "2. the development factors of distinct accident years are independent;"]:
+    for line in [
+        "The data set is included in the package in the form of a matrix with 5 rows and 25 columns.",
+        "La provision pour sinistres à payer est estimée à 12,5 M€ au 31 décembre 2023.",
+        "Mack (1993) shows that the chain ladder estimator is unbiased.",
+        "Let 𝑅(𝑡) denote the reserve held by the insurer at time 𝑡 and 𝑃(𝑡) the premiums received by then",
+        "2. the development factors of distinct accident years are independent;",
+    ]:
         assert not is_code_like(line), line
 
 
@@ -87,12 +97,15 @@ def _c(parent: int, pos: int, text: str, relevance: float) -> Candidate:
 
 
 def test_evidence_drops_what_is_below_the_floor_and_what_repeats_a_chosen_sentence() -> None:
-    chosen = select([
-        _c(0, 0, "mack model gives the msep of reserves", 0.9),
-        _c(0, 1, "mack model gives the msep of the reserves", 0.88),  # a near copy of the first
-        _c(1, 0, "the msep is a variance of prediction", 0.6),
-        _c(2, 0, "mortality tables for life contracts", 0.1),  # under the floor
-    ], limit=2)
+    chosen = select(
+        [
+            _c(0, 0, "mack model gives the msep of reserves", 0.9),
+            _c(0, 1, "mack model gives the msep of the reserves", 0.88),  # a near copy of the first
+            _c(1, 0, "the msep is a variance of prediction", 0.6),
+            _c(2, 0, "mortality tables for life contracts", 0.1),  # under the floor
+        ],
+        limit=2,
+    )
     assert [c.text for c in chosen] == ["mack model gives the msep of reserves", "the msep is a variance of prediction"]
 
 
@@ -113,8 +126,10 @@ def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers(
     from rag_core.understanding.glossary import Glossary
 
     glossary = Glossary.from_json(GLOSSARY.read_bytes())
-    english = ["the tail factor extends development beyond the last age of the triangle",
-               "the benktander method credibility weights the chain ladder and the expected losses"]
+    english = [
+        "the tail factor extends development beyond the last age of the triangle",
+        "the benktander method credibility weights the chain ladder and the expected losses",
+    ]
 
     def lookup(words: tuple[str, ...], limit: int) -> list[str]:
         return [t for t in english if all(w in t.split() for w in words)][:limit]
@@ -125,8 +140,9 @@ def test_a_glossary_translation_counts_as_a_mention_of_the_whole_term_it_covers(
     assert alone.missing == ("facteur", "queue")  # no French passage says it: refused without the glossary
     translated = check_coverage(question, lookup, [], "fr", both, scope_passages=1000, glossary=glossary)
     assert not translated.refuses and translated.passages["facteur"] == 1
-    half = check_coverage("Que donne la méthode de Benktander-Hovinen ?", lookup, [], "fr", both,
-                          scope_passages=1000, glossary=glossary)
+    half = check_coverage(
+        "Que donne la méthode de Benktander-Hovinen ?", lookup, [], "fr", both, scope_passages=1000, glossary=glossary
+    )
     assert half.missing == ("Benktander-Hovinen",)  # "méthode de Benktander" covers Benktander, not Hovinen
 
 
@@ -140,8 +156,13 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     from rag_core.text import fold
     from tests.answering_support import retrieved
 
-    panjer = retrieved(1, ["Panjer's recursion holds for the Poisson, binomial and negative binomial laws."],
-                       ["Counting laws"], [4], rank=1)
+    panjer = retrieved(
+        1,
+        ["Panjer's recursion holds for the Poisson, binomial and negative binomial laws."],
+        ["Counting laws"],
+        [4],
+        rank=1,
+    )
     footer = retrieved(2, ["Université de Lyon 1, ISFA: slides of the collective model."], ["Title"], [1], rank=1)
     both = retrieved(3, ["ISFA slides: the Panjer family of counting distributions."], ["Panjer family"], [36], rank=1)
     texts = [fold(h.parent.text) for h in (panjer, footer, both)]
@@ -155,10 +176,12 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     checked = library.check(question, first.parents, "en")
     retry = coverage_retry(question, checked, 1)
     assert retry is not None and retry.query == f"{question} ISFA" and retry.k == 10  # the caller searches
-    kept, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
-                                        parents=[footer]), 1, library, "en")
+    kept, coverage, retried = use_retry(
+        question, first, checked, retry, SearchResult(query=retry.query, parents=[footer]), 1, library, "en"
+    )
     assert kept.parents == first.parents and coverage.not_retrieved == ("ISFA",) and retried == ("ISFA",)
-    better, coverage, retried = use_retry(question, first, checked, retry, SearchResult(query=retry.query,
-                                          parents=[both, panjer]), 1, library, "en")
+    better, coverage, retried = use_retry(
+        question, first, checked, retry, SearchResult(query=retry.query, parents=[both, panjer]), 1, library, "en"
+    )
     assert better.parents[0].parent.id == both.parent.id and coverage.not_retrieved == () and retried == ("ISFA",)
     assert coverage_retry(question, coverage, 1) is None  # nothing left to search for

@@ -30,8 +30,10 @@ def test_corrections_apply_to_the_items_they_name(docling_fixtures_dir: Path, tm
     assert sorted(applied, key=repr) == sorted(review.CORRECTIONS, key=repr)
     assert all(c.why for c in applied)
     redp, redp0 = _load(tmp_path, "redp5110_sampled"), _load(docling_fixtures_dir, "redp5110_sampled")
-    toc = {(c["start_row_offset_idx"], c["start_col_offset_idx"]): c["text"]
-           for c in redp["tables"][0]["data"]["table_cells"]}
+    toc = {
+        (c["start_row_offset_idx"], c["start_col_offset_idx"]): c["text"]
+        for c in redp["tables"][0]["data"]["table_cells"]
+    }
     assert toc[(0, 0)] == "Notices" and toc[(0, 1)] == "vii" and toc[(1, 1)] == "viii"
     assert toc[(8, 0)] == "Chapter 1. Securing and protecting IBM DB2 data"  # a single dot is not a leader
     assert not any("SM590000" in c["text"] for c in redp["tables"][1]["data"]["table_cells"])

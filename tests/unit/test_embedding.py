@@ -16,11 +16,13 @@ from rag_core.errors import BackendUnavailable
 def test_offline_embedder_is_multilingual_and_normalised() -> None:
     embedder = select_embedder(Settings())
     assert embedder.dim == 384
-    passages = embedder.embed_passages([
-        "La provision pour sinistres à payer est estimée par la méthode Chain Ladder.",
-        "The outstanding claims reserve is estimated with the chain-ladder method.",
-        "Le chat dort sur le canapé du salon.",
-    ])
+    passages = embedder.embed_passages(
+        [
+            "La provision pour sinistres à payer est estimée par la méthode Chain Ladder.",
+            "The outstanding claims reserve is estimated with the chain-ladder method.",
+            "Le chat dort sur le canapé du salon.",
+        ]
+    )
     assert passages.shape == (3, 384)
     assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-4)
     query = embedder.embed_query("Comment estimer les réserves de sinistres ?")

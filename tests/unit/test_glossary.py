@@ -61,27 +61,36 @@ def test_uploaded_glossary_extends_the_bundled_one(settings: Settings) -> None:
 
 def test_glossary_path_setting_extends_too(settings: Settings, tmp_path: Path) -> None:
     path = tmp_path / "team.json"
-    path.write_text(json.dumps({"entries": [{"fr": "sinistralité grave", "en": "severe loss experience"}]}),
-                    encoding="utf-8")
-    custom = settings.model_copy(update={"understanding": settings.understanding.model_copy(
-        update={"glossary_path": path})})
+    path.write_text(
+        json.dumps({"entries": [{"fr": "sinistralité grave", "en": "severe loss experience"}]}), encoding="utf-8"
+    )
+    custom = settings.model_copy(
+        update={"understanding": settings.understanding.model_copy(update={"glossary_path": path})}
+    )
     found = translate("La sinistralité grave", "fr", "en", load_glossary(custom))
     assert dict(found.pairs)["sinistralité grave"] == ("severe loss experience",)
-    missing = custom.model_copy(update={"understanding": custom.understanding.model_copy(
-        update={"glossary_path": tmp_path / "absent.json"})})
+    missing = custom.model_copy(
+        update={"understanding": custom.understanding.model_copy(update={"glossary_path": tmp_path / "absent.json"})}
+    )
     with pytest.raises(InputError, match="does not exist"):
         load_glossary(missing)
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"{not json", "not valid JSON"),
-    (b'{"name": "x"}', 'non-empty "entries" list'),
-    (b'{"entries": []}', 'non-empty "entries" list'),
-    (b'{"entries": ["cadence"]}', "Entry 1 of the glossary is not an object"),
-    (b'{"entries": [{"fr": "cadence", "en": "pattern"}, {"fr": "prime"}]}', 'Entry 2 of the glossary has no "en" term'),
-    (b'{"entries": [{"fr": 3, "en": "pattern"}]}', '"fr" must be a term or a list of terms'),
-    (b'{"entries": [{"fr": "...", "en": "pattern"}]}', 'has no "fr" term'),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"name": "x"}', 'non-empty "entries" list'),
+        (b'{"entries": []}', 'non-empty "entries" list'),
+        (b'{"entries": ["cadence"]}', "Entry 1 of the glossary is not an object"),
+        (
+            b'{"entries": [{"fr": "cadence", "en": "pattern"}, {"fr": "prime"}]}',
+            'Entry 2 of the glossary has no "en" term',
+        ),
+        (b'{"entries": [{"fr": 3, "en": "pattern"}]}', '"fr" must be a term or a list of terms'),
+        (b'{"entries": [{"fr": "...", "en": "pattern"}]}', 'has no "fr" term'),
+    ],
+)
 def test_malformed_glossary_is_refused_with_a_clear_message(settings: Settings, data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         pipeline.upload_glossary(data, settings, principal=Principal.local_operator())

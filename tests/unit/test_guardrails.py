@@ -28,8 +28,11 @@ def test_a_paragraph_stored_before_marks_gets_the_marks_the_checks_give() -> Non
     checked = verify_citations([para], sources, "fr").paragraphs
     judged = _judged(checked[0], VerdictOut(paragraph=1, verdict="not_supported", reason="Rien."), "fr")
     marked = guardrails.mark_collections([judged], sources)[0]
-    assert [m.key for m in marked.marks] == ["mark.quote.partial", "mark.support.not_supported",
-                                             "mark.collections.several"]
+    assert [m.key for m in marked.marks] == [
+        "mark.quote.partial",
+        "mark.support.not_supported",
+        "mark.collections.several",
+    ]
     stored = marked.model_dump(mode="json")
     del stored["marks"]
     assert Paragraph.model_validate(stored).marks == marked.marks

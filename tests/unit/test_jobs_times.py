@@ -34,9 +34,15 @@ def test_a_running_job_gets_a_linear_estimate_of_the_time_left() -> None:
     assert pipeline.remaining_of(early, now=STARTED + 10) == pytest.approx(150.0)
 
 
-@pytest.mark.parametrize("values", [{"stage": ""}, {"stage": "parse", "done": 0, "total": 10},
-                                    {"stage": "parse", "done": 0, "total": 0},
-                                    {"stage": "parse", "done": 1, "total": 100}])
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"stage": ""},
+        {"stage": "parse", "done": 0, "total": 10},
+        {"stage": "parse", "done": 0, "total": 0},
+        {"stage": "parse", "done": 1, "total": 100},
+    ],
+)
 def test_no_estimate_before_there_is_progress(values: dict) -> None:
     job = _job(state="running", started_at=STARTED, **values)
     assert pipeline.remaining_of(job, now=STARTED + 30) is None  # 2 % or less: a guess would be noise
@@ -56,7 +62,16 @@ def test_a_clock_behind_the_start_never_gives_negative_times() -> None:
     assert pipeline.remaining_of(job, now=STARTED - 5) == 0.0
 
 
-@pytest.mark.parametrize("seconds, shown", [(0, "0 s"), (59.4, "59 s"), (59.6, "1 min 00 s"), (100, "1 min 40 s"),
-                                            (3599, "59 min 59 s"), (3725, "1 h 02 min")])
+@pytest.mark.parametrize(
+    "seconds, shown",
+    [
+        (0, "0 s"),
+        (59.4, "59 s"),
+        (59.6, "1 min 00 s"),
+        (100, "1 min 40 s"),
+        (3599, "59 min 59 s"),
+        (3725, "1 h 02 min"),
+    ],
+)
 def test_durations_as_the_page_writes_them(seconds: float, shown: str) -> None:
     assert duration(seconds) == shown

@@ -73,5 +73,7 @@ def test_the_check_finds_a_copy_across_lines_case_and_accents(tmp_path: Path) ->
     )
     (tmp_path / "tests" / "test_own.py").write_text('Q = "Quelle est la provision pour primes non acquises ?"\n')
     found = copies(tmp_path, dev_windows(tmp_path / "eval"))
-    assert found == ["tests/test_copy.py: 'est la provision pour sinistres a payer en' (dev-x)",
-                     "tests/test_copy.py: 'quelle est la provision pour sinistres a payer' (dev-x)"]
+    assert found == [
+        "tests/test_copy.py: 'est la provision pour sinistres a payer en' (dev-x)",
+        "tests/test_copy.py: 'quelle est la provision pour sinistres a payer' (dev-x)",
+    ]

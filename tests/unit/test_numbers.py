@@ -36,8 +36,11 @@ def values(text: str, language: str = "en") -> list[tuple[str, float]]:
         ("un taux de 12,5 %", "fr", [("12,5 %", 0.125)]),
         ("a 6.2% increase and 3‰", "en", [("6.2%", 0.062), ("3‰", 0.003)]),
         ("un budget de 2 135 k€", "fr", [("2 135 k€", 2135000.0)]),
-        ("2,4 M€, 3 Md€, 2 millions, 5k and 10M", "fr",
-         [("2,4 M€", 2.4e6), ("3 Md€", 3e9), ("2 millions", 2e6), ("5k", 5e3), ("10M", 1e7)]),
+        (
+            "2,4 M€, 3 Md€, 2 millions, 5k and 10M",
+            "fr",
+            [("2,4 M€", 2.4e6), ("3 Md€", 3e9), ("2 millions", 2e6), ("5k", 5e3), ("10M", 1e7)],
+        ),
         ("a factor of 0.52", "en", [("0.52", 0.52)]),
         ("écart-type = 2,354871e+03", "fr", [("2,354871e+03", 2354.871)]),
         ("a rate of 1.5E-3", "en", [("1.5E-3", 0.0015)]),
@@ -136,7 +139,9 @@ def test_a_quoted_number_links_to_its_own_cell_in_the_right_row() -> None:
     # citing the section finds the cells of the table it holds
     numbers, _ = trace("Les paiements 2021 atteignent 1 850.", [section])
     assert [(n.text, n.location.kind, n.location.row, n.location.col) for n in numbers] == [
-        ("2021", "cell", 1, 0), ("1 850", "cell", 1, 2)]
+        ("2021", "cell", 1, 0),
+        ("1 850", "cell", 1, 2),
+    ]
 
 
 def test_a_sentence_number_links_to_its_sentence_and_format_differences_are_tolerated() -> None:
@@ -204,8 +209,10 @@ def test_a_figure_split_by_the_pdf_text_layer_is_found_ignoring_spaces() -> None
     text = hit.parent.text + "\n\nPour une pleine crédibilité d'ordre (5 %, 90 %), il faut n ≥ 4268, 44 années-contrat."
     parent = hit.parent.model_copy(update={"text": text})
     last = hit.children[-1].model_copy(update={"end": len(text)})
-    result = SearchResult(query="", parents=[result.parents[0], hit.model_copy(
-        update={"parent": parent, "children": [*hit.children[:-1], last]})])
+    result = SearchResult(
+        query="",
+        parents=[result.parents[0], hit.model_copy(update={"parent": parent, "children": [*hit.children[:-1], last]})],
+    )
     sources = build_sources(result, 3)
     para = Paragraph(text="Il faut n ≥ 4268,44 années-contrat ; pas 4286,44.", source_ids=[parent.id])
     (traced,) = trace_numbers([para], sources, result.parents, "fr", reading="fr")

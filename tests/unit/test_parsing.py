@@ -25,8 +25,10 @@ from rag_core.parsing import ParsedDocument, parse, parser_signature, resolve_pd
 from rag_core.parsing.layout_text import Line, join_lines, line_from_spans, split_bullet
 from tests.parsing_support import check_invariants, with_parsing
 
-LOREM = ("The chain ladder method estimates outstanding claims from cumulative payments. "
-         "Development factors are the ratios of successive cumulative amounts, weighted by volume. ")
+LOREM = (
+    "The chain ladder method estimates outstanding claims from cumulative payments. "
+    "Development factors are the ratios of successive cumulative amounts, weighted by volume. "
+)
 
 
 def roundtrip(doc: DoclingDocument, tmp_path: Path) -> DoclingDocument:
@@ -60,8 +62,12 @@ def report_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     y += 20
     page.insert_text((72, y), "Table 1: Cumulative payments", fontsize=10, fontname="hebo")
     y += 8
-    rows = [["Year", "Dev 1", "Dev 2", "Dev 3"], ["2021", "100", "150", "170"],
-            ["2022", "110", "160", "180"], ["2023", "120", "175", "190"]]
+    rows = [
+        ["Year", "Dev 1", "Dev 2", "Dev 3"],
+        ["2021", "100", "150", "170"],
+        ["2022", "110", "160", "180"],
+        ["2023", "120", "175", "190"],
+    ]
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
             cell = pymupdf.Rect(72 + c * 90, y + r * 20, 162 + c * 90, y + (r + 1) * 20)
@@ -171,8 +177,9 @@ def test_image_only_page_warns(tmp_path: Path, settings: Settings) -> None:
     doc.save(path)
     off = with_parsing(settings, ocr=False)
     parsed = parse(path, off, tmp_path / "a")
-    assert parsed.warnings == ["Page 2 has no text layer and OCR is off (RAG_PARSING__OCR); "
-                               "its content cannot be searched."]
+    assert parsed.warnings == [
+        "Page 2 has no text layer and OCR is off (RAG_PARSING__OCR); its content cannot be searched."
+    ]
     parsed = parse(path, settings, tmp_path / "b")  # a blank grey image: OCR finds nothing
     assert parsed.warnings == ["Page 2 has no text layer; OCR found no text."]
     check_invariants(parsed)
@@ -194,8 +201,14 @@ def test_lost_spaces_are_restored_and_hyphens_joined() -> None:
         {"text": "s", "size": 10, "bbox": (55.5, 0, 60, 10)},
     ]
     assert line_from_spans(spans, (0, 0, 60, 10)).text == "Chain ladders"
-    joined = join_lines([Line("the actu-", (0, 0, 1, 1)), Line("arial method", (0, 2, 1, 3)), Line("2-", (0, 4, 1, 5)),
-                         Line("Year", (0, 6, 1, 7))])
+    joined = join_lines(
+        [
+            Line("the actu-", (0, 0, 1, 1)),
+            Line("arial method", (0, 2, 1, 3)),
+            Line("2-", (0, 4, 1, 5)),
+            Line("Year", (0, 6, 1, 7)),
+        ]
+    )
     assert joined.text == "the actuarial method 2- Year"
     assert [joined.text[s:e] for s, e, _ in joined.spans] == ["the actu", "arial method", "2-", "Year"]
     assert split_bullet([Line("• Paid claims", (0, 0, 1, 1))])[0] == "•"
@@ -221,13 +234,25 @@ def test_bad_inputs_are_refused(report_pdf: Path, tmp_path: Path, settings: Sett
     good = report_pdf.read_bytes()
     _assert_refused(_write(tmp_path, "empty.pdf", b""), settings, "is empty (0 bytes)", tmp_path)
     _assert_refused(_write(tmp_path, "random.pdf", bytes(range(256)) * 40), settings, "is not a PDF", tmp_path)
-    _assert_refused(_write(tmp_path, "page.pdf", b"<!DOCTYPE html><html><body>Login</body></html>"), settings,
-                    "is a web page (HTML)", tmp_path)
+    _assert_refused(
+        _write(tmp_path, "page.pdf", b"<!DOCTYPE html><html><body>Login</body></html>"),
+        settings,
+        "is a web page (HTML)",
+        tmp_path,
+    )
     _assert_refused(_write(tmp_path, "cut.pdf", good[:300]), settings, "damaged or incomplete", tmp_path)
     _assert_refused(_write(tmp_path, "notes.txt", b"plain text"), settings, "cannot be read", tmp_path)
-    _assert_refused(_write(tmp_path, "zero.pdf", b"%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
-                           b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"),
-                    settings, "no page", tmp_path)
+    _assert_refused(
+        _write(
+            tmp_path,
+            "zero.pdf",
+            b"%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+            b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+        ),
+        settings,
+        "no page",
+        tmp_path,
+    )
     small = with_parsing(settings, max_file_mb=0.001)
     _assert_refused(report_pdf, small, "RAG_PARSING__MAX_FILE_MB", tmp_path)
     short = with_parsing(settings, max_pages=1)
@@ -253,8 +278,9 @@ def test_kind_comes_from_content(report_pdf: Path, tmp_path: Path, settings: Set
 # ---- backends ------------------------------------------------------------------------------
 
 
-def test_docling_backend_without_artefacts_fails_fast(report_pdf: Path, tmp_path: Path, settings: Settings,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_docling_backend_without_artefacts_fails_fast(
+    report_pdf: Path, tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert resolve_pdf_backend(settings) == "pymupdf"
     forced = with_parsing(settings, backend="docling")
     # fast: refused before Docling's converter (and its torch import, its model download) is touched
@@ -289,8 +315,11 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
     assert levels.get("Méthode Chain Ladder") == 2
     assert parsed.document.tables[0].data.num_rows == 2
 
-    md = _write(tmp_path, "guide.md", b"# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n"
-                b"| a | b |\n|---|---|\n| 1 | 2 |\n")
+    md = _write(
+        tmp_path,
+        "guide.md",
+        b"# Guide\n\n## Tail factors\n\nA tail factor extends the triangle.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+    )
     parsed = parse(md, settings, tmp_path / "b")
     assert parsed.title == "Guide"
     assert any(isinstance(t, TextItem) and "tail factor extends" in t.text for t in parsed.document.texts)
@@ -301,8 +330,9 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
 # ---- small real PDFs -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["en_actuar_coverage_modifications.pdf",
-                                  "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"])
+@pytest.mark.parametrize(
+    "name", ["en_actuar_coverage_modifications.pdf", "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"]
+)
 def test_corpus_pdf_structure(name: str, corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
     parsed = parse(corpus_dir / name, settings, tmp_path / "artifacts")
     check_invariants(parsed)

@@ -60,10 +60,22 @@ def summary(name: str, tmp_path: Path, settings: Settings) -> dict:
             pictures.append({"ref": item.self_ref, "page": page, "bbox": _box(item.prov[0])})
     chunked = chunking.build_chunks(doc, "golden" * 4, settings)
     children = {c.id: c for c in chunked.children}
-    parents = [{"heading_path": p.heading_path, "pages": p.pages,
-                "children": [{"start": children[cid].start, "end": children[cid].end, "pages": children[cid].pages,
-                              "text": children[cid].text} for cid in p.child_ids]}
-               for p in chunked.parents]
+    parents = [
+        {
+            "heading_path": p.heading_path,
+            "pages": p.pages,
+            "children": [
+                {
+                    "start": children[cid].start,
+                    "end": children[cid].end,
+                    "pages": children[cid].pages,
+                    "text": children[cid].text,
+                }
+                for cid in p.child_ids
+            ],
+        }
+        for p in chunked.parents
+    ]
     return {"texts": texts, "tables": tables, "pictures": pictures, "parents": parents}
 
 
@@ -91,6 +103,12 @@ def test_parse_matches_its_golden_file(name: str, tmp_path: Path, settings: Sett
     assert golden.is_file(), f"{golden} is missing: run with RAG_GEN_GOLDEN=1 once, then check it"
     expected = golden.read_text(encoding="utf-8")
     if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                            fromfile=f"golden/{name}.json", tofile="this parse"))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=f"golden/{name}.json",
+                tofile="this parse",
+            )
+        )
         pytest.fail(f"the parse of {name} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")

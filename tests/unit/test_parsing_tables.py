@@ -11,8 +11,10 @@ from rag_core.text import fold
 
 def test_spacing_accents_are_put_back_and_bullets_named() -> None:
     assert clean_text("Ann´ees") == "Années"
-    assert clean_text("R´eglement des sinistres, d´ej`a, co\u02c6ut, fran\u00b8cais") == \
-        "Réglement des sinistres, déjà, coût, français"
+    assert (
+        clean_text("R´eglement des sinistres, d´ej`a, co\u02c6ut, fran\u00b8cais")
+        == "Réglement des sinistres, déjà, coût, français"
+    )
     assert clean_text("W¨uthrich") == "Wüthrich"
     assert clean_text("yˆ = 3") == "ŷ = 3"  # an accent after its letter
     assert clean_text("ˆα + x^a") == "ˆα + x^a"  # no precomposed letter, and exponents: left alone
@@ -43,9 +45,16 @@ def _w(text: str, x0: float, y0: float, x1: float, y1: float) -> Word:
 
 def test_words_are_never_cut_and_empty_slots_stay_empty() -> None:
     # "Premium" straddles the grid's column edge at 113: it goes whole to the column of its centre
-    words = [_w("Acc.Year", 73, 90, 105, 100), _w("Premium", 108, 90, 139, 100), _w("1", 191, 90, 195, 100),
-             _w("1992", 80, 110, 100, 120), _w("41020", 120, 110, 140, 120), _w("234", 180, 110, 195, 120),
-             _w("1993", 80, 130, 100, 140), _w("57547", 120, 130, 140, 140)]
+    words = [
+        _w("Acc.Year", 73, 90, 105, 100),
+        _w("Premium", 108, 90, 139, 100),
+        _w("1", 191, 90, 195, 100),
+        _w("1992", 80, 110, 100, 120),
+        _w("41020", 120, 110, 140, 120),
+        _w("234", 180, 110, 195, 120),
+        _w("1993", 80, 130, 100, 140),
+        _w("57547", 120, 130, 140, 140),
+    ]
     table = build_table(words, [73, 113, 162, 209], [88, 105, 125, 145])
     grid = {(c.row, c.col): c.text for c in table.cells}
     assert [grid[(0, c)] for c in range(3)] == ["Acc.Year", "Premium", "1"]
@@ -57,13 +66,21 @@ def test_words_are_never_cut_and_empty_slots_stay_empty() -> None:
 def test_leaders_of_a_wide_contents_table_go_and_missing_value_dots_stay() -> None:
     # "1.1 | Les triangles . . . . . | . . 1": the leader runs into the page column
     dots = [_w(".", x, 10, x + 2, 20) for x in range(120, 200, 9)]
-    toc = [_w("1", 5, 10, 10, 20), _w("1.1", 30, 10, 45, 20), _w("Triangles", 60, 10, 110, 20), *dots,
-           _w(".", 205, 10, 207, 20), _w(".", 214, 10, 216, 20), _w("3", 222, 10, 228, 20)]
+    toc = [
+        _w("1", 5, 10, 10, 20),
+        _w("1.1", 30, 10, 45, 20),
+        _w("Triangles", 60, 10, 110, 20),
+        *dots,
+        _w(".", 205, 10, 207, 20),
+        _w(".", 214, 10, 216, 20),
+        _w("3", 222, 10, 228, 20),
+    ]
     grid = {(c.row, c.col): c.text for c in build_table(toc, [0, 25, 55, 203, 240], [5, 25]).cells}
     assert [grid[(0, c)] for c in range(4)] == ["1", "1.1", "Triangles", "3"]
     # a SAS triangle prints "." for a missing value: one per column, never a leader
-    sas = [_w("2014", 5, 10, 25, 20), _w("36480", 40, 10, 65, 20)] + \
-          [_w(".", x, 10, x + 2, 20) for x in (90, 130, 170, 210)]
+    sas = [_w("2014", 5, 10, 25, 20), _w("36480", 40, 10, 65, 20)] + [
+        _w(".", x, 10, x + 2, 20) for x in (90, 130, 170, 210)
+    ]
     grid = {(c.row, c.col): c.text for c in build_table(sas, [0, 30, 75, 115, 155, 195, 235], [5, 25]).cells}
     assert [grid[(0, c)] for c in range(6)] == ["2014", "36480", ".", ".", ".", "."]
 
@@ -93,11 +110,21 @@ def test_ocr_boxes_become_a_grid_of_numbers() -> None:
     assert [w.text for w in split_numbers(_w("6 359 225,8", 0, 0, 100, 10))] == ["6 359 225,8"]
     assert looks_numeric("1 234,5") and looks_numeric("-75") and looks_numeric("(3)") and not looks_numeric("f_nb")
     rows = [["", "1", "2"], ["2005", "31 116", "33 092"], ["2006", "31 198", "NA"]]
-    words = [_w(text, 10 + 40 * c, 10 + 15 * r, 40 + 40 * c, 20 + 15 * r)
-             for r, row in enumerate(rows) for c, text in enumerate(row) if text]
+    words = [
+        _w(text, 10 + 40 * c, 10 + 15 * r, 40 + 40 * c, 20 + 15 * r)
+        for r, row in enumerate(rows)
+        for c, text in enumerate(row)
+        if text
+    ]
     table = table_from_words(words, (0, 0, 130, 60))
     assert table is not None and (table.n_rows, table.n_cols) == (3, 3)
     assert [[c.text for c in table.cells if c.row == r] for r in range(3)] == rows
-    chart_ticks = [_w("0", 5, 10, 10, 18), _w("50", 5, 40, 15, 48), _w("100", 5, 70, 20, 78),
-                   _w("2010", 30, 90, 50, 98), _w("2015", 80, 90, 100, 98), _w("2020", 130, 90, 150, 98)]
+    chart_ticks = [
+        _w("0", 5, 10, 10, 18),
+        _w("50", 5, 40, 15, 48),
+        _w("100", 5, 70, 20, 78),
+        _w("2010", 30, 90, 50, 98),
+        _w("2015", 80, 90, 100, 98),
+        _w("2020", 130, 90, 150, 98),
+    ]
     assert table_from_words(chart_ticks, (0, 0, 160, 100)) is None  # axis labels are not a table

@@ -93,8 +93,10 @@ def test_arabic_ligatures_and_word_order(tmp_path: Path, settings: Settings) -> 
 
 
 def test_right_to_left_spans_are_read_right_to_left_with_spaces() -> None:
-    spans = [{"text": "فعالة", "bbox": (100, 0, 140, 12), "size": 12},
-             {"text": "تعتبر", "bbox": (143, 0, 180, 12), "size": 12}]
+    spans = [
+        {"text": "فعالة", "bbox": (100, 0, 140, 12), "size": 12},
+        {"text": "تعتبر", "bbox": (143, 0, 180, 12), "size": 12},
+    ]
     assert line_from_spans(spans, (100, 0, 180, 12)).text == "تعتبر فعالة"
     latin = [
         {"text": "loss", "bbox": (100, 0, 120, 12), "size": 12},

@@ -26,8 +26,10 @@ from rag_core.parsing import page_workers, parse, pymupdf_parser
 
 # pages with tables (2, 3, 7) and figures (8, 9) of the ChainLadder vignette, and the
 # image-only page 82 of the CAS report (OCR): three batches, one of them OCR
-PAGES = {"en_ChainLadder_claims_reserving_with_R_vignette.pdf": [1, 2, 3, 7, 8, 9],
-         "en_CAS_tail_factor_working_party_2013.pdf": [82]}
+PAGES = {
+    "en_ChainLadder_claims_reserving_with_R_vignette.pdf": [1, 2, 3, 7, 8, 9],
+    "en_CAS_tail_factor_working_party_2013.pdf": [82],
+}
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +62,9 @@ def _parsed(pdf: Path, tmp_path: Path, workers: int, tag: str) -> tuple[dict, li
     return document, parsed.warnings, parsed.title, parsed.pages, crops, seen
 
 
-def test_helper_processes_give_the_same_document(corpus_pages: Path, tmp_path: Path,
-                                                 caplog: pytest.LogCaptureFixture) -> None:
+def test_helper_processes_give_the_same_document(
+    corpus_pages: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     alone = _parsed(corpus_pages, tmp_path, workers=1, tag="alone")
     pool = page_workers.helper_pool(1, start=True, initializer=pymupdf_parser._start_helper)
     assert pool is not None

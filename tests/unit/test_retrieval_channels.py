@@ -24,8 +24,19 @@ QUESTION = "mortality tables"
 
 
 def _child(n: int) -> Child:
-    return Child(id=f"c{n}", parent_id=f"p{n}", doc_id=DOC, index=n, text=f"text {n}", context_text=f"text {n}",
-                 start=0, end=6, tokens=2, pages=[n], boxes=[HighlightBox(page=n, x0=0, y0=0, x1=1, y1=1)])
+    return Child(
+        id=f"c{n}",
+        parent_id=f"p{n}",
+        doc_id=DOC,
+        index=n,
+        text=f"text {n}",
+        context_text=f"text {n}",
+        start=0,
+        end=6,
+        tokens=2,
+        pages=[n],
+        boxes=[HighlightBox(page=n, x0=0, y0=0, x1=1, y1=1)],
+    )
 
 
 class FakeStore:
@@ -35,20 +46,46 @@ class FakeStore:
         pass
 
     def documents(self) -> list[DocumentRecord]:
-        return [DocumentRecord(doc_id=DOC, file_name="fake.pdf", title="fake", collection="c", language="en", pages=3,
-                               parents=3, children=3, tables=0, parser="test", embedder="fake",
-                               ingested_at="2026-12-01T00:00:00+00:00", elapsed_s=0.0)]
+        return [
+            DocumentRecord(
+                doc_id=DOC,
+                file_name="fake.pdf",
+                title="fake",
+                collection="c",
+                language="en",
+                pages=3,
+                parents=3,
+                children=3,
+                tables=0,
+                parser="test",
+                embedder="fake",
+                ingested_at="2026-12-01T00:00:00+00:00",
+                elapsed_s=0.0,
+            )
+        ]
 
     def full_text(self, requests: Sequence[FullText], scope: Sequence[str]) -> list[list[ChildHit] | list[PageHit]]:
-        return [[ChildHit("c1", "p1", DOC, 4.0)] if r.table == "children" and r.query == QUESTION else []
-                for r in requests]
+        return [
+            [ChildHit("c1", "p1", DOC, 4.0)] if r.table == "children" and r.query == QUESTION else [] for r in requests
+        ]
 
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int) -> list[ChildHit]:
         return []
 
     def parents(self, ids: Sequence[str]) -> dict[str, Parent]:
-        return {pid: Parent(id=pid, doc_id=DOC, index=int(pid[1:]), heading_path=[pid], text=f"text {pid[1:]}",
-                            tokens=2, pages=[int(pid[1:])], child_ids=[f"c{pid[1:]}"]) for pid in ids}
+        return {
+            pid: Parent(
+                id=pid,
+                doc_id=DOC,
+                index=int(pid[1:]),
+                heading_path=[pid],
+                text=f"text {pid[1:]}",
+                tokens=2,
+                pages=[int(pid[1:])],
+                child_ids=[f"c{pid[1:]}"],
+            )
+            for pid in ids
+        }
 
     def children_of_parents(self, ids: Sequence[str]) -> dict[str, list[Child]]:
         return {pid: [_child(int(pid[1:]))] for pid in ids}
@@ -92,14 +129,17 @@ def _search(settings: Settings):  # type: ignore[no-untyped-def]
 
 
 def test_a_registered_channel_votes_in_the_fusion_and_shows_in_each_parents_ranks(
-        settings: Settings, fake_channel: FakeConstantChannel) -> None:
+    settings: Settings, fake_channel: FakeConstantChannel
+) -> None:
     assert isinstance(fake_channel, retrieval.Channel) and retrieval.channels()[-1] is fake_channel
     result = _search(settings)
     assert result.channels[-1] == "fake_constant"
     assert [(p.parent.id, p.fused_score) for p in result.parents] == [("p1", 1 / 61 + 1 / 62), ("p2", 1 / 61)]
     first, second = result.parents
-    assert first.ranks == {"lexical": ChannelHit(rank=1, score=4.0, child_id="c1"),
-                           "fake_constant": ChannelHit(rank=2, score=0.5, child_id="c1")}
+    assert first.ranks == {
+        "lexical": ChannelHit(rank=1, score=4.0, child_id="c1"),
+        "fake_constant": ChannelHit(rank=2, score=0.5, child_id="c1"),
+    }
     assert second.ranks == {"fake_constant": ChannelHit(rank=1, score=0.9, child_id="c2")}
     assert second.best_child.id == "c2" and second.rank_in("lexical") is None
     assert "fake_constant" in channel_engines()  # the evaluation measures it on its own too
@@ -115,11 +155,21 @@ def test_an_unregistered_channel_is_gone(settings: Settings) -> None:
 
 def test_the_registry_lists_the_built_in_channels_in_their_fusion_order() -> None:
     assert [c.name for c in retrieval.channels()] == [
-        "lexical", "dense", "page", "dense_other", "translated", "translated_page"]
+        "lexical",
+        "dense",
+        "page",
+        "dense_other",
+        "translated",
+        "translated_page",
+    ]
     assert [c.name for c in retrieval.channels("pages")] == ["page", "translated_page"]
     weights = Settings().retrieval
     assert [retrieval.weight(c, weights) for c in retrieval.channels("children")] == [
-        1.0, weights.dense_weight, weights.other_language_weight, weights.translated_weight]
+        1.0,
+        weights.dense_weight,
+        weights.other_language_weight,
+        weights.translated_weight,
+    ]
 
 
 def test_a_channel_cannot_take_the_name_of_a_result_field() -> None:

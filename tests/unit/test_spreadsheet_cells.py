@@ -15,9 +15,25 @@ from rag_core.models import Item, TableCell
 from rag_core.pipeline.exports import table_bytes
 from rag_core.text import safe_cell
 
-INJECTIONS = ["=1+1", "+1+1", "-1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1", " =1+1",
-              "\u00a0=1+1", "\u2003+1", "\u200b=1", "＝HYPERLINK(\"http://x\")", "＋1", "－1+1", "＠SUM(A1)",
-              " -2+3", "-"]
+INJECTIONS = [
+    "=1+1",
+    "+1+1",
+    "-1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1)",
+    "\t=1",
+    "\r=1",
+    " =1+1",
+    "\u00a0=1+1",
+    "\u2003+1",
+    "\u200b=1",
+    '＝HYPERLINK("http://x")',
+    "＋1",
+    "－1+1",
+    "＠SUM(A1)",
+    " -2+3",
+    "-",
+]
 
 
 @pytest.mark.parametrize("text", INJECTIONS)
@@ -39,8 +55,15 @@ def test_harmless_cells_are_kept(text: str) -> None:
 
 def _table(cells: list[str]) -> Item:
     rows = [["label", "value"], *[[c, "-12"] for c in cells]]
-    return Item(kind="table", ref="#/tables/0", page=1, boxes=[], n_rows=len(rows), n_cols=2,
-                cells=[TableCell(row=r, col=c, text=text) for r, row in enumerate(rows) for c, text in enumerate(row)])
+    return Item(
+        kind="table",
+        ref="#/tables/0",
+        page=1,
+        boxes=[],
+        n_rows=len(rows),
+        n_cols=2,
+        cells=[TableCell(row=r, col=c, text=text) for r, row in enumerate(rows) for c, text in enumerate(row)],
+    )
 
 
 def test_table_exports_and_the_audit_csv_neutralise_every_injection() -> None:
@@ -50,8 +73,9 @@ def test_table_exports_and_the_audit_csv_neutralise_every_injection() -> None:
     sheet = load_workbook(io.BytesIO(table_bytes(_table(INJECTIONS), "xlsx"))).active
     assert [c.value for c in sheet["A"]][1:] == ["'" + t for t in INJECTIONS]
     assert all(c.data_type != "f" for c in sheet["A"])
-    audit = to_csv([{"at": "2026-12-01", "event": "search", "user": "x", "query": t, "file_name": t}
-                    for t in INJECTIONS]).decode("utf-8-sig")
+    audit = to_csv(
+        [{"at": "2026-12-01", "event": "search", "user": "x", "query": t, "file_name": t} for t in INJECTIONS]
+    ).decode("utf-8-sig")
     parsed = list(csv.DictReader(io.StringIO(audit)))
     assert [r["file_name"] for r in parsed] == ["'" + t for t in INJECTIONS]
     assert all(r["details"].lstrip()[:1] not in "=+-@" for r in parsed)

@@ -24,10 +24,12 @@ from rag_core.understanding.term_presence import (
     vocabulary_of,
 )
 
-GLOSSARY = Glossary([
-    {"fr": ("facteur de queue",), "en": ("tail factor",)},
-    {"fr": ("facteur de développement",), "en": ("development factor",)},
-])
+GLOSSARY = Glossary(
+    [
+        {"fr": ("facteur de queue",), "en": ("tail factor",)},
+        {"fr": ("facteur de développement",), "en": ("development factor",)},
+    ]
+)
 LABELS = ["tail factor", "facteur de queue", "development factor", "facteur de développement"]
 
 
@@ -76,8 +78,9 @@ def test_a_broken_glossary_does_not_stop_an_ingestion(tmp_path: Path) -> None:
     broken = tmp_path / "glossary.json"
     broken.write_text('{"entries": [{"fr": "cadence"}]}')
     settings = Settings(data_dir=tmp_path / "lib")
-    settings = settings.model_copy(update={"understanding": settings.understanding.model_copy(
-        update={"glossary_path": broken})})
+    settings = settings.model_copy(
+        update={"understanding": settings.understanding.model_copy(update={"glossary_path": broken})}
+    )
     with pytest.raises(InputError, match="Entry 1 of the glossary"):  # the glossary is really broken
         term_presence(settings, ["0" * 64])
     keep_held_labels(settings, "0" * 64)  # yet the ingestion goes on: the terms are found once it is fixed
@@ -86,9 +89,19 @@ def test_a_broken_glossary_does_not_stop_an_ingestion(tmp_path: Path) -> None:
 def test_an_uploaded_glossary_finds_its_terms_in_every_document_at_once(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
     folder = DocumentFolder(settings.documents_dir, "a" * 64)
-    atomic_write_json(folder.chunks_json, {"parents": [], "children": [
-        {"text": "The ratios of the last three years.", "context_text": "Tartempion ratio\nThe ratios of the last "
-         "three years."}, {"text": "Tail factors."}]})  # the heading is read as full-text search reads it
+    atomic_write_json(
+        folder.chunks_json,
+        {
+            "parents": [],
+            "children": [
+                {
+                    "text": "The ratios of the last three years.",
+                    "context_text": "Tartempion ratio\nThe ratios of the last three years.",
+                },
+                {"text": "Tail factors."},
+            ],
+        },
+    )  # the heading is read as full-text search reads it
     assert term_presence(settings, [folder.doc_id]).held[folder.doc_id] >= {("tail", "factor")}
     extra = {"name": "mine", "entries": [{"fr": "coefficient de Tartempion", "en": "Tartempion ratio"}]}
     pipeline.upload_glossary(json.dumps(extra).encode(), settings, principal=Principal.local_operator())

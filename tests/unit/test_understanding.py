@@ -16,12 +16,21 @@ from rag_core.understanding.budget import plan_question, rule_plan
 from rag_core.understanding.subquestions import share_budget, split_comparison
 from rag_core.understanding.thesaurus import BUNDLED, Thesaurus, load_thesaurus, save_uploaded_thesaurus
 
-SMALL = {"concepts": [
-    {"id": "ibnr", "prefLabel": {"en": "incurred but not reported", "fr": "sinistres survenus non déclarés"},
-     "altLabel": {"en": ["IBNR"], "fr": ["sinistres tardifs"]}, "broader": ["psap"]},
-    {"id": "psap", "prefLabel": {"fr": "provision pour sinistres à payer", "en": "outstanding claims reserve"},
-     "altLabel": ["PSAP"]},
-]}
+SMALL = {
+    "concepts": [
+        {
+            "id": "ibnr",
+            "prefLabel": {"en": "incurred but not reported", "fr": "sinistres survenus non déclarés"},
+            "altLabel": {"en": ["IBNR"], "fr": ["sinistres tardifs"]},
+            "broader": ["psap"],
+        },
+        {
+            "id": "psap",
+            "prefLabel": {"fr": "provision pour sinistres à payer", "en": "outstanding claims reserve"},
+            "altLabel": ["PSAP"],
+        },
+    ]
+}
 
 
 # --- thesaurus -----------------------------------------------------------------------------
@@ -30,8 +39,11 @@ def test_a_recognised_concept_adds_its_labels_with_the_method_weights() -> None:
     expansion = thesaurus.expand("Comment estimer les IBNR ?")
     assert expansion.concepts == ("ibnr",)
     # the method's weights (docs/method.md, "Search: channels and fusion"): prefLabel 0.95, altLabel 0.85
-    assert expansion.terms == (("incurred but not reported", 0.95), ("sinistres survenus non déclarés", 0.95),
-                               ("sinistres tardifs", 0.85))
+    assert expansion.terms == (
+        ("incurred but not reported", 0.95),
+        ("sinistres survenus non déclarés", 0.95),
+        ("sinistres tardifs", 0.85),
+    )
     # the label already in the question is not added again; broader concepts do not expand
     assert "IBNR" not in expansion.labels and "PSAP" not in expansion.labels
     # as BM25 boosts the weights are shared by the added terms
@@ -49,18 +61,27 @@ def test_recognition_ignores_accents_case_and_plurals() -> None:
 def test_the_bundled_thesaurus_covers_reserving_and_solvency_ii() -> None:
     thesaurus = load_thesaurus(Settings())
     assert thesaurus is not None and len(thesaurus.concepts) >= 40
-    for question, concept in [("Qu'est-ce que la PPNA ?", "upr"), ("Define the risk margin", "risk_margin"),
-                              ("Calcul de la meilleure estimation", "best_estimate"), ("ratio S/P", "loss_ratio"),
-                              ("méthode de Bornhuetter-Ferguson", "bf"), ("IBNER", "ibner"), ("le SCR", "scr")]:
+    for question, concept in [
+        ("Qu'est-ce que la PPNA ?", "upr"),
+        ("Define the risk margin", "risk_margin"),
+        ("Calcul de la meilleure estimation", "best_estimate"),
+        ("ratio S/P", "loss_ratio"),
+        ("méthode de Bornhuetter-Ferguson", "bf"),
+        ("IBNER", "ibner"),
+        ("le SCR", "scr"),
+    ]:
         assert concept in [c.id for c in thesaurus.recognise(question)], question
     assert "marge de risque" in thesaurus.expand("What is the risk margin?").labels
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"{not json", "not valid JSON"),
-    (b'{"concepts": []}', 'non-empty "concepts"'),
-    (b'{"concepts": [{"altLabel": ["x"]}]}', 'Concept 1 of the thesaurus has no "prefLabel"'),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"concepts": []}', 'non-empty "concepts"'),
+        (b'{"concepts": [{"altLabel": ["x"]}]}', 'Concept 1 of the thesaurus has no "prefLabel"'),
+    ],
+)
 def test_a_broken_thesaurus_is_refused_with_a_readable_message(data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=message):
         Thesaurus.from_json(data)
@@ -79,14 +100,17 @@ def test_an_uploaded_thesaurus_replaces_the_bundled_one(settings: Settings) -> N
 
 
 # --- router and sub-questions (rules) --------------------------------------------------------
-@pytest.mark.parametrize(("question", "kind", "parents", "cue"), [
-    ("Qu'est-ce que la PSAP ?", "definition", 3, None),
-    ("What is the risk margin?", "definition", 3, None),
-    ("Comment calcule-t-on la marge de risque ?", "explanation", 5, "comment"),
-    ("Explain the assumptions of the Mack model", "explanation", 5, "explain"),
-    ("Compare Mack and Bootstrap for the reserve uncertainty", "comparison", 7, "compare"),
-    ("Quelle est la différence entre la PSAP et la PPNA ?", "comparison", 7, "difference entre"),
-])
+@pytest.mark.parametrize(
+    ("question", "kind", "parents", "cue"),
+    [
+        ("Qu'est-ce que la PSAP ?", "definition", 3, None),
+        ("What is the risk margin?", "definition", 3, None),
+        ("Comment calcule-t-on la marge de risque ?", "explanation", 5, "comment"),
+        ("Explain the assumptions of the Mack model", "explanation", 5, "explain"),
+        ("Compare Mack and Bootstrap for the reserve uncertainty", "comparison", 7, "compare"),
+        ("Quelle est la différence entre la PSAP et la PPNA ?", "comparison", 7, "difference entre"),
+    ],
+)
 def test_rules_give_the_budget_and_say_why(question: str, kind: str, parents: int, cue: str | None) -> None:
     plan = rule_plan(question, Settings())
     assert (plan.kind, plan.parents, plan.decided_by) == (kind, parents, "rules")
@@ -101,17 +125,27 @@ def test_router_off_gives_the_fixed_budget() -> None:
     assert (plan.parents, plan.decided_by, plan.sub_questions) == (3, "fixed", [])
 
 
-@pytest.mark.parametrize(("question", "subs"), [
-    ("Compare Mack and Bootstrap for the reserve uncertainty",
-     ["Mack for the reserve uncertainty", "Bootstrap for the reserve uncertainty"]),
-    ("Quelle est la différence entre la PSAP et la PPNA ?", ["la PSAP", "la PPNA"]),
-    ("Comparer Chain-Ladder, Bornhuetter-Ferguson et Cape Cod pour les branches longues",
-     ["Chain-Ladder pour les branches longues", "Bornhuetter-Ferguson pour les branches longues",
-      "Cape Cod pour les branches longues"]),
-    ("Mack versus bootstrap for reserve risk", ["Mack for reserve risk", "bootstrap for reserve risk"]),
-    ("Which ratio compares the paid and the incurred losses of the oldest year?", []),  # "compares" in a clause
-    ("Compare the SCR", []),
-])
+@pytest.mark.parametrize(
+    ("question", "subs"),
+    [
+        (
+            "Compare Mack and Bootstrap for the reserve uncertainty",
+            ["Mack for the reserve uncertainty", "Bootstrap for the reserve uncertainty"],
+        ),
+        ("Quelle est la différence entre la PSAP et la PPNA ?", ["la PSAP", "la PPNA"]),
+        (
+            "Comparer Chain-Ladder, Bornhuetter-Ferguson et Cape Cod pour les branches longues",
+            [
+                "Chain-Ladder pour les branches longues",
+                "Bornhuetter-Ferguson pour les branches longues",
+                "Cape Cod pour les branches longues",
+            ],
+        ),
+        ("Mack versus bootstrap for reserve risk", ["Mack for reserve risk", "bootstrap for reserve risk"]),
+        ("Which ratio compares the paid and the incurred losses of the oldest year?", []),  # "compares" in a clause
+        ("Compare the SCR", []),
+    ],
+)
 def test_comparisons_split_into_one_to_three_sub_questions(question: str, subs: list[str]) -> None:
     assert split_comparison(question) == subs
 
@@ -124,8 +158,10 @@ def test_the_budget_is_shared_between_sub_questions() -> None:
 
 
 # --- follow-ups (rules) ---------------------------------------------------------------------
-HISTORY: list[followups.Message] = [("user", "Qu'est-ce que la méthode Chain-Ladder ?"),
-                                    ("assistant", "La méthode Chain-Ladder projette les paiements cumulés.")]
+HISTORY: list[followups.Message] = [
+    ("user", "Qu'est-ce que la méthode Chain-Ladder ?"),
+    ("assistant", "La méthode Chain-Ladder projette les paiements cumulés."),
+]
 
 
 def test_a_follow_up_carries_the_previous_questions_key_terms() -> None:
@@ -135,8 +171,14 @@ def test_a_follow_up_carries_the_previous_questions_key_terms() -> None:
     assert english.standalone == "and its assumptions (Mack model) ?"
 
 
-@pytest.mark.parametrize("question", ["Qu'est-ce que le SCR ?", "Comment calculer la PPNA d'un contrat annuel ?",
-                                      "What is the risk margin under Solvency II?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Qu'est-ce que le SCR ?",
+        "Comment calculer la PPNA d'un contrat annuel ?",
+        "What is the risk margin under Solvency II?",
+    ],
+)
 def test_a_standalone_question_is_left_alone(question: str) -> None:
     rewrite = followups.rule_rewrite(question, HISTORY)
     assert rewrite.standalone == question and not rewrite.changed
@@ -168,7 +210,10 @@ def test_history_is_the_last_three_messages_of_the_stored_conversation(settings:
     ]
     path.write_text("".join(a.model_dump_json() + "\n" for a in turns), encoding="utf-8")
     assert followups.read_history(settings, "conv/../1") == [
-        ("assistant", "La PSAP..."), ("user", "Et la PPNA (PSAP) ?"), ("assistant", "Aucun document.")]
+        ("assistant", "La PSAP..."),
+        ("user", "Et la PPNA (PSAP) ?"),
+        ("assistant", "Aucun document."),
+    ]
     assert followups.read_history(settings, "unknown") == [] and followups.read_history(settings, None) == []
 
 
@@ -190,4 +235,3 @@ def test_reranker_on_without_weights_names_the_setting(tmp_path) -> None:
         BgeReranker(str(empty))
     with pytest.raises(BackendUnavailable, match="Unknown reranker 'nope'"):
         reranking.select_reranker(Settings(reranker={"enabled": "on", "backend": "nope"}))
-

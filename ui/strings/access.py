@@ -85,17 +85,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "access.subject": {"fr": "E-mail de l'utilisateur ou nom du groupe", "en": "User's email or group name"},
     "access.add_button": {"fr": "Accorder", "en": "Grant"},
     "access.no_subject": {"fr": "Indiquez un utilisateur ou un groupe.", "en": "Give a user or a group."},
-    "access.granted": {"fr": "Droit « {role} » accordé à {subject} sur {collection}.",
-                       "en": "“{role}” granted to {subject} on {collection}."},
+    "access.granted": {
+        "fr": "Droit « {role} » accordé à {subject} sur {collection}.",
+        "en": "“{role}” granted to {subject} on {collection}.",
+    },
     "access.revoke": {"fr": "Retirer un droit", "en": "Revoke access"},
     "access.revoke_pick": {"fr": "Droit à retirer", "en": "Grant to revoke"},
     "access.revoke_button": {"fr": "Retirer", "en": "Revoke"},
-    "access.revoked": {"fr": "Droit de {subject} sur {collection} retiré.", "en": "{subject}'s access to {collection} "
-                                                                                  "revoked."},
+    "access.revoked": {
+        "fr": "Droit de {subject} sur {collection} retiré.",
+        "en": "{subject}'s access to {collection} revoked.",
+    },
     "access.map": {"fr": "Qui peut lire quoi", "en": "Who can read what"},
     "access.map_help": {
         "fr": "Lecture : voir, chercher, interroger, ouvrir les pages, exporter ; écriture : lecture + dépôt ; gestion "
-              ": "
+        ": "
         "écriture + suppression et droits. Les administrateurs voient tout.",
         "en": "Read: see, search, ask, open pages, export; write: read + upload; manage: write + delete and grant. "
         "Administrators see everything.",

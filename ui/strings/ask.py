@@ -42,9 +42,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "numbers.unsupported": {"fr": "non étayé", "en": "unsupported"},
     "numbers.summary": {
         "fr": "Chiffres à vérifier : {unsupported} non étayé(s) par les sources, "
-              "{mismatch} calcul(s) qui ne correspondent pas.",
+        "{mismatch} calcul(s) qui ne correspondent pas.",
         "en": "Figures to check: {unsupported} not supported by the sources, "
-              "{mismatch} computation(s) that do not match.",
+        "{mismatch} computation(s) that do not match.",
     },
     "viewer.title": {"fr": "{label}", "en": "{label}"},
     "viewer.pages": {"fr": "Page(s) affichée(s) : {pages}", "en": "Page(s) shown: {pages}"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 STRINGS: dict[str, dict[str, str]] = {
     "error.generic": {
         "fr": "Une erreur inattendue s'est produite. Elle a été consignée dans le journal ; réessayez ou contactez "
-              "l'équipe.",
+        "l'équipe.",
         "en": "An unexpected error occurred. It has been logged; try again or contact the team.",
     },
     "error.not_ready": {

@@ -8,21 +8,28 @@ STRINGS: dict[str, dict[str, str]] = {
     "evaluate.source.shared": {"fr": "Jeu partagé", "en": "Shared set"},
     "evaluate.source.upload": {"fr": "Fichier déposé", "en": "Upload"},
     "evaluate.source.reported": {"fr": "Citations signalées", "en": "Reported citations"},
-    "evaluate.no_set": {"fr": "Aucun jeu de questions dans {path} (réglez RAG_SHARED_DIR).",
-                        "en": "No question set found in {path} (set RAG_SHARED_DIR)."},
+    "evaluate.no_set": {
+        "fr": "Aucun jeu de questions dans {path} (réglez RAG_SHARED_DIR).",
+        "en": "No question set found in {path} (set RAG_SHARED_DIR).",
+    },
     "evaluate.file": {"fr": "Fichier", "en": "File"},
     "evaluate.upload": {"fr": "Questions (JSON lines)", "en": "Questions (JSON lines)"},
     "evaluate.no_reports": {
-        "fr": "Aucune citation signalée pour l'instant.", "en": "No citation has been reported yet.",
+        "fr": "Aucune citation signalée pour l'instant.",
+        "en": "No citation has been reported yet.",
     },
-    "evaluate.pdf_dir": {"fr": "Dossier des PDF du jeu (tout le dossier est l'espace de recherche)",
-                         "en": "Folder of the set's PDFs (the whole folder is the search space)"},
+    "evaluate.pdf_dir": {
+        "fr": "Dossier des PDF du jeu (tout le dossier est l'espace de recherche)",
+        "en": "Folder of the set's PDFs (the whole folder is the search space)",
+    },
     "evaluate.engines": {"fr": "Moteurs", "en": "Engines"},
     "evaluate.run": {"fr": "Lancer", "en": "Run"},
     "evaluate.starting": {"fr": "Démarrage…", "en": "Starting…"},
     "evaluate.done": {"fr": "Terminé", "en": "Done"},
-    "evaluate.summary": {"fr": "{set} : {n} questions avec réponse sur {total}",
-                         "en": "{set}: {n} answerable of {total} questions"},
+    "evaluate.summary": {
+        "fr": "{set} : {n} questions avec réponse sur {total}",
+        "en": "{set}: {n} answerable of {total} questions",
+    },
     "evaluate.caption": {
         "fr": "Moteur par défaut : {engine}. Niveau page : une page prend le rang de son meilleur enfant ; moyennes "
         "avec intervalles bootstrap à 95 %.",
@@ -42,9 +49,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "evaluate.by_type": {"fr": "Par type", "en": "By type"},
     "evaluate.by_language": {"fr": "Par langue", "en": "By language"},
     "evaluate.by_language_match": {"fr": "Même langue / autre langue", "en": "Same language / cross-lingual"},
-    "evaluate.language_match_help": {"fr": "(langue de la question et des PDF attendus ; doc@3 : un PDF attendu parmi "
-                                     "les trois premiers documents)", "en": "(question language vs the relevant PDFs' "
-                                     "language; doc@3: a relevant PDF among the first three documents)"},
+    "evaluate.language_match_help": {
+        "fr": "(langue de la question et des PDF attendus ; doc@3 : un PDF attendu parmi les trois premiers documents)",
+        "en": "(question language vs the relevant PDFs' "
+        "language; doc@3: a relevant PDF among the first three documents)",
+    },
     "evaluate.per_question": {"fr": "Par question, moteur", "en": "Per question, engine"},
     "evaluate.download": {"fr": "Télécharger results.json", "en": "Download results.json"},
 }

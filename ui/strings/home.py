@@ -6,10 +6,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "app.title": {"fr": "Questions-réponses sur vos documents", "en": "Question answering on your documents"},
     "app.intro": {
         "fr": "Déposez vos PDF, vérifiez leur découpage, posez vos questions : chaque paragraphe de réponse cite ses "
-              "sources, "
+        "sources, "
         "et un clic sur une citation ouvre le passage surligné.",
         "en": "Upload your PDFs, check how they were parsed, ask questions: every paragraph of an answer cites its "
-              "sources, "
+        "sources, "
         "and clicking a citation opens the highlighted passage.",
     },
     "nav.home": {"fr": "Accueil", "en": "Home"},
@@ -23,7 +23,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "backends.value": {"fr": "Moteur / activation", "en": "Backend / how to enable"},
     "backends.help": {
         "fr": "Les moteurs de production s'activent par variables d'environnement : "
-              "RAG_PARSING__DOCLING_ARTIFACTS_PATH "
+        "RAG_PARSING__DOCLING_ARTIFACTS_PATH "
         "(modèles Docling), RAG_EMBEDDING__BGE_M3_PATH (BGE-M3), RAG_RERANKER__PATH (reranker), OPENAI_API_KEY et "
         "OPENAI_BASE_URL (réponses rédigées par un modèle de langage).",
         "en": "Production backends are enabled with environment variables: RAG_PARSING__DOCLING_ARTIFACTS_PATH "

@@ -5,8 +5,10 @@ from __future__ import annotations
 STRINGS: dict[str, dict[str, str]] = {
     "inspect.title": {"fr": "Inspection d'un document", "en": "Document inspector"},
     "inspect.pick": {"fr": "Document", "en": "Document"},
-    "inspect.none": {"fr": "Importez d'abord un document dans la Bibliothèque.", "en": "Ingest a document in the "
-                                                                                       "Library first."},
+    "inspect.none": {
+        "fr": "Importez d'abord un document dans la Bibliothèque.",
+        "en": "Ingest a document in the Library first.",
+    },
     "inspect.stats": {"fr": "Statistiques du découpage", "en": "Parse statistics"},
     "inspect.sections": {"fr": "Sections", "en": "Sections"},
     "inspect.page_view": {"fr": "Vue de page", "en": "Page view"},
@@ -27,8 +29,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "inspect.figures": {"fr": "Figures", "en": "Figures"},
     "inspect.no_figures": {"fr": "Aucune figure détectée.", "en": "No figure detected."},
     "inspect.table_caption": {"fr": "Tableau {n} · p. {page}", "en": "Table {n} · p. {page}"},
-    "inspect.table_ocr": {"fr": "Lu par OCR dans une image : vérifiez les chiffres sur la page.",
-                          "en": "Read by OCR from an image: check the numbers against the page."},
+    "inspect.table_ocr": {
+        "fr": "Lu par OCR dans une image : vérifiez les chiffres sur la page.",
+        "en": "Read by OCR from an image: check the numbers against the page.",
+    },
     "inspect.table_text_layer": {"fr": "Lu dans la couche texte du PDF.", "en": "Read from the PDF's text layer."},
     "inspect.figure_caption": {"fr": "Figure {n} · p. {page}", "en": "Figure {n} · p. {page}"},
     "inspect.figure_text": {"fr": "Texte dans la figure", "en": "Text in the figure"},

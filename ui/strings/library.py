@@ -7,14 +7,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "library.collection": {"fr": "Collection", "en": "Collection"},
     "library.new_collection": {"fr": "Nouvelle collection…", "en": "New collection…"},
     "library.new_name": {"fr": "Nom de la nouvelle collection", "en": "Name of the new collection"},
-    "library.upload": {"fr": "Déposer des fichiers (PDF, DOCX, PPTX, HTML, MD)", "en": "Upload files (PDF, DOCX, PPTX, "
-                                                                                       "HTML, MD)"},
+    "library.upload": {
+        "fr": "Déposer des fichiers (PDF, DOCX, PPTX, HTML, MD)",
+        "en": "Upload files (PDF, DOCX, PPTX, HTML, MD)",
+    },
     "library.ingest": {"fr": "Importer", "en": "Ingest"},
     "library.limits": {
         "fr": "Jusqu'à {mb} Mo et {pages} pages par fichier (réglages `RAG_PARSING__MAX_FILE_MB` et "
-              "`RAG_PARSING__MAX_PAGES`).",
+        "`RAG_PARSING__MAX_PAGES`).",
         "en": "Up to {mb} MB and {pages} pages per file (settings `RAG_PARSING__MAX_FILE_MB` and "
-              "`RAG_PARSING__MAX_PAGES`).",
+        "`RAG_PARSING__MAX_PAGES`).",
     },
     "library.ingesting": {"fr": "Import en cours…", "en": "Ingesting…"},
     "library.ingest_done": {"fr": "Import terminé", "en": "Ingestion finished"},

@@ -10,7 +10,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "mark.support.supported": {"fr": "jugé appuyé par ses sources", "en": "judged supported by its sources"},
     "mark.support.partly": {"fr": "jugé en partie appuyé", "en": "judged partly supported"},
     "mark.support.not_supported": {
-        "fr": "jugé NON appuyé par ses sources", "en": "judged NOT supported by its sources",
+        "fr": "jugé NON appuyé par ses sources",
+        "en": "judged NOT supported by its sources",
     },
     "mark.support.skipped_extractive": {
         "fr": "contrôle d'appui non fait : une réponse extractive n'a pas de modèle pour la juger",
@@ -21,6 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "support check not run: the writing was stopped",
     },
     "mark.collections.several": {
-        "fr": "cite plusieurs collections : {names}", "en": "cites several collections: {names}",
+        "fr": "cite plusieurs collections : {names}",
+        "en": "cites several collections: {names}",
     },
 }

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
-    "ask.budget": {"fr": "Contexte : {n} parents ({kind}) — {reason}",
-                   "en": "Context: {n} parents ({kind}) — {reason}"},
+    "ask.budget": {
+        "fr": "Contexte : {n} parents ({kind}) — {reason}",
+        "en": "Context: {n} parents ({kind}) — {reason}",
+    },
     "ask.kind.definition": {"fr": "définition", "en": "definition"},
     "ask.kind.explanation": {"fr": "explication", "en": "explanation"},
     "ask.kind.comparison": {"fr": "comparaison", "en": "comparison"},
     "ask.rewritten": {"fr": "Question comprise comme : {q}", "en": "Understood as: {q}"},
     "ask.sub_question": {"fr": "Sous-question : {q}", "en": "Sub-question: {q}"},
-    "ask.no_source": {"fr": "Aucune source pour la sous-question « {q} ».", "en": "No source for the sub-question "
-                                                                                  "“{q}”."},
+    "ask.no_source": {
+        "fr": "Aucune source pour la sous-question « {q} ».",
+        "en": "No source for the sub-question “{q}”.",
+    },
     "ask.reformulated": {"fr": "reformulation essayée : {q}", "en": "reformulation tried: {q}"},
     "search.reranker": {"fr": "Reranker : {status}", "en": "Reranker: {status}"},
     "search.thesaurus": {"fr": "Thésaurus", "en": "Thesaurus"},
-    "search.thesaurus_in_use": {"fr": "Thésaurus utilisé : {name} ({n} concepts).", "en": "Thesaurus in use: {name} "
-                                                                                          "({n} concepts)."},
+    "search.thesaurus_in_use": {
+        "fr": "Thésaurus utilisé : {name} ({n} concepts).",
+        "en": "Thesaurus in use: {name} ({n} concepts).",
+    },
     "search.thesaurus_off": {
         "fr": "L'expansion par thésaurus est désactivée (RAG_UNDERSTANDING__THESAURUS=false).",
         "en": "Thesaurus expansion is off (RAG_UNDERSTANDING__THESAURUS=false).",
@@ -34,8 +40,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "search.none": {"fr": "Aucun résultat.", "en": "No result."},
     "search.elapsed": {"fr": "{n} parents en {s:.2f} s", "en": "{n} parents in {s:.2f} s"},
     "search.expanded": {"fr": "Termes ajoutés : {terms}", "en": "Added terms: {terms}"},
-    "search.select": {"fr": "Sélectionnez une ligne pour ouvrir le passage.",
-                      "en": "Select a row to open the passage."},
+    "search.select": {
+        "fr": "Sélectionnez une ligne pour ouvrir le passage.",
+        "en": "Select a row to open the passage.",
+    },
     "search.absent": {"fr": "absent", "en": "absent"},
     "scol.rank": {"fr": "rang fusionné", "en": "fused rank"},
     "scol.score": {"fr": "score fusionné", "en": "fused score"},
@@ -54,27 +62,37 @@ STRINGS: dict[str, dict[str, str]] = {
     "scol.pages": {"fr": "pages", "en": "pages"},
     "scol.best_child": {"fr": "meilleur enfant", "en": "best child"},
     "scol.language": {"fr": "langue", "en": "language"},
-    "search.translated": {"fr": "Termes cherchés dans les documents en {language} : {terms}",
-                          "en": "Terms searched in the {language} documents: {terms}"},
-    "search.translated_none": {"fr": "Aucun terme du glossaire reconnu ; documents en {language} : canal dense seul.",
-                               "en": "No glossary term recognised; {language} documents: dense channel only."},
-    "search.only_other": {"fr": "Seuls les documents en {language} nomment : {terms} (aucun document dans la langue de "
-                                "la question).",
-                          "en": "Only the {language} documents name: {terms} (no document in the question's language "
-                                "does)."},
-    "search.placed": {"fr": "Rang {rank} : le meilleur passage des documents en {language}, placé à ce rang.",
-                      "en": "Rank {rank}: the best passage of the {language} documents, placed at that rank."},
+    "search.translated": {
+        "fr": "Termes cherchés dans les documents en {language} : {terms}",
+        "en": "Terms searched in the {language} documents: {terms}",
+    },
+    "search.translated_none": {
+        "fr": "Aucun terme du glossaire reconnu ; documents en {language} : canal dense seul.",
+        "en": "No glossary term recognised; {language} documents: dense channel only.",
+    },
+    "search.only_other": {
+        "fr": "Seuls les documents en {language} nomment : {terms} (aucun document dans la langue de la question).",
+        "en": "Only the {language} documents name: {terms} (no document in the question's language does).",
+    },
+    "search.placed": {
+        "fr": "Rang {rank} : le meilleur passage des documents en {language}, placé à ce rang.",
+        "en": "Rank {rank}: the best passage of the {language} documents, placed at that rank.",
+    },
     "search.glossary": {"fr": "Glossaire bilingue", "en": "Bilingual glossary"},
-    "search.glossary_in_use": {"fr": "Glossaire utilisé : {name} ({n} entrées).", "en": "Glossary in use: {name} ({n} "
-                                                                                        "entries)."},
-    "search.glossary_off": {"fr": "Traduction des termes désactivée (RAG_UNDERSTANDING__TRANSLATION).",
-                            "en": "Term translation is off (RAG_UNDERSTANDING__TRANSLATION)."},
-    "search.glossary_upload": {"fr": 'Compléter avec votre glossaire '
-                                     '(JSON : {"entries": [{"fr": "...", "en": "..."}]})',
-                               "en": 'Extend with your own glossary (JSON: {"entries": [{"fr": "...", "en": "..."}]})'},
+    "search.glossary_in_use": {
+        "fr": "Glossaire utilisé : {name} ({n} entrées).",
+        "en": "Glossary in use: {name} ({n} entries).",
+    },
+    "search.glossary_off": {
+        "fr": "Traduction des termes désactivée (RAG_UNDERSTANDING__TRANSLATION).",
+        "en": "Term translation is off (RAG_UNDERSTANDING__TRANSLATION).",
+    },
+    "search.glossary_upload": {
+        "fr": 'Compléter avec votre glossaire (JSON : {"entries": [{"fr": "...", "en": "..."}]})',
+        "en": 'Extend with your own glossary (JSON: {"entries": [{"fr": "...", "en": "..."}]})',
+    },
     "search.glossary_saved": {"fr": "Glossaire ajouté : {n} entrées.", "en": "Glossary added: {n} entries."},
     "lang.fr": {"fr": "français", "en": "French"},
     "lang.en": {"fr": "anglais", "en": "English"},
-    "ask.passage_language": {"fr": "Passage en {language}, tel qu'écrit :",
-                             "en": "Passage in {language}, as written:"},
+    "ask.passage_language": {"fr": "Passage en {language}, tel qu'écrit :", "en": "Passage in {language}, as written:"},
 }

@@ -14,9 +14,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "stream.cost": {
         "fr": "Jetons : {prompt} en entrée, {completion} en sortie · sortie structurée : {dialect} · "
-              "premier paragraphe en {first:.1f} s · {total:.1f} s en tout",
+        "premier paragraphe en {first:.1f} s · {total:.1f} s en tout",
         "en": "Tokens: {prompt} in, {completion} out · structured output: {dialect} · "
-              "first paragraph in {first:.1f} s · {total:.1f} s in all",
+        "first paragraph in {first:.1f} s · {total:.1f} s in all",
     },
     "stream.cost_check": {
         "fr": " · contrôle d'appui : {prompt} + {completion} jetons",

@@ -35,8 +35,9 @@ __all__ = ["CHECKS", "Check", "Evidence", "Mode", "Outcome", "apply", "judge_sup
 CHECKS: tuple[Check, ...] = (NumbersCheck(), SupportCheck(), CollectionsCheck())
 
 
-def apply(paragraphs: Sequence[Paragraph], evidence: Evidence, *, whole: bool = True,
-          checks: Sequence[Check] = CHECKS) -> Outcome:
+def apply(
+    paragraphs: Sequence[Paragraph], evidence: Evidence, *, whole: bool = True, checks: Sequence[Check] = CHECKS
+) -> Outcome:
     """Run the enabled checks on verified paragraphs, in order: all of them on a whole answer, those
     marked `per_paragraph` on one paragraph while the model writes. A check that cannot run on this
     answer is skipped with a mark saying why (on the whole answer only)."""

@@ -55,9 +55,14 @@ class Outcome:
 
     def then(self, other: Outcome) -> Outcome:
         """`other` (a check run on these paragraphs) added to what was spent before it."""
-        return Outcome(other.paragraphs, [*self.warnings, *other.warnings],
-                       self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
-                       self.elapsed_s + other.elapsed_s, [*self.marks, *other.marks])
+        return Outcome(
+            other.paragraphs,
+            [*self.warnings, *other.warnings],
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.elapsed_s + other.elapsed_s,
+            [*self.marks, *other.marks],
+        )
 
 
 class Check(Protocol):

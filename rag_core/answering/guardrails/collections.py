@@ -16,8 +16,9 @@ def mark_collections(paragraphs: Sequence[Paragraph], sources: Sequence[Source])
     for para in paragraphs:
         names = list(dict.fromkeys(collection[sid] for sid in para.source_ids if collection.get(sid)))
         if len(names) > 1:
-            mark = Mark(name="collections", level="info", key="mark.collections.several",
-                        params={"names": ", ".join(names)})
+            mark = Mark(
+                name="collections", level="info", key="mark.collections.several", params={"names": ", ".join(names)}
+            )
             para = with_mark(para.model_copy(update={"collections": names}), mark)
         out.append(para)
     return out

@@ -25,6 +25,12 @@ class NumbersCheck:
         return True
 
     def run(self, paragraphs: Sequence[Paragraph], evidence: Evidence) -> Outcome:
-        traced = trace_numbers(paragraphs, evidence.sources, evidence.context, evidence.language,
-                               evidence.aliases or None, reading=evidence.reading)
+        traced = trace_numbers(
+            paragraphs,
+            evidence.sources,
+            evidence.context,
+            evidence.language,
+            evidence.aliases or None,
+            reading=evidence.reading,
+        )
         return Outcome(mark_stated(traced))

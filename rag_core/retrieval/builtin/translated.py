@@ -32,7 +32,7 @@ class TranslatedChannel(FullTextChannel):
 
     def keep(self, hits: Hits, query: ChannelQuery) -> Hits:
         theirs = set(query.other.scope) if query.other is not None else set()
-        return [h for h in hits if h.doc_id in theirs][:query.candidate_k]  # type: ignore[return-value]
+        return [h for h in hits if h.doc_id in theirs][: query.candidate_k]  # type: ignore[return-value]
 
 
 class TranslatedPageChannel(TranslatedChannel):
