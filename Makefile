@@ -46,9 +46,10 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(TYPED)
 
-# `ruff check` and mypy first: a lint finding fails in seconds, before the long test run.
+# The lint gate first: a finding fails in seconds, before the long test run.
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(TYPED)
 	@if [ -n "$(IS_CI)" ] && [ ! -d "$(SHARED)/corpus/pdfs" ]; then \
 	  echo "ERROR: $(SHARED)/corpus/pdfs not found (set RAG_SHARED_DIR); CI=true runs every test"; exit 1; fi

@@ -143,14 +143,17 @@ def test_cli_queue_and_jobs_list(tmp_path: Path) -> None:
     data = tmp_path / "lib"
     pdf = make_pdf(tmp_path / "cli.pdf", "Mack", pages=1)
     env = {"RAG_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}
-    run = lambda *a: subprocess.run(
-        [sys.executable, "-m", "rag_core", *a],
-        capture_output=True,
-        text=True,  # noqa: E731
-        env=env,
-        cwd=Path(__file__).resolve().parents[2],
-        timeout=120,
-    )
+
+    def run(*a: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "rag_core", *a],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=Path(__file__).resolve().parents[2],
+            timeout=120,
+        )
+
     queued = run("ingest", "--queue", str(pdf))
     assert queued.returncode == 0 and "queued" in queued.stdout and "No worker is running" in queued.stdout
     listed = json.loads(run("jobs", "list", "--json").stdout)
