@@ -6,8 +6,8 @@ A channel says what it ranks (`unit`: children or pages), which fused ranking it
 (`weight_setting`; None: 1.0), whether it runs for a given question (`applies`) and `run`, which
 returns its hits over `ChannelQuery.scope`, best first. A channel that asks LanceDB for BM25 only
 describes its query (`FullTextChannel.request`): the runner sends every such query in one call
-(`running.run_channels`). Channels register themselves (`registry.register`); the package's own
-are in `retrieval/builtin/`. This module runs no query.
+(`running.run_channels`). A channel joins every search through `registry.register`; the package's
+own are in `retrieval/builtin/`, registered there in a fixed order. This module runs no query.
 """
 
 from __future__ import annotations

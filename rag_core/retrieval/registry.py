@@ -1,7 +1,8 @@
 """The search channels, by name, in the order they were registered.
 
-`register(channel)` adds a channel to every search (the package's own channels register
-themselves when `rag_core.retrieval` is imported; a test or a plug-in may add its own);
+`register(channel)` adds a channel to every search (the package's own are registered, in the
+order written in `retrieval.builtin.BUILT_IN`, when `rag_core.retrieval` is imported; a test or a
+plug-in may add its own);
 `unregister(name)` removes it; `channels()` lists them. The order matters: it is the order in
 which the channels' votes are added in each fusion (a float sum), and the order of their columns.
 This module runs no query.

@@ -1,9 +1,15 @@
-"""The package's own search channels; each module registers its channel(s) when imported.
+"""The package's own search channels, one module each, registered here in a fixed order.
 
-The import order is the registration order (`retrieval.registry`): it fixes the order of the
-votes in each fusion and of the columns. A new channel is a module here, imported below (or a
-module anywhere that calls `register`), a `RetrievalSettings` weight and its `search.channel.<name>`
-string (ui/strings/search.py).
+The order of `BUILT_IN` is the registration order (`retrieval.registry`): it fixes the order of the
+votes in each fusion (a float sum) and of the columns, so it is written out here rather than left to
+the order of the imports (which the import sorter may change). A new channel is a module here added
+at the end of `BUILT_IN` (or a module anywhere that calls `register`), a `RetrievalSettings` weight
+and its `search.channel.<name>` string (ui/strings/search.py).
 """
 
-from rag_core.retrieval.builtin import dense, dense_other, lexical, page, translated  # noqa: F401
+from rag_core.retrieval.builtin import dense, dense_other, lexical, page, translated
+from rag_core.retrieval.registry import register
+
+BUILT_IN = (lexical.CHANNEL, dense.CHANNEL, page.CHANNEL, dense_other.CHANNEL, *translated.CHANNELS)
+for _channel in BUILT_IN:
+    register(_channel)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rag_core.retrieval.base import ChannelQuery, Group, Hits, Unit
-from rag_core.retrieval.registry import register
 
 
 class DenseChannel:
@@ -22,4 +21,4 @@ class DenseChannel:
         return query.store.dense(query.vector, query.scope, query.candidate_k)
 
 
-register(DenseChannel())
+CHANNEL = DenseChannel()

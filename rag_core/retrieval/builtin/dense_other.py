@@ -7,7 +7,6 @@ subject, so those documents are ranked on their own (`retrieval.crosslingual`).
 from __future__ import annotations
 
 from rag_core.retrieval.base import ChannelQuery, Group, Hits, Unit
-from rag_core.retrieval.registry import register
 
 
 class DenseOtherLanguageChannel:
@@ -27,4 +26,4 @@ class DenseOtherLanguageChannel:
         return query.store.dense(query.vector, sorted(set(query.other.scope)), query.candidate_k)
 
 
-register(DenseOtherLanguageChannel())
+CHANNEL = DenseOtherLanguageChannel()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Unit
-from rag_core.retrieval.registry import register
 from rag_core.store import FullText
 
 
@@ -20,4 +19,4 @@ class LexicalChannel(FullTextChannel):
         return FullText("children", query.query, query.language, query.candidate_k, query.extra_terms)
 
 
-register(LexicalChannel())
+CHANNEL = LexicalChannel()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Unit
-from rag_core.retrieval.registry import register
 from rag_core.store import FullText
 
 
@@ -23,4 +22,4 @@ class PageChannel(FullTextChannel):
         return FullText("pages", query.query, query.language, query.candidate_k, query.extra_terms)
 
 
-register(PageChannel())
+CHANNEL = PageChannel()

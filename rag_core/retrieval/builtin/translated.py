@@ -9,7 +9,6 @@ translated terms seldom match the question's own language's documents.
 from __future__ import annotations
 
 from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Hits, Unit
-from rag_core.retrieval.registry import register
 from rag_core.store import FullText
 
 
@@ -46,5 +45,4 @@ class TranslatedPageChannel(TranslatedChannel):
         return query.pages and super().applies(query)
 
 
-register(TranslatedChannel())
-register(TranslatedPageChannel())
+CHANNELS = (TranslatedChannel(), TranslatedPageChannel())
