@@ -23,6 +23,7 @@ as in the product, and saves their page rankings and the evidence ratio (`channe
   translated terms' two full-text queries are what the cross-lingual search costs): the pages'
   query only, with the evidence ratio taken on pages;
   and shorter translated queries (each word once, or each term's preferred form only).
+The variants themselves are in `crosslingual_variants.py`.
 Last, it prints `crosslingual_frontier.py`'s table: placement rules against the four targets at once.
 Questions are grouped as "same language" (every relevant PDF in the question's language),
 "cross-lingual" (none) or "mixed"; doc@3 is 1 when a relevant PDF is among the first three
@@ -38,12 +39,15 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from crosslingual_variants import FOLD_WEIGHTS, PARTS, PRODUCT, Ranking, mean, score, variants  # noqa: E402
 
 from rag_core import retrieval, understanding  # noqa: E402
 from rag_core.access import Principal  # noqa: E402
@@ -67,9 +71,7 @@ CHANNELS = {
     "translated": "translated",
     "translated_pages": "translated_page",
 }
-FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 SHOWN = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
-Ranking = list[tuple[str, int]]
 
 
 def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
@@ -221,131 +223,6 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
     return out
 
 
-def doc_hit_at(ranking: Sequence[tuple[str, int]], pdfs: Sequence[str], k: int = 3) -> float:
-    docs = metrics.dedupe(pdf for pdf, _ in ranking)[:k]
-    return 1.0 if set(docs) & set(pdfs) else 0.0
-
-
-def score(row: dict, ranking: Ranking) -> dict[str, float]:
-    relevant = {(pdf, page): g for pdf, page, g in row["relevant"]}
-    values = metrics.rank_metrics(ranking, relevant)
-    values["doc@3"] = doc_hit_at(ranking, row["pdfs"])
-    return values
-
-
-def _r(row: dict, channel: str) -> Ranking:
-    if channel not in row["rankings"]:  # no glossary term recognised: the folded query is the question's,
-        if "+" not in channel:  # and there is no translated query
-            return []
-        channel = channel.split("+")[0]
-    return [tuple(x) for x in row["rankings"][channel]]
-
-
-def per_language_dense(row: dict) -> Ranking:
-    """The simple design: each document language's dense ranking on its own, fused by RRF."""
-    languages = row["page_language"]
-    same = [p for p in _r(row, "dense") if languages[p[0]] == row["language"]]
-    return metrics.fuse_rankings([same, _r(row, "dense_other")])
-
-
-Variant = Callable[[dict], Ranking]
-
-
-def placed(
-    row: dict,
-    base: Ranking,
-    weights: tuple[float, float, float] = (0.5, 1.0, 1.0),
-    strong: int = 2,
-    weak: int = 5,
-    ratio: float = 2.0,
-    evidence: str = "ratio",
-    query: str = "",
-    coverage: bool = True,
-) -> Ranking:
-    """The other language's ranking placed in `base` as `rag_core.retrieval` does; `evidence`:
-    the ratio of the best children ("ratio") or of the best pages ("page_ratio"); `query`: the
-    translated query's variant ("" as the product, "distinct", "preferred"); `coverage`: a question
-    term found only in the other language's documents also gives the strong rank, as in the product."""
-    evidence = f"ratio_{query}" if query else evidence
-    strong_evidence = row.get(evidence, 0.0) >= ratio or (coverage and bool(row.get("only_other_terms")))
-    return retrieval.place(base, other_ranking(row, query, weights), strong if strong_evidence else weak)
-
-
-def other_ranking(row: dict, query: str = "", weights: tuple[float, float, float] = (0.5, 1.0, 1.0)) -> Ranking:
-    """The other language's pages ranked on their own: RRF of their dense channel and of the
-    `query` variant of the translated terms' BM25 over children and pages."""
-    suffix = f"_{query}" if query else ""
-    return metrics.fuse_rankings(
-        [_r(row, "dense_other"), _r(row, f"translated{suffix}"), _r(row, f"translated_pages{suffix}")],
-        weights=list(weights),
-    )
-
-
-def variants() -> dict[str, Variant]:
-    def fused(
-        dw: float = 0.25, ow: float = 0.0, tw: float = 0.0, dense: str = "dense", fold: float | None = None
-    ) -> Variant:
-        lexical, pages = ("lexical", "pages") if fold is None else (f"lexical+{fold}", f"pages+{fold}")
-
-        def rank(row: dict) -> Ranking:
-            d = per_language_dense(row) if dense == "per-language" else _r(row, dense)
-            return metrics.fuse_rankings(
-                [
-                    _r(row, lexical),
-                    d,
-                    _r(row, pages),
-                    _r(row, "dense_other"),
-                    _r(row, "translated"),
-                    _r(row, "translated_pages"),
-                ],
-                weights=[1.0, dw, 1.0, ow, tw, tw],
-            )
-
-        return rank
-
-    current = fused()
-    out: dict[str, Variant] = {"current": current}
-    for dw in (0.25, 0.5, 1.0):
-        out[f"per-language dense x {dw}"] = fused(dw=dw, dense="per-language")
-    for name in ("dense_centred", "dense_z"):
-        for dw in (0.25, 1.0):
-            out[f"{name} x {dw}"] = fused(dw=dw, dense=name)
-    for ow, tw in ((0.25, 0.0), (0.5, 0.0), (1.0, 0.0), (0.0, 0.5), (0.0, 1.0), (0.5, 0.5), (1.0, 1.0)):
-        out[f"+ other dense x {ow} + translated x {tw}"] = fused(ow=ow, tw=tw)
-    for fold in FOLD_WEIGHTS:
-        out[f"folded {fold}"] = fused(fold=fold)
-        out[f"folded {fold} + dense_centred x 0.25"] = fused(fold=fold, dense="dense_centred")
-    out["placed at 2 / 5, ratio 2 (product)"] = lambda row: placed(row, current(row))
-    for strong, weak, ratio in (
-        (5, 5, 2.0),
-        (3, 5, 2.0),
-        (2, 4, 2.0),
-        (2, 0, 2.0),
-        (2, 5, 1.0),
-        (3, 5, 1.0),
-        (2, 5, 1.5),
-        (3, 3, 1.0),
-    ):
-        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = lambda row, s=strong, w=weak, r=ratio: placed(
-            row, current(row), strong=s, weak=w, ratio=r
-        )
-    for weights in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (0.5, 1.0, 0.0), (0.5, 0.0, 1.0)):
-        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = lambda row, w=weights: placed(row, current(row), w)
-    # Pages only: no BM25 query of the translated terms over children (one full-text query less per
-    # question), the evidence ratio taken on the best pages.
-    out[PAGES_ONLY] = lambda row: placed(row, current(row), (0.5, 0.0, 1.0), evidence="page_ratio")
-    out[WITHOUT_COVERAGE] = lambda row: placed(row, current(row), coverage=False)
-    for query in ("distinct", "preferred"):
-        out[f"placed at 2 / 5, ratio 2, {query} translated words"] = lambda row, q=query: placed(
-            row, current(row), query=q
-        )
-    return out
-
-
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values) if values else float("nan")
-
-
 def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> None:
     groups = {
         "all": rows,
@@ -362,28 +239,13 @@ def report(rows: list[dict], label: str, only: Sequence[str] | None = None) -> N
         print(f"{'variant':<48}" + "".join(f"{c:>8}" for c in SHOWN) + "   d nDCG@10              d hit@5")
         base = scored["current"]
         for name, values in scored.items():
-            cells = "".join(f"{_mean([values[i][c] for i in idx]):>8.3f}" for c in SHOWN)
+            cells = "".join(f"{mean([values[i][c] for i in idx]):>8.3f}" for c in SHOWN)
             diff = ""
             if name != "current":
                 for c in ("ndcg@10", "hit@5"):
                     d = metrics.paired_difference([values[i][c] for i in idx], [base[i][c] for i in idx])
                     diff += f"  {d['mean']:+.3f} [{d['low']:+.3f},{d['high']:+.3f}]"
             print(f"{name:<48}{cells}{diff}")
-
-
-PRODUCT = "placed at 2 / 5, ratio 2 (product)"
-PAGES_ONLY = "placed at 2 / 5, page ratio 2, translated pages only"
-WITHOUT_COVERAGE = "placed at 2 / 5, ratio 2 only (before the term coverage)"
-PARTS = {
-    "without the dense channel": "placed at 2 / 5, ratio 2, other ranking (0.0, 1.0, 1.0)",
-    "without translated pages": "placed at 2 / 5, ratio 2, other ranking (0.5, 1.0, 0.0)",
-    "without translated children": "placed at 2 / 5, ratio 2, other ranking (0.5, 0.0, 1.0)",
-    "without the evidence ratio (always at 5)": "placed at 5 / 5, ratio 2",
-    "without the term coverage (ratio 2 only)": WITHOUT_COVERAGE,
-    "ratio 1, ranks 3 / 5 instead": "placed at 3 / 5, ratio 1",
-    "nothing placed (current)": "current",
-    "pages only, page evidence ratio": PAGES_ONLY,
-}
 
 
 def parts(rows: list[dict], label: str) -> None:

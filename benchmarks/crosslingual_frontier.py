@@ -24,20 +24,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crosslingual_dev as xl  # noqa: E402
+import crosslingual_variants as xv  # noqa: E402
 
 from rag_core.evaluation import metrics  # noqa: E402
 
 
 def ruled(
     row: dict,
-    base: xl.Ranking,
+    base: xv.Ranking,
     query: str = "",
     strong_ratio: float = 2.0,
     strong: int = 2,
     coverage: bool = False,
     weak: str = "5",
-) -> xl.Ranking:
-    """`xl.placed` with a choice of weak placement, `weak`: "5" (rank 5), "none" (not placed), "ratio
+) -> xv.Ranking:
+    """`xv.placed` with a choice of weak placement, `weak`: "5" (rank 5), "none" (not placed), "ratio
     R" (rank 5 from an evidence ratio of R, else not placed) or "interleave N": where the translated
     terms' best page score ranks among the question's best own-language page scores (BM25 of two
     queries of distinct words compared as they are), never above rank N, not placed past rank 10."""
@@ -48,7 +49,7 @@ def ruled(
         weak = str(max(int(weak.split()[1]), 1 + sum(1 for own in row.get("own_page_scores", []) if own >= theirs)))
         if theirs <= 0 or int(weak) > 10:
             weak = "none"
-    return xl.placed(
+    return xv.placed(
         row,
         base,
         strong=strong,
@@ -88,7 +89,7 @@ def frontier(rows: list[dict]) -> None:
     cross = [r for r in rows if r["group"] == "cross-lingual"]
     same = [r for r in rows if r["group"] == "same language"]
     dev = [r for r in same if r.get("set") == "dev_questions" and len(r["pdfs"]) == 1]
-    current = xl.variants()["current"]
+    current = xv.variants()["current"]
     bases = {id(r): current(r) for r in cross + same}
     print(
         f"\nfrontier ({len(cross)} cross-lingual, {len(same)} same-language, {len(dev)} dev single-document); "
@@ -96,12 +97,12 @@ def frontier(rows: list[dict]) -> None:
     )
     print(f"{'rule':<66}{'hit@5':>7}{'doc@3':>7}   same-language d nDCG@10   dev hit@3  targets met")
     for name, rule in FRONTIER.items():
-        scored = {id(r): xl.score(r, ruled(r, bases[id(r)], **rule)) for r in cross + same}
+        scored = {id(r): xv.score(r, ruled(r, bases[id(r)], **rule)) for r in cross + same}
         crossed = [scored[id(r)] for r in cross]
         d = metrics.paired_difference(
-            [scored[id(r)]["ndcg@10"] for r in same], [xl.score(r, bases[id(r)])["ndcg@10"] for r in same]
+            [scored[id(r)]["ndcg@10"] for r in same], [xv.score(r, bases[id(r)])["ndcg@10"] for r in same]
         )
-        hit3 = xl._mean([scored[id(r)]["hit@3"] for r in dev])
+        hit3 = xv.mean([scored[id(r)]["hit@3"] for r in dev])
         hits, docs = sum(s["hit@5"] for s in crossed), sum(s["doc@3"] for s in crossed)
         met = [hits >= 5, docs >= 7, d["low"] >= -0.01, hit3 > 0.84]
         print(

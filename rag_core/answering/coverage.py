@@ -1,9 +1,9 @@
 """Does the library even mention what the question is about? (docs/method.md, answers)
 
 A careful analyst first checks that the documents name the things a question asks about.
-The terms that carry a question are its identifiers and acronyms ("TSCA", "IFRS 17",
-"Guideline 37"), its proper names ("Schnieper", "Smith-Wilson", a hyphenated pair is one
-phrase) and its content words. Each is looked up with the full-text index (`Lookup`: the
+The terms that carry a question (`coverage_terms.question_terms`) are its identifiers and
+acronyms ("TSCA", "IFRS 17", "Guideline 37"), its proper names ("Schnieper", "Smith-Wilson",
+a hyphenated pair is one phrase) and its content words. Each is looked up with the full-text index (`Lookup`: the
 passages of the accessible scope that hold all its words after Snowball stemming, the same
 analysis as search), a phrase then checked word by word in order in those passages. The
 thesaurus counts: a term inside a recognised concept is mentioned when any label of that
@@ -26,47 +26,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
+from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
-from rag_core.text import STOP_WORDS, fold
+from rag_core.text import fold
 from rag_core.understanding.glossary import Glossary
-from rag_core.understanding.glossary import spans as glossary_spans
 from rag_core.understanding.thesaurus import Thesaurus
 
-Kind = Literal["identifier", "abbreviation", "name", "alias", "word"]
 # (folded words, limit) -> folded texts holding them all; None when the library cannot tell (no index yet)
 Lookup = Callable[[tuple[str, ...], int], list[str] | None]
 
 RARE_PASSAGES = 12  # a word in fewer passages than this carries the question (checked in the retrieved ones)
 PHRASE_CANDIDATES = 200  # passages read to find a phrase's words next to each other
 MAX_GAP = 2  # words allowed between two words of a phrase ("taxe sur les conventions")
-MIN_ACRONYM_CHARS = 4  # TSCA, IFRS, IBNER count when absent; USP, TP do not (see `_short`)
-MAX_ALIAS_WORDS = 2
-REFERENCE_WORDS = frozenset(
-    "article articles guideline guidelines section chapter chapitre table tableau figure "
-    "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
-    "orientation".split()
-)
-_TOKEN = re.compile(r"\w+")
-_ROMAN = re.compile(r"^[IVXLCDM]+$")
-_ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
-_SENTENCE_END = re.compile(r"[.?!:;(\[«\"]\s*$")
 # A formula's Greek subscript glued to its name by the PDF's text layer ("VaRκ(X)" is VaR_κ(X)).
 _GLUED_SUBSCRIPT = re.compile(r"(?<=[a-z])(?=[\u03b1-\u03c9\u03d0-\u03f5])")
-
-
-@dataclass(frozen=True)
-class Term:
-    text: str  # as the question writes it
-    kind: Kind
-    words: tuple[str, ...]  # folded, stop words removed
-    variants: tuple[tuple[str, ...], ...] = ()  # thesaurus labels (folded words) that count as mentions
-
-    @property
-    def forms(self) -> tuple[tuple[str, ...], ...]:
-        return (self.words, *self.variants)
 
 
 @dataclass(frozen=True)
@@ -83,143 +58,9 @@ class Coverage:
         return bool(self.missing)
 
 
-# ----- the terms of a question -------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Token:
-    raw: str
-    start: int
-    end: int
-    index: int  # position among all word tokens (the thesaurus' positions)
-
-
-def _groups(question: str) -> list[tuple[list[_Token], bool]]:
-    """Word tokens joined by hyphens into groups; elided articles and possessive 's dropped.
-    Each group says whether it opens a sentence (its capital then proves nothing)."""
-    tokens = [_Token(m.group(), m.start(), m.end(), i) for i, m in enumerate(_TOKEN.finditer(question))]
-    groups: list[tuple[list[_Token], bool]] = []
-    previous: _Token | None = None
-    for tok in tokens:
-        between = question[previous.end : tok.start] if previous else ""
-        if previous is not None and between in ("'", "’") and tok.raw.lower() == "s":
-            previous = tok
-            continue  # Mack's
-        if tok.raw.lower() in _ELISIONS and question[tok.end : tok.end + 1] in ("'", "’"):
-            previous = tok
-            continue  # l'assurance, d'IBNR
-        if previous is not None and between == "-" and groups and groups[-1][0][-1] is previous:
-            groups[-1][0].append(tok)
-        else:
-            opens = previous is None or bool(_SENTENCE_END.search(question[: tok.start]))
-            groups.append(([tok], opens))
-        previous = tok
-    return groups
-
-
-def _acronym(raw: str) -> bool:
-    """TSCA, IBNER, MSEP, ACT2008, MackChainLadder: two capitals or more; not a Roman numeral (Solvency II)."""
-    upper = sum(c.isupper() for c in raw)
-    return upper >= 2 and not _ROMAN.match(raw)
-
-
-def _short(raw: str) -> bool:
-    """USP, TP, DTAs: an abbreviation of three letters or fewer is often used without the documents
-    ever writing it (they spell it out); its absence proves little."""
-    return len(raw[:-1] if raw.endswith("s") and raw[:-1].isupper() else raw) < MIN_ACRONYM_CHARS
-
-
-def _alias_spans(question: str) -> list[tuple[int, int]]:
-    """Short parenthesised names, "the symmetric adjustment (equity dampener)": the question names its
-    subject there, so even plain words inside carry it."""
-    return [
-        (m.start(1), m.end(1))
-        for m in re.finditer(r"\(([^()]{2,60})\)", question)
-        if 0 < len(_content(fold(w) for w in _TOKEN.findall(m.group(1)))) <= MAX_ALIAS_WORDS
-    ]
-
-
-def _content(words: Iterable[str]) -> tuple[str, ...]:
-    return tuple(w for w in words if w not in STOP_WORDS and not w.isdigit() and len(w) > 1)
-
-
-def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
-    """The terms that carry `question`, in order (see the module docstring)."""
-    groups = _groups(question)
-    aliases = _alias_spans(question)
-    terms: list[tuple[Term, list[int]]] = []
-    for g, (group, opens) in enumerate(groups):
-        raws = [t.raw for t in group]
-        folded = tuple(fold(r) for r in raws)
-        text = question[group[0].start : group[-1].end]
-        positions = [t.index for t in group]
-        following = groups[g + 1][0] if g + 1 < len(groups) else []
-        spaced = bool(following) and question[group[-1].end : following[0].start].isspace()  # not "VaR}]/(1"
-        number = following[0].raw if spaced and len(following) == 1 and following[0].raw.isdigit() else ""
-        if len(group) > 1:
-            words = _content(folded)
-            alpha = [r for r in raws if not r.isdigit()]
-            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) else "word"
-            if words:
-                terms.append((Term(text, kind, words), positions))
-            continue
-        raw, word = raws[0], folded[0]
-        if raw.isdigit() or len(raw) < 2:
-            continue
-        if _acronym(raw):
-            terms.append(
-                (
-                    Term(
-                        f"{text} {number}" if number else text,
-                        "abbreviation" if _short(raw) else "identifier",
-                        (word, number) if number else (word,),
-                    ),
-                    positions,
-                )
-            )
-        elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
-            if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
-                terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
-            else:
-                terms.append((Term(text, "name", (word,)), positions))
-        elif word not in STOP_WORDS and len(word) > 2:
-            inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
-            terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
-    if thesaurus is not None or glossary is not None:
-        terms = _with_variants(question, terms, thesaurus, glossary)
-    unique: dict[tuple[str, ...], Term] = {}
-    for term, _ in terms:
-        unique.setdefault(term.words, term)
-    return list(unique.values())
-
-
-def _with_variants(
-    question: str, terms: list[tuple[Term, list[int]]], thesaurus: Thesaurus | None, glossary: Glossary | None
-) -> list[tuple[Term, list[int]]]:
-    """Give each term that lies inside a recognised label the label's other forms: a thesaurus concept's
-    synonyms and translations, a glossary term's translations. The whole term must lie inside: a label
-    covering half of "Benktander-Hovinen" says nothing of the other half."""
-    words = [fold(m.group()) for m in _TOKEN.finditer(question)]
-    spans = [
-        (start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
-        for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])
-    ]
-    if glossary is not None:
-        spans += [(start, end, list(forms)) for start, end, forms in glossary_spans(glossary, words)]
-    out = []
-    for term, positions in terms:
-        labels: list[tuple[str, ...]] = []
-        for start, end, forms in spans:
-            if all(start <= p < end for p in positions):
-                for label in forms:
-                    key = _content(fold(w) for w in _TOKEN.findall(label))
-                    if key and key != term.words and key not in labels:
-                        labels.append(key)
-        out.append((Term(term.text, term.kind, term.words, tuple(labels)) if labels else term, positions))
-    return out
-
-
 # ----- mentions ----------------------------------------------------------------------------------
 def _stem_sequence(text: str) -> list[frozenset[str]]:
-    return [both_stems(w) for w in _TOKEN.findall(_GLUED_SUBSCRIPT.sub(" ", text))]
+    return [both_stems(w) for w in TOKEN.findall(_GLUED_SUBSCRIPT.sub(" ", text))]
 
 
 def _has_phrase(sequence: Sequence[frozenset[str]], words: tuple[str, ...]) -> bool:

@@ -15,7 +15,8 @@ import pymupdf
 
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.layout_text import BBox, clamp_bbox
-from rag_core.parsing.table_structure import Rule, Table, Word, build_table
+from rag_core.parsing.table_structure import Rule, Table, build_table
+from rag_core.parsing.table_words import Word
 
 SOURCE_TEXT = "text layer"
 _RULE_MAX_THICKNESS_PT = 2.0

@@ -27,7 +27,8 @@ import pymupdf
 
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.pdf_tables import table_from_structure
-from rag_core.parsing.table_structure import Table, Word, build_table, looks_numeric, text_lines
+from rag_core.parsing.table_structure import Table, build_table, looks_numeric
+from rag_core.parsing.table_words import Word, text_lines
 
 log = logging.getLogger(__name__)
 

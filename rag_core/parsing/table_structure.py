@@ -17,7 +17,9 @@ Then:
   ruled off between two header rows spans both rows;
 - row headers: the first column when its body cells are labels or years.
 
-Pure functions over plain tuples (no PyMuPDF): the parser passes words, edges and rules.
+The words are readied first (`table_words`: bullets on their text, no dot leaders, a column for
+a table of contents' page numbers). Pure functions over plain tuples (no PyMuPDF): the parser
+passes words, edges and rules.
 It does not detect tables nor read pictures (`table_images`).
 """
 
@@ -28,23 +30,13 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag_core.parsing.table_words import BBox, Word, prepare_words, text_lines
 from rag_core.parsing.unicode_text import clean_text
 
-BBox = tuple[float, float, float, float]
 MAX_HEADER_ROWS = 3
 MAX_BAND_LINES = 3  # more lines between two rules are separate rows (a section of a table)
 RULE_TOLERANCE_PT = 2.0
-_PAGE_NUMBER = re.compile(r"^\.?(\d{1,4}|[ivxlc]{1,7})$", re.I)
-_LEADER = re.compile(r"^\.+$")
-_LEADER_RUN = 3  # dot-only words in a row, and in one column, that make a leader in a table wider than two columns
-_BULLETS = "•◦▪●○■□➢➤►▶✓✔·-–"
 _NUMBER = re.compile(r"^[-−–+(]?[\d\s.,' ]*\d[\d\s.,' ]*%?\)?$|^[-−–]$")
-
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    bbox: BBox
 
 
 @dataclass(frozen=True)
@@ -88,9 +80,7 @@ def build_table(
     bbox: BBox | None = None,
 ) -> Table:
     """Cells of one table from its words, the grid's edges (n+1 values each) and its rules."""
-    words = _bullets_on_their_text([w for w in words if w.text.strip()])
-    col_edges = _index_columns(words, col_edges, row_edges)
-    words = _without_leaders(words, col_edges)
+    words, col_edges = prepare_words(words, col_edges, row_edges)
     n_cols = len(col_edges) - 1
     x0, x1 = col_edges[0], col_edges[-1]
     width = max(x1 - x0, 1.0)
@@ -143,112 +133,11 @@ def build_table(
     return Table(n_rows, n_cols, cells)
 
 
-def _bullets_on_their_text(words: list[Word]) -> list[Word]:
-    """A bullet glyph goes with the text just right of it, even across a column edge; a bullet glued
-    to the end of a word ("U코드◦" where the text stream has no space) is split off first."""
-    out: list[Word] = []
-    for word in _glued_bullets(words):
-        if len(word.text) == 1 and word.text in _BULLETS:
-            x0, y0, x1, y1 = word.bbox
-            right = [
-                w
-                for w in words
-                if w is not word
-                and 0 <= w.bbox[0] - x1 <= 2 * (y1 - y0)
-                and min(y1, w.bbox[3]) - max(y0, w.bbox[1]) > 0.5 * (y1 - y0)
-            ]
-            if right:
-                nxt = min(right, key=lambda w: w.bbox[0])
-                word = Word(word.text, (nxt.bbox[0] - 0.5, y0, nxt.bbox[0], y1))
-        out.append(word)
-    return out
-
-
-def _glued_bullets(words: list[Word]) -> list[Word]:
-    out: list[Word] = []
-    for word in words:
-        text = word.text
-        if len(text) >= 2 and text[-1] in _BULLETS and text[-1] not in "-–·" and not text[-2].isspace():
-            x0, y0, x1, y1 = word.bbox
-            cut = x1 - (x1 - x0) / len(text)  # the glyph's share of the word's width
-            out.extend([Word(text[:-1], (x0, y0, cut, y1)), Word(text[-1], (cut, y0, x1, y1))])
-        else:
-            out.append(word)
-    return out
-
-
-def _without_leaders(words: Sequence[Word], col_edges: Sequence[float]) -> list[Word]:
-    """The table's words without the dot leaders of a table of contents, nor the leader's first dot
-    glued to the title before it ("Authors. . . . . xi" is "Authors").
-
-    In a two-column table of contents (title | page) every dot-only word is a leader. In a wider table
-    a leader is a run of at least `_LEADER_RUN` dot-only words in a row of which as many lie in one
-    column ("1.1 | Les triangles de liquidation . . . . . | . . 1"): a lone "." that a SAS listing
-    prints for a missing value sits alone in its column and stays."""
-    out: list[Word] = []
-    for line in text_lines(words):
-        leaders = _leader_words(line, col_edges)
-        for word, nxt in zip(line, [*line[1:], None]):
-            if id(word) in leaders:
-                continue
-            if nxt is not None and id(nxt) in leaders and word.text.endswith(".") and len(word.text) > 1:
-                word = Word(word.text[:-1], word.bbox)
-            out.append(word)
-    return out
-
-
-def _leader_words(line: Sequence[Word], col_edges: Sequence[float]) -> set[int]:
-    """ids of the words of one text line that are dot leaders (see `_without_leaders`)."""
-    if len(col_edges) == 3:
-        return {id(w) for w in line if _LEADER.match(w.text)}
-    out: set[int] = set()
-    run: list[Word] = []
-    for word in [*line, None]:
-        if word is not None and _LEADER.match(word.text):
-            run.append(word)
-            continue
-        if len(run) >= _LEADER_RUN:
-            columns = [sum(1 for edge in col_edges[1:-1] if edge <= (w.bbox[0] + w.bbox[2]) / 2) for w in run]
-            if max(columns.count(c) for c in set(columns)) >= _LEADER_RUN:
-                out.update(id(w) for w in run)
-        run = []
-    return out
-
-
-def _index_columns(words: Sequence[Word], col_edges: Sequence[float], row_edges: Sequence[float]) -> list[float]:
-    """A one-column table of contents ("Notices . . . . vii") gets a column for its page numbers."""
-    if len(col_edges) != 2 or len(row_edges) < 4:
-        return list(col_edges)
-    lasts = [line[-1] for line in text_lines(words) if len(line) >= 2]
-    numbers = [w for w in lasts if _PAGE_NUMBER.match(w.text)]
-    if len(numbers) < 0.6 * (len(row_edges) - 1):
-        return list(col_edges)
-    split = min(w.bbox[0] for w in numbers) - 1.0
-    if split <= col_edges[0]:
-        return list(col_edges)
-    return [col_edges[0], split, col_edges[1]]
-
-
 def _index(edges: Sequence[float], value: float) -> int:
     for i in range(1, len(edges) - 1):
         if value < edges[i]:
             return i - 1
     return len(edges) - 2
-
-
-def text_lines(words: Sequence[Word]) -> list[list[Word]]:
-    """Words grouped into visual lines (vertical overlap), top to bottom, each left to right."""
-    lines: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: ((w.bbox[1] + w.bbox[3]) / 2, w.bbox[0])):
-        if lines:
-            top = min(w.bbox[1] for w in lines[-1])
-            bottom = max(w.bbox[3] for w in lines[-1])
-            overlap = min(bottom, word.bbox[3]) - max(top, word.bbox[1])
-            if overlap >= 0.5 * min(bottom - top, word.bbox[3] - word.bbox[1]):
-                lines[-1].append(word)
-                continue
-        lines.append([word])
-    return [sorted(line, key=lambda w: w.bbox[0]) for line in lines]
 
 
 def _phrases(words: Sequence[Word]) -> list[list[Word]]:

@@ -221,11 +221,6 @@ def _long_functions(paths: list[Path], limit: int) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="retrieval and answering are being split into shorter functions "
-    "on another branch; remove this mark once that is merged",
-)
 def test_no_function_over_60_lines_in_retrieval_and_answering() -> None:
     """The method's core reads a function at a time: no function (or method) over 60 lines."""
     paths = [*CORE.glob("retrieval*.py"), *CORE.glob("retrieval*/**/*.py"), *(CORE / "answering").rglob("*.py")]

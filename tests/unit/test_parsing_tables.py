@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rag_core.parsing.captions import is_caption_text
 from rag_core.parsing.table_images import split_numbers, table_from_words
-from rag_core.parsing.table_structure import Rule, Word, build_table, looks_numeric
+from rag_core.parsing.table_structure import Rule, build_table, looks_numeric
+from rag_core.parsing.table_words import Word
 from rag_core.parsing.unicode_text import clean_text
 from rag_core.text import fold
 
