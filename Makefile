@@ -39,7 +39,7 @@ SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 
 # Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the
 # data models and the settings (the pipeline façade joins once it passes).
-TYPED := rag_core/models.py rag_core/config.py
+TYPED := rag_core/models rag_core/config
 
 lint: install
 	$(BIN)/ruff check .

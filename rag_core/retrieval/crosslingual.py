@@ -5,7 +5,7 @@ towards the documents of its own language whatever their subject, and BM25 needs
 The documents of the other language are therefore also ranked on their own, by RRF of the
 channels of the "other_language" group (the dense channel restricted to them, BM25 of the
 question's terms translated into their language over their children and pages). Measured on the
-dev sets (benchmarks/crosslingual_dev.py; figures in `config.py`): adding these channels as extra
+dev sets (benchmarks/crosslingual_dev.py; figures in `config/sections.py`): adding these channels as extra
 votes of the main fusion lifted cross-lingual questions only at weights that sank the
 same-language ones (each channel has a rank 1 whatever the question), and running the dense
 channel per language then fusing the languages did not lift them at all. What works is placing

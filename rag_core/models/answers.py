@@ -1,200 +1,13 @@
-"""Types passed between stages: frozen pydantic models, no behaviour beyond small helpers.
-
-Coordinates: a `HighlightBox` is always stored with a TOP-LEFT origin in PDF points
-(what browser viewers draw); the conversion from Docling's bottom-left boxes happens
-once, in `geometry.to_top_left`.
-"""
+"""An answer: its paragraphs, the sources they cite, the numbers traced in them and the marks of the
+guard-rail checks (docs/method.md)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-Language = Literal["fr", "en"]
-ItemKind = Literal["table", "picture", "formula"]
-
-
-class HighlightBox(Frozen):
-    """A rectangle on one page, PDF points, origin at the top-left corner of the page."""
-
-    page: int = Field(description="1-based physical page number")
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    origin: Literal["TOPLEFT"] = "TOPLEFT"
-    start: int | None = Field(
-        None,
-        description="Start of the text this box holds, in its owner's text "
-        "(the child's for `Child.boxes`, the parent's for a parent `Source`); None if unknown",
-    )
-    end: int | None = Field(None, description="End (exclusive) of that text; None if unknown")
-
-
-class TableCell(Frozen):
-    row: int
-    col: int
-    text: str
-    box: HighlightBox | None = None
-
-
-class Item(Frozen):
-    """A table, picture or formula: separately citable inside its parent."""
-
-    ref: str = Field(description="DoclingDocument self_ref, e.g. '#/tables/0'")
-    kind: ItemKind
-    caption: str = ""
-    page: int
-    boxes: list[HighlightBox]
-    text: str = Field("", description="Markdown for a table, text layer for a formula, caption for a picture")
-    cells: list[TableCell] = Field(default_factory=list)
-    n_rows: int = 0
-    n_cols: int = 0
-    image_path: str | None = Field(None, description="Figure crop, relative to the document folder")
-    source: str = Field("", description="Tables: where the cells were read, 'text layer' or 'OCR of a picture'")
-    inner_text: str = Field("", description="Pictures: the text-layer text inside the picture, one line per text item")
-
-    def grid(self) -> list[list[str]]:
-        """A table's cell texts, header row first: its own first row when every cell of it is filled
-        and distinct, else the column numbers ("1", "2", ...) above all its rows."""
-        n_rows = max([self.n_rows] + [c.row + 1 for c in self.cells])
-        n_cols = max([self.n_cols] + [c.col + 1 for c in self.cells])
-        grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
-        for cell in self.cells:
-            grid[cell.row][cell.col] = cell.text
-        if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
-            return grid
-        return [[str(i + 1) for i in range(n_cols)], *grid]
-
-
-class Child(Frozen):
-    """The indexed unit: a piece of a parent, at most `max_tokens` tokens."""
-
-    id: str
-    parent_id: str
-    doc_id: str
-    index: int = Field(description="Position of the child in the document")
-    text: str = Field(description="Raw text, as displayed: parent.text[start:end] without trailing separator")
-    context_text: str = Field(description="Heading path and captions followed by the text: what is indexed")
-    start: int
-    end: int
-    tokens: int
-    pages: list[int]
-    boxes: list[HighlightBox]
-    item_refs: list[str] = Field(default_factory=list)
-
-
-class Parent(Frozen):
-    """The unit given to the model: one section (or part of it)."""
-
-    id: str
-    doc_id: str
-    index: int
-    heading_path: list[str]
-    text: str
-    tokens: int
-    pages: list[int]
-    child_ids: list[str]
-    items: list[Item] = Field(default_factory=list)
-
-    @property
-    def section(self) -> str:
-        return " › ".join(self.heading_path) if self.heading_path else "(no heading)"
-
-
-class Chunked(Frozen):
-    parents: list[Parent]
-    children: list[Child]
-
-
-class DocumentRecord(Frozen):
-    doc_id: str = Field(description="SHA-256 of the file bytes")
-    file_name: str
-    title: str
-    collection: str
-    language: Language
-    pages: int
-    parents: int
-    children: int
-    tables: int
-    parser: str
-    embedder: str
-    ingested_at: str
-    elapsed_s: float
-    status: Literal["ready"] = "ready"
-    warnings: list[str] = Field(default_factory=list)
-
-
-class ChannelHit(Frozen):
-    """A parent's place in a channel that ranks children: its rank there and its best child."""
-
-    rank: int = Field(description="Rank of the parent's best child in the channel, reduced to parents (from 1)")
-    score: float = Field(description="That child's score, on the channel's own scale (BM25, cosine)")
-    child_id: str
-
-
-class PageChannelHit(Frozen):
-    """A parent's place in a channel that ranks whole pages: the rank of its best page."""
-
-    rank: int = Field(description="Rank of the parent's best page in the page channel (ties share it)")
-    score: float
-    page: int
-
-
-class RetrievedParent(Frozen):
-    parent: Parent
-    document: DocumentRecord
-    children: list[Child] = Field(description="All children of the parent, in order")
-    best_child: Child
-    fused_rank: int
-    fused_score: float
-    ranks: dict[str, ChannelHit | PageChannelHit] = Field(
-        default_factory=dict,
-        description="The parent's place in each search channel that found it, by channel "
-        "name (`rag_core.retrieval.channels()`); a channel that did not find it is absent",
-    )
-    placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
-    rerank_score: float | None = None
-
-    def rank_in(self, channel: str) -> int | None:
-        """The parent's rank in `channel`, None when that channel did not find it."""
-        hit = self.ranks.get(channel)
-        return None if hit is None else hit.rank
-
-
-class TranslatedTerms(Frozen):
-    """The question's terms as searched in the documents of another language (glossary, thesaurus)."""
-
-    language: Language = Field(description="Language of the documents searched with these terms")
-    terms: list[str] = Field(default_factory=list, description="'question term → its forms in that language'")
-    kept: list[str] = Field(default_factory=list, description="Content words searched as written (names, symbols)")
-    forms: list[str] = Field(default_factory=list, description="Every translated form searched")
-    only_other: list[str] = Field(
-        default_factory=list,
-        description="Question terms that no document of the "
-        "question's language holds while one of this language holds their translation",
-    )
-
-
-class SearchResult(Frozen):
-    query: str
-    parents: list[RetrievedParent]
-    expanded_terms: list[str] = Field(default_factory=list)
-    language: Language | None = Field(None, description="Language of the question (detected or given)")
-    translated: TranslatedTerms | None = None
-    channels: list[str] = Field(
-        default_factory=list,
-        description="The search channels registered when it was "
-        "ranked, in their order (`rag_core.retrieval.channels()`): the keys of `ranks`",
-    )
-    elapsed_s: float = 0.0
-
+from rag_core.models.documents import Frozen, HighlightBox, Language, TableCell
 
 SourceKind = Literal["parent", "table", "picture", "formula"]
 
@@ -309,7 +122,7 @@ def legacy_marks(data: dict[str, Any]) -> list[Mark]:
             Mark(
                 name="support",
                 level=level,
-                key=f"mark.support.{judged}",  # type: ignore[arg-type]
+                key=f"mark.support.{judged}",
                 detail=str(data.get("judged_reason") or ""),
                 explains=judged == "not_supported",
             )
@@ -413,23 +226,3 @@ class Answer(Frozen):
         description="Marks on the whole answer: a check skipped, "
         "with the reason (paragraph marks are on the paragraphs)",
     )
-
-
-Stage = Literal["parse", "chunk", "embed", "write"]
-
-
-class ProgressEvent(Frozen):
-    file_name: str
-    stage: Stage
-    done: int
-    total: int
-    message: str = ""
-
-
-class IngestResult(Frozen):
-    file_name: str
-    status: Literal["ingested", "already_present", "refused"]
-    message: str
-    doc_id: str | None = None
-    record: DocumentRecord | None = None
-    stage_seconds: dict[str, float] = Field(default_factory=dict)

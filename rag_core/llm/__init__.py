@@ -7,8 +7,9 @@ for its format; the dialect that works is remembered for the life of the process
 parsed the same way and validated against the caller's pydantic model, with one repair request when it does not
 validate. `stream_structured` streams the reply's text as it is written (usage included); `call_structured` waits for
 the whole reply. Every failure (timeout, refused connection, HTTP error, broken stream, output that is not the schema)
-becomes an `LLMError` whose message is written for the user and never contains the API key. This module adds only the
-format instruction a dialect needs to the messages; it verifies no citation and decides no fallback.
+becomes an `LLMError` whose message is written for the user and never contains the API key (`failures.py`). This
+module adds only the format instruction a dialect needs to the messages; it verifies no citation and decides no
+fallback.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from rag_core.config import Settings
 from rag_core.errors import LLMError
+from rag_core.llm.failures import FAILURES, FormatError, Refusal, StreamBroken, describe_failure, redact
 
 log = logging.getLogger(__name__)
 
@@ -75,113 +77,6 @@ def known_dialect(settings: Settings) -> str | None:
 def _remember(settings: Settings, dialect: str) -> None:
     with _LOCK:
         _KNOWN[endpoint_key(settings)] = dialect
-
-
-def redact(text: str, settings: Settings) -> str:
-    """Remove the API key (and anything shaped like an OpenAI key) from a text meant for logs."""
-    key = settings.llm_key()
-    if key is not None and key.get_secret_value():
-        text = text.replace(key.get_secret_value(), "[redacted]")
-    return re.sub(r"\b(sk|pk|rk)-[A-Za-z0-9_\-*]{6,}", "[redacted]", text)
-
-
-_FAILURES = {
-    "en": {
-        "timeout": "The language model could not be reached (timeout after {timeout:g} s); showing an extractive "
-        "answer.",
-        "connection": "The language model could not be reached (connection failed); showing an extractive answer.",
-        "401": "The language model refused the API key (401); check the key in the settings. Showing an extractive "
-        "answer.",
-        "403": "The language model endpoint denied access (403); showing an extractive answer.",
-        "404": "The language model endpoint does not know the model '{model}' or the address is wrong (404); showing "
-        "an extractive answer.",
-        "429": "The language model is rate-limited or out of quota (429); try again in a moment. Showing an extractive "
-        "answer.",
-        "400": "The language model endpoint rejected the request ({status}); showing an extractive answer.",
-        "5xx": "The language model endpoint failed (HTTP {status}); showing an extractive answer.",
-        "format": "The language model returned an answer that does not follow the required format; showing an "
-        "extractive answer.",
-        "stream": "The language model's answer broke off while it was being written (the stream was cut or malformed); "
-        "showing an extractive answer.",
-        "dialects": "The language model endpoint accepts none of the structured-output forms tried (JSON schema, JSON "
-        "object, tools, plain text); showing an extractive answer.",
-        "refusal": "The language model declined to answer; showing an extractive answer.",
-        "other": "The language model call failed ({kind}); showing an extractive answer.",
-    },
-    "fr": {
-        "timeout": "Le modèle de langage n'a pas pu être joint (délai dépassé après {timeout:g} s) ; voici une réponse "
-        "extractive.",
-        "connection": "Le modèle de langage n'a pas pu être joint (connexion impossible) ; voici une réponse "
-        "extractive.",
-        "401": "Le modèle de langage a refusé la clé d'API (401) ; vérifiez la clé dans les réglages. Voici une "
-        "réponse extractive.",
-        "403": "Le point d'accès du modèle de langage a refusé l'accès (403) ; voici une réponse extractive.",
-        "404": "Le point d'accès ne connaît pas le modèle « {model} » ou son adresse est erronée (404) ; voici une "
-        "réponse extractive.",
-        "429": "Le modèle de langage est limité en débit ou en quota (429) ; réessayez dans un instant. Voici une "
-        "réponse extractive.",
-        "400": "Le point d'accès du modèle de langage a rejeté la requête ({status}) ; voici une réponse extractive.",
-        "5xx": "Le point d'accès du modèle de langage a échoué (HTTP {status}) ; voici une réponse extractive.",
-        "format": "Le modèle de langage a rendu une réponse qui ne respecte pas le format demandé ; voici une réponse "
-        "extractive.",
-        "stream": "La réponse du modèle de langage s'est interrompue pendant sa rédaction (flux coupé ou illisible) ; "
-        "voici une réponse extractive.",
-        "dialects": "Le point d'accès du modèle de langage n'accepte aucune des formes de sortie structurée essayées "
-        "(schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
-        "refusal": "Le modèle de langage a refusé de répondre ; voici une réponse extractive.",
-        "other": "L'appel au modèle de langage a échoué ({kind}) ; voici une réponse extractive.",
-    },
-}
-
-
-class _StreamBroken(Exception):
-    """The stream ended without a finish reason, or a chunk could not be read."""
-
-
-class _Refusal(Exception):
-    """The model declined (a refusal instead of the object)."""
-
-
-class _FormatError(Exception):
-    """The reply, repaired once, still does not validate."""
-
-
-def describe_failure(exc: BaseException, settings: Settings, language: str) -> str:
-    """A user message for a failed call; built from the error's type and status only, never its text."""
-    import openai
-
-    msgs = _FAILURES.get(language, _FAILURES["en"])
-    fmt = {"timeout": settings.llm.timeout_s, "model": settings.llm.model, "kind": type(exc).__name__, "status": 0}
-    if isinstance(exc, openai.APITimeoutError):
-        return msgs["timeout"].format(**fmt)
-    if isinstance(exc, openai.APIConnectionError):
-        return msgs["connection"].format(**fmt)
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        fmt["status"] = status
-        if status in (401, 403, 404, 429):
-            return msgs[str(status)].format(**fmt)
-        if status >= 500:
-            return msgs["5xx"].format(**fmt)
-        return msgs["400"].format(**fmt)
-    if isinstance(exc, _StreamBroken):
-        return msgs["stream"].format(**fmt)
-    if isinstance(exc, _Refusal) or type(exc).__name__ == "OpenAIRefusalError":
-        return msgs["refusal"].format(**fmt)
-    if isinstance(
-        exc,
-        (
-            _FormatError,
-            ValidationError,
-            json.JSONDecodeError,
-            ValueError,
-            KeyError,
-            TypeError,
-            openai.LengthFinishReasonError,
-        ),
-    ):
-        return msgs["format"].format(**fmt)
-    return msgs["other"].format(**fmt)
 
 
 def _chat_model(settings: Settings) -> Any:
@@ -313,11 +208,11 @@ def _run(runnable: Any, messages: list[dict[str, Any]], stream: bool) -> Iterato
     except (openai.APIStatusError, openai.APITimeoutError, openai.APIConnectionError):
         if total is None:
             raise  # nothing was received: the request itself failed
-        raise _StreamBroken("the stream failed after it began") from None
+        raise StreamBroken("the stream failed after it began") from None
     except Exception as exc:  # noqa: BLE001 - a chunk that is not JSON, a connection cut mid-body
-        raise _StreamBroken(type(exc).__name__) from None
+        raise StreamBroken(type(exc).__name__) from None
     if total is None or not finished:
-        raise _StreamBroken("the stream ended without a finish reason")
+        raise StreamBroken("the stream ended without a finish reason")
     yield total
 
 
@@ -372,12 +267,12 @@ def stream_structured(
                     type(exc).__name__,
                 )
                 if position == len(candidates) - 1:
-                    raise LLMError(_FAILURES.get(language, _FAILURES["en"])["dialects"]) from None
+                    raise LLMError(FAILURES.get(language, FAILURES["en"])["dialects"]) from None
                 continue
             if not known:
                 _remember(settings, dialect)
             if _refused(message):
-                raise _Refusal()
+                raise Refusal()
             usage = _usage(message)
             text = message_text(message)
             try:
@@ -386,7 +281,7 @@ def stream_structured(
                 try:
                     repaired = _repair(runnable, asked, text, first)
                 except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
-                    raise _FormatError("the repair request failed") from None
+                    raise FormatError("the repair request failed") from None
                 repaired_usage = _usage(repaired)
                 usage = {
                     k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
@@ -395,7 +290,7 @@ def stream_structured(
                 try:
                     parsed = parse_reply(message_text(repaired), schema)
                 except (ValueError, ValidationError):
-                    raise _FormatError("the repaired reply does not validate either") from None
+                    raise FormatError("the repaired reply does not validate either") from None
             yield StructuredReply(
                 parsed, int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0), dialect, usage
             )
@@ -437,4 +332,4 @@ def call_structured(
         if isinstance(item, StructuredReply):
             return item.parsed, {**item.usage, "dialect": item.dialect, "elapsed_s": time.perf_counter() - started}
     # the generator always ends in a reply:
-    raise LLMError(_FAILURES.get(language, _FAILURES["en"])["format"])  # pragma: no cover
+    raise LLMError(FAILURES.get(language, FAILURES["en"])["format"])  # pragma: no cover
