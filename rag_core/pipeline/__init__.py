@@ -1,9 +1,11 @@
 """The faÃ§ade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
-Only the public entry points live here; the ingestion stages are in `pipeline.ingestion`,
-the question flow in `pipeline.asking`, the access rules in `pipeline.permissions`, the upload
-queue's verbs in `pipeline.jobs`
-(its worker in `rag_core.jobs`). Every entry
+Only the public entry points live here or are re-exported here: `ingest` and `reindex` are in
+`pipeline.indexing` (the stages of one file in `pipeline.ingestion`), `search` and the scope a
+question shares with it in `pipeline.searching`, the question flow in `pipeline.asking`, the
+access rules in `pipeline.permissions`, the upload queue's verbs in `pipeline.jobs`
+(its worker in `rag_core.jobs`). The document verbs stay here because they call one another
+through this module (tests replace one, e.g. `get_document`, and the others see it). Every entry
 point that reads or writes the library takes the `Principal` who acts (keyword `principal`):
 its readable collections are the prefilter of every search channel and listing, and the
 viewer, exports and crops check the document against it again before producing bytes. A
@@ -15,25 +17,23 @@ state beyond one store connection per library.
 
 from __future__ import annotations
 
-import logging
 import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rag_core import answering, parsing, reranking, retrieval, understanding
+from rag_core import answering, parsing, reranking, understanding
 from rag_core.access import Principal
 from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
 from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
 from rag_core.config import Settings
-from rag_core.embedding import resolve_backend, select_embedder
-from rag_core.errors import NotFoundError, RagError
-from rag_core.library import clean_file_name, sha256_file  # clean_file_name: also the pages' (uploads refused)
+from rag_core.embedding import resolve_backend
+from rag_core.errors import NotFoundError
+from rag_core.library import clean_file_name, sha256_file  # noqa: F401  (clean_file_name: the pages' too, uploads refused)
 from rag_core.llm import llm_configured
-from rag_core.models import Answer, Chunked, DocumentRecord, IngestResult, Language, SearchResult
+from rag_core.models import Answer, Chunked, DocumentRecord
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
@@ -41,7 +41,8 @@ from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_sto
 from rag_core.pipeline.conversations import conversation_history  # noqa: F401
 from rag_core.pipeline.conversations import store_answer as _store_answer
 from rag_core.pipeline.exports import TableFormat, table_bytes
-from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
+from rag_core.pipeline.indexing import ingest, reindex  # noqa: F401  (re-exported: the verbs that write the index)
+from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job,
     elapsed_of,
@@ -70,94 +71,11 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     writable_collections,
 )
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
-from rag_core.pipeline.views import answer_sources, document_view, search_sources
+from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
+from rag_core.pipeline.views import answer_sources, document_view
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
-
-log = logging.getLogger(__name__)
-_SEARCHES = ThreadPoolExecutor(max_workers=3, thread_name_prefix="search")  # a question's sub-questions at once
-
-
-# ----- ingestion ----------------------------------------------------------------------------
-def ingest(
-    paths: Sequence[Path],
-    settings: Settings,
-    collection: str | None = None,
-    progress: Progress | None = None,
-    file_names: Sequence[str] | None = None,
-    *,
-    principal: Principal,
-    into_existing: bool = False,
-) -> list[IngestResult]:
-    """Ingest files (PDF, DOCX, PPTX, HTML, MD). `file_names` overrides the displayed names (uploads).
-
-    `collection` (default: the library's default collection) is looked up up to case and Unicode
-    width. Needs `write` on it; a collection another user created is refused unless
-    `into_existing` says the principal means it; a new one is created, with `manage` for the
-    principal, unless its name is reserved or a look-alike (AccessDenied or InputError). Never
-    raises for a bad file: the result says `refused` with a message for the user.
-    """
-    store = open_store(settings)
-    collection = perm.target_collection(store, settings, collection, principal, into_existing)
-
-    def guard(existing: DocumentRecord | None) -> None:
-        perm.check_existing_copy(existing, collection, settings, principal)
-
-    results = []
-    for i, path in enumerate(paths):
-        name = clean_file_name(file_names[i] if file_names else Path(path).name)
-        try:
-            results.append(ingest_one(Path(path), name, collection, settings, store, progress, guard))
-        except RagError as err:
-            results.append(IngestResult(file_name=name, status="refused", message=str(err)))
-        except Exception:  # a bug, not the user's fault: log it, keep the batch going
-            log.exception("ingestion of %s failed", name)
-            results.append(
-                IngestResult(
-                    file_name=name,
-                    status="refused",
-                    message="This file could not be processed because of an internal error; it has been logged.",
-                )
-            )
-        last = results[-1]
-        perm.audit(
-            settings,
-            "upload",
-            principal,
-            collection=collection,
-            file_name=last.file_name,
-            status=last.status,
-            doc_id=last.doc_id,
-        )
-    if any(r.status == "ingested" for r in results):
-        store.optimize(settings.retrieval.ann_min_rows)
-    return results
-
-
-def reindex(settings: Settings, progress: Progress | None = None, *, principal: Principal) -> list[IngestResult]:
-    """Rebuild the index with the configured embedder from the document folders on disk (administrators).
-
-    The folders (sources, parses, chunks) are the truth; the index is derived, so it is
-    dropped and rebuilt, and an interrupted reindex can simply be run again.
-    """
-    perm.require_admin(principal, "rebuild the index")
-    plan = []
-    for manifest_path in sorted(settings.documents_dir.glob("*/manifest.json")):
-        folder = document_folder(settings, manifest_path.parent.name)
-        write = folder.manifest().get("stages", {}).get("write")
-        if write:
-            plan.append((folder, write["inputs"]["collection"], write["inputs"]["file_name"]))
-    store = open_store(settings)
-    store.drop_all()
-    results = []
-    for folder, collection, name in plan:
-        try:
-            results.append(ingest_one(folder.source(), name, collection, settings, store, progress))
-        except RagError as err:
-            results.append(IngestResult(file_name=name, status="refused", message=str(err)))
-    store.optimize(settings.retrieval.ann_min_rows)
-    return results
 
 
 # ----- read-only views ------------------------------------------------------------------------
@@ -311,91 +229,6 @@ def record_inspection(doc_id: str, settings: Settings, *, principal: Principal) 
 
 
 # ----- questions --------------------------------------------------------------------------------
-def _search(
-    query: str,
-    settings: Settings,
-    scope: Sequence[str],
-    k: int | None = None,
-    candidate_k: int | None = None,
-    thesaurus: bool | None = None,
-    language: Language | None = None,
-) -> SearchResult:
-    use = settings.understanding.thesaurus if thesaurus is None else thesaurus
-    terms = understanding.expansion_terms(query, settings) if use else ()
-    language = language or detect_language(query)  # type: ignore[assignment]
-    return retrieval.search(
-        query,
-        open_store(settings),
-        select_embedder(settings),
-        settings,
-        scope,
-        k=k,
-        candidate_k=candidate_k,
-        extra_terms=terms,
-        language=language,
-        translation=understanding.translation(query, language, settings),
-    )
-
-
-def _resolve(
-    settings: Settings, principal: Principal, collections: Sequence[str] | None, doc_ids: Sequence[str] | None
-) -> tuple[list[str], list[str]]:
-    """The search scope (document ids) and the collections they lie in, from one read of the table."""
-    records = open_store(settings).documents()
-    scope = perm.readable_scope(settings, principal).document_ids(records, collections, doc_ids)
-    in_scope = set(scope)
-    return scope, sorted({r.collection for r in records if r.doc_id in in_scope})
-
-
-def _scope_fields(
-    settings: Settings,
-    searched: list[str],
-    text_key: str,
-    text: str,
-    collections: Sequence[str] | None,
-    doc_ids: Sequence[str] | None,
-) -> dict[str, Any]:
-    """What the audit records of a question's scope: the collections searched, and the filters asked for."""
-    fields: dict[str, Any] = {
-        "scope": searched,
-        "collections": list(collections) if collections is not None else None,
-        "documents": [{"doc_id": d} for d in doc_ids] if doc_ids is not None else None,
-    }
-    if settings.audit.mask_questions:
-        fields[f"{text_key}_masked"] = True
-    else:
-        fields[text_key] = text
-    return fields
-
-
-def search(
-    query: str,
-    settings: Settings,
-    collections: Sequence[str] | None = None,
-    doc_ids: Sequence[str] | None = None,
-    k: int | None = None,
-    candidate_k: int | None = None,
-    thesaurus: bool | None = None,
-    language: Language | None = None,
-    *,
-    principal: Principal,
-) -> SearchResult:
-    """Ranked parents of the readable documents (within `collections` / `doc_ids` when given);
-    the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms. `language`
-    is the question's (detected when None); the glossary translates its terms for the documents
-    written in the other language."""
-    scope, searched = _resolve(settings, principal, collections, doc_ids)
-    result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus, language=language)
-    perm.audit(
-        settings,
-        "search",
-        principal,
-        results=search_sources(result),
-        **_scope_fields(settings, searched, "query", query, collections, doc_ids),
-    )
-    return result
-
-
 def ask(
     question: str,
     settings: Settings,
@@ -435,7 +268,7 @@ def ask_stream(
                 missing_information=reply,
                 elapsed_s=time.perf_counter() - started,
             )
-        scope, found = _resolve(settings, principal, collections, doc_ids)
+        scope, found = resolve_scope(settings, principal, collections, doc_ids)
         searched.extend(found)
         history = understanding.read_history(
             settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
@@ -447,7 +280,7 @@ def ask_stream(
             language=language,  # type: ignore[arg-type]
             library=accessible_library(settings, scope) if settings.answer.check_terms else None,
         )
-        _run_searches(run, settings, scope)
+        run_searches(run, settings, scope)
         return run
 
     def finish(answer: Answer) -> None:
@@ -462,18 +295,10 @@ def ask_stream(
             mode=answer.mode,
             context=context,
             cited=cited,
-            **_scope_fields(settings, searched, "question", question, collections, doc_ids),
+            **scope_fields(settings, searched, "question", question, collections, doc_ids),
         )
 
     return AskStream(start, finish)
-
-
-def _run_searches(run: QuestionRun, settings: Settings, scope: Sequence[str]) -> None:
-    """The searches the question asks for, round by round (each round's in parallel), within `scope`."""
-    requests = run.searches()
-    while requests:
-        results = list(_SEARCHES.map(lambda r: _search(r.query, settings, scope, k=r.k, language=r.language), requests))
-        requests = run.searched(results)
 
 
 def backends(settings: Settings) -> dict[str, str]:
