@@ -38,8 +38,8 @@ run: install
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 
 # Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the
-# data models and the settings (the pipeline façade joins once it passes).
-TYPED := rag_core/models rag_core/config
+# data models, the settings and the pipeline façade.
+TYPED := rag_core/models rag_core/config rag_core/pipeline
 
 lint: install
 	$(BIN)/ruff check .

@@ -56,7 +56,7 @@ def load(path: str) -> list[dict]:
 def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     from rag_core.answering.coverage import check_coverage
 
-    library = pipeline.accessible_library(
+    library = pipeline.coverage_scope(
         settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator())
     )
     extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none

@@ -166,7 +166,7 @@ def check_coverage(
 
 # ----- the check within a question's path --------------------------------------------------------
 @dataclass(frozen=True)
-class Library:
+class CoverageScope:
     """The accessible scope as the check sees it: the full-text lookup, its documents' languages, the
     thesaurus and the bilingual glossary."""
 
@@ -225,7 +225,7 @@ def use_retry(
     retry: Retry,
     retried: SearchResult,
     context_k: int,
-    library: Library,
+    library: CoverageScope,
     language: str,
 ) -> tuple[SearchResult, Coverage, tuple[str, ...]]:
     """The retry's parents that mention all the wanted terms first, then the others; kept only when

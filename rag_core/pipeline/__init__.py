@@ -36,7 +36,7 @@ from rag_core.llm import llm_configured
 from rag_core.models import Answer, Chunked, DocumentRecord
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.asking import AskStream, QuestionRun, accessible_library, answers_backend
+from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend, coverage_scope
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
 from rag_core.pipeline.conversations import conversation_history  # noqa: F401
 from rag_core.pipeline.conversations import store_answer as _store_answer
@@ -70,9 +70,9 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     revoke,
     writable_collections,
 )
+from rag_core.pipeline.presentation import answer_sources, document_view
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
-from rag_core.pipeline.views import answer_sources, document_view
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
@@ -263,7 +263,7 @@ def ask_stream(
         if reply is not None:
             return Answer(
                 question=question,
-                language=language,  # type: ignore[arg-type]
+                language=language,
                 mode="greeting",
                 missing_information=reply,
                 elapsed_s=time.perf_counter() - started,
@@ -278,7 +278,7 @@ def ask_stream(
             settings,
             history,
             language=language,  # type: ignore[arg-type]
-            library=accessible_library(settings, scope) if settings.answer.check_terms else None,
+            library=coverage_scope(settings, scope) if settings.answer.check_terms else None,
         )
         run_searches(run, settings, scope)
         return run

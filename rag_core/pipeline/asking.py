@@ -25,10 +25,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from rag_core import answering, understanding
-from rag_core.answering.coverage import Coverage, Library, coverage_retry, use_retry
+from rag_core.answering.coverage import Coverage, CoverageScope, coverage_retry, use_retry
 from rag_core.config import Settings
 from rag_core.llm import known_dialect, llm_configured
-from rag_core.models import Answer, Language, SearchResult, SubQuestion
+from rag_core.models import Answer, Language, SearchResult, Source, SubQuestion
 from rag_core.pipeline.connection import open_store
 from rag_core.reranking import Reranker, rerank, select_reranker
 from rag_core.text import detect_language
@@ -121,7 +121,7 @@ def checked(
     share: int,
     settings: Settings,
     reranker: Reranker | None,
-    library: Library | None,
+    library: CoverageScope | None,
     language: Language,
 ) -> Steps:
     """`retrieve`, then the term check of its parents, with the one more search it may ask for."""
@@ -133,7 +133,8 @@ def checked(
     if retry is None:
         return Retrieved(result, sub, coverage)
     again = yield SearchRequest(retry.query, retry.k, language)
-    return Retrieved(result, sub, *use_retry(question, result, coverage, retry, again, sub.parents, library, language))
+    kept, checked, retried = use_retry(question, result, coverage, retry, again, sub.parents, library, language)
+    return Retrieved(kept, sub, checked, retried)
 
 
 def _pairs(history: Sequence[Message]) -> list[tuple[str, str]]:
@@ -160,7 +161,7 @@ class QuestionRun:
         question: str,
         settings: Settings,
         history: Sequence[Message] = (),
-        library: Library | None = None,
+        library: CoverageScope | None = None,
         language: Language | None = None,
     ) -> None:
         self.question, self.settings = question, settings
@@ -266,7 +267,7 @@ def answer_question(
     settings: Settings,
     search: Callable[[SearchRequest], SearchResult],
     history: Sequence[Message] = (),
-    library: Library | None = None,
+    library: CoverageScope | None = None,
 ) -> Answer:
     """The full question path for a non-greeting question with `search` running each search it asks
     for (tests and benchmarks; the façade runs them itself). With `library`, each (sub-)question's
@@ -329,12 +330,12 @@ class AskStream:
         return _final(self.events())
 
 
-def accessible_library(settings: Settings, scope: Sequence[str]) -> Library:
+def coverage_scope(settings: Settings, scope: Sequence[str]) -> CoverageScope:
     """What the question's term check may look up: the same scope as the search (readable documents only)."""
     store = open_store(settings)
     records = [r for r in store.documents() if r.doc_id in set(scope)]
     thesaurus = understanding.load_thesaurus(settings)
-    return Library(
+    return CoverageScope(
         lambda words, limit: store.passages_with(words, scope, limit),
         frozenset(r.language for r in records),
         thesaurus,
@@ -353,7 +354,8 @@ def answers_backend(settings: Settings) -> str:
 
 def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict, language: str) -> Answer:
     """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named."""
-    paragraphs, sources, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], [], []
+    paragraphs, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], []
+    sources: list[Source] = []
     marked, marks = [], []
     for ans, sub in zip(answers, subs, strict=True):
         found = sub.found and ans.mode != "refused" and bool(ans.paragraphs)
@@ -375,8 +377,8 @@ def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra:
     modes = {a.mode for a, s in zip(answers, marked) if s.found}
     mode = "llm" if "llm" in modes else "extractive" if modes else "refused"
     return Answer(
-        language=language,  # type: ignore[arg-type]
-        mode=mode,  # type: ignore[arg-type]
+        language=language,
+        mode=mode,
         model=next((a.model for a in answers if a.model), ""),
         paragraphs=paragraphs,
         missing_information="\n".join(missing),

@@ -14,6 +14,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
 from rag_core.pipeline.rechecks import stored_row_check
+from rag_core.understanding.followups import Message
 
 
 def store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:
@@ -23,7 +24,7 @@ def store_answer(settings: Settings, conversation_id: str, answer: Answer, princ
         handle.write(answer.model_dump_json() + "\n")
 
 
-def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[tuple[str, str]]:
+def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[Message]:
     """The principal's own stored conversation as (role, text) messages; [] for another user's id.
     An exchange that used a document the principal can no longer read is left out."""
     return understanding.read_history(

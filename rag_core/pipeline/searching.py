@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from rag_core import retrieval, understanding
 from rag_core.access import Principal
@@ -20,7 +20,7 @@ from rag_core.models import Language, SearchResult
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.asking import QuestionRun
 from rag_core.pipeline.connection import open_store
-from rag_core.pipeline.views import search_sources
+from rag_core.pipeline.presentation import search_sources
 from rag_core.text import detect_language
 
 _SEARCHES = ThreadPoolExecutor(max_workers=3, thread_name_prefix="search")  # a question's sub-questions at once
@@ -37,7 +37,7 @@ def _search(
 ) -> SearchResult:
     use = settings.understanding.thesaurus if thesaurus is None else thesaurus
     terms = understanding.expansion_terms(query, settings) if use else ()
-    language = language or detect_language(query)  # type: ignore[assignment]
+    language = cast(Language, language or detect_language(query))  # detect_language gives 'fr' or 'en'
     return retrieval.search(
         query,
         open_store(settings),

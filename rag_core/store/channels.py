@@ -165,7 +165,7 @@ class SearchChannels:
         results = iter(LOOP.run(_gather([q.to_arrow() for q in pending])) if pending else [])
         out: list[list[ChildHit] | list[PageHit]] = []
         for request, query in zip(requests, prepared, strict=True):
-            # A zero BM25 score is not a match (METHOD.md §3).
+            # A zero BM25 score is not a match (docs/method.md, "Search: channels and fusion").
             rows = [r for r in next(results).to_pylist() if r["_score"] > 0] if query is not None else []
             if request.table == "pages":
                 out.append(

@@ -151,7 +151,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     a term the first ones mentioned, the first search stands (and the note still says it was retried)."""
     import re
 
-    from rag_core.answering.coverage import Library, coverage_retry, use_retry
+    from rag_core.answering.coverage import CoverageScope, coverage_retry, use_retry
     from rag_core.models import SearchResult
     from rag_core.text import fold
     from tests.answering_support import retrieved
@@ -170,7 +170,7 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     def lookup(words: tuple[str, ...], limit: int) -> list[str]:
         return [t for t in texts if all(w in re.findall(r"\w+", t) for w in words)][:limit]
 
-    library = Library(lookup, frozenset({"en"}), None, 1000)
+    library = CoverageScope(lookup, frozenset({"en"}), None, 1000)
     question = "Which laws allow Panjer's recursion in the ISFA slides?"
     first = SearchResult(query=question, parents=[panjer])
     checked = library.check(question, first.parents, "en")

@@ -9,7 +9,7 @@ from rag_core.answering.verification import verify_citations
 from rag_core.citations import build_sources
 from rag_core.config import Settings
 from rag_core.models import Paragraph
-from tests.unit.test_answering import make_result
+from tests.answering_support import make_result
 from ui.strings import marks as mark_strings
 
 
