@@ -7,9 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from rag_core.access import Principal, make_principal, split_groups
+from rag_core.access import Principal
+from rag_core.access.principal import cli_principal
 from rag_core.config import Settings
-from rag_core.errors import InputError
 from rag_core.models import ProgressEvent
 
 
@@ -19,13 +19,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
 def principal_of(args: argparse.Namespace, settings: Settings) -> Principal:
     """`--as-user EMAIL [--groups G1,G2]`, administrator when the settings say so; else the local operator."""
-    user = getattr(args, "as_user", None)
-    groups = getattr(args, "groups", None)
-    if not user:
-        if groups:
-            raise InputError("--groups needs --as-user.")
-        return Principal.local_operator()
-    return make_principal(user, split_groups(groups), settings)
+    return cli_principal(getattr(args, "as_user", None), getattr(args, "groups", None), settings)
 
 
 def context_of(args: argparse.Namespace) -> tuple[Settings, Principal]:
