@@ -131,6 +131,10 @@ def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
         from openai.lib._parsing._completions import type_to_response_format_param
 
         response_format = type_to_response_format_param(response_format)
+    if dialect == "json_object" and isinstance(response_format, dict):
+        # The schema rides along: llama.cpp's servers turn it into a grammar, so even a small local model
+        # writes an object of the right shape; servers that do not read it keep the prompt's copy.
+        response_format = {**response_format, "schema": schema.model_json_schema()}
     kwargs["extra_body"] = {**limit, **({"response_format": response_format} if response_format is not None else {})}
     return bound.bound.bind(**kwargs)
 

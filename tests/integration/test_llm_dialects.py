@@ -70,6 +70,8 @@ def test_each_family_gets_a_verified_answer_in_its_dialect_probed_once(settings,
     assert probed == order[: order.index(dialect) + 1]  # each rejected dialect asked once, in order
     if dialect in ("json_object", "text"):
         assert "JSON schema" in server.requests[-1]["messages"][-1]["content"]  # the schema travels in the prompt
+    if dialect == "json_object":  # and in the response format, which llama.cpp turns into a grammar
+        assert server.requests[-1]["response_format"]["schema"]["properties"].keys() >= {"paragraphs"}
     assert all(body.get("stream", False) is stream for body in server.requests)
     assert all(body["max_tokens"] == 2048 for body in server.requests)  # a runaway small model is bounded
     if stream:
