@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rag_core", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, func, help_: str, parent=None) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
+    def add(name: str, func, help_: str, parent=None) -> argparse.ArgumentParser:
         p = (parent or sub).add_parser(name, help=help_)
         p.add_argument("--data-dir", help="library directory (default: RAG_DATA_DIR or ./data)")
         p.add_argument(

@@ -29,12 +29,7 @@ def show_marks(marks: Sequence[Mark]) -> None:
     for mark in marks:
         color, icon = LEVELS[mark.level]
         label = t(mark.key, **{k: escape_md(v) for k, v in mark.params.items()})
-        st.badge(
-            label,
-            color=color,
-            icon=ICONS.get(mark.key, icon),  # type: ignore[arg-type]
-            help=escape_md(mark.detail) or None,
-        )
+        st.badge(label, color=color, icon=ICONS.get(mark.key, icon), help=escape_md(mark.detail) or None)
 
 
 def show_paragraph_marks(paragraph: Paragraph) -> None:

@@ -100,7 +100,7 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
                     help=escape_md(n.reason) if n.reason else None,
                     on_click=state.open_viewer,
                     args=(number_target(n, _source_of(n, sources)),),
-                )  # type: ignore[arg-type]
+                )
         if len(chips) > MAX_CHIPS:
             st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))
     for n in paragraph.numbers:

@@ -40,7 +40,7 @@ with st.form("search_form"):
     submitted = st.form_submit_button(t("search.run"), type="primary")
 
 
-def word_list(kind: str, info, upload, count: str) -> None:  # type: ignore[no-untyped-def]
+def word_list(kind: str, info, upload, count: str) -> None:
     """The thesaurus or the glossary: which one is in use, and the upload of the user's own. Both are
     shared by everyone: only an administrator may replace the thesaurus or extend the glossary."""
     with st.expander(t(f"search.{kind}")):

@@ -313,7 +313,7 @@ def trace_paragraph(
                 reason = msg["mismatch"].format(operation=op, inputs=inputs, exact=_fmt(k.exact), written=n.text)
                 traces.append(NumberTrace(**base, status="mismatch", reason=reason))
             else:
-                traces.append(NumberTrace(**base, status=k.status, reason=k.reason))  # type: ignore[arg-type]
+                traces.append(NumberTrace(**base, status=k.status, reason=k.reason))
             continue
         elsewhere, _ = find(n, others, context)
         if elsewhere is not None:

@@ -154,7 +154,7 @@ class AnswerRun:
     def _refusal(self, missing_terms: Sequence[str] = ()) -> Answer:
         return Answer(
             question=self.question,
-            language=self.language,  # type: ignore[arg-type]
+            language=self.language,
             mode="refused",
             missing_information=missing_message(missing_terms, self.language)
             if missing_terms

@@ -91,7 +91,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_access_commands(sub, add) -> None:  # type: ignore[no-untyped-def]
+def add_access_commands(sub, add) -> None:
     """Register `access grant|revoke|show` and `audit` on the CLI's subparsers (`add` gives the common options)."""
     access = sub.add_parser("access", help="grants on collections: grant, revoke, show")
     verbs = access.add_subparsers(dest="access_command", required=True)

@@ -133,7 +133,7 @@ class _QueryCache:
             self._last = (text, self._embedder.embed_query(text))
         return self._last[1]
 
-    def embed_passages(self, texts, progress=None):  # type: ignore[no-untyped-def]
+    def embed_passages(self, texts, progress=None):
         return self._embedder.embed_passages(texts, progress)
 
 
@@ -180,7 +180,7 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
                 question.question,
                 corpus.store,
                 embedder,
-                settings,  # type: ignore[arg-type]
+                settings,
                 corpus.scope,
                 fusion=fusion,
                 extra_terms=understanding.expansion_terms(question.question, settings)

@@ -135,4 +135,4 @@ class FullTextChannel:
 
     def run(self, query: ChannelQuery) -> Hits:
         (hits,) = query.store.full_text([self.request(query)], query.scope)
-        return self.keep(hits, query)  # type: ignore[arg-type]
+        return self.keep(hits, query)

@@ -47,7 +47,7 @@ def run_all(query: ChannelQuery) -> Candidates:
     found: dict[str, Hits] = {c.name: c.run(query) for c in wanted if not isinstance(c, FullTextChannel)}
     if pending is not None:
         for channel, hits in zip(batched, pending.result(), strict=True):
-            found[channel.name] = channel.keep(hits, query)  # type: ignore[arg-type]
+            found[channel.name] = channel.keep(hits, query)
     return Candidates({c.name: found[c.name] for c in wanted})
 
 

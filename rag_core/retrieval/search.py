@@ -72,11 +72,7 @@ def search(
     names = [c.name for c in channels()]
     if not query.strip() or not scope:
         return SearchResult(
-            query=query,
-            parents=[],
-            language=language,
-            channels=names,  # type: ignore[arg-type]
-            elapsed_s=time.perf_counter() - started,
+            query=query, parents=[], language=language, channels=names, elapsed_s=time.perf_counter() - started
         )
     store.check_embedder(embedder.name, embedder.dim)
     records = {r.doc_id: r for r in store.documents()}
@@ -93,7 +89,7 @@ def search(
         query=query,
         parents=parents,
         expanded_terms=[t for t, _ in extra_terms],
-        language=language,  # type: ignore[arg-type]
+        language=language,
         translated=_translated_terms(asked.other, only_other),
         channels=names,
         elapsed_s=time.perf_counter() - started,
@@ -222,7 +218,7 @@ def _translated_terms(other: OtherLanguage | None, only_other: Sequence[str]) ->
     return TranslatedTerms(
         language=shown.target,
         terms=shown.shown(),
-        kept=list(shown.kept),  # type: ignore[arg-type]
+        kept=list(shown.kept),
         forms=[f for _, forms in shown.pairs for f in forms],
         only_other=list(only_other),
     )

@@ -78,11 +78,7 @@ def _messages(paragraphs: Sequence[Paragraph], sources: Mapping[str, Source], la
 def verdict_mark(verdict: Verdict, reason: str) -> Mark:
     level = {"supported": "ok", "partly": "caution"}.get(verdict, "alert")
     return Mark(
-        name="support",
-        level=level,
-        key=f"mark.support.{verdict}",
-        detail=reason,  # type: ignore[arg-type]
-        explains=verdict == "not_supported",
+        name="support", level=level, key=f"mark.support.{verdict}", detail=reason, explains=verdict == "not_supported"
     )
 
 
