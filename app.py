@@ -48,7 +48,7 @@ def home() -> None:
         )
         st.dataframe(frame, hide_index=True, width="stretch")
     st.info(t("backends.help"))
-    st.caption(escape_md(t("data_dir", path=str(settings.data_dir.resolve()))))
+    st.caption(escape_md(t("data_dir", path=pipeline.library_location(settings))))
 
 
 def sign_in() -> None:

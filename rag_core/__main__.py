@@ -21,6 +21,7 @@ from pathlib import Path
 from rag_core.access import Principal
 from rag_core.cli.access import add_access_commands, cmd_audit, cmd_grant, cmd_revoke, cmd_show  # noqa: F401
 from rag_core.cli.common import page_span, principal_of, print_progress, settings_of
+from rag_core.cli.library import add_library_commands
 from rag_core.cli.questions import LANGUAGE_NAMES, cmd_ask, cmd_search  # noqa: F401
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, RagError
@@ -204,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out")
     p.add_argument("--engines", help="comma-separated engines (default: all)")
     add_access_commands(sub, add)
+    add_library_commands(sub, add)
     from rag_core.jobs.cli import add_job_commands
 
     add_job_commands(sub, add)

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -93,17 +94,32 @@ class DocumentFolder:
         self.vectors = self.root / "vectors.npy"
         self.artifacts = self.root / "artifacts"
         self.manifest_path = self.root / "manifest.json"
+        # Set by `rag_core.storage` when the library is in an object store and this is its local copy:
+        # `pull()`, `push()`, `remove()` and a `locked()` that holds across machines.
+        self.mirror: Any = None
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """One ingestion of a document at a time (two uploads of the same file, two processes)."""
+        """One ingestion of a document at a time (two uploads of the same file, two processes, and
+        two machines when the library is shared through an object store)."""
         self.root.mkdir(parents=True, exist_ok=True)
         with (self.root / ".lock").open("w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
-                yield
+                if self.mirror is None:
+                    yield
+                else:
+                    with self.mirror.locked():
+                        self.mirror.pull()  # another machine may have run stages since
+                        yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def remove(self) -> None:
+        """Delete the folder (in the library too when it is remote)."""
+        if self.mirror is not None:
+            self.mirror.remove()
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def sweep_temporary_files(self) -> None:
         """Remove half-written files a killed ingestion left behind (their real names were never made)."""
@@ -122,7 +138,10 @@ class DocumentFolder:
         return json.loads(self.manifest_path.read_text())
 
     def save_manifest(self, manifest: dict[str, Any]) -> None:
+        """Record the manifest; in a remote library, the stage's files and then the manifest are sent."""
         atomic_write_json(self.manifest_path, manifest)
+        if self.mirror is not None:
+            self.mirror.push()
 
     def output_of(self, stage: str) -> Path | None:
         return {"parse": self.document_json, "chunk": self.chunks_json, "embed": self.vectors}.get(stage)

@@ -12,8 +12,11 @@ import os
 import streamlit as st
 from pydantic import ValidationError
 
+from rag_core import pipeline
 from rag_core.config import Settings
+from rag_core.errors import RagError
 from ui.i18n import t
+from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +33,16 @@ def get_settings() -> Settings | None:
     """Settings from the environment, or None after showing the user what is wrong."""
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES)))
     try:
-        return _settings_for(env)
+        settings = _settings_for(env)
     except ValidationError as err:
         fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in err.errors()) or "?"
         log.exception("invalid settings")
         st.error(t("error.settings", fields=fields))
         return None
+    try:
+        pipeline.library_location(settings)  # checked once per process and library
+    except RagError as err:
+        log.error("library unusable: %s", err)
+        st.error(t("error.library", message=escape_md(str(err))))
+        return None
+    return settings

@@ -6,9 +6,11 @@ a page or a document opened in the viewer, a document's chunks and tables inspec
 or figure exported, the audit trail or the reported citations downloaded, an upload, a deletion,
 a collection created, a grant given or revoked, an upload job queued, done, failed, cancelled or retried.
 
-Append-only: a record is written with one `write` on a file opened for appending, under an
-exclusive lock, then fsynced, so a crash never loses or garbles an earlier record (a torn last
-line is closed off before the next append, and skipped by readers). No key, token or cookie
+Append-only (`Library.append_line`): in a local directory a record is written with one `write` on
+a file opened for appending, under an exclusive lock, then fsynced, so a crash never loses or
+garbles an earlier record (a torn last line is closed off before the next append, and skipped by
+readers); in an object store each record is an object created only where none is, so two
+servers appending at once both keep theirs. No key, token or cookie
 goes in: fields named like one are dropped, and token-shaped strings and the configured API
 key are blanked wherever they appear. This module does not decide who may read the trail.
 """
@@ -16,10 +18,8 @@ key are blanked wherever they appear. This module does not decide who may read t
 from __future__ import annotations
 
 import csv
-import fcntl
 import io
 import json
-import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -29,6 +29,8 @@ from typing import Any
 
 from rag_core.access.principal import Principal
 from rag_core.errors import InputError
+from rag_core.storage.base import Library
+from rag_core.storage.local import as_library
 from rag_core.text import safe_cell
 
 EVENTS = frozenset(
@@ -116,10 +118,14 @@ def parse_since(since: str | date | datetime | None) -> datetime | None:
 
 
 class AuditLog:
-    """The audit file of one library: `<data_dir>/audit/audit.jsonl`."""
+    """The audit trail of one library (a directory, or a `rag_core.storage.Library`): the log
+    `audit/audit.jsonl`, a JSON-lines file in a local directory, one object per record in an object store."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / "audit" / "audit.jsonl"
+    KEY = "audit/audit.jsonl"
+
+    def __init__(self, library: Path | str | Library) -> None:
+        self.library = as_library(library)
+        self.path = Path(self.library.uri) / self.KEY  # where a local library keeps it
 
     def append(self, event: str, principal: Principal, fields: dict[str, Any], secrets: Sequence[str] = ()) -> dict:
         """Write one record and fsync it; returns the record as stored."""
@@ -133,29 +139,14 @@ class AuditLog:
             "admin": principal.is_admin,
         }
         record.update(scrub({k: v for k, v in fields.items() if k not in record}, secrets))
-        line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with _lock, open(self.path, "a+b") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                size = handle.seek(0, os.SEEK_END)
-                if size:
-                    handle.seek(size - 1)
-                    if handle.read(1) != b"\n":  # a torn line from a crash: close it off
-                        line = b"\n" + line
-                handle.write(line)
-                handle.flush()
-                os.fsync(handle.fileno())
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with _lock:
+            self.library.append_line(self.KEY, json.dumps(record, ensure_ascii=False, default=str).encode("utf-8"))
         return record
 
     def records(self) -> list[dict]:
         """Every readable record, oldest first (a torn line is skipped)."""
-        if not self.path.is_file():
-            return []
         out = []
-        for raw in self.path.read_bytes().splitlines():
+        for raw in self.library.read_lines(self.KEY):
             try:
                 row = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):

@@ -6,10 +6,11 @@ No grant means no access: a collection nobody was granted (one of a library writ
 grants existed, for instance) is visible to administrators only, and a new collection starts
 with a `manage` grant for its creator.
 
-The grants live in `<data_dir>/access/grants.json`, changed only through these functions:
-read-modify-write under an exclusive file lock, written to a temporary file, fsynced and
-renamed over the old one, so a crash leaves the old grants or the new ones, never half.
-Readers take the file as it is and keep its parse until it changes (one `stat` per question).
+The grants live in the library at `access/grants.json`, changed only through these functions:
+read-modify-write by compare-and-swap (`rag_core.storage.update_json`: an `fcntl` lock in a
+local directory, a conditional put in an object store), written whole, so a crash leaves the old
+grants or the new ones, never half, and two servers granting at once both keep their grant.
+Readers take the file as it is and keep its parse until its version changes.
 A file of version 1 named the local operator `local`, a name a proxy or an identity provider
 could also give someone: its entries for `local` (grants, grantors, creators) are read as the
 operator's (`LOCAL_USER`), and the file is rewritten as version 2 the first time it is read.
@@ -18,12 +19,9 @@ This module does not know documents: `scope.py` maps collections to document ids
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
-import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,7 +29,8 @@ from typing import Literal
 
 from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER, Principal
 from rag_core.errors import InputError
-from rag_core.library import atomic_write_json
+from rag_core.storage.base import Library, update_json
+from rag_core.storage.local import as_library
 
 Role = Literal["read", "write", "manage"]
 SubjectKind = Literal["user", "group"]
@@ -122,100 +121,99 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-_cache: dict[Path, tuple[tuple[int, int, int], AccessTable]] = {}
+_cache: dict[tuple[str, str], AccessTable] = {}  # (library, version of the grants) -> their parse
 _cache_lock = threading.Lock()
+KEY = "access/grants.json"
 
 
 class GrantStore:
-    """The grants file of one library."""
+    """The grants of one library (a directory, or a `rag_core.storage.Library`)."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / "access" / "grants.json"
-        self._held = False  # this instance holds the file lock
+    def __init__(self, library: Path | str | Library) -> None:
+        self.library = as_library(library)
+        self.path = Path(self.library.uri) / KEY  # where a local library keeps them
 
     def load(self) -> AccessTable:
-        """The grants as they are now (parsed again only when the file changed)."""
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
+        """The grants as they are now (parsed again only when they changed)."""
+        found = self.library.read(KEY)
+        if found is None:
             return AccessTable()
-        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        key = (self.library.uri, found[1])
         with _cache_lock:
-            cached = _cache.get(self.path)
-            if cached is not None and cached[0] == key:
-                return cached[1]
-        data = json.loads(self.path.read_text(encoding="utf-8"))
+            cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        data = json.loads(found[0].decode("utf-8"))
         table = AccessTable.from_json(data)
         if int(data.get("version", 1)) < VERSION:
-            return table if self._held else self._upgrade()  # under the lock, the caller's save upgrades it
+            return self._upgrade(table)
         with _cache_lock:
-            _cache[self.path] = (key, table)
+            _cache[key] = table
         return table
 
-    def _upgrade(self) -> AccessTable:
+    def _upgrade(self, table: AccessTable) -> AccessTable:
         """Rewrite an older file in the current version (once: the next reader finds it done). A
         library that cannot be written keeps its file and is read upgraded each time."""
         try:
-            with self._locked():
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                table = AccessTable.from_json(data)
-                if int(data.get("version", 1)) < VERSION:
-                    self._save(table)
+            self._change(lambda current: current)
         except OSError:
-            return AccessTable.from_json(json.loads(self.path.read_text(encoding="utf-8")))
+            return table
         return self.load()
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with (self.path.parent / ".grants.lock").open("w") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            self._held = True
-            try:
-                yield
-            finally:
-                self._held = False
-                fcntl.flock(handle, fcntl.LOCK_UN)
+    def _change(self, change: Callable[[AccessTable], AccessTable | None]) -> None:
+        """Read-modify-write by compare-and-swap (`storage.update_json`): a grant changed at the same
+        moment by another process or server is kept, and this change is made on top of it. An old
+        file is written in the current version by any change."""
 
-    def _save(self, table: AccessTable) -> None:
-        atomic_write_json(self.path, table.to_json())
-        fd = os.open(self.path.parent, os.O_RDONLY)  # the rename itself survives a crash
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        def on_json(data: dict | None) -> dict | None:
+            current = AccessTable.from_json(data or {})
+            new = change(current)
+            if new is None and int((data or {}).get("version", VERSION)) >= VERSION:
+                return None
+            return (new or current).to_json()
+
+        update_json(self.library, KEY, on_json)
 
     def grant(self, collection: str, kind: SubjectKind, subject: str, role: Role, by: str) -> Grant:
         """Give `subject` the role `role` on `collection` (it replaces the subject's earlier role there)."""
         subject = _clean_subject(kind, subject)
         new = Grant(collection, kind, subject, check_role(role), by, _now())
-        with self._locked():
-            table = self.load()
+
+        def change(table: AccessTable) -> AccessTable:
             kept = tuple(g for g in table.grants if not _same_subject(g, collection, kind, subject))
-            self._save(AccessTable(kept + (new,), table.created))
+            return AccessTable(kept + (new,), table.created)
+
+        self._change(change)
         return new
 
     def revoke(self, collection: str, kind: SubjectKind, subject: str) -> Grant | None:
         """Remove the subject's grant on `collection`; returns it (None when there was none)."""
         subject = _clean_subject(kind, subject)
-        with self._locked():
-            table = self.load()
-            gone = [g for g in table.grants if _same_subject(g, collection, kind, subject)]
-            if gone:
-                self._save(AccessTable(tuple(g for g in table.grants if g not in gone), table.created))
+        gone: list[Grant] = []
+
+        def change(table: AccessTable) -> AccessTable | None:
+            gone[:] = [g for g in table.grants if _same_subject(g, collection, kind, subject)]
+            return AccessTable(tuple(g for g in table.grants if g not in gone), table.created) if gone else None
+
+        self._change(change)
         return gone[0] if gone else None
 
     def register(self, collection: str, creator: str) -> Grant | None:
         """Record a new collection and give its creator `manage`; None if it was already known
         (created or granted). Whether it already holds documents is the caller's question."""
-        with self._locked():
-            table = self.load()
+        made: list[Grant] = []
+
+        def change(table: AccessTable) -> AccessTable | None:
+            made.clear()
             if collection in table.known_collections():
                 return None
             grant = Grant(collection, "user", creator.strip(), "manage", creator.strip(), _now())
+            made.append(grant)
             created = {**table.created, collection: {"by": creator.strip(), "at": grant.granted_at}}
-            self._save(AccessTable(table.grants + (grant,), created))
-        return grant
+            return AccessTable(table.grants + (grant,), created)
+
+        self._change(change)
+        return made[0] if made else None
 
 
 def _same_subject(grant: Grant, collection: str, kind: SubjectKind, subject: str) -> bool:

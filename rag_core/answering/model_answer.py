@@ -11,11 +11,11 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from rag_core import storage
 from rag_core.answering.prompts import PromptSource, image_caption, system_prompt, user_prompt
 from rag_core.citations import item_source_id
 from rag_core.config import Settings
@@ -70,7 +70,7 @@ def _picture_part(hit: RetrievedParent, item: Item, settings: Settings) -> dict[
     """The PNG crop of a picture as an image content part; None when it is not on disk."""
     if item.kind != "picture" or not item.image_path:
         return None
-    folder = (Path(settings.documents_dir) / hit.parent.doc_id).resolve()
+    folder = storage.document_folder(settings, hit.parent.doc_id).root.resolve()
     path = (folder / item.image_path).resolve()
     if not path.is_relative_to(folder):  # a crop always lives in its document's folder
         return None

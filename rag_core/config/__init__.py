@@ -14,7 +14,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rag_core.config.sections import (
@@ -28,6 +28,7 @@ from rag_core.config.sections import (
     ParsingSettings,
     RerankerSettings,
     RetrievalSettings,
+    StorageSettings,
     UnderstandingSettings,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "RerankerSettings",
     "RetrievalSettings",
     "Settings",
+    "StorageSettings",
     "UnderstandingSettings",
 ]
 
@@ -55,8 +57,17 @@ class Settings(BaseSettings):
     )
 
     data_dir: Path = Field(Path("data"), description="Where documents, parsed files and the index live.")
+    library_uri: str | None = Field(
+        None,
+        description="The whole library (tables, document folders, uploads, grants, audit): a directory, or an "
+        "object store such as s3://bucket/prefix (with the usual AWS_* variables: AWS_ENDPOINT, AWS_REGION, keys, "
+        "AWS_ALLOW_HTTP=true for a local test server). Default: data_dir.",
+    )
     lancedb_uri: str | None = Field(
-        None, description="LanceDB URI (a directory, or s3://, gs://, az://); default: <data_dir>/lancedb."
+        None, description="LanceDB URI (a directory, or s3://, gs://, az://); default: <library>/lancedb."
+    )
+    storage: StorageSettings = Field(
+        default_factory=StorageSettings, description="The local cache of a library kept in an object store."
     )
     parsing: ParsingSettings = Field(default_factory=ParsingSettings, description="PDF parsing.")
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings, description="Parents and children.")
@@ -88,18 +99,40 @@ class Settings(BaseSettings):
         description="Conventional Azure OpenAI endpoint variable; used when llm.azure_endpoint is unset.",
     )
 
+    @model_validator(mode="after")
+    def _local_library_is_data_dir(self) -> Settings:
+        """A library URI that names a directory is the data directory (RAG_DATA_DIR is its older name)."""
+        uri = self.library_uri
+        if uri and not self.library_is_remote:
+            self.data_dir = Path(uri.removeprefix("file://"))
+            self.library_uri = None
+        return self
+
+    @property
+    def library_is_remote(self) -> bool:
+        return (
+            bool(self.library_uri)
+            and "://" in str(self.library_uri)
+            and not str(self.library_uri).startswith("file://")
+        )
+
     @property
     def db_uri(self) -> str:
-        return self.lancedb_uri or str(self.data_dir / "lancedb")
+        if self.lancedb_uri:
+            return self.lancedb_uri
+        if self.library_is_remote:
+            return f"{str(self.library_uri).rstrip('/')}/lancedb"
+        return str(self.data_dir / "lancedb")
 
     @property
     def documents_dir(self) -> Path:
-        return self.data_dir / "documents"
+        """The document folders: the library's own, or their cached copies when the library is remote."""
+        return (self.storage.cache_dir if self.library_is_remote else self.data_dir) / "documents"
 
     @property
     def uploads_dir(self) -> Path:
-        """Uploaded bytes waiting for their job, named by their SHA-256."""
-        return self.data_dir / "uploads"
+        """Uploaded bytes waiting for their job, named by their SHA-256 (cached copies when remote)."""
+        return (self.storage.cache_dir if self.library_is_remote else self.data_dir) / "uploads"
 
     def llm_key(self) -> SecretStr | None:
         return self.llm.api_key or self.openai_api_key

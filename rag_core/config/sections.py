@@ -344,3 +344,14 @@ class JobsSettings(_Section):
     compact_every_s: float = Field(
         30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped)."
     )
+
+
+class StorageSettings(_Section):
+    cache_dir: Path = Field(
+        Path("data/cache"),
+        description="Local copies of the document folders and uploads of a library kept in an object store "
+        "(unused for a library in a local directory).",
+    )
+    cache_max_mb: int = Field(
+        2048, ge=64, description="Most megabytes of document folders kept in the cache; the least recently used go."
+    )

@@ -1,7 +1,8 @@
 """Reported wrong citations, stored as JSON lines in the evaluation-set format (shared/eval/README.md).
 
 The Ask page records them; the Evaluate page and `evaluate` read them back. A report belongs to
-the user who made it (`reported_by`): given a user, `read_reports` returns only that user's.
+the user who made it (`reported_by`): given a user, `read_reports` returns only that user's. They
+are a log of the library (`Library.append_line`), so two servers reporting at once keep both.
 """
 
 from __future__ import annotations
@@ -11,16 +12,20 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+from rag_core.storage.base import Library
+from rag_core.storage.local import as_library
+
 REPORTS_FILE = "reported_citations.jsonl"
 _lock = threading.Lock()  # several sessions of one server may report at once
 
 
 def reports_path(data_dir: Path) -> Path:
+    """Where a library in a local directory keeps the reports."""
     return Path(data_dir) / REPORTS_FILE
 
 
 def report_citation(
-    data_dir: Path,
+    library: Path | Library,
     *,
     question: str,
     language: str,
@@ -52,19 +57,15 @@ def report_citation(
     }
     if user is not None:
         record["reported_by"] = user
-    path = reports_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, ensure_ascii=False) + "\n"
-    with _lock, path.open("a", encoding="utf-8") as fh:
-        fh.write(line)
+    with _lock:
+        as_library(library).append_line(REPORTS_FILE, json.dumps(record, ensure_ascii=False).encode("utf-8"))
     return record
 
 
-def read_reports(data_dir: Path, user: str | None = None) -> bytes:
+def read_reports(library: Path | Library, user: str | None = None) -> bytes:
     """The reports file (empty bytes when nothing was reported yet), for a download button; with
     `user`, only the lines that user reported (case-insensitive), so nobody downloads another's."""
-    path = reports_path(data_dir)
-    data = path.read_bytes() if path.is_file() else b""
+    data = b"".join(line + b"\n" for line in as_library(library).read_lines(REPORTS_FILE))
     if user is None:
         return data
     wanted = user.strip().lower()

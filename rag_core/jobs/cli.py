@@ -35,11 +35,13 @@ def _context(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    from rag_core import storage
     from rag_core.config import Settings
     from rag_core.jobs import Worker
 
     logging.getLogger("rag_core").setLevel(logging.INFO)
     settings = Settings(data_dir=Path(args.data_dir)) if args.data_dir else Settings()
+    storage.require_available(settings)  # an unusable library is refused before any job is taken
 
     def show(job: Any, event: Any) -> None:
         print(f"EVENT {job.id} {event.stage} {event.done}/{event.total} {event.message}".rstrip(), flush=True)
@@ -83,6 +85,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.data_dir:
         env["RAG_DATA_DIR"] = str(args.data_dir)
+    from rag_core import storage
+    from rag_core.config import Settings
+
+    storage.require_available(Settings(data_dir=Path(args.data_dir)) if args.data_dir else Settings())  # before both
     worker = subprocess.Popen([sys.executable, "-m", "rag_core", "worker"], cwd=REPO, env=env, start_new_session=True)
     app = subprocess.Popen(
         [

@@ -11,7 +11,6 @@ nothing and writes no job row.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -76,4 +75,4 @@ class LocalStageRunner:
         with folder.locked():
             store.delete_document(job.source_sha256)
             term_presence.forget(settings, job.source_sha256)
-        shutil.rmtree(folder.root, ignore_errors=True)
+        folder.remove()

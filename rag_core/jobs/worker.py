@@ -25,8 +25,8 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 
+from rag_core import storage
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.jobs.runner import JobStopped, LocalStageRunner, StageRunner, submitter_of
@@ -37,8 +37,8 @@ log = logging.getLogger(__name__)
 STAGES = ("parse", "chunk", "embed", "write")
 
 
-def upload_path(settings: Settings, job: Job) -> Path:
-    return settings.uploads_dir / f"{job.source_sha256}.{job.suffix}"
+def upload_name(job: Job) -> str:
+    return f"{job.source_sha256}.{job.suffix}"
 
 
 class _Lease:
@@ -137,7 +137,6 @@ class Worker:
         if job.attempts > self.settings.jobs.max_attempts:
             self._finish(job, "failed", "crashed", job.error or "The import stopped several times before finishing.")
             return
-        source = upload_path(self.settings, job)
         existed = any(r.doc_id == job.source_sha256 for r in self.store.documents())
         last_write = -1e9
         reused: list[str] = []
@@ -167,7 +166,8 @@ class Worker:
                 self.beat()
 
             try:
-                if not source.is_file():
+                source = storage.upload_copy(self.settings, upload_name(job))
+                if source is None:
                     raise RagError("The uploaded file is no longer in the library; upload it again.")
                 result = self.runner.run(job, source, self.settings, self.store, report)
                 stopped = lease.lost.is_set()
@@ -227,7 +227,7 @@ class Worker:
         key = "already_present" if result.status == "already_present" else "ingested"
         if self._finish(job, "done", key, result.message, doc_id=result.doc_id or "", reused=",".join(reused)):
             if not self.table.shares_source(job):
-                upload_path(self.settings, job).unlink(missing_ok=True)
+                storage.drop_upload(self.settings, upload_name(job))
 
     def _finish(self, job: Job, state: str, key: str, message: str, **values: object) -> bool:
         with self._write_lock:

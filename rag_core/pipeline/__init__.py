@@ -17,14 +17,13 @@ state beyond one store connection per library.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core import answering, parsing, reranking, understanding
+from rag_core import answering, parsing, reranking, storage, understanding
 from rag_core.access import Principal
 from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
 from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
@@ -112,8 +111,7 @@ def delete(doc_id: str, settings: Settings, *, principal: Principal) -> None:
     perm.require(settings, record.collection, "manage", principal)
     folder = document_folder(settings, doc_id)
     open_store(settings).delete_document(doc_id)
-    if folder.root.is_dir():
-        shutil.rmtree(folder.root, ignore_errors=True)
+    folder.remove()
     term_presence.forget(settings, doc_id)
     perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name, collection=record.collection)
 
@@ -299,6 +297,13 @@ def ask_stream(
         )
 
     return AskStream(start, finish)
+
+
+def library_location(settings: Settings) -> str:
+    """Where the library lives, once checked usable (`StorageError` with what to fix otherwise:
+    an object store that cannot be reached, or that ignores conditional writes)."""
+    storage.require_available(settings)
+    return str(settings.library_uri) if settings.library_is_remote else str(settings.data_dir.resolve())
 
 
 def backends(settings: Settings) -> dict[str, str]:

@@ -9,7 +9,7 @@ read. Answers stored before a field existed still read: the history reads the JS
 
 from __future__ import annotations
 
-from rag_core import understanding
+from rag_core import storage, understanding
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
@@ -18,10 +18,8 @@ from rag_core.understanding.followups import Message
 
 
 def store_answer(settings: Settings, conversation_id: str, answer: Answer, principal: Principal) -> None:
-    path = understanding.conversation_path(settings, conversation_id, user=principal.user)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(answer.model_dump_json() + "\n")
+    key = understanding.conversation_key(conversation_id, user=principal.user)
+    storage.open_library(settings).append_line(key, answer.model_dump_json().encode("utf-8"))
 
 
 def conversation_history(settings: Settings, conversation_id: str, *, principal: Principal) -> list[Message]:

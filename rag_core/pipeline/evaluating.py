@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from rag_core import storage
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError
@@ -69,7 +70,7 @@ def reported_set(settings: Settings, *, principal: Principal) -> tuple[list[str]
     from rag_core.evaluation.citation_reports import read_reports
 
     require_admin(principal, "evaluate the reported citations")
-    return read_reports(settings.data_dir).decode("utf-8").splitlines(), REPORTED_SET
+    return read_reports(storage.open_library(settings)).decode("utf-8").splitlines(), REPORTED_SET
 
 
 def evaluation_engines() -> list[str]:
@@ -127,7 +128,7 @@ def report_citation(
     from rag_core.evaluation.citation_reports import report_citation as append_report
 
     return append_report(
-        settings.data_dir,
+        storage.open_library(settings),
         question=question,
         language=language,
         source_id=source.id,
@@ -143,7 +144,7 @@ def has_reports(settings: Settings, *, principal: Principal) -> bool:
     """Whether there are reports the principal may download: their own, or anyone's for an administrator."""
     from rag_core.evaluation.citation_reports import read_reports
 
-    return bool(read_reports(settings.data_dir, None if principal.is_admin else principal.user))
+    return bool(read_reports(storage.open_library(settings), None if principal.is_admin else principal.user))
 
 
 # ---- the evaluation's results as the page shows them (rag_core.evaluation.report)

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from rag_core import storage
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
@@ -86,8 +87,8 @@ def reindex(settings: Settings, progress: Progress | None = None, *, principal: 
     """
     perm.require_admin(principal, "rebuild the index")
     plan = []
-    for manifest_path in sorted(settings.documents_dir.glob("*/manifest.json")):
-        folder = document_folder(settings, manifest_path.parent.name)
+    for doc_id in storage.document_ids(settings):
+        folder = document_folder(settings, doc_id)
         write = folder.manifest().get("stages", {}).get("write")
         if write:
             plan.append((folder, write["inputs"]["collection"], write["inputs"]["file_name"]))

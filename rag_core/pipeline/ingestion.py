@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
 
-from rag_core import parsing
+from rag_core import parsing, storage
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
@@ -46,7 +46,7 @@ def keep_held_labels(settings: Settings, doc_id: str) -> None:
 
 
 def document_folder(settings: Settings, doc_id: str) -> DocumentFolder:
-    return DocumentFolder(settings.documents_dir, doc_id)
+    return storage.document_folder(settings, doc_id)
 
 
 def _parser_options(kind: str, settings: Settings) -> dict[str, Any]:

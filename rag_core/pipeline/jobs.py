@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from rag_core import parsing
+from rag_core import parsing, storage
 from rag_core.access import Principal, includes
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, QuotaError
@@ -82,7 +82,7 @@ def submit_upload(
         sha = sha256_file(tmp)
         existing = next((r for r in store.documents() if r.doc_id == sha), None)
         perm.check_existing_copy(existing, collection, settings, principal)
-        tmp.replace(settings.uploads_dir / f"{sha}.{kind}")
+        storage.save_upload(settings, tmp, f"{sha}.{kind}")
     finally:
         tmp.unlink(missing_ok=True)
     job = table.add(
@@ -152,7 +152,7 @@ def cancel_job(job_id: str, settings: Settings, *, principal: Principal) -> str:
 def retry_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
     """Queue a failed or cancelled job again (its uploaded bytes are still in the library)."""
     job = _checked(job_id, settings, principal)
-    if not (settings.uploads_dir / f"{job.source_sha256}.{job.suffix}").is_file():
+    if storage.upload_copy(settings, f"{job.source_sha256}.{job.suffix}") is None:
         raise NotFoundError("The uploaded file of this import is no longer kept; upload it again.")
     perm.require(settings, job.collection, "write", principal)
     if not open_store(settings).job_table().retry(job.id):

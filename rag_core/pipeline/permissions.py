@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from rag_core import storage
 from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, names, to_csv
 from rag_core.access.names import DEFAULT_COLLECTION
 from rag_core.config import Settings
@@ -35,7 +36,7 @@ def clean_collection(name: str | None) -> str:
 
 
 def grants_of(settings: Settings) -> AccessTable:
-    return GrantStore(settings.data_dir).load()
+    return GrantStore(storage.open_library(settings)).load()
 
 
 def readable_scope(settings: Settings, principal: Principal) -> Scope:
@@ -141,7 +142,7 @@ def check_new_name(name: str, existing: set[str], settings: Settings, principal:
 
 def create(settings: Settings, collection: str, principal: Principal) -> bool:
     """Register a new collection with `manage` for its creator; False if the name was taken meanwhile."""
-    grant = GrantStore(settings.data_dir).register(collection, principal.user)
+    grant = GrantStore(storage.open_library(settings)).register(collection, principal.user)
     if grant is not None:
         audit(settings, "collection_created", principal, collection=collection)
     return grant is not None
@@ -195,7 +196,7 @@ def change_grant(
             f"Only an administrator or a member of the group '{subject.strip()}' can give that group "
             "access: a grant would put these documents in the searches of people you do not know."
         )
-    grants = GrantStore(settings.data_dir)
+    grants = GrantStore(storage.open_library(settings))
     if role is not None:
         # the ignore below: kind is 'user' or 'group' (_subject)
         grant = grants.grant(collection, kind, subject, role, principal.user)  # type: ignore[arg-type]
@@ -230,7 +231,7 @@ def _secrets(settings: Settings) -> list[str]:
 
 
 def audit(settings: Settings, event: str, principal: Principal, **fields: Any) -> dict:
-    return AuditLog(settings.data_dir).append(event, principal, fields, _secrets(settings))
+    return AuditLog(storage.open_library(settings)).append(event, principal, fields, _secrets(settings))
 
 
 # ----- the façade's grant and audit entry points (re-exported by rag_core.pipeline) ------------
@@ -299,7 +300,7 @@ def audit_events(
 ) -> list[dict]:
     """The audit trail, oldest first, filtered by user, start date and document (administrators only)."""
     require_admin(principal, "read the audit trail")
-    return AuditLog(settings.data_dir).events(user=user, since=since, document=document)
+    return AuditLog(storage.open_library(settings)).events(user=user, since=since, document=document)
 
 
 def audit_csv(
@@ -333,6 +334,6 @@ def reported_citations(settings: Settings, *, principal: Principal) -> bytes:
     the export is recorded."""
     from rag_core.evaluation.citation_reports import read_reports
 
-    data = read_reports(settings.data_dir, None if principal.is_admin else principal.user)
+    data = read_reports(storage.open_library(settings), None if principal.is_admin else principal.user)
     audit(settings, "reports_exported", principal, everyone=principal.is_admin)
     return data

@@ -12,7 +12,7 @@ language's documents.
 from __future__ import annotations
 
 from rag_core.config import Settings
-from rag_core.understanding.followups import conversation_path, read_history
+from rag_core.understanding.followups import conversation_key, conversation_path, read_history
 from rag_core.understanding.glossary import (
     LANGUAGES,
     Glossary,
@@ -42,6 +42,7 @@ def translation(query: str, language: str, settings: Settings) -> Translation | 
 __all__ = [
     "Glossary",
     "Translation",
+    "conversation_key",
     "conversation_path",
     "expansion_terms",
     "glossary_extension_path",

@@ -21,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from rag_core import storage
 from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER
 from rag_core.config import Settings
 from rag_core.errors import LLMError
@@ -92,11 +93,9 @@ def read_history(
     With `keep`, a stored exchange (question and answer) for which `keep(row)` is False is left out."""
     if not conversation_id:
         return []
-    path = conversation_path(settings, conversation_id, user)
-    if not path.is_file():
-        return []
+    lines = storage.open_library(settings).read_lines(conversation_key(conversation_id, user))
     messages: list[Message] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in (raw.decode("utf-8", errors="replace") for raw in lines):
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
@@ -110,17 +109,22 @@ def read_history(
     return messages[-n:] if n > 0 else []
 
 
-def conversation_path(settings: Settings, conversation_id: str, user: str | None = None) -> Path:
-    """Where a conversation is stored: in its user's own folder (named by a hash of the user, so an
-    e-mail address makes no path), so the same id never reaches another user's messages. The
+def conversation_key(conversation_id: str, user: str | None = None) -> str:
+    """The log of a conversation in the library: in its user's own folder (named by a hash of the user,
+    so an e-mail address makes no path), so the same id never reaches another user's messages. The
     pipeline always gives the user; None is the folder of conversations stored before users."""
     safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
-    root = settings.data_dir / "conversations"
+    root = "conversations"
     if user is not None:
         if user == LOCAL_USER:  # the operator's folder from before it was renamed; nobody signs in as that name
             user = LEGACY_LOCAL_USER
-        root = root / ("u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24])
-    return root / f"{safe}.jsonl"
+        root += "/u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24]
+    return f"{root}/{safe}.jsonl"
+
+
+def conversation_path(settings: Settings, conversation_id: str, user: str | None = None) -> Path:
+    """Where a library in a local directory keeps the conversation (`conversation_key`)."""
+    return settings.data_dir / conversation_key(conversation_id, user)
 
 
 def key_terms(text: str) -> list[str]:

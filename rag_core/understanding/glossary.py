@@ -22,16 +22,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rag_core import storage
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.library import atomic_write_bytes
 from rag_core.text import STOP_WORDS, fold
 from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, label_key, read_cached
 from rag_core.understanding.thesaurus import Thesaurus
 
 LANGUAGES = ("fr", "en")  # the product's languages (models.Language)
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "glossary.json"
-UPLOADED_NAME = "glossary.json"  # under <data_dir>/glossary/
+UPLOADED_NAME = "glossary.json"
+UPLOADED_KEY = f"glossary/{UPLOADED_NAME}"  # in the library
 MAX_FORMS = 24  # a question naming many terms must not turn into a long query
 _WORD = re.compile(r"[0-9a-z]+")  # the words of `label_key`, before the plural is dropped
 _EXAMPLE = '{"fr": "cadence de règlement", "en": "payment pattern"}'
@@ -157,7 +158,8 @@ def spans(glossary: Glossary, words: Sequence[str]) -> list[tuple[int, int, tupl
 
 def glossary_extension_path(settings: Settings) -> Path | None:
     """The user's glossary: the explicit setting, else the uploaded file; None when there is neither."""
-    return chosen_file(settings.understanding.glossary_path, settings.data_dir / "glossary" / UPLOADED_NAME)
+    uploaded = storage.local_copy(settings, UPLOADED_KEY) or settings.data_dir / UPLOADED_KEY
+    return chosen_file(settings.understanding.glossary_path, uploaded)
 
 
 def load_glossary(settings: Settings) -> Glossary | None:
@@ -181,5 +183,5 @@ def _extended(bundled: Glossary, extension: Glossary) -> Glossary:
 def save_uploaded_glossary(data: bytes, settings: Settings) -> Glossary:
     """Check an uploaded glossary, then make it the extension in use (unless a path is set explicitly)."""
     glossary = Glossary.from_json(data)
-    atomic_write_bytes(settings.data_dir / "glossary" / UPLOADED_NAME, data)
+    storage.open_library(settings).write(UPLOADED_KEY, data)
     return glossary

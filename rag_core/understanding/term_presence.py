@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rag_core import storage
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, atomic_write_json
 from rag_core.stemming import both_stems
@@ -184,7 +185,7 @@ def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
     with _LOCK:
         cached = _CACHE.setdefault((str(settings.documents_dir), vocab.fingerprint), {})
     for doc_id in [d for d in doc_ids if d not in cached]:  # read or found once; `forget` drops them
-        held = _found(DocumentFolder(settings.documents_dir, doc_id), vocab)
+        held = _found(storage.document_folder(settings, doc_id), vocab)
         with _LOCK:
             cached[doc_id] = held
     return TermPresence({d: labels for d in doc_ids if (labels := cached.get(d)) is not None})
@@ -193,7 +194,7 @@ def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
 def refresh(settings: Settings) -> int:
     """Find the terms every chunked document of the library holds under the labels in use now (after
     the glossary or the thesaurus changed, rather than on the next question); how many documents."""
-    doc_ids = sorted(p.parent.name for p in settings.documents_dir.glob("*/chunks.json"))
+    doc_ids = [d for d in storage.document_ids(settings) if storage.document_folder(settings, d).chunks_json.is_file()]
     return len(term_presence(settings, doc_ids).held)
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag_core import storage
 from rag_core.config import Settings
 from rag_core.errors import InputError
-from rag_core.library import atomic_write_bytes
 from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, read_cached
 from rag_core.understanding.labels import label_key as _key
 
@@ -27,7 +27,8 @@ QUESTION_WEIGHT = 1.0  # docs/method.md, "Search: channels and fusion"
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"
-UPLOADED_NAME = "thesaurus.json"  # under <data_dir>/thesaurus/
+UPLOADED_NAME = "thesaurus.json"
+UPLOADED_KEY = f"thesaurus/{UPLOADED_NAME}"  # in the library
 MAX_TERMS = 12  # a question naming many concepts must not turn into a long query
 
 
@@ -149,9 +150,12 @@ class Thesaurus:
 
 def thesaurus_path(settings: Settings) -> Path:
     """The explicit setting, else the user's uploaded thesaurus, else the bundled one."""
-    return (
-        chosen_file(settings.understanding.thesaurus_path, settings.data_dir / "thesaurus" / UPLOADED_NAME) or BUNDLED
-    )
+    return chosen_file(settings.understanding.thesaurus_path, _uploaded(settings)) or BUNDLED
+
+
+def _uploaded(settings: Settings) -> Path:
+    """The uploaded thesaurus of the library (a local copy of it when the library is remote)."""
+    return storage.local_copy(settings, UPLOADED_KEY) or settings.data_dir / UPLOADED_KEY
 
 
 def load_thesaurus(settings: Settings) -> Thesaurus | None:
@@ -167,5 +171,5 @@ def load_thesaurus(settings: Settings) -> Thesaurus | None:
 def save_uploaded_thesaurus(data: bytes, settings: Settings) -> Thesaurus:
     """Check an uploaded thesaurus, then make it the one in use (unless a path is set explicitly)."""
     thesaurus = Thesaurus.from_json(data)
-    atomic_write_bytes(settings.data_dir / "thesaurus" / UPLOADED_NAME, data)
+    storage.open_library(settings).write(UPLOADED_KEY, data)
     return thesaurus

@@ -12,6 +12,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Cette fonction n'est pas encore disponible dans cette version.",
         "en": "This feature is not available in this version yet.",
     },
+    "error.library": {
+        "fr": "La bibliothèque (RAG_LIBRARY_URI) ne peut pas être utilisée : {message}",
+        "en": "The library (RAG_LIBRARY_URI) cannot be used: {message}",
+    },
     "error.settings": {
         "fr": "La configuration (variables RAG_...) est invalide : {fields}. Corrigez-la puis relancez l'application.",
         "en": "The configuration (RAG_... variables) is invalid: {fields}. Fix it and restart the application.",

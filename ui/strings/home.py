@@ -30,5 +30,5 @@ STRINGS: dict[str, dict[str, str]] = {
         "(Docling models), RAG_EMBEDDING__BGE_M3_PATH (BGE-M3), RAG_RERANKER__PATH (reranker), OPENAI_API_KEY and "
         "OPENAI_BASE_URL (answers written by a language model).",
     },
-    "data_dir": {"fr": "Dossier de données : {path}", "en": "Data folder: {path}"},
+    "data_dir": {"fr": "Bibliothèque : {path}", "en": "Library: {path}"},
 }
