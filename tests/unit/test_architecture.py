@@ -37,6 +37,11 @@ def test_pymupdf_lives_in_parsing_only() -> None:
     assert found and all(path.startswith("parsing/") for path in found)
 
 
+def test_the_object_store_client_lives_in_storage_only() -> None:
+    found = _imports("obstore")
+    assert found and all(path.startswith("storage/") for path in found)
+
+
 def test_llm_libraries_live_in_the_model_client_only() -> None:
     found = _imports("langchain_openai") | _imports("openai")
     assert found and all(path.startswith("llm/") for path in found)
