@@ -136,10 +136,18 @@ class _Runs:
 
         self._done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
         self._parse = ForwardMsg.FromString
-        self.finished = 0
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.finished = 0  # on any websocket of the page
+        self.sockets = 0  # websockets the page has opened (one per page load)
+        self.finished_on_latest = 0  # on the websocket opened last
+        page.on("websocket", self._opened)
 
-    def _frame(self, payload: str | bytes) -> None:
+    def _opened(self, ws) -> None:
+        self.sockets += 1
+        self.finished_on_latest = 0
+        number = self.sockets
+        ws.on("framereceived", lambda payload: self._frame(payload, number))
+
+    def _frame(self, payload: str | bytes, socket_number: int) -> None:
         if isinstance(payload, str):
             return
         try:
@@ -148,6 +156,8 @@ class _Runs:
             return
         if msg.WhichOneof("type") == "script_finished" and msg.script_finished in self._done:
             self.finished += 1
+            if socket_number == self.sockets:
+                self.finished_on_latest += 1
 
 
 def _runs(page) -> _Runs:
@@ -175,9 +185,18 @@ def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:
 
 
 def goto(page, url: str, timeout_ms: int = 120_000) -> None:
-    """Load `url` and wait for the script run of that page load."""
-    with rerun(page, timeout_ms):
-        page.goto(url)
+    """Load `url` and wait for the script run of that page load: a run reported on the websocket
+    the load opened. The page being left may still report runs (its fragments on a timer) while
+    the new one loads; counting those returned before the new page had run."""
+    runs = _runs(page)
+    sockets = runs.sockets
+    page.goto(url)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while runs.sockets <= sockets or runs.finished_on_latest == 0:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no Streamlit run of {url} finished within {timeout_ms} ms")
+        page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
 
 
 def open_home(page, url: str, heading: str = "Questions-réponses sur vos documents") -> None:

@@ -177,6 +177,7 @@ def test_oidc_download_works_for_its_user_and_its_address_dies_at_sign_out(brows
     context, page, _ = _person(browser, {})
     browser_sign_in(page, oidc_app.url, "ann@example.org", OIDC_USERS["ann@example.org"]["password"])
     goto(page, f"{oidc_app.url}/inspect")
+    page.get_by_role("button", name=CSV).wait_for(timeout=30_000)
     with page.expect_download() as got:
         page.get_by_role("button", name=CSV).click()
     assert TABLE_CELL in got.value.path().read_bytes()  # the principal read again at click time is Ann
