@@ -41,6 +41,15 @@ def upload_path(settings: Settings, job: Job) -> Path:
     return settings.uploads_dir / f"{job.source_sha256}.{job.suffix}"
 
 
+def runner_for(settings: Settings) -> StageRunner:
+    """The runner `settings.ingest.executor` names; Ray is imported only when it is `ray`."""
+    if settings.ingest.executor == "ray":
+        from rag_core.jobs.ray_runner import RayStageRunner
+
+        return RayStageRunner(settings)
+    return LocalStageRunner()
+
+
 class _Lease:
     """Renews a running job's lease from a thread; `lost` is set when the row stopped being
     ours (cancelled, or requeued after an expiry and taken by another worker)."""
@@ -85,7 +94,7 @@ class Worker:
         self.settings = settings
         self.store: Store = open_store(settings)
         self.table = self.store.job_table()
-        self.runner = runner or LocalStageRunner()
+        self.runner = runner or runner_for(settings)
         self.on_event = on_event
         self.id = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.started_at = time.time()
