@@ -1,7 +1,8 @@
 """The worker: takes queued uploads in order and runs their stages, outside any Streamlit run.
 
 One loop per process (`python -m rag_core worker`; start more for more throughput, on this
-machine or another one that sees the same library). Each turn: beat (the app tells whether a
+machine or another one that sees the same library, or set `RAG_INGEST__EXECUTOR=ray` to spread
+each job's page batches and embedding over a Ray cluster: `runner_for`). Each turn: beat (the app tells whether a
 worker is alive from these heartbeats), send back to the queue the running jobs whose lease
 ran out, claim the oldest queued job by a conditional update, run it with a lease renewed by a
 thread every third of `jobs.lease_s`, write its outcome. Progress is written at most once per
