@@ -35,7 +35,7 @@ from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import BackendUnavailable
 from rag_core.jobs.runner import LocalStageRunner
 from rag_core.library import atomic_write_bytes
-from rag_core.parsing.page_batches import Batch, BatchResult
+from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ class RayExecutor:
 
     def __init__(self, settings: Settings) -> None:
         self.nodes: list[tuple[str, str]] = []
-        self.page_batches = RayPageBatches(settings, self.nodes)
+        self.page_batches: PageBatchRunner | None = RayPageBatches(settings, self.nodes)
 
     def embed_passages(self, settings: Settings, texts: list[str], progress: Callable[[int, int], None]) -> np.ndarray:
         embedder = select_embedder(settings)
