@@ -32,7 +32,7 @@ import numpy as np
 
 from rag_core.config import EmbeddingSettings, Settings
 from rag_core.embedding import resolve_backend, select_embedder
-from rag_core.errors import BackendUnavailable
+from rag_core.errors import BackendUnavailable, RagError
 from rag_core.jobs.runner import LocalStageRunner
 from rag_core.library import atomic_write_bytes
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner
@@ -107,13 +107,26 @@ def gather(refs: Sequence[Any], on_done: Callable[[int, Any], None]) -> list[Any
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                results[index[ref]] = ray.get(ref)
+                results[index[ref]] = _get(ref)
                 on_done(index[ref], results[index[ref]])
     except BaseException:
         for ref in pending:
             ray.cancel(ref)
         raise
     return results
+
+
+def _get(ref: Any) -> Any:
+    """A task's result; a `RagError` it raised comes back as itself, its message without Ray's traceback
+    (the worker shows it to the user)."""
+    import ray
+
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as err:
+        if isinstance(err.cause, RagError):
+            raise err.cause from None
+        raise
 
 
 class RayPageBatches:

@@ -61,3 +61,8 @@ def test_a_node_lost_in_the_middle_of_a_job_still_gives_the_document_once(outcom
     assert lost["state"] == "done", lost["error"]
     assert lost["documents"] == outcome["local"]["documents"]  # one row, the local run's children count
     assert lost["same_children"]
+
+
+def test_a_refusal_raised_in_a_task_reaches_the_worker_as_itself(outcome: dict[str, Any]) -> None:
+    # the worker shows a RagError's message to the user: not Ray's wrapper with a traceback
+    assert outcome["task_error"] == {"type": "InputError", "message": "Page 3 cannot be read."}

@@ -6,7 +6,8 @@
 1. `same`: the PDF queued and run by a `Worker` with the local executor, then by one with the
    Ray executor, each into its own library; their chunks, vectors, document texts and crop
    files are compared, and the nodes that ran the Ray tasks are listed.
-2. `node_lost`: the same with Ray into a third library, the second node killed (its process
+2. `task_error`: a task raising a `RagError` gives that error to the worker, as itself.
+3. `node_lost`: the same with Ray into a third library, the second node killed (its process
    group) as soon as the first page batch is back; the job must still end with the document
    written once, as many children as the local run.
 """
@@ -84,6 +85,25 @@ def documents(settings: Any) -> list[dict[str, Any]]:
     return [{"doc_id": r.doc_id, "children": r.children} for r in open_store(settings).documents()]
 
 
+def _refuse() -> None:
+    from rag_core.errors import InputError
+
+    raise InputError("Page 3 cannot be read.")
+
+
+def task_error() -> dict[str, Any]:
+    """What a task raising a `RagError` gives the worker: that error, with its own message."""
+    import ray
+
+    from rag_core.jobs.ray_runner import gather
+
+    try:
+        gather([ray.remote(_refuse).options(max_retries=0).remote()], lambda index, result: None)
+    except Exception as err:
+        return {"type": type(err).__name__, "message": str(err)}
+    return {"type": None}
+
+
 def scenario(pdf: Path, work: Path, cluster: Cluster) -> dict[str, Any]:
     result: dict[str, Any] = {}
     local, run = ingest(pdf, work / "local", None)
@@ -102,6 +122,7 @@ def scenario(pdf: Path, work: Path, cluster: Cluster) -> dict[str, Any]:
         **compare(outputs(local, doc_id), outputs(on_ray, doc_id)),
     }
 
+    result["task_error"] = task_error()
     killed: list[int] = []
     head = ray.get_runtime_context().get_node_id()  # the worker (a Ray driver) joined the head node
 
