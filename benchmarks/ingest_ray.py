@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -76,6 +77,7 @@ def _inside(pdfs: list[Path]) -> None:
         rows = _measure(pdfs, work, cluster.address)
     finally:
         cluster.stop()
+        shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(rows))
 
 

@@ -53,24 +53,30 @@ class Cluster:
         self.address = f"127.0.0.1:{port}"
         self.temp = temp
         common = ["--object-store-memory", str(200 * 1024 * 1024)]
-        self.head = self._start(
-            ["start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port)]
-            + ["--include-dashboard=false", "--temp-dir", str(temp)]
-            + common,
-            "head",
-        )
-        self._wait_for_nodes(1)
-        self.other = self._start(
-            ["start", "--address", self.address, "--node-ip-address", "127.0.0.1", *common], "other"
-        )
-        self._wait_for_nodes(2)
+        self.procs: list[subprocess.Popen] = []
+        try:
+            self.head = self._start(
+                ["start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port)]
+                + ["--include-dashboard=false", "--temp-dir", str(temp)]
+                + common,
+                "head",
+            )
+            self._wait_for_nodes(1)
+            other = ["start", "--address", self.address, "--node-ip-address", "127.0.0.1", *common]
+            self.other = self._start(other, "other")
+            self._wait_for_nodes(2)
+        except BaseException:
+            self.stop(keep_logs=True)  # no node left running after a failed start
+            raise
 
     def _start(self, args: list[str], name: str) -> subprocess.Popen:
-        log = (self.temp.parent / f"ray-{name}.log").open("w")
+        log = (self.temp / f"node-{name}.log").open("w")
         env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             [str(RAY), *args, *_NODE_FLAGS], stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
         )
+        self.procs.append(proc)
+        return proc
 
     def _wait_for_nodes(self, count: int, timeout_s: float = 180) -> None:
         deadline = time.monotonic() + timeout_s
@@ -80,9 +86,9 @@ class Cluster:
             )
             if status.returncode == 0 and status.stdout.count("node_") >= count:
                 return
-            for proc in (getattr(self, "head", None), getattr(self, "other", None)):
-                if proc is not None and proc.poll() is not None:
-                    raise RuntimeError(f"a Ray node exited ({proc.returncode}); see {self.temp.parent}/ray-*.log")
+            for proc in self.procs:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"a Ray node exited ({proc.returncode}); see {self.temp}/node-*.log")
             time.sleep(1)
         raise RuntimeError(f"{count} Ray node(s) not up within {timeout_s} s")
 
@@ -95,6 +101,9 @@ class Cluster:
             pass
         proc.wait(timeout=30)
 
-    def stop(self) -> None:
-        for proc in (self.other, self.head):
+    def stop(self, keep_logs: bool = False) -> None:
+        """Kill both nodes; their session folder goes too unless `keep_logs` (to read why something failed)."""
+        for proc in reversed(self.procs):
             self.kill(proc)
+        if not keep_logs:
+            shutil.rmtree(self.temp, ignore_errors=True)

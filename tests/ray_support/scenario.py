@@ -153,6 +153,7 @@ def main(pdf: str, workdir: str, port: str) -> int:
     work = Path(workdir)
     temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))  # short: Ray's socket paths are limited
     cluster = None
+    out: dict[str, Any] = {}
     try:
         cluster = Cluster(int(port), temp)
         out = scenario(Path(pdf), work, cluster)
@@ -160,7 +161,7 @@ def main(pdf: str, workdir: str, port: str) -> int:
         out = {"error": traceback.format_exc()[-3000:]}
     finally:
         if cluster is not None:
-            cluster.stop()
+            cluster.stop(keep_logs="error" in out)
     print(json.dumps(out, default=str))
     return 0
 
