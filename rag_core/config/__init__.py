@@ -23,6 +23,7 @@ from rag_core.config.sections import (
     AuthSettings,
     ChunkingSettings,
     EmbeddingSettings,
+    IngestSettings,
     JobsSettings,
     LLMSettings,
     ParsingSettings,
@@ -38,6 +39,7 @@ __all__ = [
     "AuthSettings",
     "ChunkingSettings",
     "EmbeddingSettings",
+    "IngestSettings",
     "JobsSettings",
     "LLMSettings",
     "ParsingSettings",
@@ -82,6 +84,9 @@ class Settings(BaseSettings):
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Sign-in mode and administrators.")
     audit: AuditSettings = Field(default_factory=AuditSettings, description="The audit trail.")
     jobs: JobsSettings = Field(default_factory=JobsSettings, description="The upload queue and its workers.")
+    ingest: IngestSettings = Field(
+        default_factory=IngestSettings, description="Where the workers run the ingestion stages (local or Ray)."
+    )
     openai_api_key: SecretStr | None = Field(
         None,
         validation_alias=AliasChoices("OPENAI_API_KEY", "RAG_OPENAI_API_KEY"),

@@ -1,5 +1,5 @@
 """The sections of `Settings`, one class each (`RAG_<SECTION>__<FIELD>`): parsing, chunking, embedding,
-retrieval, reranker, understanding, llm, answer, auth, audit, jobs. Every section forbids unknown fields, so a
+retrieval, reranker, understanding, llm, answer, auth, audit, jobs, ingest. Every section forbids unknown fields, so a
 misspelt setting fails loudly. The measurements behind the retrieval defaults are in the comments next to them.
 """
 
@@ -354,4 +354,29 @@ class StorageSettings(_Section):
     )
     cache_max_mb: int = Field(
         2048, ge=64, description="Most megabytes of document folders kept in the cache; the least recently used go."
+    )
+
+
+class IngestSettings(_Section):
+    executor: Literal["local", "ray"] = Field(
+        "local",
+        description="Where a worker runs the heavy parts of a job's stages: `local` in its own process and page "
+        "helpers; `ray` the page batches and the embedding as tasks of a Ray cluster (chunking and the "
+        "library write stay in the worker). Does not change the result.",
+    )
+    ray_address: str | None = Field(
+        None,
+        description="Address of the Ray cluster (`host:port` of its head) for executor `ray`; default: the "
+        "RAY_ADDRESS variable. With neither, the worker refuses to start rather than start a Ray of its own.",
+    )
+    embed_batch: int = Field(
+        64,
+        ge=1,
+        description="Passages per Ray embedding task (executor `ray`); a multiple of embedding.batch_size "
+        "keeps the encoding batches, hence the vectors, those of a local run.",
+    )
+    max_retries: int = Field(
+        3,
+        ge=0,
+        description="Times Ray reruns a task lost with its node (executor `ray`); a rerun gives the same output.",
     )

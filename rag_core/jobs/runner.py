@@ -5,20 +5,25 @@ callback (which raises `JobStopped` when the job was cancelled or its lease lost
 `IngestResult`. `LocalStageRunner` runs the stages in this process through
 `pipeline.ingestion.ingest_one`, reusing the stages the document's manifest says are fresh, so
 a job resumed after a crash starts at the stage after the last finished one. An executor
-that spreads the stages over machines implements the same two methods. This module claims
-nothing and writes no job row.
+that spreads the stages over machines implements the same two methods: `RayStageRunner`
+(`ray_runner`, chosen by the worker from `RAG_INGEST__EXECUTOR`) is this one with the page
+batches and the embedding handed to Ray tasks. This module claims nothing, writes no job row
+and never imports Ray.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rag_core.access import LOCAL_USER, Principal, make_principal
 from rag_core.config import Settings
 from rag_core.models import IngestResult, ProgressEvent
 from rag_core.store import Job, Store
+
+if TYPE_CHECKING:
+    from rag_core.pipeline.ingestion import StageExecutor
 
 
 def submitter_of(job: Job, settings: Settings) -> Principal:
@@ -47,6 +52,10 @@ class StageRunner(Protocol):
 class LocalStageRunner:
     """The four stages in this process (the page analysis in its own helper processes)."""
 
+    def executor(self) -> StageExecutor | None:
+        """What runs the page batches and the embedding; None: this process."""
+        return None
+
     def run(
         self, job: Job, source: Path, settings: Settings, store: Store, report: Callable[[ProgressEvent], None]
     ) -> IngestResult:
@@ -60,7 +69,7 @@ class LocalStageRunner:
             perm.require(settings, job.collection, "write", principal)
             perm.check_existing_copy(existing, job.collection, settings, principal)
 
-        return ingest_one(source, job.file_name, job.collection, settings, store, report, guard)
+        return ingest_one(source, job.file_name, job.collection, settings, store, report, guard, self.executor())
 
     def discard(self, job: Job, settings: Settings, store: Store, existed: bool) -> None:
         """Remove the partial outputs of a cancelled job: its rows (nothing searchable) and, for a

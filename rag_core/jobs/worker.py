@@ -1,7 +1,8 @@
 """The worker: takes queued uploads in order and runs their stages, outside any Streamlit run.
 
 One loop per process (`python -m rag_core worker`; start more for more throughput, on this
-machine or another one that sees the same library). Each turn: beat (the app tells whether a
+machine or another one that sees the same library, or set `RAG_INGEST__EXECUTOR=ray` to spread
+each job's page batches and embedding over a Ray cluster: `runner_for`). Each turn: beat (the app tells whether a
 worker is alive from these heartbeats), send back to the queue the running jobs whose lease
 ran out, claim the oldest queued job by a conditional update, run it with a lease renewed by a
 thread every third of `jobs.lease_s`, write its outcome. Progress is written at most once per
@@ -39,6 +40,15 @@ STAGES = ("parse", "chunk", "embed", "write")
 
 def upload_name(job: Job) -> str:
     return f"{job.source_sha256}.{job.suffix}"
+
+
+def runner_for(settings: Settings) -> StageRunner:
+    """The runner `settings.ingest.executor` names; Ray is imported only when it is `ray`."""
+    if settings.ingest.executor == "ray":
+        from rag_core.jobs.ray_runner import RayStageRunner
+
+        return RayStageRunner(settings)
+    return LocalStageRunner()
 
 
 class _Lease:
@@ -85,7 +95,7 @@ class Worker:
         self.settings = settings
         self.store: Store = open_store(settings)
         self.table = self.store.job_table()
-        self.runner = runner or LocalStageRunner()
+        self.runner = runner or runner_for(settings)
         self.on_event = on_event
         self.id = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.started_at = time.time()

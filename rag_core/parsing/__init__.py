@@ -17,12 +17,14 @@ from rag_core.config import Settings
 from rag_core.parsing.base import PARSER_CODE_VERSION, ParsedDocument, Parser, Progress, library_versions
 from rag_core.parsing.docling_parser import DoclingPdfParser, DoclingSimpleParser, missing_artifacts
 from rag_core.parsing.docling_parser import options as _docling_options
+from rag_core.parsing.page_batches import PageBatchRunner
 from rag_core.parsing.pymupdf_parser import PyMuPDFParser
 from rag_core.parsing.pymupdf_parser import options as _pymupdf_options
 from rag_core.parsing.validation import Kind, validate_file
 
 __all__ = [
     "ParsedDocument",
+    "PageBatchRunner",
     "Parser",
     "Progress",
     "parse",
@@ -47,9 +49,11 @@ def resolve_pdf_backend(settings: Settings) -> str:
     return backend
 
 
-def parser_for(kind: Kind | str, settings: Settings) -> Parser:
+def parser_for(kind: Kind | str, settings: Settings, page_batches: PageBatchRunner | None = None) -> Parser:
+    """`page_batches` runs the page batches of the pymupdf backend (default: this process and its
+    helpers); the Docling backends analyse the whole file in this process."""
     if kind == "pdf":
-        return DoclingPdfParser() if resolve_pdf_backend(settings) == "docling" else PyMuPDFParser()
+        return DoclingPdfParser() if resolve_pdf_backend(settings) == "docling" else PyMuPDFParser(page_batches)
     return DoclingSimpleParser(kind)
 
 
@@ -69,7 +73,12 @@ def parser_signature(settings: Settings, kind: Kind | str = "pdf") -> str:
 
 
 def parse(
-    path: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None = None, file_name: str | None = None
+    path: Path,
+    settings: Settings,
+    artifacts_dir: Path,
+    progress: Progress | None = None,
+    file_name: str | None = None,
+    page_batches: PageBatchRunner | None = None,
 ) -> ParsedDocument:
     """Parse one file into a DoclingDocument; figure crops are written into `artifacts_dir`.
 
@@ -78,4 +87,5 @@ def parse(
     """
     path = Path(path)
     kind = validate_file(path, settings, file_name=file_name)
-    return parser_for(kind, settings).parse(path, settings, Path(artifacts_dir), progress=progress, file_name=file_name)
+    parser = parser_for(kind, settings, page_batches)
+    return parser.parse(path, settings, Path(artifacts_dir), progress=progress, file_name=file_name)

@@ -2,8 +2,9 @@
 
 Pages are analysed in small batches (`pymupdf4llm.helpers.document_layout.parse_document`
 with `pages=`), turned at once into light `Block`s, and the PyMuPDF objects are dropped:
-memory stays bounded on long PDFs. The batches are shared between this process and
-`settings.parsing.workers - 1` spawned helpers (`page_workers`; same result, in page order).
+memory stays bounded on long PDFs. The batches (`page_batches`) are shared between this
+process and `settings.parsing.workers - 1` spawned helpers (`page_workers`; same result, in
+page order), or handed to another `PageBatchRunner` (the Ray executor's tasks).
 Heading levels need the whole document, so the DoclingDocument is built at the end
 (`document_builder.build_document`).
 
@@ -16,8 +17,10 @@ model's ONNX sessions run on one thread each (`layout_runtime`: same output, les
 from __future__ import annotations
 
 import logging
+import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -34,6 +37,7 @@ from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, buil
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
@@ -44,9 +48,6 @@ from rag_core.parsing.table_images import read_table_picture
 log = logging.getLogger(__name__)
 
 NAME = "pymupdf"
-BATCH_PAGES = 4  # pages per parse_document call: bounded memory, smooth progress, ~20 ms overhead
-SCAN_MAX_CHARS = 50
-SCAN_MIN_IMAGE_SHARE = 0.25
 
 _KINDS = {
     "title": "title",
@@ -74,7 +75,12 @@ def options(settings: Settings) -> dict:
 
 
 class PyMuPDFParser:
+    """`page_batches`: who runs the page batches; default this process and its helpers (`page_workers`)."""
+
     name = NAME
+
+    def __init__(self, page_batches: PageBatchRunner | None = None) -> None:
+        self.page_batches = page_batches
 
     def parse(
         self,
@@ -91,13 +97,20 @@ class PyMuPDFParser:
                 "This PDF is damaged or incomplete and cannot be read; download or export it again."
             ) from None
         try:
-            return _parse_open(doc, Path(path), Path(file_name or path.name), settings, Path(artifacts_dir), progress)
+            name = Path(file_name or path.name)
+            return _parse_open(doc, Path(path), name, settings, Path(artifacts_dir), progress, self.page_batches)
         finally:
             doc.close()
 
 
 def _parse_open(
-    doc: pymupdf.Document, path: Path, name: Path, settings: Settings, artifacts_dir: Path, progress: Progress | None
+    doc: pymupdf.Document,
+    path: Path,
+    name: Path,
+    settings: Settings,
+    artifacts_dir: Path,
+    progress: Progress | None,
+    page_batches: PageBatchRunner | None = None,
 ) -> ParsedDocument:
     if doc.needs_pass:
         raise InputError("This PDF is password-protected; remove the password and upload it again.")
@@ -112,32 +125,7 @@ def _parse_open(
             "This PDF was damaged or incomplete and has been repaired; some pages or passages "
             "may be missing. Check it, or download it again."
         )
-    ocr = settings.parsing.ocr
-    no_text: set[int] = set()
-    scanned: set[int] = set()
-    for pno in range(total):
-        chars, scan = _text_survey(doc.load_page(pno))
-        if chars == 0:
-            no_text.add(pno)
-        if scan:
-            scanned.add(pno)
-    tasks = [
-        _Batch(
-            pages,
-            needs_ocr,
-            ocr,
-            frozenset(no_text.intersection(pages)),
-            str(artifacts_dir),
-            settings.parsing.table_images,
-        )
-        for pages, needs_ocr in _batches(total, scanned if ocr else set())
-    ]
-    workers = settings.parsing.workers or page_workers.default_workers()
-    pool = (
-        page_workers.helper_pool(workers - 1, start=total >= page_workers.MIN_PAGES_TO_START, initializer=_start_helper)
-        if len(tasks) > 1
-        else None
-    )
+    tasks = plan(doc, settings.parsing.ocr, artifacts_dir, settings.parsing.table_images)
     done = 0
 
     def report(index: int) -> None:
@@ -147,9 +135,7 @@ def _parse_open(
             if progress is not None:
                 progress(done, total)
 
-    results = page_workers.run_in_order(
-        tasks, partial(_analyse_batch, doc), partial(_analyse_batch_in_helper, path), pool, workers - 1, report
-    )
+    results = (page_batches or _LocalBatches(doc, settings)).run(path, tasks, report)
     blocks: list[Block] = []
     sizes: dict[int, PageSize] = {}
     for result in results:
@@ -157,9 +143,9 @@ def _parse_open(
         sizes.update(result.sizes)
         warnings.extend(result.warnings)
     blocks = drop_decoration(blocks, sizes)
-    ocr_seconds = sum(r.ocr_seconds for r in results)
-    if ocr and scanned:
-        log.info("OCR on %d page(s) of %s took %.1f s", len(scanned), name.name, ocr_seconds)
+    ocr_pages = sum(len(t.pages) for t in tasks if t.needs_ocr)
+    if ocr_pages:
+        log.info("OCR on %d page(s) of %s took %.1f s", ocr_pages, name.name, sum(r.ocr_seconds for r in results))
     document, heading_title = build_document(name.stem, blocks, sizes, doc.get_toc(simple=True), artifacts_dir.name)
     title = heading_title or clean_metadata_title(doc.metadata.get("title") if doc.metadata else "") or name.stem
     return ParsedDocument(
@@ -173,27 +159,33 @@ def _parse_open(
     )
 
 
-@dataclass(frozen=True)
-class _Batch:
-    """Consecutive pages analysed by one `parse_document` call (0-based page numbers)."""
+class _LocalBatches:
+    """The batches in this process and `settings.parsing.workers - 1` spawned helpers (`page_workers`)."""
 
-    pages: list[int]
-    needs_ocr: bool
-    ocr: bool  # settings.parsing.ocr (for the message about a page without text)
-    no_text: frozenset[int]  # pages of this batch without a text layer
-    artifacts_dir: str
-    table_images: bool = False  # settings.parsing.table_images
+    def __init__(self, doc: pymupdf.Document, settings: Settings) -> None:
+        self.doc, self.settings = doc, settings
 
-
-@dataclass
-class _BatchResult:
-    blocks: list[Block]
-    sizes: dict[int, PageSize]
-    warnings: list[str]
-    ocr_seconds: float
+    def run(self, path: Path, batches: Sequence[Batch], on_done: Callable[[int], None]) -> list[BatchResult]:
+        workers = self.settings.parsing.workers or page_workers.default_workers()
+        start = self.doc.page_count >= page_workers.MIN_PAGES_TO_START
+        pool = (
+            page_workers.helper_pool(workers - 1, start=start, initializer=_start_helper) if len(batches) > 1 else None
+        )
+        here, remote = partial(_analyse_batch, self.doc), partial(_analyse_batch_in_helper, path)
+        return page_workers.run_in_order(batches, here, remote, pool, workers - 1, on_done)
 
 
-def _analyse_batch(doc: pymupdf.Document, batch: _Batch) -> _BatchResult:
+def analyse_batch_detached(path: Path, batch: Batch) -> tuple[BatchResult, dict[str, bytes]]:
+    """One batch on a machine that does not see the document's folder: its crops are written
+    into a temporary folder and returned as {file name: PNG bytes}, for the caller to write
+    into `batch.artifacts_dir` (same names as a local parse). Run twice, it gives the same."""
+    with tempfile.TemporaryDirectory(prefix="rag-crops-") as tmp:
+        result = _analyse_batch_in_helper(path, replace(batch, artifacts_dir=tmp))
+        crops = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
+    return result, crops
+
+
+def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
     """Layout analysis of one batch and its conversion into `Block`s (in any process)."""
     artifacts_dir = Path(batch.artifacts_dir)
     warnings: list[str] = []
@@ -218,10 +210,10 @@ def _analyse_batch(doc: pymupdf.Document, batch: _Batch) -> _BatchResult:
         blocks.extend(page_blocks)
     for pno in batch.pages:  # pages whose analysis failed still exist in the document
         sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
-    return _BatchResult(blocks, sizes, warnings, ocr_seconds)
+    return BatchResult(blocks, sizes, warnings, ocr_seconds)
 
 
-def _analyse_batch_in_helper(path: Path, batch: _Batch) -> _BatchResult:
+def _analyse_batch_in_helper(path: Path, batch: Batch) -> BatchResult:
     """`_analyse_batch` in a helper process, on its own copy of the PDF (page_workers)."""
     use_single_thread_sessions()
     with pymupdf.open(path, filetype="pdf") as doc:
@@ -233,40 +225,9 @@ def _start_helper() -> None:
     use_single_thread_sessions()
 
 
-def _text_survey(page: pymupdf.Page) -> tuple[int, bool]:
-    """(characters in the text layer, whether the page looks scanned and needs OCR).
-
-    Scanned: no text at all, or under SCAN_MAX_CHARS characters (a page number, a running
-    title) with images covering at least SCAN_MIN_IMAGE_SHARE of the page. pymupdf4llm's
-    own `needs_ocr` fires on most born-digital pages with a logo, so it is not used.
-    """
-    chars = len("".join(page.get_text("text").split()))
-    if chars == 0:
-        return 0, True
-    if chars >= SCAN_MAX_CHARS:
-        return chars, False
-    page_area = abs(page.rect) or 1.0
-    covered = 0.0
-    for info in page.get_image_info():
-        covered += abs(pymupdf.Rect(info["bbox"]) & page.rect)
-    return chars, covered / page_area >= SCAN_MIN_IMAGE_SHARE
-
-
 def _has_marks(page: pymupdf.Page) -> bool:
     """A page with images or drawings but no text is a scan; an empty page is not worth a warning."""
     return bool(page.get_images(full=False)) or bool(page.get_drawings())
-
-
-def _batches(total: int, ocr_pages: set[int]) -> list[tuple[list[int], bool]]:
-    """Consecutive runs of at most BATCH_PAGES pages that share the same OCR decision."""
-    batches: list[tuple[list[int], bool]] = []
-    for pno in range(total):
-        needs = pno in ocr_pages
-        if batches and batches[-1][1] == needs and len(batches[-1][0]) < BATCH_PAGES:
-            batches[-1][0].append(pno)
-        else:
-            batches.append(([pno], needs))
-    return batches
 
 
 def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings: list[str]) -> list:

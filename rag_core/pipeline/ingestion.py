@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
@@ -26,12 +26,25 @@ from rag_core.errors import InputError
 from rag_core.library import CODE_VERSIONS, DocumentFolder, atomic_write_bytes, sha256_file
 from rag_core.models import Chunked, DocumentRecord, IngestResult, ProgressEvent, Stage
 from rag_core.parsing.files import load_document, save_document
+from rag_core.parsing.page_batches import PageBatchRunner
 from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core.store import Store
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
 
 Progress = Callable[[ProgressEvent], None]
+
+
+class StageExecutor(Protocol):
+    """Runs the heavy parts of the stages elsewhere (the Ray executor, `rag_core.jobs.ray_runner`):
+    the page batches of the parse and the embedding. The stages, their manifest and the library
+    write stay here, so a document ingested through an executor is the one a local run gives."""
+
+    page_batches: PageBatchRunner | None
+
+    def embed_passages(
+        self, settings: Settings, texts: list[str], progress: Callable[[int, int], None]
+    ) -> np.ndarray: ...
 
 
 def keep_held_labels(settings: Settings, doc_id: str) -> None:
@@ -66,9 +79,11 @@ def ingest_one(
     store: Store,
     progress: Progress | None,
     guard: Callable[[DocumentRecord | None], None] | None = None,
+    executor: StageExecutor | None = None,
 ) -> IngestResult:
     """Run the stages of one file. `guard` sees the stored record of the same bytes (None when
-    new) before anything is written, and raises to refuse the file (access control)."""
+    new) before anything is written, and raises to refuse the file (access control).
+    `executor` runs the page batches and the embedding (default: this process)."""
     started = time.perf_counter()
     kind = parsing.validate_file(path, settings, file_name=name)
     doc_id = sha256_file(path)
@@ -77,7 +92,7 @@ def ingest_one(
     folder = document_folder(settings, doc_id)
     with folder.locked():
         folder.sweep_temporary_files()
-        return _run_stages(path, kind, doc_id, folder, name, collection, settings, store, progress, started)
+        return _run_stages(path, kind, doc_id, folder, name, collection, settings, store, progress, started, executor)
 
 
 def _run_stages(
@@ -91,6 +106,7 @@ def _run_stages(
     store: Store,
     progress: Progress | None,
     started: float,
+    executor: StageExecutor | None = None,
 ) -> IngestResult:
     from rag_core import chunking  # docling-core's chunker pulls in transformers: ~10 s, only when ingesting
 
@@ -115,7 +131,12 @@ def _run_stages(
         emit("parse", info["pages"], info["pages"], "reused")
     else:
         parsed = parsing.parse(
-            source, settings, folder.artifacts, progress=lambda d, t: emit("parse", d, t), file_name=name
+            source,
+            settings,
+            folder.artifacts,
+            progress=lambda d, t: emit("parse", d, t),
+            file_name=name,
+            page_batches=executor.page_batches if executor else None,
         )
         doc = parsed.document
         save_document(doc, folder.document_json)
@@ -169,7 +190,10 @@ def _run_stages(
         emit("embed", len(vectors), len(vectors), "reused")
     else:
         texts = [c.context_text for c in chunked.children]
-        vectors = embedder.embed_passages(texts, progress=lambda d, t: emit("embed", d, t))
+        if executor is not None:
+            vectors = executor.embed_passages(settings, texts, lambda d, t: emit("embed", d, t))
+        else:
+            vectors = embedder.embed_passages(texts, progress=lambda d, t: emit("embed", d, t))
         tmp = folder.root / ".vectors.tmp.npy"
         np.save(tmp, vectors)
         tmp.replace(folder.vectors)

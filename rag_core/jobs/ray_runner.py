@@ -1,0 +1,198 @@
+"""The Ray executor: a job's page batches and embedding run as tasks of a Ray cluster.
+
+`RayStageRunner` is `LocalStageRunner` with a `RayExecutor` handed to `ingest_one`: the
+stages, the manifest, the chunking and the one batched write to the library stay in the
+worker; only the parse's page batches (`parsing.page_batches`) and ranges of
+`ingest.embed_batch` passages are Ray tasks, spread over the cluster's CPUs, their results
+put back in order. The document built from them is therefore the one a local run builds.
+
+A task does not assume it sees the worker's disk: the PDF travels through Ray's object store
+(put once per document), a batch writes its picture crops into a temporary folder and returns
+their bytes, which the worker writes into the document's folder under the names a local parse
+gives. Ray reruns a task lost with its node (`ingest.max_retries`); a batch's output depends
+only on the PDF and the batch, so a rerun gives the same. The job table stays the only record
+of a job's state: the worker holds the lease while it waits for the tasks.
+
+Ray is imported here only, inside functions, and only when `RAG_INGEST__EXECUTOR=ray`; the
+worker connects to an existing cluster (`ingest.ray_address` or RAY_ADDRESS) and never
+starts one of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag_core.config import EmbeddingSettings, Settings
+from rag_core.embedding import resolve_backend, select_embedder
+from rag_core.errors import BackendUnavailable, RagError
+from rag_core.jobs.runner import LocalStageRunner
+from rag_core.library import atomic_write_bytes
+from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner
+
+log = logging.getLogger(__name__)
+
+
+def ray_address(settings: Settings) -> str:
+    """The cluster to join; a clear refusal rather than a Ray started silently in this process."""
+    address = settings.ingest.ray_address or os.environ.get("RAY_ADDRESS") or ""
+    if not address.strip() or address.strip() == "local":
+        raise BackendUnavailable(
+            "The Ray executor is chosen (RAG_INGEST__EXECUTOR=ray) but no Ray cluster is named: set "
+            "RAG_INGEST__RAY_ADDRESS (or RAY_ADDRESS) to the head node's host:port. The worker does not "
+            "start a Ray cluster of its own."
+        )
+    return address.strip()
+
+
+def connect(settings: Settings) -> None:
+    """Join the cluster once per process (a second call is a no-op)."""
+    address = ray_address(settings)
+    import ray
+
+    if ray.is_initialized():
+        return
+    try:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, logging_level=logging.WARNING)
+    except (ConnectionError, RuntimeError) as err:
+        raise BackendUnavailable(f"The Ray cluster at {address} cannot be reached ({err}).") from err
+
+
+def _node() -> str:
+    import ray
+
+    return ray.get_runtime_context().get_node_id()
+
+
+def _parse_batch(pdf: bytes, batch: Batch) -> tuple[BatchResult, dict[str, bytes], str]:
+    """A Ray task: one page batch on a private copy of the PDF; crops come back as bytes."""
+    from rag_core.parsing.pymupdf_parser import analyse_batch_detached
+
+    with tempfile.TemporaryDirectory(prefix="rag-pdf-") as tmp:
+        path = Path(tmp) / "source.pdf"
+        path.write_bytes(pdf)
+        result, crops = analyse_batch_detached(path, batch)
+    return result, crops, _node()
+
+
+def _embed_range(embedding: EmbeddingSettings, texts: list[str]) -> tuple[np.ndarray, str]:
+    """A Ray task: the vectors of consecutive passages, with the embedder the worker resolved."""
+    settings = Settings.model_construct(embedding=embedding)  # only the embedding section is read
+    return select_embedder(settings).embed_passages(texts), _node()
+
+
+@lru_cache(maxsize=4)
+def _remote(fn: Callable[..., Any], max_retries: int) -> Any:
+    import ray
+
+    return ray.remote(fn).options(num_cpus=1, max_retries=max_retries)
+
+
+def gather(refs: Sequence[Any], on_done: Callable[[int, Any], None]) -> list[Any]:
+    """The tasks' results in task order; `on_done(index, result)` as each one ends, in this thread.
+    What it raises (a cancelled job) cancels the tasks still running."""
+    import ray
+
+    index = {ref: i for i, ref in enumerate(refs)}
+    results: list[Any] = [None] * len(refs)
+    pending = list(refs)
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                results[index[ref]] = _get(ref)
+                on_done(index[ref], results[index[ref]])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+    return results
+
+
+def _get(ref: Any) -> Any:
+    """A task's result; a `RagError` it raised comes back as itself, its message without Ray's traceback
+    (the worker shows it to the user)."""
+    import ray
+
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as err:
+        if isinstance(err.cause, RagError):
+            raise err.cause from None
+        raise
+
+
+class RayPageBatches:
+    """The page batches of one PDF as Ray tasks (`parsing.page_batches.PageBatchRunner`)."""
+
+    def __init__(self, settings: Settings, nodes: list[tuple[str, str]]) -> None:
+        self.settings, self.nodes = settings, nodes
+
+    def run(self, path: Path, batches: Sequence[Batch], on_done: Callable[[int], None]) -> list[BatchResult]:
+        import ray
+
+        pdf = ray.put(path.read_bytes())
+        task = _remote(_parse_batch, self.settings.ingest.max_retries)
+        refs = [task.remote(pdf, batch) for batch in batches]
+
+        def arrived(index: int, out: tuple[BatchResult, dict[str, bytes], str]) -> None:
+            _, crops, node = out
+            folder = Path(batches[index].artifacts_dir)
+            for name, data in crops.items():
+                atomic_write_bytes(folder / name, data)
+            self.nodes.append(("parse", node))
+            on_done(index)
+
+        return [result for result, _, _ in gather(refs, arrived)]
+
+
+class RayExecutor:
+    """Page batches and embedding ranges as Ray tasks (`pipeline.ingestion.StageExecutor`).
+    `nodes` lists (stage, node id) per finished task: where the work ran."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.nodes: list[tuple[str, str]] = []
+        self.page_batches: PageBatchRunner | None = RayPageBatches(settings, self.nodes)
+
+    def embed_passages(self, settings: Settings, texts: list[str], progress: Callable[[int, int], None]) -> np.ndarray:
+        embedder = select_embedder(settings)
+        if not texts:
+            return np.zeros((0, embedder.dim), dtype=np.float32)
+        size = settings.ingest.embed_batch
+        ranges = [texts[i : i + size] for i in range(0, len(texts), size)]
+        # resolved here: a node without the BGE-M3 weights must not fall back to another model
+        embedding = settings.embedding.model_copy(update={"backend": resolve_backend(settings)})
+        task = _remote(_embed_range, settings.ingest.max_retries)
+        refs = [task.remote(embedding, part) for part in ranges]
+        done = 0
+
+        def arrived(index: int, out: tuple[np.ndarray, str]) -> None:
+            nonlocal done
+            done += len(ranges[index])
+            self.nodes.append(("embed", out[1]))
+            progress(done, len(texts))
+
+        vectors = np.concatenate([v for v, _ in gather(refs, arrived)])
+        if vectors.shape != (len(texts), embedder.dim):
+            raise RuntimeError(f"Ray embedding gave {vectors.shape} for {len(texts)} passages of {embedder.name}")
+        return vectors
+
+
+class RayStageRunner(LocalStageRunner):
+    """The stages of a job with a `RayExecutor`; joins the cluster when made (the worker starts)."""
+
+    def __init__(self, settings: Settings) -> None:
+        connect(settings)
+        self.settings = settings
+        self.last: RayExecutor | None = None
+
+    def executor(self) -> RayExecutor:
+        self.last = RayExecutor(self.settings)
+        return self.last
