@@ -51,6 +51,11 @@ __all__ = [
 ]
 
 
+def is_object_store(uri: str) -> bool:
+    """`s3://bucket/prefix` and the like; a plain path or a `file://` URI names a local directory."""
+    return "://" in uri and not uri.startswith("file://")
+
+
 class Settings(BaseSettings):
     """All settings of the product. Pass an instance explicitly; never use a global."""
 
@@ -108,18 +113,15 @@ class Settings(BaseSettings):
     def _local_library_is_data_dir(self) -> Settings:
         """A library URI that names a directory is the data directory (RAG_DATA_DIR is its older name)."""
         uri = self.library_uri
-        if uri and not self.library_is_remote:
+        if uri and not is_object_store(uri):
             self.data_dir = Path(uri.removeprefix("file://"))
             self.library_uri = None
         return self
 
     @property
     def library_is_remote(self) -> bool:
-        return (
-            bool(self.library_uri)
-            and "://" in str(self.library_uri)
-            and not str(self.library_uri).startswith("file://")
-        )
+        """The library is in an object store (a directory URI was turned into `data_dir` on validation)."""
+        return self.library_uri is not None
 
     @property
     def db_uri(self) -> str:

@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 _EVICT_EVERY_S = 60.0
+_copied: dict[Path, str] = {}  # local copy -> version of the object it holds (`local_copy`)
 _last_eviction: dict[str, float] = {}
 _evict_lock = threading.Lock()
 
@@ -77,15 +78,12 @@ def local_copy(settings: Settings, key: str) -> Path | None:
         path = settings.data_dir / key
         return path if path.is_file() else None
     target = settings.storage.cache_dir / "objects" / key
-    found = library.read(key)
-    if found is None:
+    entry = library.head(key)  # read on every question (the word lists): fetched only when it changed
+    if entry is None:
         target.unlink(missing_ok=True)
         return None
-    if not target.is_file() or target.read_bytes() != found[0]:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.parent / f".{target.name}.tmp"
-        tmp.write_bytes(found[0])
-        tmp.replace(target)
+    if _copied.get(target) != entry.version or not target.is_file():
+        _copied[target] = library.download(key, target)
     return target
 
 

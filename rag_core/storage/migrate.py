@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_core.config import Settings
+from rag_core.config import Settings, is_object_store
 from rag_core.storage.base import Library, StorageError
 from rag_core.storage.local import LocalLibrary
 
@@ -34,7 +34,7 @@ class Migration:
 
 
 def _target(uri: str) -> Library:
-    if "://" in uri and not uri.startswith("file://"):
+    if is_object_store(uri):
         from rag_core.storage.objects import open_object_library
 
         return open_object_library(uri)

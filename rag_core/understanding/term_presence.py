@@ -194,8 +194,7 @@ def term_presence(settings: Settings, doc_ids: Sequence[str]) -> TermPresence:
 def refresh(settings: Settings) -> int:
     """Find the terms every chunked document of the library holds under the labels in use now (after
     the glossary or the thesaurus changed, rather than on the next question); how many documents."""
-    doc_ids = [d for d in storage.document_ids(settings) if storage.document_folder(settings, d).chunks_json.is_file()]
-    return len(term_presence(settings, doc_ids).held)
+    return len(term_presence(settings, storage.document_ids(settings)).held)  # unchunked ones are left out
 
 
 def forget(settings: Settings, doc_id: str) -> None:
