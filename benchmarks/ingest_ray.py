@@ -31,12 +31,13 @@ sys.path.insert(0, str(REPO))
 CORES = 2  # one CPU per Ray node, two nodes; the local run uses the same machine
 
 
-def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, str]:
-    """(wall seconds, pages, state) of one upload job run by a worker of this process."""
+def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, str, dict[str, float]]:
+    """(wall seconds, pages, state, seconds per stage) of one upload job run by a worker of this process."""
     from rag_core import pipeline
     from rag_core.access import Principal
     from rag_core.config import Settings
     from rag_core.jobs import Worker
+    from rag_core.storage import document_folder
 
     settings = Settings(data_dir=data_dir, ingest={"executor": "ray", "ray_address": address} if address else {})
     job = pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, principal=Principal.local_operator())
@@ -47,7 +48,11 @@ def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, st
     seconds = time.perf_counter() - started
     done = worker.table.get(job.id)
     pages = next((r.pages for r in worker.store.documents() if r.doc_id == done.doc_id), 0)
-    return seconds, pages, done.state
+    stages = document_folder(settings, done.doc_id).manifest().get("stages", {}) if done.doc_id else {}
+    last = getattr(worker.runner, "last", None)
+    if last is not None:
+        print(json.dumps({"tasks": last.nodes}), file=sys.stderr, flush=True)
+    return seconds, pages, done.state, {k: v.get("seconds", 0.0) for k, v in stages.items()}
 
 
 def _measure(pdfs: list[Path], work: Path, address: str) -> list[dict]:
@@ -61,8 +66,8 @@ def _measure(pdfs: list[Path], work: Path, address: str) -> list[dict]:
         row: dict = {"pdf": pdf.name}
         order = [("local", None), ("ray", address)]
         for name, addr in order if k % 2 == 0 else order[::-1]:
-            seconds, pages, state = _job(pdf, work / name, addr)
-            row.update({name: seconds, f"{name}_state": state, "pages": pages})
+            seconds, pages, state, stages = _job(pdf, work / name, addr)
+            row.update({name: seconds, f"{name}_state": state, f"{name}_stages": stages, "pages": pages})
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
     return rows

@@ -118,7 +118,7 @@ def scenario(pdf: Path, work: Path, cluster: Cluster) -> dict[str, Any]:
         "state": run["job"].state,
         "documents": documents(on_ray),
         "parse_nodes": sorted({node for stage, node in executor.nodes if stage == "parse"}),
-        "embed_tasks": sum(1 for stage, _ in executor.nodes if stage == "embed"),
+        "embed_nodes": sorted({node for stage, node in executor.nodes if stage == "embed"}),
         **compare(outputs(local, doc_id), outputs(on_ray, doc_id)),
     }
 

@@ -81,3 +81,25 @@ def test_the_local_executor_never_imports_ray(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split()[-2:] == ["done", "False"]
+
+
+@pytest.mark.parametrize(
+    ("count", "batch", "cpus", "tasks"),
+    [(1, 64, 2, 1), (30, 64, 2, 2), (60, 64, 4, 4), (128, 64, 2, 2), (129, 64, 2, 4), (1000, 64, 2, 16), (7, 64, 1, 1)],
+)
+def test_the_embedding_ranges_cover_every_passage_once_and_fill_every_cpu(
+    count: int, batch: int, cpus: int, tasks: int
+) -> None:
+    from rag_core.jobs.ray_runner import embed_ranges
+
+    ranges = embed_ranges(count, batch, cpus)
+    assert len(ranges) == tasks
+    assert [i for a, b in ranges for i in range(a, b)] == list(range(count))  # in order, none twice
+    sizes = [b - a for a, b in ranges]
+    assert max(sizes) <= batch and max(sizes) - min(sizes) <= 1
+
+
+def test_no_passage_no_embedding_task() -> None:
+    from rag_core.jobs.ray_runner import embed_ranges
+
+    assert embed_ranges(0, 64, 2) == []
