@@ -20,6 +20,8 @@ starts one of its own.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 import os
@@ -31,11 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from rag_core.config import EmbeddingSettings, Settings
+from rag_core.config import EmbeddingSettings, ParsingSettings, Settings
 from rag_core.embedding import resolve_backend, select_embedder
 from rag_core.errors import BackendUnavailable, RagError
 from rag_core.jobs.runner import LocalStageRunner
 from rag_core.library import atomic_write_bytes
+from rag_core.parsing.base import ParsedDocument
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner
 
 log = logging.getLogger(__name__)
@@ -81,6 +84,66 @@ def _parse_batch(pdf: bytes, batch: Batch) -> tuple[BatchResult, dict[str, bytes
         path.write_bytes(pdf)
         result, crops = analyse_batch_detached(path, batch)
     return result, crops, _node()
+
+
+def _parse_whole(
+    data: bytes, suffix: str, parsing_settings: ParsingSettings, file_name: str
+) -> tuple[ParsedDocument, dict[str, bytes], str]:
+    """A Ray task: the whole parse of a file without page batches (Docling's backends), on a private copy;
+    crops come back as bytes, as for a page batch."""
+    from rag_core import parsing
+
+    settings = Settings.model_construct(parsing=parsing_settings)  # parsers read only the parsing section
+    with tempfile.TemporaryDirectory(prefix="rag-file-") as tmp:
+        path, artifacts = Path(tmp) / f"source{suffix}", Path(tmp) / "artifacts"
+        path.write_bytes(data)
+        artifacts.mkdir()
+        parsed = parsing.parse(path, settings, artifacts, file_name=file_name)
+        crops = {p.name: p.read_bytes() for p in sorted(artifacts.iterdir()) if p.is_file()}
+    return parsed, crops, _node()
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """What must be equal on the worker and on every node for a task to give what a local run gives:
+    the source of `rag_core` and the versions of the parsing libraries."""
+    from rag_core.parsing.base import library_versions
+
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(json.dumps(library_versions(), sort_keys=True).encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _fingerprint_of_node() -> tuple[str, str]:
+    """A Ray task: the code fingerprint of the node it runs on."""
+    return code_fingerprint(), _node()
+
+
+def check_nodes(settings: Settings, checked: set[str]) -> None:
+    """Refuse a cluster whose nodes run other code than this worker: their batches would give another
+    document than a local run, silently. Asked of each node not in `checked` yet (one task pinned to
+    each; before every job, so a node that joined since is asked too); `checked` gets those that agree."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    mine = code_fingerprint()
+    task = ray.remote(_fingerprint_of_node)
+    new = [node["NodeID"] for node in ray.nodes() if node.get("Alive") and node["NodeID"] not in checked]
+    refs = [
+        task.options(num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)).remote()
+        for node in new
+    ]
+    answers = ray.get(refs)
+    checked.update(node for fingerprint, node in answers if fingerprint == mine)
+    other = sorted({node for fingerprint, node in answers if fingerprint != mine})
+    if other:
+        raise BackendUnavailable(
+            f"The Ray cluster at {ray_address(settings)} runs another version of the code on {len(other)} "
+            f"node(s) ({', '.join(n[:12] for n in other)}): install the worker's version of rag_core and of "
+            "its libraries on every node (the worker's fingerprint is " + mine + ")."
+        )
 
 
 def _embed_range(embedding: EmbeddingSettings, texts: list[str]) -> tuple[np.ndarray, str]:
@@ -182,6 +245,20 @@ class RayExecutor:
         self.nodes: list[tuple[str, str]] = []
         self.page_batches: PageBatchRunner | None = RayPageBatches(settings, self.nodes)
 
+    def parse_whole(self, path: Path, settings: Settings, artifacts_dir: Path, file_name: str) -> ParsedDocument:
+        """One task for the whole file; the PDF backend resolved here, so that a node without Docling's
+        weights does not fall back to another parser."""
+        from rag_core.parsing import resolve_pdf_backend
+
+        parsing_settings = settings.parsing.model_copy(update={"backend": resolve_pdf_backend(settings)})
+        task = _remote(_parse_whole, settings.ingest.max_retries)
+        ref = task.remote(path.read_bytes(), path.suffix, parsing_settings, file_name)
+        parsed, crops, node = gather([ref], lambda index, out: None)[0]
+        for name, data in crops.items():
+            atomic_write_bytes(artifacts_dir / name, data)
+        self.nodes.append(("parse", node))
+        return parsed
+
     def embed_passages(self, settings: Settings, texts: list[str], progress: Callable[[int, int], None]) -> np.ndarray:
         embedder = select_embedder(settings)
         if not texts:
@@ -212,7 +289,10 @@ class RayStageRunner(LocalStageRunner):
         connect(settings)
         self.settings = settings
         self.last: RayExecutor | None = None
+        self.checked: set[str] = set()  # nodes known to run this worker's code
+        check_nodes(settings, self.checked)
 
     def executor(self) -> RayExecutor:
+        check_nodes(self.settings, self.checked)
         self.last = RayExecutor(self.settings)
         return self.last

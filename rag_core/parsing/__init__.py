@@ -57,6 +57,12 @@ def parser_for(kind: Kind | str, settings: Settings, page_batches: PageBatchRunn
     return DoclingSimpleParser(kind)
 
 
+def page_batched(kind: Kind | str, settings: Settings) -> bool:
+    """Whether this kind of file is parsed in page batches (pymupdf PDFs); the Docling backends parse a
+    file whole."""
+    return kind == "pdf" and resolve_pdf_backend(settings) == "pymupdf"
+
+
 def parser_options(settings: Settings, kind: Kind | str = "pdf") -> dict:
     """Options that change the parse output of a file of this kind (for the manifest)."""
     if kind != "pdf":

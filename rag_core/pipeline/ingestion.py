@@ -25,6 +25,7 @@ from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
 from rag_core.library import CODE_VERSIONS, DocumentFolder, atomic_write_bytes, sha256_file
 from rag_core.models import Chunked, DocumentRecord, IngestResult, ProgressEvent, Stage
+from rag_core.parsing.base import ParsedDocument
 from rag_core.parsing.files import load_document, save_document
 from rag_core.parsing.page_batches import PageBatchRunner
 from rag_core.parsing.pagetext import searchable_page_texts
@@ -41,6 +42,10 @@ class StageExecutor(Protocol):
     write stay here, so a document ingested through an executor is the one a local run gives."""
 
     page_batches: PageBatchRunner | None
+
+    def parse_whole(self, path: Path, settings: Settings, artifacts_dir: Path, file_name: str) -> ParsedDocument:
+        """The parse of a file that has no page batches (`parsing.page_batched` false), as one task."""
+        ...
 
     def embed_passages(
         self, settings: Settings, texts: list[str], progress: Callable[[int, int], None]
@@ -130,14 +135,18 @@ def _run_stages(
         info = manifest["stages"]["parse"]
         emit("parse", info["pages"], info["pages"], "reused")
     else:
-        parsed = parsing.parse(
-            source,
-            settings,
-            folder.artifacts,
-            progress=lambda d, t: emit("parse", d, t),
-            file_name=name,
-            page_batches=executor.page_batches if executor else None,
-        )
+        if executor is not None and not parsing.page_batched(kind, settings):
+            parsed = executor.parse_whole(source, settings, folder.artifacts, name)
+            emit("parse", parsed.pages, parsed.pages)
+        else:
+            parsed = parsing.parse(
+                source,
+                settings,
+                folder.artifacts,
+                progress=lambda d, t: emit("parse", d, t),
+                file_name=name,
+                page_batches=executor.page_batches if executor else None,
+            )
         doc = parsed.document
         save_document(doc, folder.document_json)
         info = {

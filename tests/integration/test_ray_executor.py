@@ -67,3 +67,18 @@ def test_a_node_lost_in_the_middle_of_a_job_still_gives_the_document_once(outcom
 def test_a_refusal_raised_in_a_task_reaches_the_worker_as_itself(outcome: dict[str, Any]) -> None:
     # the worker shows a RagError's message to the user: not Ray's wrapper with a traceback
     assert outcome["task_error"] == {"type": "InputError", "message": "Page 3 cannot be read."}
+
+
+def test_a_file_without_page_batches_is_parsed_whole_in_one_task(outcome: dict[str, Any]) -> None:
+    whole = outcome["whole"]
+    assert whole["state"] == "done", whole["error"]
+    assert whole["parse_tasks"] == 1
+    assert whole["children"] > 0 and whole["same_children"] and whole["same_parents"] and whole["same_texts"]
+    assert whole["vectors_close"]
+
+
+def test_nodes_running_other_code_are_refused(outcome: dict[str, Any]) -> None:
+    other = outcome["other_code"]
+    assert other["agreed"] == 2  # the same checkout on both nodes: no refusal
+    assert other["refused"].startswith("BackendUnavailable: The Ray cluster at 127.0.0.1:")
+    assert "another version of the code on 2 node(s)" in other["refused"]

@@ -7,6 +7,8 @@
    Ray executor, each into its own library; their chunks, vectors, document texts and crop
    files are compared, and the nodes that ran the Ray tasks are listed.
 2. `task_error`: a task raising a `RagError` gives that error to the worker, as itself.
+   `whole`: a Markdown file (no page batches) parsed as one task gives the local run's document.
+   `other_code`: both nodes agree with the worker's code fingerprint; a worker with another is refused.
 3. `node_lost`: the same with Ray into a third library, the second node killed (its process
    group) as soon as the first page batch is back; the job must still end with the document
    written once, as many children as the local run.
@@ -104,6 +106,57 @@ def task_error() -> dict[str, Any]:
     return {"type": None}
 
 
+MARKDOWN = """# Provisions techniques
+
+## Méthode Chain Ladder
+
+Les facteurs de développement sont estimés sur le triangle des paiements cumulés.
+
+## Tail factor
+
+A tail factor of 1.05 extends the pattern beyond the last development year.
+"""
+
+
+def whole_file(work: Path, address: str) -> dict[str, Any]:
+    """A file without page batches (Markdown, Docling's simple backend): one parse task on Ray gives the
+    document the local run gives."""
+    source = work / "provisions.md"
+    source.write_text(MARKDOWN, encoding="utf-8")
+    local, run = ingest(source, work / "md-local", None)
+    doc_id = run["job"].doc_id
+    on_ray, run = ingest(source, work / "md-ray", address)
+    executor = run["worker"].runner.last
+    done = run["job"].state == "done"
+    return {
+        "state": run["job"].state,
+        "error": f"{run['job'].error} {run['job'].message}",
+        "parse_tasks": sum(1 for stage, _ in executor.nodes if stage == "parse"),
+        **(compare(outputs(local, doc_id), outputs(on_ray, doc_id)) if done else {}),
+    }
+
+
+def other_code(work: Path, address: str) -> dict[str, Any]:
+    """A worker whose code differs from the nodes' is refused before a task runs (its fingerprint
+    replaced here; the nodes compute theirs from their own files)."""
+    from rag_core.config import Settings
+    from rag_core.jobs import ray_runner
+
+    settings = Settings(data_dir=work / "fingerprint", ingest={"executor": "ray", "ray_address": address})
+    agreed: set[str] = set()
+    ray_runner.check_nodes(settings, agreed)
+    real = ray_runner.code_fingerprint
+    ray_runner.code_fingerprint = lambda: "0" * 16  # type: ignore[assignment]
+    try:
+        ray_runner.check_nodes(settings, set())
+        refused = ""
+    except Exception as err:
+        refused = f"{type(err).__name__}: {err}"
+    finally:
+        ray_runner.code_fingerprint = real  # type: ignore[assignment]
+    return {"agreed": len(agreed), "refused": refused}
+
+
 def scenario(pdf: Path, work: Path, cluster: Cluster) -> dict[str, Any]:
     result: dict[str, Any] = {}
     local, run = ingest(pdf, work / "local", None)
@@ -123,6 +176,8 @@ def scenario(pdf: Path, work: Path, cluster: Cluster) -> dict[str, Any]:
     }
 
     result["task_error"] = task_error()
+    result["whole"] = whole_file(work, cluster.address)
+    result["other_code"] = other_code(work, cluster.address)
     killed: list[int] = []
     head = ray.get_runtime_context().get_node_id()  # the worker (a Ray driver) joined the head node
 
