@@ -98,6 +98,11 @@ def _report(rows: list[dict]) -> None:
     print(f"local executor: {local:.1f} s wall, {pages / local / CORES:.3f} pages/s per core")
     print(f"ray executor (2 nodes x 1 CPU): {ray:.1f} s wall, {pages / ray / CORES:.3f} pages/s per core")
     print(f"Ray's overhead: {100 * (ray / local - 1):+.1f} %")
+    for stage in ("parse", "chunk", "embed", "write"):
+        here, there = (sum(r[f"{name}_stages"].get(stage, 0.0) for r in rows) for name in ("local", "ray"))
+        print(
+            f"  {stage:6} local {here:7.1f} s   ray {there:7.1f} s   {100 * (there / here - 1) if here else 0:+6.1f} %"
+        )
 
 
 def main() -> int:
