@@ -106,7 +106,7 @@ def test_another_browser_cannot_replay_the_ask_pages_export_of_reported_citation
     assert len(app.events("reports_exported")) == exported
 
     # Ann's own session still gets it, and the export is recorded as hers. Asked the way the replays are and
-    # fetched at once: the Ask page's rerun after a click can outlast the test app's 5 s export lifetime on a
+    # fetched at once: the Ask page's rerun after a click can outlast the test app's 15 s export lifetime on a
     # loaded machine (the click path itself is checked on Inspect, above).
     own = ann.request_file(file_id)
     assert own.deferred_file.url, own.error_msg
