@@ -23,8 +23,7 @@ from tests.ui.browser_support import start_app, stop_app
 ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
 BOB = {"X-Forwarded-Email": "bob@example.org", "X-Forwarded-Groups": "staff"}
 ROOT = {"X-Forwarded-Email": "root@example.org"}  # an administrator (RAG_AUTH__ADMIN_USERS)
-EXPORT_URL_LIFETIME_S = 15  # short, so that a test sees an export's address die without waiting long; long
-# enough that the fetch right after the click still finds it on a loaded machine (the suite runs two tests at once)
+EXPORT_URL_LIFETIME_S = 5  # short, so that a test sees an export's address die without waiting long
 HEADER_MODE = {
     "RAG_AUTH__MODE": "header",
     "RAG_AUTH__TRUST_PROXY_HEADERS": "true",
