@@ -48,7 +48,7 @@ lint: install
 
 # Test processes: two on the two-core target machine (pytest-xdist). A test file runs whole in one process
 # (--dist loadfile), so a module's fixture (a Ray cluster, an app server) starts once. Most tests wait on a
-# subprocess, a server or a browser part of the time: two at once take about 16 minutes where one at a
+# subprocess, a server or a browser part of the time: two at once took 14 to 18 minutes where one at a
 # time took 19 to 23. PYTEST_WORKERS=0 runs them in this process, one by one.
 PYTEST_WORKERS ?= 2
 

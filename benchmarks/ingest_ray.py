@@ -49,9 +49,6 @@ def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, st
     done = worker.table.get(job.id)
     pages = next((r.pages for r in worker.store.documents() if r.doc_id == done.doc_id), 0)
     stages = document_folder(settings, done.doc_id).manifest().get("stages", {}) if done.doc_id else {}
-    last = getattr(worker.runner, "last", None)
-    if last is not None:
-        print(json.dumps({"tasks": last.nodes}), file=sys.stderr, flush=True)
     return seconds, pages, done.state, {k: v.get("seconds", 0.0) for k, v in stages.items()}
 
 

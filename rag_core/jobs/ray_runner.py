@@ -213,6 +213,12 @@ def _get(ref: Any) -> Any:
         raise
 
 
+def _write_crops(folder: Path, crops: dict[str, bytes]) -> None:
+    """The crops a task returned, written into the document's folder under the names a local parse gives."""
+    for name, data in crops.items():
+        atomic_write_bytes(folder / name, data)
+
+
 class RayPageBatches:
     """The page batches of one PDF as Ray tasks (`parsing.page_batches.PageBatchRunner`)."""
 
@@ -228,9 +234,7 @@ class RayPageBatches:
 
         def arrived(index: int, out: tuple[BatchResult, dict[str, bytes], str]) -> None:
             _, crops, node = out
-            folder = Path(batches[index].artifacts_dir)
-            for name, data in crops.items():
-                atomic_write_bytes(folder / name, data)
+            _write_crops(Path(batches[index].artifacts_dir), crops)
             self.nodes.append(("parse", node))
             on_done(index)
 
@@ -254,8 +258,7 @@ class RayExecutor:
         task = _remote(_parse_whole, settings.ingest.max_retries)
         ref = task.remote(path.read_bytes(), path.suffix, parsing_settings, file_name)
         parsed, crops, node = gather([ref], lambda index, out: None)[0]
-        for name, data in crops.items():
-            atomic_write_bytes(artifacts_dir / name, data)
+        _write_crops(artifacts_dir, crops)
         self.nodes.append(("parse", node))
         return parsed
 
