@@ -32,8 +32,11 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 # The app and one worker (the upload queue) under one supervisor: Ctrl-C stops both.
+# `make run PORT=8631 ADDRESS=0.0.0.0`: another port or address (local mode refuses any address but loopback).
+PORT ?= 8501
+ADDRESS ?= 127.0.0.1
 run: install
-	$(BIN)/python -m rag_core serve --address 127.0.0.1
+	$(BIN)/python -m rag_core serve --address $(ADDRESS) --port $(PORT)
 
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 

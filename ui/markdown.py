@@ -24,3 +24,18 @@ def escape_md(text: str) -> str:
         return m.group(1) + (mark + "\\" if mark[0].isdigit() else "\\" + mark)
 
     return _MD_LINE_START.sub(line_start, text)
+
+
+def marked_excerpt(text: str, terms: list[str], width: int = 420) -> str:
+    """About `width` characters of `text` around its first match of a term, shown literally, each term
+    found marked (case and accents as written in the text)."""
+    words = sorted({w for w in terms if len(w) >= 2}, key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)", re.IGNORECASE) if words else None
+    first = pattern.search(text) if pattern else None
+    start = max(0, first.start() - width // 4) if first else 0
+    excerpt = text[start : start + width]
+    pieces = pattern.split(excerpt) if pattern else [excerpt]
+    shown = "".join(
+        f":orange-background[{escape_md(piece)}]" if i % 2 else escape_md(piece) for i, piece in enumerate(pieces)
+    )
+    return ("… " if start else "") + shown + (" …" if start + width < len(text) else "")

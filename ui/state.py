@@ -15,6 +15,7 @@ VIEWER = "viewer"  # the ViewerTarget shown, or absent
 INGEST_RESULTS = "ingest_results"
 UPLOAD_NONCE = "upload_nonce"  # bumped to reset the file uploader after an ingestion
 SEARCH_RESULT = "search_result"
+SEARCH_PREFILL = "search_prefill"  # a query handed to the Search page, searched on its next run
 
 
 def conversation_id() -> str:
@@ -27,6 +28,39 @@ def new_conversation() -> None:
     st.session_state[CONVERSATION_ID] = uuid.uuid4().hex
     st.session_state[MESSAGES] = []
     st.session_state.pop(VIEWER, None)
+
+
+CONVERSATION_PARAM = "c"  # the conversation in the Ask page's address: a reload reopens that one
+
+
+def clean_conversation_id(value: str) -> str:
+    return "".join(ch for ch in value if ch.isalnum() or ch in "-_")[:64]
+
+
+def open_conversation(answers: list[Any], conversation: str) -> None:
+    """Show `conversation` with its stored `answers` (each with its question), the viewer closed."""
+    st.session_state[CONVERSATION_ID] = conversation
+    st.session_state[MESSAGES] = [
+        message
+        for answer in answers
+        for message in ({"role": "user", "text": answer.question}, {"role": "assistant", "answer": answer})
+    ]
+    st.session_state.pop(VIEWER, None)
+
+
+def needs_restoring() -> bool:
+    """True on the Ask page's first run in a browser session (a reload or a new tab): no conversation yet."""
+    return CONVERSATION_ID not in st.session_state
+
+
+def wanted_conversation() -> str:
+    """The conversation named in the address, cleaned ('' when none)."""
+    return clean_conversation_id(str(st.query_params.get(CONVERSATION_PARAM, "")))
+
+
+def show_conversation_in_address() -> None:
+    if st.query_params.get(CONVERSATION_PARAM) != conversation_id():
+        st.query_params[CONVERSATION_PARAM] = conversation_id()
 
 
 def messages() -> list[dict[str, Any]]:

@@ -75,78 +75,84 @@ def _revoke(collection: str, kind: str, subject: str) -> None:
         state.flash("success", escape_md(t("access.revoked", subject=subject, collection=collection)))
 
 
-# ---- grants of one collection
-if not manageable:
-    st.info(t("access.no_collection"))
+# ---- in local mode there is one user, the administrator: grants would change nothing
+if settings.auth.mode == "local":
+    st.info(t("access.local_mode"), icon=":material/person:")
 else:
-    collection = st.selectbox(t("access.collection"), manageable, key="access_collection")
-    mine = [g for g in grants if g.collection == collection]
-    st.subheader(t("access.grants", collection=collection))
-    if mine:
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        t("access.col.kind"): t(f"access.kind.{g.subject_kind}"),
-                        t("access.col.subject"): g.subject,
-                        t("access.col.role"): t(f"access.role.{g.role}"),
-                        t("access.col.by"): g.granted_by,
-                        t("access.col.at"): g.granted_at,
-                    }
-                    for g in mine
-                ]
-            ),
-            hide_index=True,
-            width="stretch",
-        )
+    # ---- grants of one collection
+    if not manageable:
+        st.info(t("access.no_collection"))
     else:
-        st.caption(t("access.no_grant"))
-
-    left, right = st.columns(2)
-    with left, st.form("access_add", clear_on_submit=True):
-        st.markdown(f"**{t('access.add')}**")
-        kind = st.radio(
-            t("access.col.kind"),
-            ["user", "group"],
-            horizontal=True,
-            key="access_kind",
-            format_func=lambda k: t(f"access.kind.{k}"),
-        )
-        subject = st.text_input(t("access.subject"), key="access_subject")
-        role = st.selectbox(t("access.col.role"), ROLES, key="access_role", format_func=lambda r: t(f"access.role.{r}"))
-        if st.form_submit_button(t("access.add_button"), type="primary"):
-            _grant(collection, kind, subject, role)
-            st.rerun()
-    with right:
+        collection = st.selectbox(t("access.collection"), manageable, key="access_collection")
+        mine = [g for g in grants if g.collection == collection]
+        st.subheader(t("access.grants", collection=collection))
         if mine:
-            st.markdown(f"**{t('access.revoke')}**")
-            by_key = {f"{g.subject_kind}:{g.subject}": g for g in mine}
-            pick = st.selectbox(
-                t("access.revoke_pick"),
-                list(by_key),
-                key="access_revoke_pick",
-                format_func=lambda k: (
-                    f"{t(f'access.kind.{by_key[k].subject_kind}')} "
-                    f"{by_key[k].subject} ({t(f'access.role.{by_key[k].role}')})"
+            st.dataframe(
+                pd.DataFrame(
+                    [
+                        {
+                            t("access.col.kind"): t(f"access.kind.{g.subject_kind}"),
+                            t("access.col.subject"): g.subject,
+                            t("access.col.role"): t(f"access.role.{g.role}"),
+                            t("access.col.by"): g.granted_by,
+                            t("access.col.at"): g.granted_at,
+                        }
+                        for g in mine
+                    ]
                 ),
+                hide_index=True,
+                width="stretch",
             )
-            st.button(
-                t("access.revoke_button"),
-                key="access_revoke",
-                on_click=_revoke,
-                args=(collection, by_key[pick].subject_kind, by_key[pick].subject),
-            )
+        else:
+            st.caption(t("access.no_grant"))
 
-# ---- who can read what
-st.subheader(t("access.map"))
-if grants:
-    cells: dict[str, dict[str, str]] = {}
-    for g in grants:
-        cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(
-            f"access.role.{g.role}"
-        )
-    st.dataframe(pd.DataFrame.from_dict(cells, orient="index").fillna("—"), width="stretch")
-st.caption(t("access.map_help"))
+        left, right = st.columns(2)
+        with left, st.form("access_add", clear_on_submit=True):
+            st.markdown(f"**{t('access.add')}**")
+            kind = st.radio(
+                t("access.col.kind"),
+                ["user", "group"],
+                horizontal=True,
+                key="access_kind",
+                format_func=lambda k: t(f"access.kind.{k}"),
+            )
+            subject = st.text_input(t("access.subject"), key="access_subject")
+            role = st.selectbox(
+                t("access.col.role"), ROLES, key="access_role", format_func=lambda r: t(f"access.role.{r}")
+            )
+            if st.form_submit_button(t("access.add_button"), type="primary"):
+                _grant(collection, kind, subject, role)
+                st.rerun()
+        with right:
+            if mine:
+                st.markdown(f"**{t('access.revoke')}**")
+                by_key = {f"{g.subject_kind}:{g.subject}": g for g in mine}
+                pick = st.selectbox(
+                    t("access.revoke_pick"),
+                    list(by_key),
+                    key="access_revoke_pick",
+                    format_func=lambda k: (
+                        f"{t(f'access.kind.{by_key[k].subject_kind}')} "
+                        f"{by_key[k].subject} ({t(f'access.role.{by_key[k].role}')})"
+                    ),
+                )
+                st.button(
+                    t("access.revoke_button"),
+                    key="access_revoke",
+                    on_click=_revoke,
+                    args=(collection, by_key[pick].subject_kind, by_key[pick].subject),
+                )
+
+    # ---- who can read what
+    st.subheader(t("access.map"))
+    if grants:
+        cells: dict[str, dict[str, str]] = {}
+        for g in grants:
+            cells.setdefault(f"{t(f'access.kind.{g.subject_kind}')} {g.subject}", {})[g.collection] = t(
+                f"access.role.{g.role}"
+            )
+        st.dataframe(pd.DataFrame.from_dict(cells, orient="index").fillna("—"), width="stretch")
+    st.caption(t("access.map_help"))
 
 # ---- audit trail (administrators)
 if principal.is_admin:

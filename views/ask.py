@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.models import Answer
+from rag_core.models import Answer, Paragraph
 from rag_core.pipeline import evaluating
 from ui import state
 from ui.answer_stream import answer_cost, await_stopped, stream_answer
@@ -24,6 +25,37 @@ log = logging.getLogger(__name__)
 
 settings, principal = page_context()
 st.title(t("ask.title"))
+LONG_TABLE_ROWS = 3  # a table excerpt with more rows is folded under its answering sentence
+TOO_LONG = "ask_too_long"  # a question refused for its length, kept to offer searching with its first part
+SEARCH_PREFILL = state.SEARCH_PREFILL
+
+# ---- the conversation: after a reload or in a new tab, the one in the address, else the latest one
+if state.needs_restoring():
+    wanted = state.wanted_conversation()
+    if not wanted:
+        _, recent = call(pipeline.list_conversations, settings, principal=principal, limit=1)
+        wanted = recent[0].conversation_id if recent else ""
+    if wanted:
+        _, restored = call(pipeline.conversation_answers, settings, wanted, principal=principal)
+        state.open_conversation(restored or [], wanted)
+state.show_conversation_in_address()
+
+
+def switch_conversation() -> None:
+    """Selectbox callback: show the chosen stored conversation."""
+    chosen = st.session_state.get("ask_conversation") or ""
+    ok, answers = call(pipeline.conversation_answers, settings, chosen, principal=principal)
+    if ok:
+        state.open_conversation(answers, chosen)
+
+
+def conversation_label(summary: pipeline.ConversationSummary | None) -> str:
+    if summary is None:
+        return t("ask.conversation_new")
+    first = summary.first_question if len(summary.first_question) <= 60 else summary.first_question[:59] + "…"
+    when = time.strftime("%d/%m %H:%M", time.localtime(summary.updated_at))
+    return t("ask.conversation_item", q=first, when=when, n=summary.answers)
+
 
 # ---- scope
 with st.sidebar:
@@ -31,8 +63,9 @@ with st.sidebar:
     chosen_collections = st.multiselect(
         t("ask.scope_collections"), list(collections or []), key="ask_collections", placeholder=t("ask.scope_help")
     )
-    _, documents = call(pipeline.list_documents, settings, principal=principal)
-    documents = [d for d in (documents or []) if not chosen_collections or d.collection in chosen_collections]
+    listed, documents = call(pipeline.list_documents, settings, principal=principal)
+    all_documents = list(documents or [])
+    documents = [d for d in all_documents if not chosen_collections or d.collection in chosen_collections]
     names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in documents}
     chosen_docs = st.multiselect(
         t("ask.scope_documents"),
@@ -41,25 +74,78 @@ with st.sidebar:
         format_func=lambda i: names.get(i, i),
         placeholder=t("ask.scope_help"),
     )
-    st.button(t("ask.clear"), key="ask_clear", on_click=state.new_conversation, icon=":material/refresh:")
+    st.button(t("ask.clear"), key="ask_clear", on_click=state.new_conversation, icon=":material/add_comment:")
+    _, earlier = call(pipeline.list_conversations, settings, principal=principal)
+    summaries = {c.conversation_id: c for c in earlier or []}
+    current = state.conversation_id()
+    st.session_state["ask_conversation"] = current
+    st.selectbox(
+        t("ask.conversations"),
+        ([] if current in summaries else [current]) + list(summaries),
+        key="ask_conversation",
+        format_func=lambda c: conversation_label(summaries.get(c)),
+        on_change=switch_conversation,
+    )
+
+
+def answer_details(answer: Answer) -> None:
+    """How the question was understood and searched: for those who want it, folded under the answer."""
+    lines = []
+    if answer.standalone_question:
+        lines.append(t("ask.rewritten", q=answer.standalone_question))
+    if answer.budget:
+        kind = t(f"ask.kind.{answer.budget_kind}")
+        lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=answer.budget_reason))
+    if lines:
+        with st.expander(t("ask.details")):
+            for line in lines:
+                st.caption(escape_md(line))
+
+
+def render_paragraph(paragraph: Paragraph, by_id: dict, m: int, p_index: int) -> None:
+    """The answering sentence first; a long table excerpt folded under it."""
+    table = paragraph.table
+    if table is not None and len(table.rows) > LONG_TABLE_ROWS and table.source_id in by_id:
+        st.markdown(marked_text(paragraph))
+        with st.expander(t("ask.table_rows", n=len(table.rows))):
+            table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}")
+    elif not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
+        st.markdown(marked_text(paragraph))
 
 
 def render_answer(answer: Answer, question: str, m: int) -> None:
-    """One assistant message: paragraphs with their citation cards, marks, warnings, uncited, report form."""
+    """One assistant message: paragraphs with their citation cards first, then marks, warnings, details,
+    uncited passages, report form."""
     by_id = {s.id: s for s in answer.sources}
+    if answer.mode == "refused":
+        if answer.missing_terms:
+            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
+        closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
+        if closest:
+            st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
+            citation_cards(closest, key=f"closest-{m}")
+        else:
+            st.info(t("ask.refused_nothing"))
+        answer_details(answer)
+        return
+    heading = ""
+    for p_index, paragraph in enumerate(answer.paragraphs):
+        if paragraph.sub_question and paragraph.sub_question != heading:
+            heading = paragraph.sub_question
+            st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
+        if paragraph.language:  # another language than the question's: shown as written, labelled
+            st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
+        render_paragraph(paragraph, by_id, m, p_index)
+        show_paragraph_marks(paragraph)
+        citation_cards(
+            [by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}", quote=paragraph.quote
+        )
+        number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.mode == "extractive":
         st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
     show_marks(answer.marks)  # a check skipped, and why
-    if answer.standalone_question:
-        st.caption(escape_md(t("ask.rewritten", q=answer.standalone_question)))
-    if answer.budget:
-        st.caption(
-            escape_md(
-                t("ask.budget", n=answer.budget, kind=t(f"ask.kind.{answer.budget_kind}"), reason=answer.budget_reason)
-            )
-        )
     for sub in answer.sub_questions:
         if not sub.found:
             st.warning(
@@ -68,32 +154,12 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                     + (f" ({t('ask.reformulated', q=sub.reformulated)})" if sub.reformulated else "")
                 )
             )
-    if answer.mode == "refused":
-        if answer.missing_terms:
-            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
-        st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
-        closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
-        citation_cards(closest, key=f"closest-{m}")
-        return
     if answer.terms_not_in_passages or answer.retried_terms:
         st.warning(escape_md(answer.missing_information), icon=":material/manage_search:")
     numbers_summary(answer)
-    heading = ""
-    for p_index, paragraph in enumerate(answer.paragraphs):
-        if paragraph.sub_question and paragraph.sub_question != heading:
-            heading = paragraph.sub_question
-            st.markdown("**" + escape_md(t("ask.sub_question", q=heading)) + "**")
-        if paragraph.language:  # another language than the question's: shown as written, labelled
-            st.caption(t("ask.passage_language", language=t(f"lang.{paragraph.language}")))
-        if not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
-            st.markdown(marked_text(paragraph))
-        show_paragraph_marks(paragraph)
-        citation_cards(
-            [by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}", quote=paragraph.quote
-        )
-        number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
         st.caption(t("ask.missing") + escape_md(answer.missing_information))
+    answer_details(answer)
     answer_cost(answer)
     if answer.mode == "greeting":
         return
@@ -138,8 +204,25 @@ def ask_streaming(question: str, history: list[dict]) -> Answer | None:
     return stream_answer(stream, lambda kept: history.append({"role": "assistant", "answer": kept}))
 
 
-chat_col, viewer_col = st.columns([6, 5], gap="medium")
-prompt = st.chat_input(t("ask.input"), key="ask_input")
+# The viewer under the answers at the page's full width by default: a cited page is read at 100 % on a
+# 1440-pixel screen; beside the chat (the former layout) it is drawn at about two thirds.
+with st.sidebar:
+    beside = st.toggle(t("ask.viewer_beside"), key="ask_viewer_beside", help=t("ask.viewer_beside_help"))
+chat_col, viewer_col = st.columns([6, 5], gap="medium") if beside else (st.container(), st.container())
+library_empty = listed and not all_documents
+prompt = st.chat_input(t("ask.input"), key="ask_input", disabled=library_empty)
+limit = settings.answer.max_question_chars
+if prompt and len(prompt) > limit:  # refused before any search: offered as a search with its first part
+    st.session_state[TOO_LONG] = prompt
+    prompt = None
+elif prompt:
+    st.session_state.pop(TOO_LONG, None)
+
+
+def search_first_part(text: str) -> None:
+    st.session_state[SEARCH_PREFILL] = text
+    st.session_state.pop(TOO_LONG, None)
+
 
 with chat_col:
     await_stopped()  # a stop click: the stopped run hands over what it verified
@@ -159,6 +242,15 @@ with chat_col:
                 st.info(t("scope.answer_withheld"))
             else:
                 render_answer(message["answer"], question, m)
+    if library_empty:
+        st.info(t("ask.library_empty"), icon=":material/library_books:")
+        st.page_link("views/library.py", label=t("ask.library_link"), icon=":material/upload_file:")
+    too_long = st.session_state.get(TOO_LONG)
+    if too_long:
+        st.warning(t("ask.too_long", n=len(too_long), max=limit), icon=":material/short_text:")
+        if st.button(t("ask.search_first_part", max=limit), key="ask_search_first_part"):
+            search_first_part(too_long[:limit])
+            st.switch_page("views/search.py")
     if prompt:
         history.append({"role": "user", "text": prompt})
         with st.chat_message("user"):
@@ -183,7 +275,8 @@ with chat_col:
 with viewer_col:
     target = state.shown_target()
     if target is None:
-        st.caption(t("ask.viewer_empty"))
+        if beside or history:
+            st.caption(t("ask.viewer_empty"))
     else:
         st.button(t("viewer.close"), key="viewer_close", on_click=state.close_viewer, icon=":material/close:")
         show_target(target, settings, principal, key="ask-viewer")

@@ -1,7 +1,8 @@
 """Evaluate: run a question set against the library and show metrics with 95 % intervals.
 
 Thin: reads widgets, asks the façade what this principal may use (`evaluating.evaluation_options`:
-the reported citations and the choice of a folder of PDFs on the server are for administrators)
+the reported citations and the choice of a folder of PDFs on the server are for administrators; by
+default the set runs on the library's own documents, so that it works on a fresh install)
 and runs the evaluation through it as the signed-in principal (so the search space is the part of
 the library that principal can read), then renders its results.
 """
@@ -44,18 +45,20 @@ if source == "shared":
         _, got = call(evaluating.shared_set, settings, chosen, principal=principal)
         lines, set_name = got or ([], "")
 elif source == "upload":
-    upload = st.file_uploader(t("evaluate.upload"), type=["jsonl"], key="evaluate_upload")
+    upload = st.file_uploader(t("evaluate.upload"), type=["jsonl"], key="evaluate_upload", help=t("evaluate.format"))
     if upload is not None:
-        lines, set_name = upload.getvalue().decode("utf-8").splitlines(), Path(upload.name).stem
+        lines, set_name = upload.getvalue().decode("utf-8", errors="replace").splitlines(), Path(upload.name).stem
 else:
     _, got = call(evaluating.reported_set, settings, principal=principal)
     lines, set_name = got or ([], "")
     if not lines:
         st.info(t("evaluate.no_reports"))
 
-pdf_dir = st.text_input(
-    t("evaluate.pdf_dir"), str(options.pdf_dir), key="evaluate_pdf_dir", disabled=not options.choose_pdf_dir
-)
+st.caption(t("evaluate.on_library"))
+pdf_dir = ""
+if options.choose_pdf_dir:  # administrators only: a folder of PDFs on the server, ingested first
+    with st.expander(t("evaluate.folder_option")):
+        pdf_dir = st.text_input(t("evaluate.pdf_dir"), "", key="evaluate_pdf_dir", placeholder=str(options.pdf_dir))
 engine_names = evaluating.evaluation_engines()
 engines = st.multiselect(t("evaluate.engines"), engine_names, engine_names, key="evaluate_engines")
 

@@ -1,5 +1,6 @@
-"""Search (retrieval testing): ranked parents with their rank and score in every search channel (one column
-pair per channel, `result.channels`); a row opens its passage."""
+"""Search: each ranked passage with its document, section, page and an excerpt with the query's terms
+marked, opened in the viewer in one click; each one's rank and score in every search channel (one column
+pair per channel, `result.channels`) in a folded table for those who test the retrieval."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from ui import state
 from ui.auth import page_context
 from ui.i18n import t
-from ui.markdown import escape_md
+from ui.markdown import escape_md, marked_excerpt
 from ui.widgets import call, highlight_target, show_target
 
 settings, principal = page_context()
@@ -20,6 +21,10 @@ st.title(t("search.title"))
 _, collections = call(pipeline.list_collections, settings, principal=principal)
 _, documents = call(pipeline.list_documents, settings, principal=principal)
 names = {d.doc_id: f"{d.file_name} ({d.collection})" for d in (documents or [])}
+
+prefilled = st.session_state.pop(state.SEARCH_PREFILL, None)  # handed over by Ask (a question too long to ask)
+if prefilled:
+    st.session_state["search_query"] = prefilled
 
 with st.form("search_form"):
     query = st.text_input(t("search.query"), key="search_query")
@@ -76,13 +81,28 @@ def channel_cells(hit: RetrievedParent, names: list[str], absent: str) -> dict[s
     return cells
 
 
+def passage_target(r: RetrievedParent) -> pipeline.ViewerTarget:
+    """The viewer on the result's best passage (its own boxes strong, its parent's light)."""
+    pages = ", ".join(map(str, r.best_child.pages))
+    return highlight_target(
+        doc_id=r.document.doc_id,
+        file_name=r.document.file_name,
+        label=f"{r.document.file_name} · {r.parent.section} · p. {pages}",
+        pages=r.best_child.pages,
+        boxes=r.best_child.boxes,
+        parent_boxes=[b for c in r.children for b in c.boxes],
+        text=r.best_child.text,
+        source_id=r.best_child.id,
+    )
+
+
 word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "concepts")
 word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
 
-if submitted and query.strip():
+if (submitted or prefilled) and query.strip():
     ok, result = call(
         pipeline.search,
         query.strip(),
@@ -138,27 +158,25 @@ if result is not None:
             }
             for r in result.parents
         ]
-        frame = pd.DataFrame(rows).astype(str)
-        st.caption(t("search.select"))
-        event = st.dataframe(
-            frame, hide_index=True, width="stretch", key="search_table", on_select="rerun", selection_mode="single-row"
-        )
-        selected = list(event.selection.rows) if event is not None and hasattr(event, "selection") else []
-        if selected:
-            r = result.parents[selected[0]]
-            pages = ", ".join(map(str, r.best_child.pages))
-            state.open_viewer(
-                highlight_target(
-                    doc_id=r.document.doc_id,
-                    file_name=r.document.file_name,
-                    label=f"{r.document.file_name} · {r.parent.section} · p. {pages}",
-                    pages=r.best_child.pages,
-                    boxes=r.best_child.boxes,
-                    parent_boxes=[b for c in r.children for b in c.boxes],
-                    text=r.best_child.text,
-                    source_id=r.best_child.id,
+        terms = pipeline.query_terms(result.query)
+        for i, r in enumerate(result.parents):
+            with st.container(border=True, key=f"search_hit_{i}"):
+                head, action = st.columns([5, 1], vertical_alignment="top")
+                pages = ", ".join(map(str, r.best_child.pages or r.parent.pages))
+                head.markdown(
+                    f"**{i + 1}. {escape_md(r.document.file_name)}** · {escape_md(r.parent.section or '—')}"
+                    + (f" · {t('search.page', pages=pages)}" if pages else "")
                 )
-            )
+                head.markdown(marked_excerpt(r.best_child.text, terms))
+                action.button(
+                    t("search.open"),
+                    key=f"search_open_{i}",
+                    icon=":material/open_in_new:",
+                    on_click=state.open_viewer,
+                    args=(passage_target(r),),
+                )
+        with st.expander(t("search.ranks")):
+            st.dataframe(pd.DataFrame(rows).astype(str), hide_index=True, width="stretch", key="search_table")
 
 target = state.shown_target()
 if target is not None:

@@ -255,6 +255,12 @@ class AnswerSettings(_Section):
         "sources support it (supported / partly / not supported, with the reason). Costs one more call per answer; "
         "meant for sensitive uses.",
     )
+    max_question_chars: int = Field(
+        2000,
+        ge=50,
+        description="Longest question asked as such; a longer one (a pasted document) is refused before any "
+        "search, with the option to search with its first part.",
+    )
 
 
 class AuthSettings(_Section):

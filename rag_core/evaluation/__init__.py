@@ -1,8 +1,9 @@
 """Evaluation: measure retrieval and citations on a question set (shared/eval/README.md).
 
 `run_evaluation` ingests the PDFs of `pdf_dir` that are not in the library yet (the whole
-folder is the search space), runs every engine on every question and returns the
-results.json dictionary; `run_cli` is the `python -m rag_core evaluate` command.
+folder is the search space; without a folder, the library's own documents are), runs every
+engine on every question and returns the results.json dictionary; `run_cli` is the
+`python -m rag_core evaluate` command.
 Metrics live in `metrics.py`, engines in `engines.py`, aggregation in `report.py`.
 This package does not change settings: it measures them.
 """
@@ -124,7 +125,7 @@ def _question_row(q: Question, corpus: Corpus, engines: Sequence[str]) -> dict:
 
 def run_evaluation(
     rows: Sequence[dict],
-    pdf_dir: Path,
+    pdf_dir: Path | None,
     settings: Settings,
     engines: Sequence[str] | None = None,
     set_name: str = "",
@@ -133,6 +134,7 @@ def run_evaluation(
     principal: Principal,
 ) -> dict:
     """Ingest what is missing, run the engines on every question, return results.json as a dict.
+    Without `pdf_dir`, the library's own documents are the search space and nothing is ingested.
 
     Only the documents the principal can read are searched (and counted): a question on a PDF
     it cannot read is skipped as absent."""
@@ -146,14 +148,21 @@ def run_evaluation(
         raise InputError(f"Unknown engine(s) {', '.join(unknown)}; choose among {', '.join(ALL_ENGINES)}.")
     wanted = [e for e in wanted if e in ALL_ENGINES]
     reference = default_engine(settings)
-    ingestion = ensure_ingested(pdf_dir, settings, progress, principal=principal)
-    corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir), principal=principal)
+    if pdf_dir is None:  # the library's own documents, as they are: nothing to ingest
+        names = sorted({r.file_name for r in pipeline.list_documents(settings, principal=principal)})
+        ingestion = {"pdfs": names, "ingested_now": [], "elapsed_s": 0.0, "refused": []}
+        if not names:
+            raise InputError("The library holds no document you can read: import documents first.")
+    else:
+        ingestion = ensure_ingested(pdf_dir, settings, progress, principal=principal)
+    corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir) if pdf_dir else None, principal=principal)
+    where = str(pdf_dir) if pdf_dir is not None else "the library"
     available = {r.file_name for r in corpus.records.values()}
     questions, skipped = [], []
     for row in rows:
         q = build_question(row, corpus.page_text)
         if any(pdf not in available for pdf in q.pdfs):
-            skipped.append({"id": q.id, "reason": f"PDF not in {pdf_dir}: {', '.join(q.pdfs)}"})
+            skipped.append({"id": q.id, "reason": f"PDF not in {where}: {', '.join(q.pdfs)}"})
         else:
             questions.append(q)
     out_rows = []

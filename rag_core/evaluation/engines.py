@@ -53,6 +53,7 @@ class Corpus:
     child_pages: dict[str, list[PageKey]] = field(default_factory=dict)
     parents: dict[str, Parent] = field(default_factory=dict)
     pdf_dir: Path | None = None
+    sources: dict[str, Path] = field(default_factory=dict)  # file name -> stored original, without a pdf_dir
     _pages: dict[str, list[str]] = field(default_factory=dict)
     _bm25: PageIndex | None = None
     _embedder: _QueryCache | None = None
@@ -71,6 +72,12 @@ class Corpus:
         wanted = set(file_names)
         records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal) if r.file_name in wanted}
         corpus = cls(settings=settings, store=store, records=records, scope=sorted(records), pdf_dir=pdf_dir)
+        if pdf_dir is None:  # the library's own stored originals give the pages' text
+            corpus.sources = {
+                r.file_name: pipeline.source_path(doc_id, settings, principal=principal)
+                for doc_id, r in records.items()
+                if r.file_name.lower().endswith(".pdf")
+            }
         for doc_id, record in records.items():
             chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
             for child in chunked.children:
@@ -80,11 +87,11 @@ class Corpus:
         return corpus
 
     def page_text(self, pdf: str, page: int) -> str | None:
-        """Raw text layer of one page of a PDF of `pdf_dir` (None when unknown)."""
-        if self.pdf_dir is None:
+        """Raw text layer of one page of a PDF of `pdf_dir`, or of the library (None when unknown)."""
+        path = self.pdf_dir / pdf if self.pdf_dir is not None else self.sources.get(pdf)
+        if path is None:
             return None
         if pdf not in self._pages:
-            path = self.pdf_dir / pdf
             self._pages[pdf] = page_texts(path) if path.is_file() else []
         texts = self._pages[pdf]
         return texts[page - 1] if 1 <= page <= len(texts) else None

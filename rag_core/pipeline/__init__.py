@@ -37,7 +37,12 @@ from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend, coverage_scope
 from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
-from rag_core.pipeline.conversations import conversation_history  # noqa: F401
+from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the Ask page reopens conversations)
+    ConversationSummary,
+    conversation_answers,
+    conversation_history,
+    list_conversations,
+)
 from rag_core.pipeline.conversations import store_answer as _store_answer
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.indexing import ingest, reindex  # noqa: F401  (re-exported: the verbs that write the index)
@@ -69,7 +74,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     revoke,
     writable_collections,
 )
-from rag_core.pipeline.presentation import answer_sources, document_view
+from rag_core.pipeline.presentation import answer_sources, document_view, query_terms  # noqa: F401
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)

@@ -52,7 +52,9 @@ def evaluation_options(settings: Settings, *, principal: Principal) -> Evaluatio
     shared = shared_dir()
     sets_dir = shared / "eval"
     sets = tuple(p.name for p in sorted(sets_dir.glob("*.jsonl"))) if sets_dir.is_dir() else ()
-    sources: tuple[SetSource, ...] = ("shared", "upload", "reported") if principal.is_admin else ("shared", "upload")
+    sources: tuple[SetSource, ...] = ("upload", "reported") if principal.is_admin else ("upload",)
+    if sets:  # a fresh install has no shared sets: the choice is not offered
+        sources = ("shared", *sources)
     return EvaluationOptions(sources, sets_dir, sets, shared / "corpus" / "pdfs", principal.is_admin)
 
 
@@ -90,12 +92,12 @@ def evaluate(
     principal: Principal,
 ) -> dict:
     """Run a question set (JSON lines) on the part of the library the principal can read; results.json
-    as a dict. Another `pdf_dir` than the default is for administrators; a bad line is an InputError."""
+    as a dict. Without `pdf_dir`, on the library's documents as they are; a folder of PDFs on the server
+    (its missing files ingested first) is for administrators. A bad line is an InputError."""
     from rag_core.evaluation import read_question_lines, run_evaluation
 
-    default = evaluation_options(settings, principal=principal).pdf_dir
-    folder = Path(pdf_dir) if pdf_dir not in (None, "") else default
-    if folder != default:
+    folder = Path(pdf_dir) if pdf_dir not in (None, "") else None
+    if folder is not None:
         require_admin(principal, "choose the folder of PDFs on the server")
     rows = read_question_lines(lines)
     return run_evaluation(rows, folder, settings, engines, set_name, progress, principal=principal)

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rag_core.models import Answer, Chunked, DocumentRecord, SearchResult, Source
+from rag_core.understanding.followups import key_terms
 
 
 def document_view(record: DocumentRecord, chunked: Chunked) -> dict[str, Any]:
@@ -79,3 +80,8 @@ def answer_sources(answer: Answer) -> tuple[list[dict[str, Any]], list[dict[str,
     context = _by_document((s.doc_id, s.file_name, s.pages) for s in every.values())
     cited = _by_document((s.doc_id, s.file_name, s.pages) for sid, s in every.items() if sid in cited_ids)
     return context, cited
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a query that carry it (no stop words nor question words), to mark them in an excerpt."""
+    return key_terms(query)

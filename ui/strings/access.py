@@ -119,4 +119,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Vous ne gérez aucune de ces collections : pas de suppression possible.",
         "en": "You manage none of these collections: nothing to delete.",
     },
+    "access.local_mode": {
+        "fr": "Mode local : l'application n'a pas de connexion, et quiconque l'ouvre en est l'administrateur, qui "
+        "lit et modifie toutes les collections. Les droits par collection ne servent donc à rien ici. Pour que "
+        "chacun se connecte avec ses propres droits, relancez l'application avec `RAG_AUTH__MODE=oidc` "
+        "(connexion par votre fournisseur d'identité) ou `RAG_AUTH__MODE=header` (derrière un proxy qui "
+        "authentifie) : voir la section « Access control » du README.",
+        "en": "Local mode: the app has no sign-in, and whoever opens it is its administrator, who reads and "
+        "changes every collection. Per-collection grants would therefore change nothing here. For everyone to "
+        "sign in with their own rights, restart the app with `RAG_AUTH__MODE=oidc` (sign-in through your identity "
+        "provider) or `RAG_AUTH__MODE=header` (behind an authenticating proxy): see the README’s “Access control” "
+        "section.",
+    },
 }

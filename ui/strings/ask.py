@@ -53,4 +53,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Pas de position connue pour ce passage (document sans pages) ; son texte :",
         "en": "No known position for this passage (document without pages); its text:",
     },
+    "ask.conversations": {"fr": "Conversations", "en": "Conversations"},
+    "ask.conversation_new": {"fr": "Nouvelle conversation (vide)", "en": "New conversation (empty)"},
+    "ask.conversation_item": {"fr": "{q} · {when} · {n} réponse(s)", "en": "{q} · {when} · {n} answer(s)"},
+    "ask.details": {"fr": "Détails de la recherche", "en": "Search details"},
+    "ask.table_rows": {"fr": "Extrait du tableau ({n} lignes)", "en": "Table excerpt ({n} rows)"},
+    "ask.refused_nothing": {
+        "fr": "Aucun passage des documents accessibles ne répond à cette question, et aucun ne s'en approche.",
+        "en": "No passage of the documents you can read answers this question, and none comes close.",
+    },
+    "ask.viewer_beside": {"fr": "Visionneuse à côté du chat", "en": "Viewer beside the chat"},
+    "ask.viewer_beside_help": {
+        "fr": "Désactivé : la visionneuse s'ouvre sous les réponses, sur toute la largeur (page lisible à 100 %).",
+        "en": "Off: the viewer opens under the answers, at full width (page readable at 100 %).",
+    },
+    "ask.library_empty": {
+        "fr": "La bibliothèque ne contient encore aucun document que vous pouvez lire : importez d'abord vos "
+        "documents dans la page Bibliothèque.",
+        "en": "The library holds no document you can read yet: first import your documents on the Library page.",
+    },
+    "ask.library_link": {"fr": "Aller à la Bibliothèque", "en": "Go to the Library"},
+    "ask.too_long": {
+        "fr": "Cette question compte {n} caractères, au-delà de la limite de {max} : elle n'a pas été posée. "
+        "Raccourcissez-la, ou recherchez avec ses {max} premiers caractères.",
+        "en": "This question has {n} characters, over the limit of {max}: it was not asked. "
+        "Shorten it, or search with its first {max} characters.",
+    },
+    "ask.search_first_part": {
+        "fr": "Rechercher avec les {max} premiers caractères",
+        "en": "Search with the first {max} characters",
+    },
 }

@@ -19,8 +19,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No citation has been reported yet.",
     },
     "evaluate.pdf_dir": {
-        "fr": "Dossier des PDF du jeu (tout le dossier est l'espace de recherche)",
-        "en": "Folder of the set's PDFs (the whole folder is the search space)",
+        "fr": "Dossier des PDF sur le serveur (vide : la bibliothèque ; sinon tout le dossier est l'espace de "
+        "recherche, ses fichiers absents sont importés d'abord)",
+        "en": "Folder of PDFs on the server (empty: the library; otherwise the whole folder is the search space, "
+        "its missing files imported first)",
     },
     "evaluate.engines": {"fr": "Moteurs", "en": "Engines"},
     "evaluate.run": {"fr": "Lancer", "en": "Run"},
@@ -56,4 +58,21 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "evaluate.per_question": {"fr": "Par question, moteur", "en": "Per question, engine"},
     "evaluate.download": {"fr": "Télécharger results.json", "en": "Download results.json"},
+    "evaluate.on_library": {
+        "fr": "Le jeu est évalué sur les documents de la bibliothèque que vous pouvez lire, tels qu'ils sont "
+        "importés : le champ `pdf` de chaque question nomme un fichier de la bibliothèque.",
+        "en": "The set is evaluated on the library's documents you can read, as imported: each question's `pdf` "
+        "field names a file of the library.",
+    },
+    "evaluate.folder_option": {
+        "fr": "Administrateurs : évaluer plutôt sur un dossier de PDF du serveur",
+        "en": "Administrators: evaluate on a folder of PDFs on the server instead",
+    },
+    "evaluate.format": {
+        "fr": 'Une question par ligne, en JSON : {"id", "question", "language": "fr"|"en", '
+        '"pdf": nom du fichier, "pages": [pages de la preuve, à partir de 1], "type"} ; '
+        "voir docs/question_sets.md.",
+        "en": 'One question per line, as JSON: {"id", "question", "language": "fr"|"en", '
+        '"pdf": file name, "pages": [evidence pages, from 1], "type"}; see docs/question_sets.md.',
+    },
 }

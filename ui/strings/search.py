@@ -95,4 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lang.fr": {"fr": "français", "en": "French"},
     "lang.en": {"fr": "anglais", "en": "English"},
     "ask.passage_language": {"fr": "Passage en {language}, tel qu'écrit :", "en": "Passage in {language}, as written:"},
+    "search.page": {"fr": "p. {pages}", "en": "p. {pages}"},
+    "search.open": {"fr": "Ouvrir", "en": "Open"},
+    "search.ranks": {"fr": "Rangs et scores par canal de recherche", "en": "Ranks and scores per search channel"},
 }
