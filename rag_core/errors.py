@@ -5,9 +5,24 @@ Anything that is not a `RagError` is a bug: it is logged with its traceback, and
 user sees a generic message.
 """
 
+from typing import Self
+
 
 class RagError(Exception):
-    """Base class: `str(err)` is a message that can be shown to the user as is."""
+    """Base class: `str(err)` is a message that can be shown to the user as is. `key` and `values`, when
+    given, name it in `rag_core.messages` so that the app shows it in the page's language."""
+
+    def __init__(self, text: str = "", *, key: str = "", values: dict[str, object] | None = None) -> None:
+        super().__init__(text)
+        self.key = key
+        self.values = dict(values or {})
+
+    @classmethod
+    def of(cls, key: str, **values: object) -> Self:
+        """The error of a message key (`rag_core.messages`), its English text formatted."""
+        from rag_core.messages import message
+
+        return cls(message(key, **values), key=key, values=values)
 
 
 class InputError(RagError):

@@ -23,7 +23,7 @@ import streamlit as st
 from rag_core.errors import RagError
 from rag_core.models import Answer
 from rag_core.pipeline import Checked, Draft, Final
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.number_marks import marked_text
 
@@ -82,7 +82,7 @@ def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
                     _show_checked(slots[event.index], event)
     except RagError as err:
         failed = True
-        st.error(escape_md(str(err)))
+        st.error(escape_md(user_message(err)))
     except Exception:
         failed = True
         log.exception("the answer stream failed")

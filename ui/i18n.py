@@ -10,6 +10,7 @@ from typing import Literal
 
 import streamlit as st
 
+from rag_core.messages import recognise
 from ui.strings import merged
 
 Lang = Literal["fr", "en"]
@@ -29,3 +30,22 @@ def t(key: str, **values: object) -> str:
     entry = STRINGS.get(key)
     text = entry[lang()] if entry else key
     return text.format(**values) if values else text
+
+
+def user_message(err: BaseException | str) -> str:
+    """A message from rag_core in the page's language: by the error's key, or by recognising a stored
+    English text (a job's result); a message without a key is shown as written."""
+    text = str(err)
+    key = getattr(err, "key", "")
+    values: dict[str, object] = dict(getattr(err, "values", {}) or {})
+    if not key:
+        found = recognise(text)
+        if found is None:
+            return text
+        key, values = found[0], dict(found[1])
+    entry = STRINGS.get(f"msg.{key}")
+    if entry is None or lang() == "en":
+        return text
+    if "verb" in values:
+        values["verb"] = t(f"msg.verb.{values['verb']}")
+    return entry["fr"].format(**values)

@@ -16,7 +16,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 
 SEEN = "jobs_seen_states"  # job id -> last state this session saw: a change to an end state is a notice
@@ -47,12 +47,16 @@ def outcome(job, record=None) -> None:
     if job.state == "done":
         key = "already_present" if job.message_key == "already_present" else "ingested"
         show = st.info if key == "already_present" else st.success
-        show(escape_md(f"{job.file_name} — {t('library.result.' + key)} : {job.message}"))
+        show(escape_md(f"{job.file_name} — {t('library.result.' + key)} : {user_message(job.message)}"))
         for warning in record.warnings if record is not None else []:
             st.warning(escape_md(f"{job.file_name} — {warning}"))
     elif job.state == "failed":
         reason = t("library.result.refused") if job.message_key == "refused" else t(f"jobs.key.{job.message_key}")
-        st.error(escape_md(f"{job.file_name} — {reason} : {job.message or t('jobs.state.failed')}"))
+        st.error(
+            escape_md(
+                f"{job.file_name} — {reason} : {user_message(job.message) if job.message else t('jobs.state.failed')}"
+            )
+        )
     else:
         st.caption(
             escape_md(t("jobs.line", file=job.file_name, collection=job.collection, state=t("jobs.state.cancelled")))
@@ -69,7 +73,7 @@ def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: 
             remember_submitted([job_id])
             st.session_state["jobs_flash"] = ("success", t("jobs.retried_now", file=file_name))
     except RagError as err:
-        st.session_state["jobs_flash"] = ("error", str(err))
+        st.session_state["jobs_flash"] = ("error", user_message(err))
 
 
 def _job_row(job, settings: Settings, principal: Principal, now: float, record=None) -> None:
@@ -133,7 +137,7 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
         jobs = pipeline.list_jobs(settings, principal=principal, limit=50)
         workers = pipeline.live_workers(settings)
     except RagError as err:
-        st.error(escape_md(str(err)))
+        st.error(escape_md(user_message(err)))
         return
     records = {}
     if any(j.state == "done" for j in jobs):

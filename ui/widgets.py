@@ -22,7 +22,7 @@ from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
 from rag_core.pipeline import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
 from ui import state
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[bool, T | Non
         return True, fn(*args, **kwargs)
     except RagError as err:
         log.info("pipeline refused %s: %s", getattr(fn, "__name__", fn), err)
-        st.error(escape_md(str(err)))
+        st.error(escape_md(user_message(err)))
     except NotImplementedError:
         log.warning("pipeline.%s is not implemented yet", getattr(fn, "__name__", fn))
         st.error(t("error.not_ready"))

@@ -19,7 +19,7 @@ from rag_core.errors import RagError
 from ui import state
 from ui.auth import may_manage_access, page_context
 from ui.downloads import download
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.widgets import call
 
@@ -56,7 +56,7 @@ def _grant(collection: str, kind: str, subject: str, role: str) -> None:
             **{"user" if kind == "user" else "group": subject},
         )
     except RagError as err:
-        state.flash("error", escape_md(str(err)))
+        state.flash("error", escape_md(user_message(err)))
         return
     except Exception:
         log.exception("grant failed")

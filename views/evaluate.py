@@ -18,7 +18,7 @@ from rag_core.errors import RagError
 from rag_core.pipeline import evaluating
 from ui.auth import page_context
 from ui.downloads import download
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.widgets import call
 
@@ -74,7 +74,7 @@ if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engine
         )
         bar.progress(1.0, text=t("evaluate.done"))
     except RagError as err:
-        st.error(escape_md(str(err)))
+        st.error(escape_md(user_message(err)))
 
 results = st.session_state.get(RESULTS_KEY)
 if results:

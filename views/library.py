@@ -21,7 +21,7 @@ from rag_core.errors import RagError
 from ui import jobs as jobs_ui
 from ui import state
 from ui.auth import page_context
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.widgets import call
 
@@ -71,7 +71,7 @@ def _submit(uploaded: list, collection: str, picked: bool) -> None:
                 {
                     "file_name": pipeline.clean_file_name(f.name),
                     "status": "refused",
-                    "message": str(err),
+                    "message": user_message(err),
                     "warnings": [],
                 }
             )
@@ -141,7 +141,7 @@ if documents:
             pipeline.delete(doc_id, settings, principal=principal)
             state.flash("success", escape_md(t("library.deleted", name=name)))
         except RagError as err:
-            state.flash("error", escape_md(str(err)))
+            state.flash("error", escape_md(user_message(err)))
         except Exception:
             log.exception("delete failed")
             state.flash("error", t("error.generic"))

@@ -93,9 +93,7 @@ class PyMuPDFParser:
         try:
             doc = pymupdf.open(path, filetype="pdf")
         except Exception:
-            raise InputError(
-                "This PDF is damaged or incomplete and cannot be read; download or export it again."
-            ) from None
+            raise InputError.of("file.pdf_damaged") from None
         try:
             name = Path(file_name or path.name)
             return _parse_open(doc, Path(path), name, settings, Path(artifacts_dir), progress, self.page_batches)
@@ -113,10 +111,10 @@ def _parse_open(
     page_batches: PageBatchRunner | None = None,
 ) -> ParsedDocument:
     if doc.needs_pass:
-        raise InputError("This PDF is password-protected; remove the password and upload it again.")
+        raise InputError.of("file.pdf_password")
     total = doc.page_count
     if total == 0:
-        raise InputError("This PDF has no page; it may be damaged or incomplete.")
+        raise InputError.of("file.pdf_no_page")
     artifacts_dir.mkdir(parents=True, exist_ok=True)
     use_single_thread_sessions()  # same boxes, less CPU on a shared 2-core machine (layout_runtime)
     warnings: list[str] = []

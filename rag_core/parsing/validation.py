@@ -16,13 +16,14 @@ import pymupdf
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
+from rag_core.messages import SUPPORTED
 
 Kind = Literal["pdf", "docx", "pptx", "html", "md"]
 
 _MD_SUFFIXES = {".md", ".markdown"}
 _HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<?xml")
-_SUPPORTED = "PDF, Word (.docx), PowerPoint (.pptx), HTML or Markdown"
+_SUPPORTED = SUPPORTED
 
 
 def validate_file(path: Path, settings: Settings, file_name: str | None = None) -> Kind:
@@ -33,16 +34,13 @@ def validate_file(path: Path, settings: Settings, file_name: str | None = None) 
     path = Path(path)
     name = file_name or path.name
     if not path.is_file():
-        raise InputError(f"The file {name} cannot be found.")
+        raise InputError.of("file.missing", name=name)
     size = path.stat().st_size
     if size == 0:
-        raise InputError(f"The file {name} is empty (0 bytes); upload it again.")
+        raise InputError.of("file.empty", name=name)
     limit_mb = settings.parsing.max_file_mb
     if size > limit_mb * 1024 * 1024:
-        raise InputError(
-            f"The file {name} is {_mb(size / 1024 / 1024)}; files above {_mb(limit_mb)} are refused "
-            "(setting RAG_PARSING__MAX_FILE_MB). Compress or split it, or ask the administrator to raise the limit."
-        )
+        raise InputError.of("file.too_large", name=name, size=_mb(size / 1024 / 1024), limit=_mb(limit_mb))
     with path.open("rb") as fh:
         head = fh.read(4096)
     kind = detect_kind(head, Path(name).suffix.lower(), path)
@@ -68,16 +66,11 @@ def detect_kind(head: bytes, suffix: str, path: Path) -> Kind:
     )
     if suffix == ".pdf":
         if looks_html:
-            raise InputError(
-                "This file is named .pdf but is a web page (HTML), usually an error or login page saved "
-                "instead of the document; download the PDF again."
-            )
-        raise InputError(
-            "This file is named .pdf but is not a PDF (it may be damaged or incomplete); download or export it again."
-        )
+            raise InputError.of("file.pdf_is_html")
+        raise InputError.of("file.pdf_not_pdf")
     if looks_html or suffix in _HTML_SUFFIXES:
         if b"\x00" in head:
-            raise InputError("This file is not a readable web page.")
+            raise InputError.of("file.html_unreadable")
         return "html"
     if suffix in _MD_SUFFIXES:
         try:
@@ -85,13 +78,11 @@ def detect_kind(head: bytes, suffix: str, path: Path) -> Kind:
         except UnicodeDecodeError as err:
             # a 4 KB cut may split a character: only refuse when the error is not at the very end
             if err.start < len(head) - 4:
-                raise InputError(
-                    "This Markdown file is not UTF-8 text; save it as UTF-8 and upload it again."
-                ) from None
+                raise InputError.of("file.md_not_utf8") from None
         if b"\x00" in head:
-            raise InputError("This Markdown file contains binary data; it cannot be read.")
+            raise InputError.of("file.md_binary")
         return "md"
-    raise InputError(f"This file type cannot be read; upload a {_SUPPORTED} file.")
+    raise InputError.of("file.unsupported", supported=_SUPPORTED)
 
 
 def _office_kind(path: Path, suffix: str) -> Kind:
@@ -99,14 +90,14 @@ def _office_kind(path: Path, suffix: str) -> Kind:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError):
-        raise InputError("This Office file is damaged or incomplete; save it again and upload it.") from None
+        raise InputError.of("file.office_damaged") from None
     if "word/document.xml" in names:
         return "docx"
     if "ppt/presentation.xml" in names:
         return "pptx"
     if "xl/workbook.xml" in names:
-        raise InputError(f"Excel workbooks cannot be read; upload a {_SUPPORTED} file.")
-    raise InputError(f"This archive is not a Word or PowerPoint file; upload a {_SUPPORTED} file.")
+        raise InputError.of("file.excel", supported=_SUPPORTED)
+    raise InputError.of("file.archive", supported=_SUPPORTED)
 
 
 def check_pdf(path: Path, settings: Settings, name: str = "") -> int:
@@ -114,21 +105,17 @@ def check_pdf(path: Path, settings: Settings, name: str = "") -> int:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception:  # pymupdf raises FileDataError, RuntimeError... for unreadable files
-        raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.") from None
+        raise InputError.of("file.pdf_damaged") from None
     try:
         if doc.needs_pass or doc.is_encrypted:
-            raise InputError("This PDF is password-protected; remove the password and upload it again.")
+            raise InputError.of("file.pdf_password")
         pages = doc.page_count
         if pages == 0:
-            raise InputError("This PDF has no page; it may be damaged or incomplete.")
+            raise InputError.of("file.pdf_no_page")
         if pages > settings.parsing.max_pages:
-            raise InputError(
-                f"This PDF has {pages} pages; documents above {settings.parsing.max_pages} pages are refused "
-                "(setting RAG_PARSING__MAX_PAGES). Split it and upload the parts, or ask the administrator "
-                "to raise the limit."
-            )
+            raise InputError.of("file.pdf_too_long", pages=pages, limit=settings.parsing.max_pages)
         if doc.is_repaired and not _pages_readable(doc):
-            raise InputError("This PDF is damaged or incomplete and cannot be read; download or export it again.")
+            raise InputError.of("file.pdf_damaged")
         return pages
     finally:
         doc.close()

@@ -16,6 +16,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.library import clean_file_name
+from rag_core.messages import message as english
 from rag_core.models import DocumentRecord, IngestResult
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
@@ -57,13 +58,7 @@ def ingest(
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
         except Exception:  # a bug, not the user's fault: log it, keep the batch going
             log.exception("ingestion of %s failed", name)
-            results.append(
-                IngestResult(
-                    file_name=name,
-                    status="refused",
-                    message="This file could not be processed because of an internal error; it has been logged.",
-                )
-            )
+            results.append(IngestResult(file_name=name, status="refused", message=english("ingest.internal")))
         last = results[-1]
         perm.audit(
             settings,

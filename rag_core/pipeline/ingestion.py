@@ -24,6 +24,7 @@ from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import InputError
 from rag_core.library import CODE_VERSIONS, DocumentFolder, atomic_write_bytes, sha256_file
+from rag_core.messages import message as english
 from rag_core.models import Chunked, DocumentRecord, IngestResult, ProgressEvent, Stage
 from rag_core.parsing.base import ParsedDocument
 from rag_core.parsing.files import load_document, save_document
@@ -225,7 +226,7 @@ def _run_stages(
             status="already_present",
             doc_id=doc_id,
             record=existing,
-            message=f"Already in the library (collection '{existing.collection}'); nothing to redo.",
+            message=english("ingest.already_present", collection=existing.collection),
             stage_seconds=seconds,
         )
     t0 = time.perf_counter()
@@ -264,9 +265,14 @@ def _run_stages(
         doc_id=doc_id,
         record=record,
         stage_seconds=seconds,
-        message=(
-            f"{verb}: {record.pages} pages, {record.parents} parents, {record.children} children, "
-            f"{record.elapsed_s:.1f} s, parser {record.parser}."
+        message=english(
+            "ingest.done",
+            verb=verb,
+            pages=record.pages,
+            parents=record.parents,
+            children=record.children,
+            seconds=f"{record.elapsed_s:.1f}",
+            parser=record.parser,
         ),
     )
 
@@ -286,11 +292,5 @@ def no_children_error(doc: DoclingDocument) -> InputError:
     """Why a document gave no passage: "no text" only when neither the text layer nor OCR gave a character."""
     characters = read_characters(doc)
     if not characters:
-        return InputError(
-            "No text could be read from this file (no text layer, and OCR found nothing). "
-            "If it is a scan, check that it is legible and upload it again."
-        )
-    return InputError(
-        f"Text was read from this file ({characters} characters), but none of it could be cut into passages "
-        "to search. Nothing was stored; please report the file so that it can be looked at."
-    )
+        return InputError.of("file.no_text")
+    return InputError.of("file.no_passage", characters=characters)

@@ -27,6 +27,14 @@ SHOWN_AS = {"ingested": "success", "already_present": "info", "refused": "error"
 SLOW_OR_LIMITS = {"too many pages (limit set to 2)", "too large (limit set to 0.001 MB)"}
 
 
+def _english_app(timeout: int) -> AppTest:
+    """The app in English: the cases' phrases are rag_core's English messages (the French ones are checked
+    in tests/unit/test_messages.py)."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.session_state["lang"] = "en"
+    return at.run()
+
+
 def _unescape(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
@@ -92,7 +100,7 @@ def _check(at: AppTest, cases: list[bad_files.Case]) -> None:
 
 def test_library_page_shows_every_bad_file_outcome(tmp_path: Path) -> None:
     cases = [c for c in bad_files.CASES if c.label not in SLOW_OR_LIMITS]
-    at = AppTest.from_file(APP, default_timeout=900).run()
+    at = _english_app(900)
     at.switch_page("views/library.py").run()
     assert any("RAG_PARSING__MAX_PAGES" in c.value and "3000" in c.value for c in at.caption)  # the limits are shown
     _upload(at, _files(cases, tmp_path))
@@ -107,13 +115,13 @@ def test_library_page_names_the_limit_setting(tmp_path: Path, monkeypatch: pytes
     by_label = {c.label: c for c in bad_files.CASES}
     pages, size = by_label["too many pages (limit set to 2)"], by_label["too large (limit set to 0.001 MB)"]
     monkeypatch.setenv("RAG_PARSING__MAX_PAGES", "2")
-    at = AppTest.from_file(APP, default_timeout=600).run()
+    at = _english_app(600)
     at.switch_page("views/library.py").run()
     _upload(at, _files([pages], tmp_path))
     _check(at, [pages])
     monkeypatch.delenv("RAG_PARSING__MAX_PAGES")
     monkeypatch.setenv("RAG_PARSING__MAX_FILE_MB", "0.001")
-    at = AppTest.from_file(APP, default_timeout=600).run()
+    at = _english_app(600)
     at.switch_page("views/library.py").run()
     assert any("0.001" in c.value for c in at.caption)
     _upload(at, _files([size], tmp_path))
