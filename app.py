@@ -19,7 +19,7 @@ from ui import jobs as jobs_ui
 from ui.i18n import DEFAULT_LANG, LANG_KEY, t
 from ui.markdown import escape_md
 from ui.resources import get_settings
-from ui.widgets import call, load_css
+from ui.widgets import call, load_css, uploader_texts
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -66,6 +66,7 @@ with st.sidebar:
         horizontal=True,
         format_func=lambda code: {"fr": "Français", "en": "English"}[code],
     )
+uploader_texts()  # Streamlit's own uploader texts in the page's language
 
 settings = get_settings()
 principal, _reason = auth.resolve(settings) if settings is not None else (None, "")

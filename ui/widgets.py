@@ -22,7 +22,7 @@ from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Source
 from rag_core.pipeline import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
 from ui import state
-from ui.i18n import t, user_message
+from ui.i18n import lang, t, user_message
 from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,23 @@ def load_css() -> None:
     if css.is_file():
         # Our own static stylesheet, never document content.
         st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
+
+
+def uploader_texts() -> None:
+    """Streamlit's file uploader writes its button and size limit in English only (no parameter sets
+    them): in French they are hidden and our own text shown in their place (CSS generated content)."""
+    if lang() != "fr":
+        return
+    button = t("uploader.button").replace('"', "")
+    limit = t("uploader.limit", mb=st.get_option("server.maxUploadSize")).replace('"', "")
+    st.html(
+        "<style>"
+        '[data-testid="stFileUploaderDropzoneInstructions"] * { display: none; }'
+        f'[data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: "{limit}"; font-size: 0.875rem; }}'
+        '[data-testid="stFileUploaderDropzone"] button * { display: none; }'
+        f'[data-testid="stFileUploaderDropzone"] button::after {{ content: "{button}"; }}'
+        "</style>"
+    )
 
 
 # ---------------------------------------------------------------- viewer

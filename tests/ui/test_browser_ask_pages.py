@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/pages/ (gitignored).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,7 +42,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    proc, url = start_app(tmp_path_factory.mktemp("ask-pages") / "data", ARTIFACTS / "streamlit.log")
+    fresh = tmp_path_factory.mktemp("fresh-install")  # no shared question sets nor corpus folder
+    proc, url = start_app(fresh / "data", ARTIFACTS / "streamlit.log", env={"RAG_SHARED_DIR": str(fresh / "no-shared")})
     yield url
     stop_app(proc)
 
@@ -181,3 +183,100 @@ def test_the_cited_page_is_drawn_at_full_size_on_a_1440_pixel_screen(
     # the answering sentence comes before anything else in the answer
     first = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').first
     assert "extractif" not in first.inner_text() and "Contexte" not in first.inner_text()
+
+
+def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_it(library_app: str, context) -> None:
+    page = context.new_page()
+    open_home(page, library_app)
+    goto(page, f"{library_app}/search")
+    page.get_by_label("Question").fill("paid-to-incurred tail method weakness")
+    with rerun(page):
+        page.get_by_role("button", name="Rechercher").click()
+    first = page.locator(".st-key-search_hit_0")
+    first.wait_for(timeout=30_000)
+    text = first.inner_text()
+    assert PDF_NAME in text and "p. 1" in text, text
+    marked = first.locator("span").filter(has_text="tail").first  # a query term drawn on a background
+    assert marked.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.get_by_text("Rangs et scores par canal de recherche").count() == 1  # the ranks, folded
+    with rerun(page):
+        first.get_by_role("button", name="Ouvrir").click()
+    viewer_settled(page, '[id^="annotation-cite-"], [id^="annotation-passage-"]')
+    shot(page, "search")
+
+
+def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str, context, tmp_path: Path) -> None:
+    page = context.new_page()
+    open_home(page, library_app)
+    goto(page, f"{library_app}/evaluate")
+    assert page.get_by_text("Jeu partagé").count() == 0  # a fresh install has no shared set to offer
+    question_set = tmp_path / "my_questions.jsonl"
+    row = {"id": "q1", "question": QUESTION, "language": "en", "type": "definition", "pdf": PDF_NAME, "pages": [1]}
+    question_set.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(question_set))
+    with rerun(page, 300_000):
+        page.get_by_role("button", name="Lancer").click()
+    page.get_by_text("my_questions : 1 questions avec réponse sur 1").wait_for(timeout=30_000)
+    assert page.get_by_text("Aucun PDF").count() == 0 and page.locator('[data-testid="stException"]').count() == 0
+    shot(page, "evaluate")
+
+
+def test_access_in_local_mode_explains_instead_of_showing_grant_forms(app: str, context) -> None:
+    page = context.new_page()
+    open_home(page, app)
+    goto(page, f"{app}/access")
+    page.get_by_text("Mode local : l'application n'a pas de connexion").wait_for(timeout=10_000)
+    assert "RAG_AUTH__MODE=oidc" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    assert page.get_by_role("button", name="Accorder").count() == 0
+    assert page.get_by_role("button", name="Retirer").count() == 0
+
+
+def _other_language_phrases(shown: str) -> dict[str, str]:
+    """Phrases of our strings in the language not shown (fixed parts of 12 characters or more, between
+    the values), each differing from every phrase of the shown language; phrase -> key."""
+    import re
+
+    from ui.strings import merged
+
+    other = "en" if shown == "fr" else "fr"
+    strings = merged()
+    own = " ".join(entry[shown] for entry in strings.values())
+    phrases: dict[str, str] = {}
+    for key, entry in strings.items():
+        for part in re.split(r"\{[^}]*\}|`[^`]*`|\*\*|:material/\w+:", entry[other]):
+            part = part.strip(" :;,.()«»“”—-\n")
+            if len(part) >= 12 and part not in own:
+                phrases[part] = key
+    return phrases
+
+
+STREAMLIT_ENGLISH = ("per file", "Drag and drop", "Browse files")  # Streamlit's own uploader texts
+
+
+def test_every_page_shows_one_language(library_app: str, context) -> None:
+    """Every page, in French then in English, holds no phrase of our strings in the other language (nor,
+    in French, Streamlit's own English uploader texts). The language is chosen once, in the sidebar, and
+    the pages are reached through the navigation, as a user does."""
+    from ui.strings import merged
+
+    nav = {name: merged()[f"nav.{name}"] for name in ("home", "library", "inspect", "ask", "search", "evaluate")}
+    nav["access"] = merged()["nav.access"]
+    page = context.new_page()
+    open_home(page, library_app)
+    found: list[str] = []
+    for shown in ("fr", "en"):
+        if shown == "en":
+            with rerun(page):
+                page.locator('[data-testid="stSidebar"]').get_by_text("English").click()
+        phrases = _other_language_phrases(shown)
+        for name, titles in nav.items():
+            with rerun(page):
+                page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=titles[shown]).click()
+            page.wait_for_timeout(500)  # the fragments (queue notices) drawn after the run
+            text = page.locator('[data-testid="stApp"]').inner_text()
+            found += [f"{shown} {name}: {p!r} ({k})" for p, k in phrases.items() if p in text]
+            if shown == "fr":
+                found += [f"fr {name}: {p!r} (Streamlit)" for p in STREAMLIT_ENGLISH if p in text]
+            shot(page, f"language_{shown}_{name}")
+    assert not found, "\n".join(found)

@@ -31,4 +31,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "OPENAI_BASE_URL (answers written by a language model).",
     },
     "data_dir": {"fr": "Bibliothèque : {path}", "en": "Library: {path}"},
+    "uploader.button": {"fr": "Parcourir", "en": "Browse"},
+    "uploader.limit": {"fr": "{mb} Mo au plus par fichier", "en": "{mb} MB at most per file"},
 }
