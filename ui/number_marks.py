@@ -1,12 +1,14 @@
 """Number marks in an answer (docs/method.md): each figure of a paragraph is coloured by what supports it,
 and a quoted figure opens the viewer on its own table cell (or its sentence).
 
-Colour and symbol together (never colour alone): quoted ✓ (green), computed and checked = (blue),
-computation does not match ≠ (orange), unsupported ? (red). Document text is escaped.
+Colour and symbol together (never colour alone): quoted from a table cell ✓ (green; a figure quoted
+from a sentence, a year, a date or a number naming a guideline, article, figure or page stays plain),
+computed and checked = (blue), computation does not match ≠ (orange), unsupported ? (red). Document text is escaped.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import streamlit as st
@@ -19,6 +21,28 @@ from ui.markdown import escape_md
 from ui.widgets import source_label
 
 MARKS = {"quoted": ("green", "✓"), "computed": ("blue", "="), "mismatch": ("orange", "≠"), "unsupported": ("red", "?")}
+# A number named by what precedes it is an identifier, not a figure: "Guideline 75", "article 3",
+# "figure 2", "p. 14". A year (1900-2099) or a part of a date is not a figure either.
+_NAMED_BY = re.compile(
+    r"(?:guidelines?|orientations?|lignes? directrices?|articles?|art\.|figures?|fig\.|pages?|p\.|pp\.|sections?|"
+    r"chapitres?|chapters?|annexes?|annex|tableaux?|tables?|§|n°|no\.)\s*$",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_DATE_AROUND = re.compile(r"\d[/.-]$")
+
+
+def earns_a_check(n: NumberTrace, text: str) -> bool:
+    """Whether a quoted number is shown checked (✓, and a chip): only a figure found in a table cell,
+    never a year, a date or a number that names a guideline, an article, a figure or a page."""
+    if n.status != "quoted" or n.location is None or n.location.kind != "cell":
+        return False
+    before, after = text[max(0, n.start - 24) : n.start], text[n.end : n.end + 2]
+    if _YEAR.fullmatch(n.text) or _DATE_AROUND.search(before) or re.match(r"[/.-]\d", after):
+        return False
+    return not _NAMED_BY.search(before)
+
+
 MAX_CHIPS = 12  # a row of a triangle has many figures: the rest stay marked in the text
 
 
@@ -28,6 +52,8 @@ def marked_text(paragraph: Paragraph) -> str:
     for n in sorted(paragraph.numbers, key=lambda n: n.start):
         if n.start < pos or text[n.start : n.end] != n.text:
             continue  # offsets that do not fit the text are shown unmarked rather than wrongly
+        if n.status == "quoted" and not earns_a_check(n, text):
+            continue  # quoted from a sentence, or not a figure: left as written
         color, symbol = MARKS[n.status]
         out += [escape_md(text[pos : n.start]), f":{color}-background[{escape_md(n.text)} {symbol}]"]
         pos = n.end
@@ -77,7 +103,10 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
     quoted = [
         n
         for n in paragraph.numbers
-        if n.status == "quoted" and n.stated and paragraph.table is None and _source_of(n, sources) is not None
+        if earns_a_check(n, paragraph.text)
+        and n.stated
+        and paragraph.table is None
+        and _source_of(n, sources) is not None
     ]
     seen: set[tuple[str, str, int | None, int | None]] = set()
     chips = []

@@ -83,3 +83,31 @@ def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: d
         }
     ]
     assert args["scroll_to_annotation"] == 1
+
+
+def test_only_a_figure_checked_against_a_cell_carries_a_check_mark() -> None:
+    from ui.number_marks import marked_text
+
+    text = "Guideline 75 of 2019, on page 12 and dated 31/12/2019, sets the factor at 1.004 (stated as 0.5 elsewhere)."
+
+    def traced(number: str, kind: str | None) -> NumberTrace:
+        start = text.index(number)
+        location = (
+            NumberLocation(source_id=SOURCE.id, kind=kind, text=number, row=0, col=1, boxes=[CELL_BOX])
+            if kind
+            else None
+        )
+        return NumberTrace(
+            text=number, start=start, end=start + len(number), value=0.0, status="quoted", location=location
+        )
+
+    numbers = [
+        traced("75", "cell"),
+        traced("2019", "cell"),
+        traced("12", "cell"),
+        traced("31", "cell"),
+        traced("1.004", "cell"),
+        traced("0.5", "sentence"),
+    ]
+    shown = marked_text(Paragraph(text=text, source_ids=[SOURCE.id], numbers=numbers))
+    assert shown.count("✓") == 1 and ":green-background[1\\.004 ✓]" in shown, shown
