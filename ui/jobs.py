@@ -76,6 +76,13 @@ def _act(verb: str, job_id: str, file_name: str, settings: Settings, principal: 
         st.session_state["jobs_flash"] = ("error", user_message(err))
 
 
+def _clear(settings: Settings, principal: Principal) -> None:
+    try:
+        pipeline.clear_finished_jobs(settings, principal=principal)
+    except RagError as err:
+        st.session_state["jobs_flash"] = ("error", user_message(err))
+
+
 def _job_row(job, settings: Settings, principal: Principal, now: float, record=None) -> None:
     state = t(f"jobs.state.{job.state}")
     if job.state == "running" and job.stage:
@@ -149,6 +156,10 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
         st.warning(t("jobs.no_worker"))
     if not jobs:
         st.caption(t("jobs.empty"))
+    elif any(j.state in ENDED for j in jobs):  # cleared from the list only: the audit trail keeps them
+        st.button(
+            t("jobs.clear"), key="jobs_clear", icon=":material/clear_all:", on_click=_clear, args=(settings, principal)
+        )
     now = time.time()
     with st.container(key="jobs_queue"):
         for job in jobs:

@@ -57,6 +57,7 @@ EVENTS = frozenset(
         "job_failed",
         "job_cancelled",
         "job_retried",
+        "jobs_cleared",
     }
 )
 REDACTED = "[redacted]"

@@ -49,6 +49,7 @@ from rag_core.pipeline.indexing import ingest, reindex  # noqa: F401  (re-export
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job,
+    clear_finished_jobs,
     elapsed_of,
     get_job,
     list_jobs,

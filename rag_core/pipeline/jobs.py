@@ -12,6 +12,7 @@ found", exactly like a missing one. Queued, cancelled and retried jobs go to the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -118,10 +119,36 @@ def submit_files(
     ]
 
 
+def _cleared_key(principal: Principal) -> str:
+    return f"jobs/cleared/u-{hashlib.sha256(principal.user_key.encode()).hexdigest()[:24]}.json"
+
+
+def _cleared_before(settings: Settings, principal: Principal) -> float:
+    found = storage.open_library(settings).read(_cleared_key(principal))
+    try:
+        return float(json.loads(found[0])["before"]) if found else 0.0
+    except (ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def clear_finished_jobs(settings: Settings, *, principal: Principal) -> None:
+    """Hide from the principal's lists the jobs that have ended by now; the rows stay in the job
+    table and their outcome in the audit trail (the clearing itself is recorded too)."""
+    before = time.time()
+    storage.open_library(settings).write(_cleared_key(principal), json.dumps({"before": before}).encode())
+    perm.audit(settings, "jobs_cleared", principal, before=before)
+
+
 def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> list[Job]:
     """The queue (running and queued, oldest first) and then the most recent ended jobs the
-    principal may see, at most `limit` of those."""
-    jobs = [j for j in open_store(settings).job_table().all() if _visible(j, settings, principal)]
+    principal may see and has not cleared, at most `limit` of those."""
+    cleared = _cleared_before(settings, principal)
+    jobs = [
+        j
+        for j in open_store(settings).job_table().all()
+        if _visible(j, settings, principal)
+        and (j.state in ("running", "queued") or (j.finished_at or j.updated_at) > cleared)
+    ]
     active = [j for j in jobs if j.state in ("running", "queued")]
     active.sort(key=lambda j: (j.state != "running", j.created_at))
     ended = sorted(

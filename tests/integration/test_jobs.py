@@ -208,3 +208,19 @@ def test_the_same_internal_error_twice_fails_the_job(lib: Settings, tmp_path: Pa
     assert (failed.state, failed.message_key, failed.attempts) == ("failed", "internal", 2)
     assert "internal error" in failed.message and "JSONDecodeError" not in failed.message  # no detail for users
     assert not worker.run_once()  # not retried forever
+
+
+def test_finished_imports_are_cleared_from_the_user_s_list_and_stay_in_the_audit_trail(
+    lib: Settings, tmp_path: Path
+) -> None:
+    ended = _submit(lib, make_pdf(tmp_path / "ended.pdf", "Quokka tail factors", pages=1))
+    pipeline.cancel_job(ended.id, lib, principal=ALICE)
+    _drain(lib)  # the worker ends the cancelled job
+    waiting = _submit(lib, make_pdf(tmp_path / "waiting.pdf", "Wombat reserves", pages=1))
+    assert {j.id for j in pipeline.list_jobs(lib, principal=ALICE)} == {ended.id, waiting.id}
+    pipeline.clear_finished_jobs(lib, principal=ALICE)
+    assert [j.id for j in pipeline.list_jobs(lib, principal=ALICE)] == [waiting.id]  # a job not ended stays
+    assert {j.id for j in pipeline.list_jobs(lib, principal=MANAGER)} == {ended.id, waiting.id}  # her own list
+    assert pipeline.get_job(ended.id, lib, principal=ALICE).state == "cancelled"  # the row is kept
+    events = [e["event"] for e in pipeline.audit_events(lib, principal=ADMIN)]
+    assert "job_cancelled" in events and "jobs_cleared" in events

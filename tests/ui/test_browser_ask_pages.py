@@ -100,7 +100,7 @@ def test_an_empty_library_says_so_and_points_to_the_library_page(app: str, conte
     open_home(page, app)
     goto(page, f"{app}/ask")
     page.get_by_text("La bibliothèque ne contient encore aucun document").wait_for(timeout=10_000)
-    link = page.get_by_role("link", name="Aller à la Bibliothèque")
+    link = page.locator('[data-testid="stPageLink"] a').filter(has_text="Aller à la Bibliothèque")
     assert link.count() == 1
     assert page.locator('[data-testid="stChatInputTextArea"]').is_disabled()
     shot(page, "ask_empty_library")
@@ -145,8 +145,10 @@ def test_reload_and_a_new_tab_keep_the_conversation_and_a_new_one_starts_on_requ
     texts = chat_texts(other)
     assert len(texts) == 2 and QUESTION in texts[0], texts
 
+    messages = other.locator('[data-testid="stChatMessage"]')
     with rerun(other):
         other.get_by_role("button", name="Nouvelle conversation").click()
+    messages.first.wait_for(state="detached", timeout=30_000)  # a fragment's run may end before the click's
     assert chat_texts(other) == []
     # the earlier one is listed, and chosen there it comes back
     picker = other.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Conversations")
@@ -155,6 +157,7 @@ def test_reload_and_a_new_tab_keep_the_conversation_and_a_new_one_starts_on_requ
     assert option.count() == 1
     with rerun(other):
         option.click()
+    messages.nth(1).wait_for(timeout=30_000)
     texts = chat_texts(other)
     assert len(texts) == 2 and QUESTION in texts[0], texts
 
@@ -199,6 +202,7 @@ def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_i
     marked = first.locator("span").filter(has_text="tail").first  # a query term drawn on a background
     assert marked.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
     assert page.get_by_text("Rangs et scores par canal de recherche").count() == 1  # the ranks, folded
+    shot(page, "search_results")
     with rerun(page):
         first.get_by_role("button", name="Ouvrir").click()
     viewer_settled(page, '[id^="annotation-cite-"], [id^="annotation-passage-"]')

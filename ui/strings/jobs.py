@@ -41,4 +41,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "jobs.toast_done": {"fr": "« {file} » est importé et consultable.", "en": "“{file}” is imported and searchable."},
     "jobs.toast_failed": {"fr": "L'import de « {file} » a échoué.", "en": "The import of “{file}” failed."},
     "jobs.toast_cancelled": {"fr": "L'import de « {file} » est annulé.", "en": "The import of “{file}” is cancelled."},
+    "jobs.clear": {"fr": "Effacer les imports terminés", "en": "Clear the finished imports"},
 }
