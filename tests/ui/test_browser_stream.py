@@ -134,7 +134,8 @@ def _journey(url: str, server: FakeChatServer, page) -> None:
     text = answer.inner_text()
     assert "▌" not in text and "paragraphe vérifié" not in text and "Arrêter la rédaction" not in text
     assert ANSWER["paragraphs"][0]["text"] in text and ANSWER["paragraphs"][2]["text"] in text
-    assert "1.54 ✓" in text  # the number traced to its sentence
+    # traced to its sentence, not to a table cell nor a computation: shown as written, without a check mark
+    assert "1.54" in text and "1.54 ✓" not in text
     assert "json_object" in text  # llama.cpp rejected json_schema; the dialect in use is said
     assert [b.get("response_format", {}).get("type") for b in server.requests] == ["json_schema", "json_object"]
     shot(page, "02_final")
