@@ -70,3 +70,19 @@ def test_xlsx_export_has_numeric_cells_and_the_printed_text() -> None:
     assert [c.value for c in book[PRINTED_SHEET][3]] == ["2022", f"1{NNBSP}310,5", "—"]
     frame = pd.read_excel(io.BytesIO(table_bytes(_triangle(), "xlsx", "fr")), sheet_name="table")
     assert frame["12 mois"].iloc[:2].sum() == pytest.approx(frame["12 mois"].iloc[2])
+
+
+def test_a_triangle_header_with_an_empty_corner_is_its_header_not_data() -> None:
+    rows = [["", "1", "2", "3"], ["2019", "100", "150", "160"], ["2020", "110", "170", ""], ["2021", "120", "", ""]]
+    cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate(rows) for c, t in enumerate(row) if t]
+    item = Item(kind="table", ref="#/tables/1", page=1, boxes=[], n_rows=4, n_cols=4, cells=cells)
+    assert item.grid() == rows  # no synthetic "1 2 3 4" above the development years
+    frame = pd.read_csv(io.StringIO(table_bytes(item, "csv").decode("utf-8")))
+    assert list(frame.columns)[1:] == ["1", "2", "3"] and frame["1"].sum() == 330
+
+
+def test_a_table_without_a_header_row_gets_column_numbers() -> None:
+    rows = [["", "x", "y"], ["", "2", "3"]]  # an empty corner, but no row labels under it
+    cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate(rows) for c, t in enumerate(row) if t]
+    item = Item(kind="table", ref="#/tables/2", page=1, boxes=[], n_rows=2, n_cols=3, cells=cells)
+    assert item.grid()[0] == ["1", "2", "3"]
