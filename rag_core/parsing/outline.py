@@ -87,7 +87,9 @@ def _mark(blocks: list[Block], title: str, page: int) -> bool:
         for start in range(len(block.lines)):
             end = _spelled(block, start, targets)
             if end is not None:
-                blocks[index : index + 1] = _split(block, start, end)
+                # a block the layout already took for a heading stays whole (its number may stand alone)
+                if block.kind not in _HEADING_KINDS:
+                    blocks[index : index + 1] = _split(block, start, end)
                 return True
     return False
 
@@ -100,8 +102,8 @@ def _spelled(block: Block, start: int, targets: set[str]) -> int | None:
         keys = _keys(text)
         if keys & targets:
             return end + 1
-        if not any(t.startswith(k) for t in targets for k in keys):
-            return None
+        if keys and not any(t.startswith(k) for t in targets for k in keys):
+            return None  # (a section number alone on its line has no key yet: read on)
     return None
 
 

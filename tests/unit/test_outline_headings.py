@@ -116,3 +116,12 @@ def test_each_guideline_is_a_section_inside_its_topic() -> None:
     ]
     levels = assign_levels([HeadingInfo(t, 1, 11.0) for t in texts], [])
     assert levels == [1, 2, 3, 3, 2, 3, 1, 2]
+
+
+def test_a_heading_whose_number_stands_on_its_own_line_is_kept_whole() -> None:
+    heading = _block("heading", 2, "1", "Payment per payment, ordinary deductible", size=14.0)
+    blocks = apply_outline([heading], [[1, "1 Payment per payment, ordinary deductible", 2]])
+    assert blocks == [heading] and [ln.text for ln in blocks[0].lines] == [
+        "1",
+        "Payment per payment, ordinary deductible",
+    ]
