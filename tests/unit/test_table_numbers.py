@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from rag_core.models import Item, TableCell
-from rag_core.pipeline.exports import PRINTED_SHEET, cell_number, table_bytes
+from rag_core.pipeline.exports import PRINTED_SHEET, cell_number, table_bytes, table_scale
 
 NNBSP = "\u202f"
 
@@ -86,3 +86,15 @@ def test_a_table_without_a_header_row_gets_column_numbers() -> None:
     cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate(rows) for c, t in enumerate(row) if t]
     item = Item(kind="table", ref="#/tables/2", page=1, boxes=[], n_rows=2, n_cols=3, cells=cells)
     assert item.grid()[0] == ["1", "2", "3"]
+
+
+def test_the_unit_and_scale_stated_by_the_caption_or_header_are_exported() -> None:
+    item = _triangle().model_copy(update={"caption": "Tableau 3 : règlements cumulés (en milliers d'euros)"})
+    assert table_scale(item) == ("en milliers d'euros", 1000.0)
+    about = load_workbook(io.BytesIO(table_bytes(item, "xlsx", "fr")))["about"]
+    assert {row[0].value: row[1].value for row in about.iter_rows()}["scale"] == 1000
+    header = [["Year", "Paid (EUR million)"], ["2021", "12.5"], ["2022", "13.1"]]
+    cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate(header) for c, t in enumerate(row)]
+    paid = Item(kind="table", ref="#/tables/3", page=2, boxes=[], n_rows=3, n_cols=2, cells=cells)
+    assert table_scale(paid) == ("EUR million", 1e6)
+    assert table_scale(_triangle()) == ("", 1.0)
