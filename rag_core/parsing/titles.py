@@ -44,7 +44,7 @@ def _printed(title: str, text: str) -> bool:
 def largest_first_page_text(blocks: Sequence[Block]) -> str:
     """The lines of the first page printed in its largest size above its body text, in reading
     (column) order, when they read as a title (letters, a few words, not "Contents"); the next
-    size down when the largest is such a generic heading; '' otherwise."""
+    size down when the largest is such a generic heading or has hardly a letter; '' otherwise."""
     first = min((b.page_no for b in blocks), default=0)
     lines = [
         line for b in blocks if b.page_no == first and b.kind not in _SKIPPED_KINDS for line in b.lines if line.text
@@ -55,11 +55,12 @@ def largest_first_page_text(blocks: Sequence[Block]) -> str:
     for line in lines:
         sizes[round(line.size * 2) / 2] += len(line.text)
     body = sizes.most_common(1)[0][0]
-    for top in sorted((s for s in sizes if s > body + SIZE_TOLERANCE), reverse=True):
+    largest = max(sizes)  # a cover whose title holds most of its characters: its body is its title
+    for top in sorted((s for s in sizes if s > body + SIZE_TOLERANCE or s == largest), reverse=True):
         title = " ".join(" ".join(ln.text for ln in lines if abs(ln.size - top) <= SIZE_TOLERANCE).split())
-        if generic_heading(title):
-            continue  # "CONTRIBUTEURS", "Abstract": a part of the document, not its name
-        if sum(ch.isalpha() for ch in title) < 4 or len(title.split()) > MAX_TITLE_WORDS:
+        if generic_heading(title) or sum(ch.isalpha() for ch in title) < 4:
+            continue  # "CONTRIBUTEURS", a big page number or logo: not the document's name
+        if len(title.split()) > MAX_TITLE_WORDS:
             return ""
         return title
     return ""

@@ -42,3 +42,15 @@ def test_a_generic_largest_heading_gives_way_to_the_next_size() -> None:
 
 def test_without_metadata_nor_larger_text_the_fallback_is_kept() -> None:
     assert document_title(None, "", _page(*BODY), "report_2024") == "report_2024"
+
+
+def test_a_large_number_or_logo_on_the_cover_gives_way_to_the_title_below_it() -> None:
+    blocks = _page(("1", 40.0), ("Mathématiques actuarielles IARD-1", 18.0), *BODY)
+    assert document_title("", "", blocks, "fallback") == "Mathématiques actuarielles IARD-1"
+
+
+def test_a_cover_whose_title_holds_most_of_its_characters_gives_that_title() -> None:
+    blocks = _page(("Mathématiques actuarielles IARD-1", 20.7), ("ACT-2005", 20.7), ("Notes de cours", 20.7))
+    blocks += _page(("Nicholas Langevin", 14.3), ("6 juin 2020", 14.3))
+    expected = "Mathématiques actuarielles IARD-1 ACT-2005 Notes de cours"
+    assert document_title("", "", blocks, "fr_notes_ACT2005") == expected
