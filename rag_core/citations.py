@@ -73,6 +73,28 @@ def _join_label(*parts: str) -> str:
     return " · ".join(p for p in parts if p)
 
 
+SECTION_LABEL_CHARS = 110  # a card's section label longer than this is shortened in its middle
+
+
+def section_label(path: Sequence[str], limit: int = SECTION_LABEL_CHARS) -> str:
+    """The heading path the reader recognises ("Section 1 › … › Guideline 69 – Methods to …"):
+    when too long, the middle headings go first, then the middle of the last heading's text, so
+    that its start (its number) and its end stay readable. '' when there is no heading."""
+    parts = [" ".join(p.split()) for p in path if p.strip()]
+    if not parts:
+        return ""
+    full = " › ".join(parts)
+    if len(full) <= limit:
+        return full
+    last = parts[-1]
+    if len(parts) > 1 and len(parts[0]) + len(last) + 5 <= limit:
+        return f"{parts[0]} › … › {last}"
+    if len(last) <= limit:
+        return last
+    keep = limit - 1
+    return f"{last[: keep - keep // 3].rstrip()}…{last[len(last) - keep // 3 :].lstrip()}"
+
+
 def _in_parent(child: Child) -> list[HighlightBox]:
     """The child's boxes with their text spans moved from the child's text to the parent's."""
     return [
@@ -96,7 +118,7 @@ def _parent_source(hit: RetrievedParent) -> Source:
         language=document.language,
         section=parent.section,
         pages=sorted(set(parent.pages)),
-        label=_join_label(title, parent.section, page_range(parent.pages)),
+        label=_join_label(title, section_label(parent.heading_path) or parent.section, page_range(parent.pages)),
         collection=document.collection,
         text=parent.text,
         parent_id=parent.id,
@@ -120,7 +142,7 @@ def _item_source(hit: RetrievedParent, item: Item) -> Source:
         language=document.language,
         section=parent.section,
         pages=[item.page],
-        label=_join_label(title, what, parent.section, page_range([item.page])),
+        label=_join_label(title, what, section_label(parent.heading_path) or parent.section, page_range([item.page])),
         collection=document.collection,
         text=item.text or caption,
         caption=caption,

@@ -9,7 +9,10 @@ from ui.auth import page_context, principal_key
 from ui.downloads import inline_image
 from ui.i18n import t
 from ui.markdown import escape_md
+from ui.section_tree import section_rows
 from ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
+
+EM_SPACE = "\u2003"  # indents a sub-section's button in the section tree
 
 settings, principal = page_context()
 st.title(t("inspect.title"))
@@ -54,19 +57,27 @@ if children:
 left, right = st.columns([5, 6])
 with left:
     st.subheader(t("inspect.sections"))
-    seen: set[tuple[str, ...]] = set()
-    lines = []
-    for parent in parents:
-        path = tuple(parent.heading_path) or ("(no heading)",)
-        for depth in range(1, len(path) + 1):
-            prefix = path[:depth]
-            if prefix in seen:
-                continue
-            seen.add(prefix)
-            pages = f" — p. {parent.pages[0]}" if parent.pages and depth == len(path) else ""
-            lines.append("  " * (depth - 1) + f"- {escape_md(prefix[-1])}{pages}")
+    rows = section_rows(parents)
+    if any(row.suspect for row in rows):
+        st.caption(t("inspect.suspect_legend"))
+
+    def _open_section(page: int) -> None:
+        st.session_state["inspect_page"] = page
+
     with st.container(height=320):
-        st.markdown("\n".join(lines) if lines else "—")
+        if not rows:
+            st.markdown("—")
+        for i, row in enumerate(rows):
+            flag = " ⚠" if row.suspect else ""
+            pages = f" — p. {row.page}" if row.page else ""
+            st.button(
+                f"{EM_SPACE * (row.depth - 1)}{escape_md(row.title)}{pages}{flag}",
+                key=f"inspect-section-{i}",
+                help=t("inspect.suspect") if row.suspect else t("inspect.open_section"),
+                on_click=_open_section,
+                args=(row.page or 1,),
+                type="tertiary",
+            )
 
     st.subheader(t("inspect.child"))
 

@@ -60,7 +60,9 @@ class Item(Frozen):
 
     def grid(self) -> list[list[str]]:
         """A table's cell texts, header row first: its own first row when every cell of it is filled
-        and distinct, else the column numbers ("1", "2", ...) above all its rows."""
+        and distinct, or when only its corner is empty above a column of row labels (a triangle's
+        development years above its accident years), else the column numbers ("1", "2", ...) above
+        all its rows."""
         n_rows = max([self.n_rows] + [c.row + 1 for c in self.cells])
         n_cols = max([self.n_cols] + [c.col + 1 for c in self.cells])
         grid = [["" for _ in range(n_cols)] for _ in range(n_rows)]
@@ -68,7 +70,16 @@ class Item(Frozen):
             grid[cell.row][cell.col] = cell.text
         if n_rows > 1 and all(grid[0]) and len(set(grid[0])) == n_cols:
             return grid
+        if n_rows > 1 and n_cols > 2 and _corner_header(grid):
+            return grid
         return [[str(i + 1) for i in range(n_cols)], *grid]
+
+
+def _corner_header(grid: list[list[str]]) -> bool:
+    """A first row with an empty corner, its other cells filled and distinct, above rows that
+    each have a label in the first column."""
+    head = grid[0][1:]
+    return not grid[0][0] and all(head) and len(set(head)) == len(head) and all(row[0] for row in grid[1:])
 
 
 class Child(Frozen):

@@ -19,8 +19,9 @@ from rag_core.library import package_versions
 Progress = Callable[[int, int], None]
 
 # Bump when the conversion code changes what it produces (part of the parse signature).
-PARSER_CODE_VERSION = "3"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
-# 3: text inside pictures, spreads, right-to-left lines, decoration strips
+PARSER_CODE_VERSION = "4"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
+# 3: text inside pictures, spreads, right-to-left lines, decoration strips;
+# 4: headings from the outline and labelled numbers, metadata titles
 
 _LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
 

@@ -135,7 +135,7 @@ def build_document(
             )
             _with_prov(doc.add_heading(text=joined.text, level=level, parent=group), block, joined)
             stack.append((level, group))
-            if level == 1 and not first_level1 and block.page_no <= 2 and not _generic_heading(joined.text):
+            if level == 1 and not first_level1 and block.page_no <= 2 and not generic_heading(joined.text):
                 first_level1 = joined.text
         elif block.kind == "list":
             marker, lines = split_bullet(block.lines)
@@ -194,7 +194,7 @@ _GENERIC_HEADINGS = {
 }
 
 
-def _generic_heading(text: str) -> bool:
+def generic_heading(text: str) -> bool:
     """Headings that name a part of any document, never the document itself."""
     words = text.lower().strip(" .:").split()
     if words and words[0].rstrip(".").isdigit():

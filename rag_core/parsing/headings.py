@@ -2,7 +2,8 @@
 
 The layout model only says "section-header"; the level comes from, in order of trust:
 the PDF's outline (bookmarks) when it covers at least half of the headings, the
-numbering ("2.3.1 ..." is level 3) when at least half of the headings or MIN_NUMBERED of them
+labelled units ("Guideline 12", "Article 5": `unit_levels`) when there are MIN_NUMBERED
+of them, the numbering ("2.3.1 ..." is level 3) when at least half of the headings or MIN_NUMBERED of them
 are numbered, and otherwise the rank of the heading's font size among heading font sizes
 (pymupdf4llm's own rule). Under numbering, an unnumbered heading at least as large as the
 numbered level-1 headings (or, when only sub-sections are numbered, larger than all of them)
@@ -21,6 +22,10 @@ from rag_core.parsing.layout_text import fold_key
 MIN_NUMBERED = 3  # this many numbered headings give every numbered heading its level, even if a minority
 SIZE_STEP = 0.5  # points: a heading this much larger than every numbered one is above them
 MAX_FONT_LEVELS = 6  # pymupdf4llm's update_header_tags keeps the 6 largest heading sizes
+_UNIT = re.compile(r"^(?:Guidelines?|Article|Orientation|Recommendation|Recommandation)\s+(?:[LRD]\.?\s?)?\d")
+_CONTAINER = re.compile(
+    r"^(?:Technical\s+)?(?:Section|Chapter|Chapitre|Part|Partie|Titre|Title|Annex|Annexe|Appendix)\s+(?:\d|[IVXLC]+\b)"
+)
 _NUMBERED = re.compile(r"^(?:(\d{1,2}(?:\.\d{1,2})*)\.?|((?:[IVX]+|[A-Z])(?:\.\d{1,2})*)[.)])\s+\S")
 
 
@@ -38,6 +43,8 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
     font_levels = _font_levels(headings)
     primary = _toc_levels(headings, toc)
     if sum(lvl is not None for lvl in primary) * 2 < len(headings):
+        if sum(_UNIT.match(h.text) is not None for h in headings) >= MIN_NUMBERED:
+            return unit_levels(headings)
         primary = [numbering_depth(h.text) for h in headings]
         numbered = sum(lvl is not None for lvl in primary)
         if numbered < MIN_NUMBERED and numbered * 2 < len(headings):
@@ -56,6 +63,26 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
         else:
             lvl = anchor + 1 if anchor else font_lvl
         levels.append(max(1, min(lvl, 100)))
+    return levels
+
+
+def unit_levels(headings: Sequence[HeadingInfo]) -> list[int]:
+    """Levels of a text made of labelled units (guidelines, articles): a container ("Section 2",
+    "Chapter", "Annex", "Titre") is level 1, another heading is level 2 under a container (else
+    1), and a unit is one level below the last heading that is not a unit, so that each unit is
+    a section of its own inside its topic."""
+    levels: list[int] = []
+    seen_container, topic = False, 0
+    for heading in headings:
+        text = heading.text.strip()
+        if _UNIT.match(text):
+            levels.append(topic + 1)
+            continue
+        if _CONTAINER.match(text):
+            seen_container, topic = True, 1
+        else:
+            topic = 2 if seen_container else 1
+        levels.append(topic)
     return levels
 
 

@@ -8,6 +8,7 @@ read from pictures are `table_images`' job.
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import replace
 
@@ -33,7 +34,43 @@ def table_block(page: pymupdf.Page, page_no: int, bbox: BBox, table: dict, width
     area = pymupdf.Rect(bbox)
     words = page_words(page, area)
     built = build_table(words, col_edges, row_edges, page_rules(page, area), bbox)
-    return table_from_structure(built, page_no, bbox, width, height, SOURCE_TEXT)
+    block = table_from_structure(built, page_no, bbox, width, height, SOURCE_TEXT)
+    return None if contents_list(block) else block  # None: its text is kept as a paragraph
+
+
+MIN_CONTENTS_ROWS = 3
+CONTENTS_SHARE = 0.8  # of its rows end with a page number after text only
+_PAGE_NUMBER = re.compile(r"^\d{1,4}$")
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,5}\.?|[A-Z]\.)\s+[^\W\d_]")
+_LEADER = re.compile(r"(?:\.\s?){3,}|…{2,}")
+
+
+def contents_list(block: Block) -> bool:
+    """A table of contents, a list of figures or tables: rows of text that end with a page number,
+    the numbers never going back, the titles led by dot leaders or by section numbers ("1.2").
+    Not data: never a table."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for cell in block.cells:
+        if cell.text.strip():
+            rows.setdefault(cell.row, []).append((cell.col, cell.text.strip()))
+    pages: list[int] = []
+    marked = 0
+    for row in sorted(rows):
+        cells = sorted(rows[row])
+        line = " ".join(text for _, text in cells)
+        words = _LEADER.sub(" ", line).split()
+        if len(words) < 2 or not _PAGE_NUMBER.match(words[-1]):
+            continue
+        title = " ".join(words[:-1])
+        if re.search(r"[^\W\d_]", title) and not re.search(r"\d[\s.,]?\d{3}", title):
+            pages.append(int(words[-1]))
+            marked += bool(_LEADER.search(line) or _SECTION_NUMBER.match(title))
+    return (
+        len(rows) >= MIN_CONTENTS_ROWS
+        and len(pages) >= CONTENTS_SHARE * len(rows)
+        and marked * 2 >= len(pages)
+        and all(a <= b for a, b in zip(pages, pages[1:]))
+    )
 
 
 def table_from_structure(built: Table, page_no: int, bbox: BBox, width: float, height: float, source: str) -> Block:

@@ -30,13 +30,14 @@ from pymupdf4llm.helpers import document_layout
 from rag_core.config import Settings
 from rag_core.errors import InputError
 from rag_core.parsing import page_workers
-from rag_core.parsing.base import ParsedDocument, Progress, clean_metadata_title, library_versions
+from rag_core.parsing.base import ParsedDocument, Progress, library_versions
 from rag_core.parsing.captions import attach_captions, relabel
 from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.outline import apply_outline
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
@@ -44,6 +45,7 @@ from rag_core.parsing.pictures import draws_something, graphics_of, missed_image
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import read_table_picture
+from rag_core.parsing.titles import PAGES_CHECKED, document_title
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +146,12 @@ def _parse_open(
     ocr_pages = sum(len(t.pages) for t in tasks if t.needs_ocr)
     if ocr_pages:
         log.info("OCR on %d page(s) of %s took %.1f s", ocr_pages, name.name, sum(r.ocr_seconds for r in results))
-    document, heading_title = build_document(name.stem, blocks, sizes, doc.get_toc(simple=True), artifacts_dir.name)
-    title = heading_title or clean_metadata_title(doc.metadata.get("title") if doc.metadata else "") or name.stem
+    toc = doc.get_toc(simple=True)
+    blocks = apply_outline(blocks, toc)
+    document, heading_title = build_document(name.stem, blocks, sizes, toc, artifacts_dir.name)
+    first_pages = "\n".join(doc[p].get_text() for p in range(min(PAGES_CHECKED, total)))
+    meta_title = doc.metadata.get("title") if doc.metadata else ""
+    title = document_title(meta_title, first_pages, blocks, heading_title or name.stem)
     return ParsedDocument(
         document=document,
         parser=NAME,

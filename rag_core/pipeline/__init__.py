@@ -195,7 +195,7 @@ def export_table(
     item = next((it for p in chunked.parents for it in p.items if it.kind == "table" and it.ref == table_ref), None)
     if item is None:
         raise NotFoundError("This table is not in the library.")
-    data = table_bytes(item, fmt)
+    data = table_bytes(item, fmt, record.language or "en")
     perm.audit(
         settings,
         "table_exported",

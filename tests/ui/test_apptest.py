@@ -187,8 +187,12 @@ def test_report_a_wrong_citation(fake_pipeline: dict) -> None:
 
 def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
     at = run_app("views/inspect.py")
-    tree = "\n".join(m.value for m in at.markdown)
-    assert "- Coverage" in tree and "  - Deductibles" in tree and "  - Limits" in tree
+    tree = [b for b in at.button if str(b.key).startswith("inspect-section-")]
+    assert [b.label.split(" — ")[0] for b in tree] == ["Coverage", "\u2003Deductibles", "\u2003Limits"]
+    assert tree[1].label.endswith("— p. 1 ⚠")  # "..." under the heading: flagged as maybe mis-detected
+    assert at.number_input(key="inspect_page").value == 1
+    at.number_input(key="inspect_page").set_value(3).run()
+    tree[2].click().run()  # a section opens its first page
     assert at.number_input(key="inspect_page").value == 1
     args = viewer_args(at)
     colours = {a["color"] for a in args["annotations"] if a["id"].startswith("child-")}

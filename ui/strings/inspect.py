@@ -11,6 +11,18 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "inspect.stats": {"fr": "Statistiques du découpage", "en": "Parse statistics"},
     "inspect.sections": {"fr": "Sections", "en": "Sections"},
+    "inspect.open_section": {
+        "fr": "Ouvrir la première page de la section, avec ses cadres.",
+        "en": "Open the section's first page, with its boxes.",
+    },
+    "inspect.suspect": {
+        "fr": "Section peut-être mal détectée : aucun texte, ou une seule ligne courte.",
+        "en": "This section may be mis-detected: no text, or a single short line.",
+    },
+    "inspect.suspect_legend": {
+        "fr": "⚠ : section peut-être mal détectée (vide ou d'une ligne).",
+        "en": "⚠: section that may be mis-detected (empty or one line long).",
+    },
     "inspect.page_view": {"fr": "Vue de page", "en": "Page view"},
     "inspect.page": {"fr": "Page", "en": "Page"},
     "inspect.legend": {

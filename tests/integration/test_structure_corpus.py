@@ -1,0 +1,177 @@
+"""Document structure on corpus PDFs parsed by the real parser (PyMuPDF backend offline): headings
+from labelled numbers (EIOPA's guidelines), from the PDF outline (the French triangles report),
+no heading made of a formula's "where" (Mack 2008), and the title from the PDF metadata when it
+is meaningful; their outlines (title, headings, heading paths, table headers) against golden files
+`tests/data/golden/corpus_<stem>.json` (RAG_GEN_GOLDEN=1 rewrites them). Each PDF is parsed once
+per module."""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+from pathlib import Path
+
+import pandas as pd
+import pymupdf
+import pytest
+from docling_core.types.doc import DocItemLabel
+from openpyxl import load_workbook
+
+from rag_core.chunking import build_chunks
+from rag_core.config import Settings
+from rag_core.parsing import parse
+from rag_core.pipeline.exports import table_bytes
+from tests.unit.test_parsing_golden import GEN_GOLDEN, GOLDEN_DIR, _dump
+
+EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
+TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
+MACK = "en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf"
+_GUIDELINE = re.compile(r"^Guideline (\d+)[A-Z]? [–-] ")
+_KEY = re.compile(r"\w+")
+
+
+def _key(text: str) -> str:
+    return " ".join(_KEY.findall(text.lower()))
+
+
+@pytest.fixture(scope="module")
+def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+    done: dict = {}
+
+    def get(name: str):
+        if name not in done:
+            tmp = tmp_path_factory.mktemp(name[:20])
+            settings = Settings(data_dir=tmp / "data")
+            settings = settings.model_copy(
+                update={"parsing": settings.parsing.model_copy(update={"backend": "pymupdf"})}
+            )
+            done[name] = (parse(corpus_dir / name, settings, tmp / "artifacts"), settings)
+        return done[name]
+
+    return get
+
+
+def _headings(doc) -> list[tuple[int, str]]:
+    return [
+        (item.prov[0].page_no, item.text)
+        for item, _ in doc.iterate_items()
+        if getattr(item, "label", None) in (DocItemLabel.SECTION_HEADER, DocItemLabel.TITLE)
+    ]
+
+
+def test_every_eiopa_guideline_is_a_heading_and_labels_its_passages(parsed, corpus_dir: Path) -> None:
+    result, settings = parsed(EIOPA)
+    numbers = {int(m.group(1)) for _, text in _headings(result.document) if (m := _GUIDELINE.match(text))}
+    assert numbers == set(range(89))
+    chunked = build_chunks(result.document, "e" * 64, settings)
+    # the first sentence line under each guideline heading, read from the PDF's own text layer
+    checked = 0
+    with pymupdf.open(corpus_dir / EIOPA) as pdf:
+        lines = [ln.strip() for page in pdf for ln in page.get_text().splitlines() if ln.strip()]
+    for i, line in enumerate(lines):
+        match = _GUIDELINE.match(line)
+        if not match:
+            continue
+        body = next(ln for ln in lines[i + 1 :] if len(ln.split()) >= 6 and not ln[:1].islower())
+        holders = [p for p in chunked.parents if _key(body) in _key(p.text)]
+        assert holders, body
+        assert any(f"Guideline {match.group(1)}" in p.section for p in holders), (line, [p.section for p in holders])
+        checked += 1
+    assert checked >= 89
+
+
+def test_outline_entries_of_the_triangles_report_are_headings_on_their_page(parsed, corpus_dir: Path) -> None:
+    result, _ = parsed(TRIANGLES)
+    with pymupdf.open(corpus_dir / TRIANGLES) as pdf:
+        toc = pdf.get_toc(simple=True)
+    heads = [(page, _key(text)) for page, text in _headings(result.document)]
+    found = [
+        entry
+        for entry in toc
+        if any(page in (entry[2], entry[2] + 1) and _key(entry[1]) in text for page, text in heads)
+    ]
+    assert len(toc) >= 20 and len(found) >= 0.95 * len(toc), sorted(set(map(tuple, toc)) - set(map(tuple, found)))
+
+
+def test_the_metadata_title_is_used_when_meaningful(parsed) -> None:
+    result, _ = parsed(TRIANGLES)
+    assert result.title == "Provisionnement Non Vie"  # its PDF metadata; its cover's first line is a degree name
+
+
+def test_a_microsoft_word_title_is_ignored_and_where_is_not_a_heading(parsed) -> None:
+    result, _ = parsed(MACK)
+    assert not result.title.lower().startswith("microsoft word")
+    assert "Bornhuetter" in result.title  # the paper's title, printed largest on its first page
+    heads = [text.strip().lower() for _, text in _headings(result.document)]
+    assert heads and not any(h in ("where", "with", "so that") or h.startswith("where ") for h in heads)
+
+
+def test_the_contents_page_is_not_a_table_and_a_triangle_keeps_its_development_years(parsed) -> None:
+    result, settings = parsed(TRIANGLES)
+    items = [it for p in build_chunks(result.document, "t" * 64, settings).parents for it in p.items]
+    tables = [it for it in items if it.kind == "table"]
+    assert tables and not any("triangles de liquidation" in it.text.lower() for it in tables)
+    triangles = [it for it in tables if it.grid()[1][0].strip().isdigit() and len(it.grid()) > 5]
+    assert triangles
+    header = triangles[0].grid()[0]
+    assert header[0] == "" and header[1:] == [str(i) for i in range(1, len(header))]  # development years, not data
+
+
+def _outline(result, settings) -> dict:
+    """A corpus document's structure: title, every heading (page, level, path) and table header."""
+    chunked = build_chunks(result.document, "g" * 64, settings)
+    paths: list[list[str]] = []
+    for parent in chunked.parents:
+        if parent.heading_path and (not paths or paths[-1] != parent.heading_path):
+            paths.append(parent.heading_path)
+    headings = [
+        {"page": item.prov[0].page_no, "level": getattr(item, "level", 0), "text": item.text}
+        for item, _ in result.document.iterate_items()
+        if getattr(item, "label", None) in (DocItemLabel.SECTION_HEADER, DocItemLabel.TITLE)
+    ]
+    tables = [
+        {"page": it.page, "header": it.grid()[0]} for p in chunked.parents for it in p.items if it.kind == "table"
+    ]
+    return {"title": result.title, "headings": headings, "heading_paths": paths, "tables": tables}
+
+
+@pytest.mark.parametrize("name", [EIOPA, TRIANGLES, MACK])
+def test_corpus_outline_matches_its_golden_file(name: str, parsed) -> None:
+    result, settings = parsed(name)
+    golden = GOLDEN_DIR / f"corpus_{Path(name).stem}.json"
+    actual = _dump(_outline(result, settings))
+    if GEN_GOLDEN:
+        golden.write_text(actual, encoding="utf-8")
+        return
+    assert golden.is_file(), f"{golden} is missing: run with RAG_GEN_GOLDEN=1 once, then check it"
+    expected = golden.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True), actual.splitlines(keepends=True), f"golden/{golden.name}", "parse"
+            )
+        )
+        pytest.fail(f"the structure of {name} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")
+
+
+def test_exported_columns_sum_to_the_totals_the_report_prints(parsed) -> None:
+    result, settings = parsed(TRIANGLES)
+    items = [it for p in build_chunks(result.document, "t" * 64, settings).parents for it in p.items]
+    checked = 0
+    for item in items:
+        if item.kind != "table" or not any(c.text.strip() == "Total" and c.col == 0 for c in item.cells):
+            continue
+        frame = pd.read_csv(io.StringIO(table_bytes(item, "csv", "fr").decode("utf-8")))
+        sheet = load_workbook(io.BytesIO(table_bytes(item, "xlsx", "fr")))["table"]
+        label = frame.columns[0]
+        total = frame[frame[label] == "Total"]
+        body = frame[frame[label] != "Total"]
+        for column in frame.columns[1:]:
+            # every cell of the column read as a figure, and a total printed under it
+            if frame[column].dtype.kind in "if" and not pd.isna(total[column].item()):
+                assert body[column].sum() == pytest.approx(total[column].item(), abs=1), (item.page, column)
+                checked += 1
+        numeric = [c.value for row in sheet.iter_rows(min_row=2) for c in row[1:]]
+        assert any(isinstance(v, int | float) for v in numeric)
+    assert checked >= 3
