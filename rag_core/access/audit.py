@@ -137,6 +137,7 @@ class AuditLog:
             "user": principal.user,
             "groups": sorted(principal.groups),
             "admin": principal.is_admin,
+            "channel": principal.channel,  # app, api, mcp or cli: how the person reached the library
         }
         record.update(scrub({k: v for k, v in fields.items() if k not in record}, secrets))
         with _lock:
