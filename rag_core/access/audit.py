@@ -57,6 +57,9 @@ EVENTS = frozenset(
         "job_failed",
         "job_cancelled",
         "job_retried",
+        "token_created",
+        "token_revoked",
+        "api_request",
     }
 )
 REDACTED = "[redacted]"
@@ -65,6 +68,7 @@ _TOKEN_SHAPED = re.compile(
     r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"  # a JWT (ID or access token)
     r"|(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}"  # an Authorization header value
     r"|\bsk-[A-Za-z0-9_-]{16,}"  # an OpenAI-style key
+    r"|\brag_[0-9a-f]{12}_[A-Za-z0-9_-]{20,}"  # a personal API token of this product
 )
 CSV_COLUMNS = (
     "at",
