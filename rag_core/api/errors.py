@@ -50,11 +50,13 @@ def status_of(err: RagError) -> tuple[int, str]:
     return 400, "invalid_request_error"
 
 
-def _validation_message(err: RequestValidationError) -> str:
+def _validation_message(err: RequestValidationError, request: Request) -> str:
     problems = []
     for e in err.errors():
         if e.get("type") == "json_invalid":
             return "The request body is not valid JSON."
+        if tuple(e.get("loc", ())) == ("body",) and "json" not in request.headers.get("content-type", ""):
+            return "Send the request body as JSON, with the header 'Content-Type: application/json'."
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
         problems.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
     return "The request is not valid: " + "; ".join(problems[:5])
@@ -69,7 +71,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        return error_response(400, _validation_message(err), "invalid_request_error")
+        return error_response(400, _validation_message(err, request), "invalid_request_error")
 
     @app.exception_handler(HTTPException)
     async def on_http(request: Request, err: HTTPException) -> JSONResponse:

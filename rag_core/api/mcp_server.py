@@ -134,6 +134,10 @@ class _Door:
         self.app, self.settings, self.limiter = app, settings, limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].rstrip("/") != "/mcp":  # mounted at /: any unknown path
+            body = {"error": {"message": "There is no such endpoint; see /docs.", "type": "not_found", "status": 404}}
+            await JSONResponse(body, status_code=404)(scope, receive, send)
+            return
         if scope["type"] == "http":
             request = Request(scope)
             try:
