@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from mcp.server.mcpserver import Context, Image, MCPServer
+from mcp.types import ImageContent, TextContent
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -93,12 +94,12 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
     @server.tool()
     async def open_citation(
         ctx: Context, doc_id: str, page: int, source_id: str | None = None, question: str | None = None
-    ) -> list[Any]:
+    ) -> list[TextContent | ImageContent]:
         """The cited page of a document you may read: its text, and the page as a PNG with the cited passage
         highlighted (give the `source_id` of a citation and the question it answered to highlight it)."""
         who = principal(ctx)
 
-        def run() -> list[Any]:
+        def run() -> list[TextContent | ImageContent]:
             chunked = pipeline.load_chunks(doc_id, settings, principal=who)
             on_page = [p for p in chunked.parents if page in p.pages]
             if not on_page:
@@ -106,7 +107,7 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
             source = _source_of(chunked, source_id, doc_id, page) if source_id else None
             image = pipeline.citation_image(doc_id, page, source, settings, principal=who)
             text = "\n\n".join(p.text for p in on_page)
-            return [text[:6000], Image(data=image, format="png")]
+            return [TextContent(type="text", text=text[:6000]), Image(data=image, format="png").to_image_content()]
 
         return await run_in_threadpool(run)
 

@@ -11,10 +11,13 @@ that ignores the extension field shows) is its stand-in.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import anyio
 import openai
 import pytest
 
@@ -22,7 +25,7 @@ from rag_core import pipeline
 from rag_core.access import AuditLog
 from tests.access_support import ADMIN, ALICE, SECRET_QUERY, TOPICS, IngestedCollections
 from tests.api_support import Served, serve_library, token_of
-from tests.jobs_support import wait_until
+from tests.jobs_support import REPO, wait_until
 
 COVERAGE_QUESTION = "Which insurance coverage modifications does the coverage function of actuar handle?"
 
@@ -195,3 +198,98 @@ def test_every_call_is_in_the_audit_trail_with_its_channel(served: Served) -> No
     assert ("search", None, ALICE.user, "api") in calls
     assert any(r["event"] == "api_request" and r.get("outcome") == "refused_token" for r in new)
     assert not any("x" * 43 in json.dumps(r) for r in new)  # no token in the trail
+
+
+async def _mcp_session_calls(read, write, calls: list[tuple[str, dict]]) -> list:
+    from mcp import ClientSession
+
+    async with ClientSession(read, write) as session:
+        await session.initialize()
+        return [await session.call_tool(name, args) for name, args in calls]
+
+
+def _mcp_http(served: Served, who: str, calls: list[tuple[str, dict]]) -> list:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async def run() -> list:
+        headers = {"Authorization": f"Bearer {served.tokens[who]}"}
+        async with create_mcp_http_client(headers=headers) as http:
+            async with streamable_http_client(served.url + "/mcp", http_client=http) as (read, write):
+                return await _mcp_session_calls(read, write, calls)
+
+    return anyio.run(run)
+
+
+def _listed(result) -> list:
+    """A tool's list result, as its structured content carries it."""
+    return result.structured_content["result"]
+
+
+def _text_of(result) -> str:
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_the_mcp_client_over_http_gets_citations_and_the_cited_page(served: Served) -> None:
+    ask, docs, opened = _mcp_http(
+        served,
+        "alice",
+        [
+            ("ask", {"question": COVERAGE_QUESTION}),
+            ("list_documents", {}),
+            ("open_citation", {"doc_id": served.coverage_id, "page": 1}),
+        ],
+    )
+    cites = ask.structured_content["citations"]
+    assert cites[0]["doc_id"] == served.coverage_id and 1 in cites[0]["pages"]
+    assert "[1]" in ask.structured_content["answer"]
+    assert {d["file_name"] for d in _listed(docs)} == {"guides.pdf", "en_actuar_coverage_modifications.pdf"}
+    assert "coverage" in _text_of(opened) and any(c.type == "image" for c in opened.content)
+
+
+def test_the_mcp_server_gives_nothing_of_an_unreadable_collection(served: Served) -> None:
+    board = served.lib.doc_ids["board"]
+    search, docs, opened, ask = _mcp_http(
+        served,
+        "bob",
+        [
+            ("search", {"query": SECRET_QUERY}),
+            ("list_documents", {}),
+            ("open_citation", {"doc_id": board, "page": 1}),
+            ("ask", {"question": SECRET_QUERY}),
+        ],
+    )
+    assert _listed(search) == [] and _listed(docs) == []
+    assert opened.is_error and not any(c.type == "image" for c in opened.content)
+    assert ask.structured_content["citations"] == []
+    shown = "".join(_text_of(r) for r in (search, docs, opened, ask))
+    for secret in (f"{TOPICS['board']} report", "board.pdf", board):
+        assert secret not in shown
+
+
+def test_the_mcp_endpoint_refuses_a_request_without_a_valid_token(served: Served) -> None:
+    status, _, body = served.call("POST", "/mcp", "rag_000000000000_" + "x" * 43, {"jsonrpc": "2.0"})
+    assert status == 401 and "not valid here" in json.loads(body)["error"]["message"]
+    assert served.call("POST", "/mcp", None, {"jsonrpc": "2.0"})[0] == 401
+
+
+def test_the_mcp_client_over_stdio_acts_as_the_token_of_its_configuration(served: Served) -> None:
+    from mcp import StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "rag_core", "mcp", "--data-dir", str(served.lib.settings.data_dir)],
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "RAG_API_TOKEN": served.tokens["alice"]},
+        cwd=str(REPO),
+    )
+
+    async def run() -> list:
+        async with stdio_client(params) as (read, write):
+            return await _mcp_session_calls(read, write, [("ask", {"question": COVERAGE_QUESTION})])
+
+    (ask,) = anyio.run(run)
+    cites = ask.structured_content["citations"]
+    assert cites[0]["doc_id"] == served.coverage_id and 1 in cites[0]["pages"]
+    trail = AuditLog(served.lib.settings.data_dir).records()
+    assert any(r["event"] == "question" and r["channel"] == "mcp" and r["user"] == ALICE.user for r in trail)
