@@ -76,7 +76,7 @@ if settings is None or principal is None:
     st.navigation(
         [
             st.Page(sign_in, title=t("auth.title"), icon=":material/login:", url_path=path, default=not path)
-            for path in ["", *(name for name, _ in VIEWS), "access"]
+            for path in ["", *(name for name, _ in VIEWS), "access", "tokens"]
         ],
         position="hidden",
     ).run()
@@ -91,4 +91,5 @@ if auth.may_manage_access(settings, principal):
     views.append(
         st.Page("views/access.py", title=t("nav.access"), icon=":material/admin_panel_settings:", url_path="access")
     )
+views.append(st.Page("views/tokens.py", title=t("nav.tokens"), icon=":material/key:", url_path="tokens"))
 st.navigation([st.Page(home, title=t("nav.home"), icon=":material/home:", url_path="home", default=True)] + views).run()

@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     from rag_core.jobs.cli import add_job_commands
 
     add_job_commands(sub, add)
+    from rag_core.cli.service import add_service_commands
+
+    add_service_commands(add)
     return parser
 
 

@@ -25,6 +25,7 @@ import streamlit as st
 
 from rag_core import pipeline
 from rag_core.access import (
+    AmbiguousGroupsHeader,
     DuplicateIdentityHeader,
     Principal,
     ReservedUser,
@@ -98,6 +99,9 @@ def resolve(
     except DuplicateIdentityHeader as err:
         log.warning("proxy identity refused: %s", err)  # names the header and a count, never a value
         return None, "auth.header_duplicate"
+    except AmbiguousGroupsHeader as err:
+        log.warning("proxy identity refused: %s", err)  # says why, never a value
+        return None, "auth.header_groups_ambiguous"
     except ReservedUser:
         log.warning("proxy identity refused: the user header names the local operator")
         return None, "auth.user_reserved"

@@ -58,6 +58,9 @@ EVENTS = frozenset(
         "job_cancelled",
         "job_retried",
         "jobs_cleared",
+        "token_created",
+        "token_revoked",
+        "api_request",
     }
 )
 REDACTED = "[redacted]"
@@ -66,6 +69,7 @@ _TOKEN_SHAPED = re.compile(
     r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"  # a JWT (ID or access token)
     r"|(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}"  # an Authorization header value
     r"|\bsk-[A-Za-z0-9_-]{16,}"  # an OpenAI-style key
+    r"|\brag_[0-9a-f]{12}_[A-Za-z0-9_-]{20,}"  # a personal API token of this product
 )
 CSV_COLUMNS = (
     "at",
@@ -138,6 +142,7 @@ class AuditLog:
             "user": principal.user,
             "groups": sorted(principal.groups),
             "admin": principal.is_admin,
+            "channel": principal.channel,  # app, api, mcp or cli: how the person reached the library
         }
         record.update(scrub({k: v for k, v in fields.items() if k not in record}, secrets))
         with _lock:

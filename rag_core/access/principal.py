@@ -11,9 +11,11 @@ never sees a token or a cookie.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError
@@ -21,6 +23,7 @@ from rag_core.errors import AccessDenied, InputError
 LOCAL_USER = "(local operator)"
 LEGACY_LOCAL_USER = "local"  # the operator's name in grants files written before it became LOCAL_USER
 _RESERVED_USERS = frozenset({LOCAL_USER, LEGACY_LOCAL_USER})
+Channel = Literal["app", "api", "mcp", "cli"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,9 @@ class Principal:
     user: str
     groups: frozenset[str] = field(default_factory=frozenset)
     is_admin: bool = False
+    # How the person reached the library (recorded in the audit trail); not part of who they are,
+    # so two principals differing only by channel are equal and share every grant.
+    channel: Channel = field(default="app", compare=False)
 
     def __post_init__(self) -> None:
         # a list or a set from the caller becomes a frozenset: the principal stays hashable
@@ -118,8 +124,75 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
         return found[0] if found else ""
 
     user = single(settings.auth.user_header)
-    groups = split_groups(single(settings.auth.groups_header), settings.auth.groups_separator)
+    groups = header_groups(single(settings.auth.groups_header), settings.auth.groups_separator, settings)
     return make_principal(user, groups, settings)
+
+
+_QUOTED_ITEM = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*')
+
+
+def header_groups(value: str, separator: str, settings: Settings) -> frozenset[str]:
+    """The groups of a groups header, in one of three forms that cannot be confused:
+
+    - a JSON array of strings: `["Finance, board", "staff"]`;
+    - quoted items joined by the separator: `"Finance, board", "staff"` (a `\\"` inside a name);
+    - plain names joined by the separator with nothing around it: `staff,actuaries`.
+
+    A plain list with blanks beside a separator (`Finance, board`) is refused: identity providers
+    allow a comma in a group name, and splitting it would grant "board" to a member of
+    "Finance, board"; so would reading it whole to members of "Finance" and "board".
+    """
+    text = value.strip()
+    if not text:
+        return frozenset()
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError:
+            items = None
+        if not isinstance(items, list) or not all(isinstance(g, str) for g in items):
+            raise AmbiguousGroupsHeader(_ambiguous(settings, "it starts with '[' but is not a JSON array of names"))
+        return frozenset(g.strip() for g in items if g.strip())
+    if text.startswith('"'):
+        return _quoted_groups(text, separator, settings)
+    if '"' in text:
+        raise AmbiguousGroupsHeader(_ambiguous(settings, "it mixes quoted and unquoted names"))
+    pieces = text.split(separator)
+    if not separator.isspace() and any(p != p.strip() for p in pieces):
+        raise AmbiguousGroupsHeader(
+            _ambiguous(settings, f"a blank stands beside '{separator}', as in a group name that contains it")
+        )
+    return frozenset(p.strip() for p in pieces if p.strip())
+
+
+def _quoted_groups(text: str, separator: str, settings: Settings) -> frozenset[str]:
+    groups: list[str] = []
+    at = 0
+    while True:
+        found = _QUOTED_ITEM.match(text, at)
+        if found is None:
+            raise AmbiguousGroupsHeader(
+                _ambiguous(settings, "a quoted name is not closed or text lies outside the quotes")
+            )
+        groups.append(re.sub(r"\\(.)", r"\1", found.group(1)))
+        at = found.end()
+        if at == len(text):
+            return frozenset(g.strip() for g in groups if g.strip())
+        if not text.startswith(separator, at):
+            raise AmbiguousGroupsHeader(_ambiguous(settings, f"two quoted names are not joined by '{separator}'"))
+        at += len(separator)
+
+
+def _ambiguous(settings: Settings, why: str) -> str:
+    return (
+        f"The groups header '{settings.auth.groups_header}' cannot be read without guessing ({why}); "
+        'the proxy must send a JSON array (["Finance, board", "staff"]) or quoted names '
+        '("Finance, board", "staff"). Nobody is signed in.'
+    )
+
+
+class AmbiguousGroupsHeader(AccessDenied):
+    """A groups header whose names could be read in more than one way."""
 
 
 class DuplicateIdentityHeader(AccessDenied):

@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from rag_core.config.api_section import ApiSettings
 from rag_core.config.sections import (
     AnswerSettings,
     AuditSettings,
@@ -34,6 +35,7 @@ from rag_core.config.sections import (
 )
 
 __all__ = [
+    "ApiSettings",
     "AnswerSettings",
     "AuditSettings",
     "AuthSettings",
@@ -89,6 +91,7 @@ class Settings(BaseSettings):
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Sign-in mode and administrators.")
     audit: AuditSettings = Field(default_factory=AuditSettings, description="The audit trail.")
     jobs: JobsSettings = Field(default_factory=JobsSettings, description="The upload queue and its workers.")
+    api: ApiSettings = Field(default_factory=ApiSettings, description="The REST, OpenAI-compatible and MCP server.")
     ingest: IngestSettings = Field(
         default_factory=IngestSettings, description="Where the workers run the ingestion stages (local or Ray)."
     )

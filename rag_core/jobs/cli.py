@@ -1,7 +1,7 @@
 """Command-line verbs of the upload queue: `worker`, `serve`, `jobs list|cancel|retry`, `ingest --queue`.
 
 `worker` runs one worker in the foreground until SIGINT or SIGTERM; a job it was running goes
-back to the queue. `serve` is what `make run` starts: a worker and the Streamlit app as two
+back to the queue. `serve` is what `make run` starts: a worker, the Streamlit app and the API server as
 child processes (each in its own process group), supervised: Ctrl-C (SIGINT) or SIGTERM stops
 both, and when either exits the other is stopped too, so no process outlives the command.
 `jobs` acts with the same principal rules as the app (`--as-user`). This module holds no
@@ -109,6 +109,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     children = {"worker": worker, "app": app}
     print(f"serve: worker pid {worker.pid}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
+    if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
+        port = ["--port", str(args.api_port)] if args.api_port else []
+        children["api"] = subprocess.Popen(
+            [sys.executable, "-m", "rag_core", "api", *port], cwd=REPO, env=env, start_new_session=True
+        )
+        print(f"serve: api pid {children['api'].pid}", flush=True)
     stopping: list[int] = []
 
     def on_signal(signum: int, frame: object) -> None:
@@ -223,6 +229,8 @@ def add_job_commands(sub, add) -> None:
     p = add("serve", cmd_serve, "run a worker and the app together (what `make run` does); Ctrl-C stops both")
     p.add_argument("--address", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8501)
+    p.add_argument("--no-api", action="store_true", help="do not start the API server (`python -m rag_core api`)")
+    p.add_argument("--api-port", type=int, help="port of the API server (default: RAG_API__PORT, 8502)")
     p.add_argument("streamlit_args", nargs=argparse.REMAINDER, help="more options for `streamlit run`")
     p = add("jobs", cmd_jobs, "the upload queue: list, cancel ID, retry ID")
     p.add_argument("action", nargs="?", choices=["list", "cancel", "retry"], default="list")

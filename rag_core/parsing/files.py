@@ -50,3 +50,22 @@ def page_excerpt(pdf_path: Path, pages: Sequence[int]) -> tuple[bytes, dict[int,
 def page_count(pdf_path: Path) -> int:
     with pymupdf.open(pdf_path) as src:
         return src.page_count
+
+
+def page_png(pdf_path: Path, page: int, boxes: Sequence[tuple[float, float, float, float]], zoom: float = 1.5) -> bytes:
+    """One page (1-based, physical) as a PNG, with `boxes` (PDF points, top-left origin) drawn as
+    translucent highlights: the picture a client without a PDF viewer shows for a citation."""
+    with pymupdf.open(pdf_path) as src:
+        if not 1 <= page <= src.page_count:
+            raise NotFoundError("The cited page is not in this document.")
+        out = pymupdf.open()
+        out.insert_pdf(src, from_page=page - 1, to_page=page - 1)
+        shown = out[0]
+        for x0, y0, x1, y1 in boxes:
+            shape = shown.new_shape()
+            shape.draw_rect(pymupdf.Rect(x0, y0, x1, y1) * shown.derotation_matrix)
+            shape.finish(color=(0.9, 0.6, 0.0), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=1.2)
+            shape.commit()
+        data = shown.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
+        out.close()
+    return data

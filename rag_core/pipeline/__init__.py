@@ -60,6 +60,7 @@ from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload que
     submit_files,
     submit_upload,
 )
+from rag_core.pipeline.page_images import citation_image  # noqa: F401  (re-exported: a citation's page as a picture)
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√ßade's grant and audit verbs)
     audit_csv,
     audit_events,
@@ -78,6 +79,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
 from rag_core.pipeline.presentation import answer_sources, document_view, query_terms  # noqa: F401
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
+from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token  # noqa: F401  (re-exported: personal API tokens)
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence

@@ -48,6 +48,8 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen, int, int, str]:
             "serve",
             "--port",
             str(port),
+            "--api-port",
+            str(free_port()),
             "--",
             "--server.headless",
             "true",
@@ -65,6 +67,9 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen, int, int, str]:
     line = proc.stdout.readline()
     found = re.search(r"worker pid (\d+), app pid (\d+)", line)
     assert found, line
+    api = re.search(r"api pid (\d+)", proc.stdout.readline())
+    assert api
+    proc.api_pid = int(api.group(1))  # type: ignore[attr-defined]  (the API server, a third child)
     url = f"http://127.0.0.1:{port}"
 
     def up() -> bool:
@@ -83,9 +88,11 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen, int, int, str]:
 def test_ctrl_c_stops_the_app_and_the_worker(tmp_path: Path) -> None:
     proc, worker, app, _ = _serve(tmp_path)
     assert _alive(worker) and _alive(app)
+    api = proc.api_pid  # type: ignore[attr-defined]
+    assert _alive(api)
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal sends to the foreground group on Ctrl-C
     assert proc.wait(timeout=60) == 0
-    wait_until(lambda: not _alive(worker) and not _alive(app), 30)
+    wait_until(lambda: not _alive(worker) and not _alive(app) and not _alive(api), 30)
     assert _group_members(worker) == [] and _group_members(app) == []  # their helpers too
     assert not pipeline.live_workers(Settings(data_dir=tmp_path / "lib"))  # the worker said goodbye
 

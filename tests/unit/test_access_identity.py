@@ -11,6 +11,7 @@ import pytest
 
 from rag_core.access import (
     LOCAL_USER,
+    AmbiguousGroupsHeader,
     DuplicateIdentityHeader,
     GrantStore,
     Principal,
@@ -50,7 +51,6 @@ def test_an_identity_header_sent_twice_is_refused() -> None:
 
 def test_the_group_separator_is_a_setting() -> None:
     headers = {"X-Forwarded-Email": "alice@example.org", "X-Forwarded-Groups": "Finance, board|staff"}
-    assert principal_from_headers(headers, TRUSTED).groups == {"Finance", "board|staff"}  # default ","
     piped = Settings(auth={"mode": "header", "trust_proxy_headers": True, "groups_separator": "|"})
     assert principal_from_headers(headers, piped).groups == {"Finance, board", "staff"}
     claims = {"email": "alice@example.org", "groups": "Finance, board|staff"}
@@ -197,3 +197,43 @@ def test_collection_names_are_normalised_and_look_alikes_found() -> None:
     assert names.check_new("Борд") == "Борд"  # one alphabet: a name like any other
     with pytest.raises(InputError):
         names.check_new(" \u200b ")
+
+
+@pytest.mark.parametrize(
+    "value, groups",
+    [
+        ('["Finance, board", "staff"]', {"Finance, board", "staff"}),  # a JSON array
+        ('"Finance, board", "staff"', {"Finance, board", "staff"}),  # quoted items
+        ('"Finance, board"', {"Finance, board"}),
+        (r'"say \"hi\", board"', {'say "hi", board'}),  # an escaped quote inside a name
+        ("staff,actuaries", {"staff", "actuaries"}),  # a plain list with nothing around the separator
+        ("", set()),
+    ],
+)
+def test_a_group_list_that_cannot_be_confused_is_read(value: str, groups: set[str]) -> None:
+    headers = {"X-Forwarded-Email": "alice@example.org", "X-Forwarded-Groups": value}
+    assert principal_from_headers(headers, TRUSTED).groups == groups
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Finance, board",  # one group named "Finance, board", or "Finance" and "board"?
+        "Finance, board|staff",
+        '["Finance, board", 3]',
+        "[Finance, board",
+        '"Finance, board',
+        '"Finance, board" staff',
+        'staff, "Finance, board"',
+    ],
+)
+def test_an_ambiguous_groups_header_signs_nobody_in(value: str) -> None:
+    # a single group whose name holds a comma must never grant "board" (nor "Finance")
+    headers = {"X-Forwarded-Email": "alice@example.org", "X-Forwarded-Groups": value}
+    with pytest.raises(AmbiguousGroupsHeader, match="X-Forwarded-Groups"):
+        principal_from_headers(headers, TRUSTED)
+
+
+def test_the_channel_is_recorded_but_is_not_part_of_who_acts() -> None:
+    api = Principal("alice@example.org", frozenset({"staff"}), channel="api")
+    assert api == Principal("alice@example.org", frozenset({"staff"})) and api.channel == "api"

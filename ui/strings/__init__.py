@@ -19,9 +19,10 @@ from ui.strings import (
     scope,
     search,
     stream,
+    tokens,
 )
 
-MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks)
+MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks, tokens)
 
 
 def merged() -> dict[str, dict[str, str]]:

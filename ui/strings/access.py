@@ -55,6 +55,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Ce nom d'utilisateur est réservé à l'opérateur local : personne ne peut se connecter sous ce nom.",
         "en": "This user name is reserved for the local operator: nobody can sign in under it.",
     },
+    "auth.header_groups_ambiguous": {
+        "fr": "L'en-tête des groupes se lit de plusieurs façons (un nom de groupe peut contenir une virgule) ; "
+        "personne n'est connecté. Le proxy doit envoyer un tableau JSON ou des noms entre guillemets.",
+        "en": "The groups header can be read in more than one way (a group name may contain a comma); nobody is "
+        "signed in. The proxy must send a JSON array or quoted names.",
+    },
     "auth.header_missing": {
         "fr": "Le proxy n'a pas indiqué qui vous êtes (en-tête {header} absent).",
         "en": "The proxy did not say who you are (no {header} header).",

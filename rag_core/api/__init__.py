@@ -1,0 +1,87 @@
+"""The library as a service: a REST API (`/api`), an OpenAI-compatible chat endpoint (`/v1`) and
+an MCP server (`/mcp`, and `python -m rag_core mcp` over stdio), under one identity: personal
+API tokens that act as their user (`rag_core.access.tokens`), with the same grants, the same
+re-checks and the same audit records as the app, the channel written in each record.
+
+`create_app(settings)` builds the ASGI app; `python -m rag_core api` (and `serve`) runs it with
+uvicorn. The OpenAPI document is at `/openapi.json`, browsable at `/docs`. This package never
+imports Streamlit and reaches the library only through `rag_core.pipeline`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from rag_core import pipeline
+from rag_core.access.principal import Channel
+from rag_core.api import errors, openai_compat, rest
+from rag_core.api.security import BodyLimit, Caller, RateLimiter, authenticate, bearer
+from rag_core.config import Settings
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
+    limiter = RateLimiter(settings.api.rate_limit_per_minute)
+    mcp_app = None
+    if with_mcp:
+        from rag_core.api.mcp_server import http_app
+
+        mcp_app = http_app(settings, limiter)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if mcp_app is None:
+            yield
+            return
+        async with mcp_app.router.lifespan_context(mcp_app):
+            yield
+
+    app = FastAPI(
+        title="Document library API",
+        summary="Search and ask the library you may read; every answer with its citations.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    def authenticate_request(request: Request, channel: Channel) -> Caller:
+        who = authenticate(settings, limiter, bearer(request), channel)
+        request.state.caller = who
+        return who
+
+    app.state.authenticate = authenticate_request
+    errors.install(app)
+    app.include_router(rest.router)
+    app.include_router(openai_compat.router)
+
+    @app.get("/health", tags=["service"])
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.middleware("http")
+    async def audit_every_call(request: Request, call_next):  # type: ignore[no-untyped-def]
+        response = await call_next(request)
+        who = getattr(request.state, "caller", None)
+        if who is not None:
+            await run_in_threadpool(
+                pipeline.record_event,
+                settings,
+                "api_request",
+                principal=who.principal,
+                method=request.method,
+                path=request.url.path,
+                status=response.status_code,
+                pat_id=who.token_id,
+            )
+        return response
+
+    if mcp_app is not None:
+        app.mount("/", mcp_app)  # its one route is /mcp; mounted last, after every API route
+    app.add_middleware(BodyLimit, settings=settings)
+    return app

@@ -1,0 +1,169 @@
+"""The MCP server (the official `mcp` SDK): tools `search`, `ask`, `list_documents` and
+`open_citation` (the cited text and the page as a picture with its highlight).
+
+Identity is a personal API token, as for the REST API: over Streamable HTTP (`/mcp` of the API
+server) the `Authorization: Bearer` header of each request, checked at the door (401 otherwise)
+and again in each tool; over stdio (`python -m rag_core mcp`) the token in `RAG_API_TOKEN`,
+checked at each tool call, so a revoked token stops working at once. The principal acts with
+the channel `mcp`: the façade's scope, re-checks and audit records are the app's.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mcp.server.mcpserver import Context, Image, MCPServer
+from mcp.types import ImageContent, TextContent
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.api.openai_compat import citations, paragraphs_text, sources_block
+from rag_core.api.security import MISSING, ApiError, RateLimiter, authenticate, bearer
+from rag_core.config import Settings
+from rag_core.errors import AccessDenied, NotFoundError
+from rag_core.models import Source
+
+TOKEN_ENV = "RAG_API_TOKEN"
+
+
+def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | None = None) -> MCPServer:
+    """The tools; each acts as the principal of the token of its call (HTTP header, or `stdio_token`)."""
+    server = MCPServer(
+        name="document-library",
+        instructions="Search and ask the documents you may read; every answer cites document and page.",
+    )
+
+    def principal(ctx: Context) -> Principal:
+        if stdio_token is not None:
+            return authenticate(settings, limiter, stdio_token, "mcp").principal
+        headers = ctx.headers or {}
+        value = headers.get("authorization") or headers.get("Authorization") or ""
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise AccessDenied(MISSING)
+        # counted at the door (one HTTP request per tool call): resolved again here, not counted twice
+        return pipeline.principal_of_token(settings, token.strip(), "mcp")[0]
+
+    @server.tool()
+    async def list_documents(ctx: Context, collection: str | None = None) -> list[dict[str, Any]]:
+        """The documents you may read (of one collection when given): id, file name, title, collection, pages."""
+        who = principal(ctx)
+        rows = await run_in_threadpool(pipeline.list_documents, settings, collection, principal=who)
+        keys = ("doc_id", "file_name", "title", "collection", "pages", "language")
+        return [{k: getattr(r, k) for k in keys} for r in rows]
+
+    @server.tool()
+    async def search(
+        ctx: Context, query: str, collections: list[str] | None = None, k: int = 5
+    ) -> list[dict[str, Any]]:
+        """Passages of the documents you may read that match `query`, best first, with each channel's rank."""
+        who = principal(ctx)
+        result = await run_in_threadpool(
+            lambda: pipeline.search(query, settings, collections, k=max(1, min(int(k), 20)), principal=who)
+        )
+        return [
+            {
+                "rank": i + 1,
+                "doc_id": hit.document.doc_id,
+                "file_name": hit.document.file_name,
+                "collection": hit.document.collection,
+                "pages": hit.parent.pages,
+                "section": hit.parent.section,
+                "text": hit.parent.text[:1500],
+                "ranks": hit.ranks,
+            }
+            for i, hit in enumerate(result.parents)
+        ]
+
+    @server.tool()
+    async def ask(ctx: Context, question: str, collections: list[str] | None = None) -> dict[str, Any]:
+        """An answer from the documents you may read: text with numbered citations [n], and the citations
+        (document, file name, pages, quote, highlight boxes) to open with `open_citation`."""
+        who = principal(ctx)
+        answer = await run_in_threadpool(lambda: pipeline.ask(question, settings, None, collections, principal=who))
+        cites = citations(answer)
+        text = "\n\n".join([*paragraphs_text(answer, cites), sources_block(cites)]).strip()
+        return {"answer": text, "mode": answer.mode, "citations": cites}
+
+    @server.tool()
+    async def open_citation(
+        ctx: Context, doc_id: str, page: int, source_id: str | None = None, question: str | None = None
+    ) -> list[TextContent | ImageContent]:
+        """The cited page of a document you may read: its text, and the page as a PNG with the cited passage
+        highlighted (give the `source_id` of a citation and the question it answered to highlight it)."""
+        who = principal(ctx)
+
+        def run() -> list[TextContent | ImageContent]:
+            chunked = pipeline.load_chunks(doc_id, settings, principal=who)
+            on_page = [p for p in chunked.parents if page in p.pages]
+            if not on_page:
+                raise NotFoundError("The cited page is not in this document.")
+            source = _source_of(chunked, source_id, doc_id, page) if source_id else None
+            image = pipeline.citation_image(doc_id, page, source, settings, principal=who)
+            text = "\n\n".join(p.text for p in on_page)
+            return [TextContent(type="text", text=text[:6000]), Image(data=image, format="png").to_image_content()]
+
+        return await run_in_threadpool(run)
+
+    return server
+
+
+def _source_of(chunked: Any, source_id: str, doc_id: str, page: int) -> Source | None:
+    """The highlight of a citation: the boxes, on `page`, of the parent the citation's id names."""
+    from rag_core.citations import parent_source_id
+
+    for parent in chunked.parents:
+        if source_id.split("#")[0] == parent_source_id(parent):
+            boxes = [b for c in chunked.children if c.parent_id == parent.id for b in c.boxes if b.page == page]
+            fields = {"file_name": "", "title": "", "section": "", "label": "", "text": ""}
+            return Source(
+                id=source_id, kind="parent", doc_id=doc_id, pages=[page], parent_id=parent.id, boxes=boxes, **fields
+            )
+    return None
+
+
+class _Door:
+    """Refuses an MCP request without a valid token (401 JSON) and counts it against the token's rate."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, limiter: RateLimiter) -> None:
+        self.app, self.settings, self.limiter = app, settings, limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].rstrip("/") != "/mcp":  # mounted at /: any unknown path
+            body = {"error": {"message": "There is no such endpoint; see /docs.", "type": "not_found", "status": 404}}
+            await JSONResponse(body, status_code=404)(scope, receive, send)
+            return
+        if scope["type"] == "http":
+            request = Request(scope)
+            try:
+                who = await run_in_threadpool(lambda: authenticate(self.settings, self.limiter, bearer(request), "mcp"))
+            except ApiError as err:
+                body = {"error": {"message": str(err), "type": "authentication_error", "status": err.status}}
+                await JSONResponse(body, status_code=err.status, headers=err.headers)(scope, receive, send)
+                return
+            scope.setdefault("state", {})["caller"] = who
+        await self.app(scope, receive, send)
+
+
+def http_app(settings: Settings, limiter: RateLimiter) -> Starlette:
+    """The Streamable HTTP app (route `/mcp`), its door in front; its lifespan must run (the API's does)."""
+    server = build_server(settings, limiter)
+    app = server.streamable_http_app(stateless_http=True, json_response=True, host=settings.api.address)
+    app.add_middleware(_Door, settings=settings, limiter=limiter)
+    return app
+
+
+def run_stdio(settings: Settings) -> None:
+    """`python -m rag_core mcp`: the server over stdio, as the token in RAG_API_TOKEN."""
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        raise AccessDenied(f"Set {TOKEN_ENV} to your personal API token (the app's API tokens page creates one).")
+    limiter = RateLimiter(settings.api.rate_limit_per_minute)
+    authenticate(settings, limiter, token, "mcp")  # a bad token is refused before the server starts
+    build_server(settings, limiter, stdio_token=token).run("stdio")

@@ -1,0 +1,181 @@
+"""An OpenAI-compatible chat endpoint: `GET /v1/models` (one model per collection scope) and
+`POST /v1/chat/completions` (streamed and not), so any OpenAI client can ask the library.
+
+The model `library` searches every collection the caller may read; `library/<collection>` only
+that one. The last user message is the question (the conversation's earlier turns are the
+client's; follow-ups are rewritten from the app's stored conversations only). The answer's
+text carries numbered markers `[1]`, `[2]`... after each paragraph, and ends with a "Sources"
+block listing each number's document and page, so a client that shows only text still shows
+the citations. The structured citations are in the extension field `citations` of the response
+(and of the last chunk when streamed): number, source id, document id, file name, collection,
+pages, label, highlight boxes and the paragraph's quote. Streaming sends the verified answer
+paragraph by paragraph once it is checked: no unverified draft ever reaches the client.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.responses import StreamingResponse
+
+from rag_core import pipeline
+from rag_core.api.security import Caller
+from rag_core.errors import InputError, NotFoundError, RagError
+from rag_core.models import Answer
+
+router = APIRouter(prefix="/v1", tags=["openai-compatible"])
+ALL = "library"
+
+
+def caller(request: Request) -> Caller:
+    return request.app.state.authenticate(request, "api")
+
+
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: str
+    content: str | list[dict[str, Any]] | None = None
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(extra="allow")  # temperature, max_tokens...: accepted, not used
+    model: str = ALL
+    messages: list[Message] = Field(min_length=1)
+    stream: bool = False
+    user: str | None = None
+
+
+def _text(content: str | list[dict[str, Any]] | None) -> str:
+    if isinstance(content, list):
+        return " ".join(str(part.get("text", "")) for part in content if part.get("type") == "text")
+    return content or ""
+
+
+@router.get("/models")
+def models(who: CallerDep, request: Request) -> dict[str, Any]:
+    names = pipeline.list_collections(request.app.state.settings, principal=who.principal)
+    ids = [ALL] + [f"{ALL}/{name}" for name in names]
+    return {"object": "list", "data": [{"id": i, "object": "model", "created": 0, "owned_by": "library"} for i in ids]}
+
+
+def _collections(model: str, settings: Any, who: Caller) -> list[str] | None:
+    if model == ALL:
+        return None
+    name = model.removeprefix(f"{ALL}/")
+    if not model.startswith(f"{ALL}/") or name not in pipeline.list_collections(settings, principal=who.principal):
+        raise NotFoundError(f"There is no model '{model}' you may use; GET /v1/models lists yours.")
+    return [name]
+
+
+def citations(answer: Answer) -> list[dict[str, Any]]:
+    """The answer's cited sources, numbered in the order the paragraphs first cite them."""
+    by_id = {s.id: s for s in answer.sources}
+    numbered: dict[str, dict[str, Any]] = {}
+    for paragraph in answer.paragraphs:
+        for sid in paragraph.source_ids:
+            if sid in by_id and sid not in numbered:
+                s = by_id[sid]
+                numbered[sid] = {
+                    "number": len(numbered) + 1,
+                    "source_id": s.id,
+                    "doc_id": s.doc_id,
+                    "file_name": s.file_name,
+                    "collection": s.collection,
+                    "pages": s.pages,
+                    "label": s.label,
+                    "quote": paragraph.quote,
+                    "boxes": [b.model_dump(mode="json") for b in s.boxes],
+                }
+    return list(numbered.values())
+
+
+def paragraphs_text(answer: Answer, cites: list[dict[str, Any]]) -> list[str]:
+    """Each paragraph with its markers; a refusal or a reply without paragraphs as its message."""
+    number = {c["source_id"]: c["number"] for c in cites}
+    parts = []
+    for paragraph in answer.paragraphs:
+        marks = "".join(f"[{number[s]}]" for s in dict.fromkeys(paragraph.source_ids) if s in number)
+        parts.append(f"{paragraph.text} {marks}".rstrip())
+    if answer.missing_information and (answer.mode in ("refused", "greeting") or not parts):
+        parts.append(answer.missing_information)
+    return parts
+
+
+def sources_block(cites: list[dict[str, Any]]) -> str:
+    if not cites:
+        return ""
+    lines = [f"[{c['number']}] {c['file_name']}, p. {', '.join(map(str, c['pages']))} ({c['label']})" for c in cites]
+    return "Sources:\n" + "\n".join(lines)
+
+
+def _completion_id() -> str:
+    return "chatcmpl-" + uuid.uuid4().hex[:24]
+
+
+@router.post("/chat/completions", response_model=None)
+def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
+    settings = request.app.state.settings
+    question = next((_text(m.content) for m in reversed(body.messages) if m.role == "user"), "").strip()
+    if not question:
+        raise InputError("The messages hold no user message to answer.")
+    collections = _collections(body.model, settings, who)
+    stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal)
+    if body.stream:
+        return StreamingResponse(_chunks(stream, body.model), media_type="text/event-stream")
+    answer = stream.result()
+    cites = citations(answer)
+    text = "\n\n".join([*paragraphs_text(answer, cites), sources_block(cites)]).strip()
+    return {
+        "id": _completion_id(),
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop", "logprobs": None}
+        ],
+        "usage": {
+            "prompt_tokens": answer.prompt_tokens,
+            "completion_tokens": answer.completion_tokens,
+            "total_tokens": answer.prompt_tokens + answer.completion_tokens,
+        },
+        "citations": cites,
+        "answer_mode": answer.mode,
+    }
+
+
+def _chunks(stream: Any, model: str) -> Iterator[str]:
+    cid, created = _completion_id(), int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: Literal["stop"] | None = None, **extra: Any) -> str:
+        data = {
+            "id": cid,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+            **extra,
+        }
+        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+    yield chunk({"role": "assistant", "content": ""})
+    try:
+        answer = next(e.answer for e in stream if isinstance(e, pipeline.Final))
+    except RagError as err:
+        yield f"data: {json.dumps({'error': {'message': str(err), 'type': type(err).__name__}})}\n\n"
+        return
+    cites = citations(answer)
+    parts = paragraphs_text(answer, cites)
+    for i, part in enumerate(parts):
+        yield chunk({"content": ("\n\n" if i else "") + part})
+    block = sources_block(cites)
+    yield chunk({"content": "\n\n" + block if block else ""}, "stop", citations=cites, answer_mode=answer.mode)
+    yield "data: [DONE]\n\n"

@@ -1,0 +1,209 @@
+"""The REST routes (`/api/...`): collections and documents the caller may read, search with each
+channel's ranks, ask (JSON, or server-sent events as the answer is written), a citation's page as
+a picture with its highlight and as a PDF excerpt, uploads and their jobs, reported citations.
+
+Each route calls the façade with the caller's principal, so the scope pre-filter, the viewer's
+re-check and the audit records are the app's own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, Field
+from starlette.responses import Response, StreamingResponse
+
+from rag_core import pipeline
+from rag_core.api.security import Caller
+from rag_core.models import Source
+
+router = APIRouter(prefix="/api", tags=["library"])
+
+
+def caller(request: Request) -> Caller:
+    return request.app.state.authenticate(request, "api")
+
+
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+class SearchRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    collections: list[str] | None = Field(None, description="Only these collections (default: all you may read)")
+    doc_ids: list[str] | None = Field(None, description="Only these documents")
+    k: int | None = Field(None, ge=1, le=50, description="Number of passages (default: the setting)")
+
+
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    collections: list[str] | None = None
+    doc_ids: list[str] | None = None
+    conversation_id: str | None = Field(None, max_length=200, description="Your conversation, for follow-ups")
+    stream: bool = Field(False, description="Answer as server-sent events: draft, checked, then final")
+
+
+class CitationRequest(BaseModel):
+    source: Source = Field(description="A source of an answer or a search, as this API returned it")
+    page: int | None = Field(None, ge=1, description="The page to show (default: the source's first page)")
+
+
+class ReportRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    language: str = Field("en", max_length=8)
+    source: Source
+    quote: str = Field("", max_length=4000)
+    comment: str = Field("", max_length=2000)
+
+
+@router.get("/collections")
+def collections(who: CallerDep, request: Request) -> dict[str, Any]:
+    """The collections you may read."""
+    return {"collections": pipeline.list_collections(request.app.state.settings, principal=who.principal)}
+
+
+@router.get("/documents")
+def documents(who: CallerDep, request: Request, collection: str | None = None) -> dict[str, Any]:
+    """The ready documents you may read (of one collection when given)."""
+    settings = request.app.state.settings
+    if collection is not None:
+        _require_collection(collection, settings, who)
+    rows = pipeline.list_documents(settings, collection, principal=who.principal)
+    return {"documents": [r.model_dump(mode="json") for r in rows]}
+
+
+def _require_collection(name: str, settings: Any, who: Caller) -> None:
+    from rag_core.errors import NotFoundError
+
+    if name not in pipeline.list_collections(settings, principal=who.principal):
+        raise NotFoundError(f"There is no collection '{name}' you may read.")
+
+
+def _check_scope(settings: Any, who: Caller, collections: list[str] | None) -> None:
+    for name in collections or ():
+        _require_collection(name, settings, who)
+
+
+@router.post("/search")
+def search(body: SearchRequest, who: CallerDep, request: Request) -> dict[str, Any]:
+    """Ranked passages of the documents you may read, with each search channel's rank."""
+    settings = request.app.state.settings
+    _check_scope(settings, who, body.collections)
+    result = pipeline.search(body.query, settings, body.collections, body.doc_ids, k=body.k, principal=who.principal)
+    return result.model_dump(mode="json")
+
+
+@router.post("/ask", response_model=None)
+def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
+    """The app's answer object: paragraphs, citations (document, page, boxes, quote), numbers and
+    their checks, refusals. With `stream: true`, server-sent events `draft`, `checked`, `final`."""
+    settings = request.app.state.settings
+    _check_scope(settings, who, body.collections)
+    args = (body.question, settings, body.conversation_id, body.collections, body.doc_ids)
+    if not body.stream:
+        return pipeline.ask(*args, principal=who.principal).model_dump(mode="json")
+    stream = pipeline.ask_stream(*args, principal=who.principal)
+    return StreamingResponse(sse_events(stream), media_type="text/event-stream")
+
+
+def sse_events(stream: Any) -> Iterator[str]:
+    """The façade's events as server-sent events; an error ends the stream with an `error` event."""
+    from rag_core.errors import RagError
+
+    try:
+        for event in stream:
+            if isinstance(event, pipeline.Draft):
+                yield _sse("draft", {"index": event.index, "text": event.text})
+            elif isinstance(event, pipeline.Checked):
+                paragraph = event.paragraph.model_dump(mode="json") if event.paragraph else None
+                sources = [s.model_dump(mode="json") for s in event.sources]
+                yield _sse("checked", {"index": event.index, "paragraph": paragraph, "sources": sources})
+            elif isinstance(event, pipeline.Final):
+                yield _sse("final", event.answer.model_dump(mode="json"))
+    except RagError as err:
+        yield _sse("error", {"error": {"message": str(err), "type": type(err).__name__}})
+
+
+def _sse(event: str, data: Any) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+@router.post("/citations/image", responses={200: {"content": {"image/png": {}}}})
+def citation_image(body: CitationRequest, who: CallerDep, request: Request) -> Response:
+    """The cited page as a PNG with the passage highlighted (the document is checked again)."""
+    page = body.page or (body.source.pages[0] if body.source.pages else 1)
+    data = pipeline.citation_image(
+        body.source.doc_id, page, body.source, request.app.state.settings, principal=who.principal
+    )
+    return Response(data, media_type="image/png")
+
+
+@router.post("/citations/pdf", responses={200: {"content": {"application/pdf": {}}}})
+def citation_pdf(body: CitationRequest, who: CallerDep, request: Request) -> Response:
+    """Only the cited pages of the PDF; header `X-Page-Map`: original page -> page of the excerpt."""
+    pages = [body.page] if body.page else list(body.source.pages)
+    data, mapping = pipeline.page_pdf(body.source.doc_id, pages, request.app.state.settings, principal=who.principal)
+    return Response(data, media_type="application/pdf", headers={"X-Page-Map": json.dumps(mapping)})
+
+
+@router.post("/uploads", status_code=202)
+async def upload(
+    request: Request,
+    who: CallerDep,
+    file_name: Annotated[str, Query(min_length=1, max_length=255)],
+    collection: str | None = None,
+    into_existing: bool = False,
+) -> dict[str, Any]:
+    """Queue the request body (the file's bytes) for ingestion; a job is created (see /api/jobs/{id})."""
+    from starlette.concurrency import run_in_threadpool
+
+    data = await request.body()
+    job = await run_in_threadpool(
+        lambda: pipeline.submit_upload(
+            data,
+            file_name,
+            request.app.state.settings,
+            collection,
+            principal=who.principal,
+            into_existing=into_existing,
+        )
+    )
+    return _job(job)
+
+
+@router.get("/jobs")
+def jobs(who: CallerDep, request: Request) -> dict[str, Any]:
+    """Your upload jobs (every job of the collections you manage)."""
+    return {"jobs": [_job(j) for j in pipeline.list_jobs(request.app.state.settings, principal=who.principal)]}
+
+
+@router.get("/jobs/{job_id}")
+def job(job_id: str, who: CallerDep, request: Request) -> dict[str, Any]:
+    """One job's state, stage and progress."""
+    return _job(pipeline.get_job(job_id, request.app.state.settings, principal=who.principal))
+
+
+def _job(job: Any) -> dict[str, Any]:
+    keys = ("id", "file_name", "collection", "state", "stage", "done", "total", "message", "doc_id")
+    return {k: getattr(job, k) for k in keys} | {"progress": pipeline.progress_of(job)}
+
+
+@router.post("/citations/report", status_code=201)
+def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, Any]:
+    """Report a wrong citation (recorded under your name); the document must be one you may read."""
+    from rag_core.pipeline import evaluating
+
+    settings = request.app.state.settings
+    pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
+    record = evaluating.report_citation(
+        settings,
+        principal=who.principal,
+        question=body.question,
+        language=body.language,
+        source=body.source,
+        quote=body.quote,
+        comment=body.comment,
+    )
+    return {"reported": record}

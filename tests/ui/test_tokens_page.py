@@ -1,0 +1,35 @@
+"""The API tokens page (AppTest, a real library in a temp dir, local mode): a token created on the
+page is shown once and acts as its user; revoked on the page, it is refused at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.errors import AccessDenied
+from tests.ui.apptest_support import run_app
+
+
+def test_a_token_is_created_shown_once_and_revoked_on_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "lib"))
+    settings = Settings(data_dir=tmp_path / "lib")
+    at = run_app("views/tokens.py")
+    at.text_input[0].input("notebook")
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    (shown,) = [c.value for c in at.code]
+    principal, _ = pipeline.principal_of_token(settings, shown, "api")
+    assert principal == Principal.local_operator()
+    assert [r["name"] for r in pipeline.list_api_tokens(settings, principal=principal)] == ["notebook"]
+    assert "notebook" in "".join(m.value for m in at.markdown)
+    at.run()  # the next run no longer shows the token
+    assert not at.code
+    revoke = next(b for b in at.button if b.key and b.key.startswith("revoke-"))
+    revoke.click().run()
+    assert not at.exception, at.exception
+    with pytest.raises(AccessDenied):
+        pipeline.principal_of_token(settings, shown, "api")

@@ -1,0 +1,29 @@
+"""Strings of the API tokens page."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.tokens": {"fr": "Jetons d'API", "en": "API tokens"},
+    "tokens.title": {"fr": "Jetons d'API personnels", "en": "Personal API tokens"},
+    "tokens.intro": {
+        "fr": "Un jeton agit en votre nom dans l'API, le point d'accès compatible OpenAI et le serveur MCP : "
+        "mêmes droits, même journal d'audit. Il n'est montré qu'une fois ; révoquez-le dès qu'il ne sert plus.",
+        "en": "A token acts as you in the API, the OpenAI-compatible endpoint and the MCP server: the same rights, "
+        "the same audit trail. It is shown once; revoke it as soon as it is no longer needed.",
+    },
+    "tokens.name": {"fr": "Nom (à quoi il sert)", "en": "Name (what it is for)"},
+    "tokens.days": {"fr": "Durée de validité (jours)", "en": "Lifetime (days)"},
+    "tokens.create": {"fr": "Créer un jeton", "en": "Create a token"},
+    "tokens.created": {
+        "fr": "Votre jeton (copiez-le maintenant, il ne sera plus montré) :",
+        "en": "Your token (copy it now, it will not be shown again):",
+    },
+    "tokens.none": {"fr": "Aucun jeton.", "en": "No token."},
+    "tokens.revoke": {"fr": "Révoquer", "en": "Revoke"},
+    "tokens.revoked": {"fr": "Jeton révoqué.", "en": "Token revoked."},
+    "tokens.row": {
+        "fr": "**{name}** · {user} · jusqu'au {expires}{expired}",
+        "en": "**{name}** · {user} · until {expires}{expired}",
+    },
+    "tokens.expired": {"fr": " (expiré)", "en": " (expired)"},
+}
