@@ -152,7 +152,7 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
         raw, word = raws[0], folded[0]
         if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
             continue
-        if _acronym(raw):
+        if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
             terms.append(
                 (
                     Term(

@@ -205,3 +205,9 @@ def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_for
     variants = {t.text: t.variants for t in question_terms("How did COGS and EBITDA evolve?", thesaurus)}
     assert ("cost", "sales") in variants["COGS"]
     assert any(v[0] == "earnings" and "amortization" in v for v in variants["EBITDA"])
+
+
+def test_a_shouted_function_word_is_no_acronym() -> None:
+    terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
+    assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
+    assert terms["TSCA"] == "identifier"
