@@ -16,7 +16,11 @@ glossary term is mentioned when one of its translations is ("tardifs" by "IBNR",
   be refused because its French words are absent) and it is long enough not to be a
   paraphrase's filler (`policy`).
 - A term the library mentions but the retrieved passages do not is *not retrieved*: only
-  identifiers, names and rare words (fewer than `RARE_PASSAGES` passages) count.
+  identifiers, periods, names and rare words (fewer than `RARE_PASSAGES` passages) count.
+- A term whose words all occur in the scope's page furniture (running headers and footers, which
+  the index leaves out) or in its documents' titles and file names is neither: the question is
+  then naming the document or pasting its page furniture ("Page", "Annual Report"), not asking
+  about something the documents lack (`furniture`, from `understanding.furniture`).
 This module decides nothing about answers and does not search: the caller passes `Lookup` (the full-text
 index) and, when `coverage_retry` asks for one more search, runs it and gives the result to `use_retry`.
 """
@@ -115,7 +119,7 @@ def counts_when_absent(term: Term, question_language: str, scope_languages: Iter
     something. Measured on the dev sets (benchmarks/answers_dev.py --terms-only): absent plain words
     are everywhere in paraphrased questions (31 of 85 dev questions held one), and so are short
     abbreviations the documents spell out (USP, TP, DTA)."""
-    if term.kind in ("identifier", "name"):
+    if term.kind in ("identifier", "name", "period"):
         return True
     if term.kind != "alias":
         return False
@@ -135,10 +139,13 @@ def check_coverage(
     thesaurus: Thesaurus | None = None,
     scope_passages: int = 0,
     glossary: Glossary | None = None,
+    furniture: frozenset[str] = frozenset(),
 ) -> Coverage:
     """Missing and not-retrieved terms of `question`; `passages` are the retrieved context texts,
-    `scope_passages` the number of passages in the accessible scope."""
-    terms = question_terms(question, thesaurus, glossary)
+    `scope_passages` the number of passages in the accessible scope, `furniture` the folded words of
+    its page headers and footers and of its documents' titles (never a reason to refuse)."""
+    furniture_stems = frozenset(s for w in furniture for s in both_stems(w))
+    terms = [t for t in question_terms(question, thesaurus, glossary) if not _furniture(t, furniture_stems)]
     languages = set(scope_languages)
     folded = [fold(p) for p in passages]
     missing: list[str] = []
@@ -153,15 +160,20 @@ def check_coverage(
             if counts_when_absent(term, question_language, languages, scope_passages):
                 missing.append(term.text)
             continue
-        carries = term.kind in ("identifier", "abbreviation", "name") or (
+        carries = term.kind in ("identifier", "abbreviation", "name", "period") or (
             n < RARE_PASSAGES and counts_when_absent(term, question_language, languages, scope_passages)
         )
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
     kinds = {t.text: t.kind for t in terms}
-    named = [m for m in missing if kinds[m] in ("identifier", "name")]
+    named = [m for m in missing if kinds[m] in ("identifier", "name", "period")]
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
     return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
+
+
+def _furniture(term: Term, stems: frozenset[str]) -> bool:
+    """All the term's words occur in the page furniture or the titles (stemmed as the index does)."""
+    return bool(stems) and term.kind != "period" and all(both_stems(w) & stems for w in term.words)
 
 
 # ----- the check within a question's path --------------------------------------------------------
@@ -175,6 +187,7 @@ class CoverageScope:
     thesaurus: Thesaurus | None = None
     passages: int = 0  # children in scope
     glossary: Glossary | None = None
+    furniture: frozenset[str] = frozenset()  # folded words of page headers/footers and document titles
 
     def check(self, question: str, hits: Sequence[RetrievedParent], language: str) -> Coverage:
         """The question's terms (`language`: the question's) against the library and these passages."""
@@ -187,6 +200,7 @@ class CoverageScope:
             self.thesaurus,
             self.passages,
             self.glossary,
+            self.furniture,
         )
 
 

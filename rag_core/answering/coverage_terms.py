@@ -4,7 +4,10 @@ They are its identifiers and acronyms ("TSCA", "IFRS 17", "Guideline 37"), its p
 ("Schnieper", "Smith-Wilson", a hyphenated pair is one phrase), the words of a short parenthesised
 name ("the symmetric adjustment (equity dampener)") and its content words. With a thesaurus or a
 bilingual glossary, a term inside a recognised label also gets the label's other forms (synonyms,
-translations) as variants that count as mentions.
+translations) as variants that count as mentions. A fiscal or reporting period ("FY2023", "fourth
+quarter of fiscal 2023", "T4", `understanding.periods`) is one term whose variants are the ways
+documents write that period ("fiscal 2023", "exercice 2023", "2023"): a filing that says "fiscal
+2023" mentions the question's "FY2023".
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Literal
 from rag_core.text import STOP_WORDS, fold
 from rag_core.understanding.glossary import Glossary
 from rag_core.understanding.glossary import spans as glossary_spans
+from rag_core.understanding.periods import Period, find_periods, surface_forms
 from rag_core.understanding.thesaurus import Thesaurus
 
-Kind = Literal["identifier", "abbreviation", "name", "alias", "word"]
+Kind = Literal["identifier", "abbreviation", "name", "alias", "word", "period"]
 
 MIN_ACRONYM_CHARS = 4  # TSCA, IFRS, IBNER count when absent; USP, TP do not (see `_short`)
 MAX_ALIAS_WORDS = 2
@@ -28,6 +32,9 @@ REFERENCE_WORDS = frozenset(
     "example exemple exhibit annex annexe appendix paragraph paragraphe recital "
     "orientation".split()
 )
+# Words that say where in a document, not what: "Page 12", "p. 4" (a page number is printed in the page's
+# furniture, never in its text, so the pair is no term of the question).
+LOCATOR_WORDS = frozenset("page pages p pp".split())
 TOKEN = re.compile(r"\w+")  # a word, in questions and passages alike
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
@@ -103,12 +110,31 @@ def _content(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(w for w in words if w not in STOP_WORDS and not w.isdigit() and len(w) > 1)
 
 
+def _period_words(text: str) -> tuple[str, ...]:
+    """A period's written form as folded words, numbers kept ("fiscal 2023" -> ("fiscal", "2023"))."""
+    return tuple(w for w in (fold(t) for t in TOKEN.findall(text)) if w not in STOP_WORDS and w not in _ELISIONS)
+
+
+def period_term(period: Period) -> Term:
+    """The term of a period: as the question writes it, with each way documents write it as a variant.
+    A period with a year counts like an identifier when absent; a part without a year ("Q4") like a word."""
+    words = _period_words(period.text)
+    variants = tuple(dict.fromkeys(v for f in surface_forms(period.key) if (v := _period_words(f)) and v != words))
+    return Term(period.text, "period" if period.year is not None else "word", words, variants)
+
+
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
     groups = _groups(question)
     aliases = _alias_spans(question)
+    periods = [p for p in find_periods(question) if not p.text.isdigit()]  # a bare year stays a citation's
     terms: list[tuple[Term, list[int]]] = []
     for g, (group, opens) in enumerate(groups):
+        period = next((p for p in periods if p.start < group[-1].end and group[0].start < p.end), None)
+        if period is not None:  # the period's words make one term, added at its first word
+            if not any(t.text == period.text for t, _ in terms):
+                terms.append((period_term(period), [t.index for t in group]))
+            continue
         raws = [t.raw for t in group]
         folded = tuple(fold(r) for r in raws)
         text = question[group[0].start : group[-1].end]
@@ -124,9 +150,9 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
                 terms.append((Term(text, kind, words), positions))
             continue
         raw, word = raws[0], folded[0]
-        if raw.isdigit() or len(raw) < 2:
+        if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
             continue
-        if _acronym(raw):
+        if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
             terms.append(
                 (
                     Term(
@@ -175,5 +201,6 @@ def _with_variants(
                     key = _content(fold(w) for w in TOKEN.findall(label))
                     if key and key != term.words and key not in labels:
                         labels.append(key)
-        out.append((Term(term.text, term.kind, term.words, tuple(labels)) if labels else term, positions))
+        variants = tuple(dict.fromkeys((*term.variants, *labels)))
+        out.append((Term(term.text, term.kind, term.words, variants) if labels else term, positions))
     return out

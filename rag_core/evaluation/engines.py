@@ -28,7 +28,7 @@ from rag_core.embedding import Embedder, select_embedder
 from rag_core.evaluation import metrics
 from rag_core.evaluation.bm25_pages import PageIndex
 from rag_core.evaluation.questions import PageKey, Question
-from rag_core.models import DocumentRecord, Parent
+from rag_core.models import DocumentRecord, Parent, SearchResult
 from rag_core.parsing.pagetext import page_texts
 from rag_core.store import ChildHit, PageHit, Store
 from rag_core.text import contains_quote, detect_language
@@ -173,17 +173,11 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
     )
     ranked = {c.name: _channel_pages(c, candidates, corpus) for c in retrieval.channels() if c.name in candidates.hits}
     out: dict[str, EngineRun] = {}
-    for engine in engines:
-        if engine in ("hybrid-parents", "hybrid-children"):
-            fusion = engine.removeprefix("hybrid-")
-            if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
-                pages = _fused_pages(
-                    candidates, ranked, settings, languages, language, only_other if other is not None else None
-                )
-            else:
-                fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                pages = corpus.pages_of(fused)
-            result = retrieval.search(
+    searched: dict[str, SearchResult] = {}
+
+    def search(fusion: str) -> SearchResult:
+        if fusion not in searched:
+            searched[fusion] = retrieval.search(
                 question.question,
                 corpus.store,
                 embedder,
@@ -196,6 +190,25 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
                 language=language,
                 translation=translation,
             )
+        return searched[fusion]
+
+    for engine in engines:
+        if engine in ("hybrid-parents", "hybrid-children"):
+            fusion = engine.removeprefix("hybrid-")
+            if fusion == "parents":  # as retrieval.fuse_with_other_language, on pages
+                pages = _fused_pages(
+                    candidates, ranked, settings, languages, language, only_other if other is not None else None
+                )
+            else:
+                fused = corpus.store.hybrid(question.question, vector, language, corpus.scope, 2 * PAGE_CANDIDATE_K)
+                pages = corpus.pages_of(fused)
+            result = search(fusion)
+            out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
+        elif engine in PARENT_PAGE_ENGINES:  # the pages of the product's own parents, two readings
+            result = search(settings.retrieval.fusion)
+            order = retrieval.answer_pages if engine == "answer-pages" else retrieval.parent_pages
+            refs = order(result.parents)
+            pages = [(corpus.records[d].file_name, n) for d, n in refs if d in corpus.records]
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "bm25s-pages":
             out[engine] = EngineRun(
@@ -313,4 +326,6 @@ def parent_level(run: EngineRun, question: Question, corpus: Corpus) -> dict:
 
 
 # One engine per search channel registered when this module is imported, then the fusions and the baseline.
-ALL_ENGINES = (*channel_engines(), "hybrid-parents", "hybrid-children", "bm25s-pages")
+# The pages of the default fusion's parents: each parent's best page first, or parent after parent.
+PARENT_PAGE_ENGINES = ("answer-pages", "parent-pages")
+ALL_ENGINES = (*channel_engines(), "hybrid-parents", "hybrid-children", *PARENT_PAGE_ENGINES, "bm25s-pages")

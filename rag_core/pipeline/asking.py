@@ -34,6 +34,7 @@ from rag_core.reranking import Reranker, rerank, select_reranker
 from rag_core.text import detect_language
 from rag_core.understanding.budget import Plan, plan_question
 from rag_core.understanding.followups import Message, key_terms, rewrite_followup
+from rag_core.understanding.furniture import furniture_words
 from rag_core.understanding.subquestions import share_budget
 from rag_core.understanding.thesaurus import load_thesaurus
 
@@ -341,6 +342,7 @@ def coverage_scope(settings: Settings, scope: Sequence[str]) -> CoverageScope:
         thesaurus,
         sum(r.children for r in records),
         understanding.load_glossary(settings),
+        furniture_words(settings, records),
     )
 
 

@@ -27,12 +27,15 @@ from rag_core.retrieval.crosslingual import (
     placement,
 )
 from rag_core.retrieval.fusion import fuse_group, fuse_parents, fuse_rankings
+from rag_core.retrieval.pages import answer_pages, parent_pages
 from rag_core.retrieval.reduction import ParentRankings, best_child_per_parent, page_ranks
 from rag_core.retrieval.registry import channel, channels, register, unregister
 from rag_core.retrieval.running import Candidates, run_all, run_channels
 from rag_core.retrieval.search import search
 
 __all__ = [
+    "answer_pages",
+    "parent_pages",
     "Candidates",
     "Channel",
     "ChannelQuery",

@@ -64,6 +64,8 @@ def test_results_structure(evaluated: tuple[dict, str, Path]) -> None:
         "translated",
         "hybrid-parents",
         "hybrid-children",
+        "answer-pages",
+        "parent-pages",
         "bm25s-pages",
     }
     assert sorted(results["ingestion"]["pdfs"]) == sorted(PDFS)

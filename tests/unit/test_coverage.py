@@ -185,3 +185,29 @@ def test_a_retry_that_costs_the_passages_another_term_is_not_kept() -> None:
     )
     assert better.parents[0].parent.id == both.parent.id and coverage.not_retrieved == () and retried == ("ISFA",)
     assert coverage_retry(question, coverage, 1) is None  # nothing left to search for
+
+
+def test_a_fiscal_period_is_one_term_whose_variants_are_its_written_forms() -> None:
+    terms = {t.text: t for t in question_terms("What was COGS in the fourth quarter of fiscal 2023 and in FY22?")}
+    quarter, year = terms["fourth quarter of fiscal 2023"], terms["FY22"]
+    assert quarter.kind == "period" and year.kind == "period"
+    assert ("4q23",) in quarter.variants and ("t4", "2023") in quarter.variants
+    assert ("fiscal", "2022") in year.variants and ("2022",) in year.variants
+    assert not {"fourth", "quarter", "fiscal"} & set(terms)  # its words are not terms of their own
+    assert kinds("Revenue in Q4?")["Q4"] == "word"  # a part without its year never refuses on its own
+    assert "2008" not in kinds("Does Wüthrich's 2008 method apply?")  # a bare year stays a citation's
+
+
+def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_forms() -> None:
+    assert "Page" not in kinds("On Page 12, what does the Mack model assume?")
+    assert kinds("On which Page is the Mack model?")["Page"] == "name"  # without a number it is a word like any
+    thesaurus = Thesaurus.from_json(BUNDLED.read_bytes())
+    variants = {t.text: t.variants for t in question_terms("How did COGS and EBITDA evolve?", thesaurus)}
+    assert ("cost", "sales") in variants["COGS"]
+    assert any(v[0] == "earnings" and "amortization" in v for v in variants["EBITDA"])
+
+
+def test_a_shouted_function_word_is_no_acronym() -> None:
+    terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
+    assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
+    assert terms["TSCA"] == "identifier"

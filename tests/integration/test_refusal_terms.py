@@ -1,0 +1,124 @@
+"""Refuse only what the library truly lacks: periods in any written form, abbreviations through the
+thesaurus, page furniture and locators never a reason, and a refusal that names what is missing.
+
+Two real PDFs are ingested once for the module by the real offline pipeline (parsing, chunking,
+embedding, LanceDB): two pages cut out of the CAS tail-factor report (its running header, "Casualty
+Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), and a short annual
+report written here with PyMuPDF, since no corpus PDF is a financial filing: it writes its periods
+as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sales", never "FY2023",
+"Q4" or "COGS". The questions are written for these tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.models import Answer
+
+LOCAL = Principal.local_operator()
+CAS = "en_CAS_tail_factor_working_party_2013.pdf"
+FILING = "northwind_annual_report.pdf"
+
+FILING_PAGES = [
+    [
+        "Item 7. Management's Discussion and Analysis",
+        "Results of Operations",
+        "Northwind Outfitters sells outdoor equipment through 212 stores and online. Net sales for fiscal 2023 "
+        "were $4,812 million, a decrease of 3.1% from fiscal 2022, as customers bought fewer tents and "
+        "camping stoves after two years of strong demand.",
+        "Cost of sales was $3,467 million in fiscal 2023 compared with $3,502 million in fiscal 2022. "
+        "The gross profit rate improved by 40 basis points because freight costs fell.",
+        "In the fourth quarter of fiscal 2023, comparable store sales declined 5.4%, driven by lower "
+        "traffic in the northern region and a warm winter that reduced demand for heaters.",
+    ],
+    [
+        "Liquidity and Capital Resources",
+        "Cash provided by operating activities was $392 million in fiscal 2023. Capital expenditures were "
+        "$118 million, mostly for store remodels and a new distribution centre in Ohio.",
+        "Selling, general and administrative expenses were $1,021 million, or 21.2% of net sales, "
+        "reflecting higher incentive compensation and advertising.",
+        "The board declared a quarterly dividend of $0.23 per share and repurchased 1.4 million shares.",
+    ],
+]
+
+
+def _filing(path: Path) -> Path:
+    """The annual report: one heading and its paragraphs per page (Helvetica, A4)."""
+    doc = pymupdf.open()
+    for paragraphs in FILING_PAGES:
+        page = doc.new_page(width=595, height=842)
+        y = 72.0
+        for i, text in enumerate(paragraphs):
+            size = 14 if i == 0 else 10.5
+            box = pymupdf.Rect(72, y, 523, y + 200)
+            left = page.insert_textbox(box, text, fontsize=size, fontname="helv")
+            y += 200 - left + (14 if i == 0 else 10)
+    doc.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, dict[str, str]]:
+    root = tmp_path_factory.mktemp("refusal_terms")
+    with pymupdf.open(corpus_dir / CAS) as doc:
+        doc.select([59, 60])  # PDF pages 60-61: the static mortality method
+        doc.save(root / CAS)
+    files = [root / CAS, _filing(root / FILING)]
+    settings = Settings(data_dir=root / "data")
+    results = pipeline.ingest(files, settings, principal=LOCAL)
+    assert all(r.status == "ingested" for r in results), [r.message for r in results]
+    return settings, {r.file_name: r.doc_id for r in results if r.doc_id}
+
+
+def ask(library: tuple[Settings, dict[str, str]], question: str, only: str) -> Answer:
+    settings, ids = library
+    return pipeline.ask(question, settings, doc_ids=[ids[only]], principal=LOCAL)
+
+
+def _cites(answer: Answer, words: str) -> bool:
+    texts = [s.text for s in (*answer.sources, *answer.uncited)]
+    return any(words in " ".join(t.split()) for t in texts)
+
+
+def test_a_fiscal_year_asked_as_fy_is_found_where_the_filing_writes_fiscal(library) -> None:
+    answer = ask(library, "What were Northwind's net sales in FY2023?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert answer.missing_terms == []
+
+
+def test_a_quarter_asked_as_q4_is_found_where_the_filing_writes_fourth_quarter(library) -> None:
+    answer = ask(library, "How much did comparable store sales decline in Q4 FY23?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert answer.missing_terms == []
+
+
+def test_an_abbreviation_is_found_through_the_thesaurus(library) -> None:
+    answer = ask(library, "What was Northwind's COGS in fiscal 2023?", FILING)  # the filing says "cost of sales"
+    assert answer.mode != "refused", answer.missing_information
+    answer = ask(library, "How large were the SG&A expenses as a share of sales?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+
+
+def test_a_period_the_library_lacks_is_refused_by_name_with_the_closest_passages(library) -> None:
+    answer = ask(library, "What were Northwind's net sales in FY2019?", FILING)
+    assert answer.mode == "refused"
+    assert answer.missing_terms == ["FY2019"]
+    assert answer.missing_information == "None of the documents you can access mentions 'FY2019'."
+    assert answer.paragraphs == [] and _cites(answer, "Net sales for fiscal 2023")  # still the closest passages
+
+
+def test_page_furniture_and_a_page_locator_never_refuse(library) -> None:
+    question = (
+        "Casualty Actuarial Society E-Forum, Fall 2013, Page 60: how does the static mortality method "
+        "estimate incremental payments?"
+    )
+    answer = ask(library, question, CAS)
+    assert answer.mode != "refused", answer.missing_information
+    assert answer.missing_terms == []
+    assert _cites(answer, "static mortality method")
