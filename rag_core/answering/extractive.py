@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag_core.answering.cells import cell_paragraphs
 from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
 from rag_core.answering.table_rows import table_paragraphs
 from rag_core.answering.units import parent_lines, unit_of, unit_text
@@ -111,7 +112,7 @@ def extractive_paragraphs(
     is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
     question's translated terms to match it)."""
     chosen = select(candidates(hits, question, language, extra_terms))
-    paragraphs = []
+    paragraphs = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     for piece in _in_order(_pieces(hits, chosen), hits, language):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
