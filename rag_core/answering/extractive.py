@@ -106,13 +106,15 @@ def extractive_paragraphs(
     language: str = "",
     extra_terms: Sequence[str] = (),
 ) -> list[Paragraph]:
-    """The piece that answers best, then the other relevant pieces of the context parents (one paragraph
-    each, never two parents in one), then the table rows the question names; `source_ids[i]` is the
+    """The cell that holds a figure asked for, or the table rows whose row and column the question names;
+    then the piece that answers best, the other relevant pieces of the context parents (one paragraph
+    each, never two parents in one), then the other table rows the question names; `source_ids[i]` is the
     registry id of `hits[i]`. A parent written in another language than the question's (`language`)
     is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
     question's translated terms to match it)."""
     chosen = select(candidates(hits, question, language, extra_terms))
-    paragraphs = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
+    cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
+    paragraphs = list(cells)
     for piece in _in_order(_pieces(hits, chosen), hits, language):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
@@ -124,7 +126,10 @@ def extractive_paragraphs(
                 language=hit.document.language if other else None,
             )
         )
-    paragraphs += table_paragraphs(hits, question)
+    tables = table_paragraphs(hits, question)
+    # a row and a column the question names are a figure asked for: they lead; other rows follow the prose
+    named = [t for t in tables if t.table is not None and any(c for _, c in t.table.matched)]
+    paragraphs = [*cells, *named, *paragraphs[len(cells) :], *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:
