@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag_core.answering.numbers import extract_numbers
-from rag_core.citations import item_source_id
+from rag_core.citations import item_source_id, parent_source_id
 from rag_core.models import Item, Paragraph, RetrievedParent, TableCell
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, collapse_ws, fold
@@ -263,4 +263,5 @@ def cell_paragraphs(hits: Sequence[RetrievedParent], question: str, extra_terms:
     text += f", {col_head}" if col_head else ""
     text += f" ({where})" if where else ""
     sid = item_source_id(m.hit.parent, m.item)
-    return [Paragraph(text=text, source_ids=[sid], quote=_quote(m.item, row_cells))]
+    # the section is cited too: the table's title and unit are written there (a caption, a heading)
+    return [Paragraph(text=text, source_ids=[sid, parent_source_id(m.hit.parent)], quote=_quote(m.item, row_cells))]
