@@ -23,6 +23,7 @@ from rag_core.models import (
     Frozen,
     HighlightBox,
     Item,
+    Paragraph,
     Parent,
     RetrievedParent,
     SearchResult,
@@ -245,10 +246,24 @@ def highlight_target(
     )
 
 
-def source_target(source: Source, quote: str = "") -> ViewerTarget:
-    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart."""
-    tiers = quote_highlight(source, quote) if quote else None
-    quoted, boxes, parent_boxes = tiers if tiers else ([], source.boxes, source.parent_boxes)
+def paragraph_focus(paragraph: Paragraph, source: Source) -> list[HighlightBox]:
+    """The cells of `source` the paragraph's figures were traced to (a figure answered from its cell):
+    what its citation highlights first, rather than the whole table."""
+    if source.kind != "table":
+        return []
+    out: list[HighlightBox] = []
+    for n in paragraph.numbers:
+        loc = n.location
+        if n.status == "quoted" and loc is not None and loc.kind == "cell" and loc.source_id == source.id:
+            out += [b for b in loc.boxes if b not in out]
+    return out
+
+
+def source_target(source: Source, quote: str = "", focus: Sequence[HighlightBox] = ()) -> ViewerTarget:
+    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart;
+    `focus` (the cells a figure comes from, `paragraph_focus`) is highlighted first when given."""
+    tiers = quote_highlight(source, quote) if quote and not focus else None
+    quoted, boxes, parent_boxes = tiers if tiers else (list(focus), source.boxes, source.parent_boxes)
     return highlight_target(
         doc_id=source.doc_id,
         file_name=source.file_name,

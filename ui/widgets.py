@@ -16,10 +16,10 @@ from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
 from rag_core.access import Principal
-from rag_core.citations import LIGHT_COLOR  # the section's colour, for the Inspect view's outlines too
+from rag_core.citations import LIGHT_COLOR, paragraph_focus  # the section's colour, for the Inspect view's outlines too
 from rag_core.config import Settings
 from rag_core.errors import RagError
-from rag_core.models import HighlightBox, Item, Source
+from rag_core.models import HighlightBox, Item, Paragraph, Source
 from rag_core.pipeline import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
 from ui import state
 from ui.i18n import lang, t, user_message
@@ -176,14 +176,16 @@ def show_target(target: ViewerTarget, settings: Settings, principal: Principal, 
 # ---------------------------------------------------------------- citations and tables
 
 
-def open_source(source: Source, quote: str = "") -> None:
+def open_source(source: Source, quote: str = "", paragraph: Paragraph | None = None) -> None:
     """Card callback: show `source` in the viewer. The target is built here, on click, not for
-    every card on every run."""
-    state.open_viewer(source_target(source, quote))
+    every card on every run; a figure answered from a table cell highlights that cell."""
+    focus = paragraph_focus(paragraph, source) if paragraph is not None else []
+    state.open_viewer(source_target(source, quote, focus))
 
 
-def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> None:
-    """One button per cited source; a click opens the viewer on it (the quote's lines highlighted)."""
+def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", paragraph: Paragraph | None = None) -> None:
+    """One button per cited source; a click opens the viewer on it (the quote's lines, or the cell a
+    figure of `paragraph` comes from, highlighted)."""
     if not sources:
         return
     cols = st.columns(min(len(sources), 3))
@@ -194,7 +196,7 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "") -> N
                 key=f"{key}-{i}",
                 icon=":material/picture_as_pdf:",
                 on_click=open_source,
-                args=(source, quote),
+                args=(source, quote, paragraph),
                 width="stretch",
             )
 

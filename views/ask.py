@@ -138,7 +138,10 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         render_paragraph(paragraph, by_id, m, p_index)
         show_paragraph_marks(paragraph)
         citation_cards(
-            [by_id[i] for i in paragraph.source_ids if i in by_id], key=f"cite-{m}-{p_index}", quote=paragraph.quote
+            [by_id[i] for i in paragraph.source_ids if i in by_id],
+            key=f"cite-{m}-{p_index}",
+            quote=paragraph.quote,
+            paragraph=paragraph,
         )
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.mode == "extractive":

@@ -130,28 +130,35 @@ class Candidate:
     text: str
     stems: frozenset[str]
     relevance: float
+    line: int = -1  # the line of the parent's text that holds it (`units.parent_lines`)
 
 
 def candidates(
     hits: Sequence[RetrievedParent], question: str, language: str = "", extra_terms: Sequence[str] = ()
 ) -> list[Candidate]:
     """Every prose sentence of the context parents, with its relevance to the question."""
-    raw: list[tuple[int, tuple[int, int], str, frozenset[str], bool, str]] = []
+    raw: list[tuple[int, tuple[int, int], str, frozenset[str], bool, str, int]] = []
     for p, hit in enumerate(hits):
+        line_no = 0
         for child in hit.children or [hit.best_child]:
-            for pos, sentence in enumerate(split_sentences(child.text)):
-                if is_code_like(sentence):
-                    continue
-                raw.append(
-                    (
-                        p,
-                        (child.index, pos),
-                        clip(sentence),
-                        stem_set(sentence),
-                        child.id == hit.best_child.id,
-                        hit.document.language,
+            pos = 0
+            for line in child.text.splitlines():
+                for sentence in split_sentences(line):
+                    pos += 1
+                    if is_code_like(sentence):
+                        continue
+                    raw.append(
+                        (
+                            p,
+                            (child.index, pos),
+                            clip(sentence),
+                            stem_set(sentence),
+                            child.id == hit.best_child.id,
+                            hit.document.language,
+                            line_no,
+                        )
                     )
-                )
+                line_no += 1
     if not raw:
         return []
     n = len(raw)
@@ -167,12 +174,12 @@ def candidates(
     weights = [(stems, w * idf(stems)) for stems, w in query]
     total = sum(w for _, w in weights) or 1.0
     out = []
-    for p, order, text, stems, best, doc_language in raw:
+    for p, order, text, stems, best, doc_language, line_no in raw:
         covered = sum(w for s, w in weights if s & stems) / total
         bonus = (BEST_CHILD_BONUS if best and covered else 0.0) + (
             LANGUAGE_BONUS if covered and doc_language == language else 0.0
         )
-        out.append(Candidate(p, order, text, stems, covered + bonus))
+        out.append(Candidate(p, order, text, stems, covered + bonus, line_no))
     return out
 
 

@@ -14,10 +14,18 @@ Nothing here is generated: every word comes from the document.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rag_core.answering.evidence import candidates, is_code_like, select, split_sentences
+from rag_core.answering.cells import cell_paragraphs
+from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
 from rag_core.answering.table_rows import table_paragraphs
+from rag_core.answering.units import parent_lines, unit_of, unit_text
 from rag_core.models import Paragraph, RetrievedParent
+
+# A passage in another language than the question's is offered when its best sentence covers at least
+# this share of what the best passage in the question's language covers: a translation-matched passage
+# scores lower by construction (its terms count at half weight), so only one that answers passes.
+OTHER_LANGUAGE_SHARE = 0.8
 
 
 def _landing(hit: RetrievedParent) -> str:
@@ -30,6 +38,67 @@ def _landing(hit: RetrievedParent) -> str:
     return sentences[0] if sentences else ""
 
 
+@dataclass
+class _Piece:
+    """What one answer paragraph quotes: a whole unit, or chosen sentences of adjacent lines."""
+
+    parent: int
+    start: int  # first line (of `units.parent_lines`)
+    end: int  # after the last line
+    order: tuple[int, int]
+    texts: list[str]
+    quote: str  # its most relevant chosen sentence, verbatim
+    relevance: float
+    whole: bool  # a unit (numbered paragraph, list with its announcement, guideline)
+
+
+def _pieces(hits: Sequence[RetrievedParent], chosen: Sequence[Candidate]) -> list[_Piece]:
+    """The chosen sentences widened to their units; a sentence inside a quoted unit is not repeated;
+    sentences of adjacent lines of one parent read as one piece, distant ones stay apart."""
+    lines = {p: parent_lines(hits[p]) for p in {c.parent for c in chosen}}
+    units: list[_Piece] = []
+    for c in sorted(chosen, key=lambda c: -c.relevance):
+        unit = unit_of(lines[c.parent], c.line, c.text, split_sentences)
+        if unit is None:
+            continue
+        inside = next((u for u in units if u.parent == c.parent and u.start <= unit.start < u.end), None)
+        if inside is not None:
+            continue
+        text = unit_text(lines[c.parent], unit)
+        units.append(_Piece(c.parent, unit.start, unit.end, c.order, [text], c.text, c.relevance, True))
+    pieces = list(units)
+    for c in sorted(chosen, key=lambda c: (c.parent, c.order)):
+        owner = next((u for u in units if u.parent == c.parent and u.start <= c.line < u.end), None)
+        if owner is not None:
+            owner.relevance = max(owner.relevance, c.relevance)
+            continue
+        last = pieces[-1] if pieces and not pieces[-1].whole and pieces[-1].parent == c.parent else None
+        if last is not None and c.line - last.end <= 0:
+            last.texts.append(c.text)
+            last.end = c.line + 1
+            if c.relevance > last.relevance:
+                last.quote, last.relevance = c.text, c.relevance
+            continue
+        pieces.append(_Piece(c.parent, c.line, c.line + 1, c.order, [c.text], c.text, c.relevance, False))
+    return pieces
+
+
+def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: str) -> list[_Piece]:
+    """The most relevant piece first (the sentence that answers), then the others in context and document
+    order; a piece in another language than the question's only when it answers about as well as the
+    best one in the question's language (or when there is none)."""
+    own = [p.relevance for p in pieces if not language or hits[p.parent].document.language == language]
+    if own:
+        floor = OTHER_LANGUAGE_SHARE * max(own)
+        pieces = [
+            p for p in pieces if not language or hits[p.parent].document.language == language or p.relevance >= floor
+        ]
+    if not pieces:
+        return []
+    lead = max(pieces, key=lambda p: (p.relevance, -p.parent))
+    return [lead, *sorted((p for p in pieces if p is not lead), key=lambda p: (p.parent, p.order))]
+
+
 def extractive_paragraphs(
     hits: Sequence[RetrievedParent],
     question: str,
@@ -37,24 +106,30 @@ def extractive_paragraphs(
     language: str = "",
     extra_terms: Sequence[str] = (),
 ) -> list[Paragraph]:
-    """Table rows the question names, then one paragraph per context parent that holds relevant
-    sentences; `source_ids[i]` is the registry id of `hits[i]`. A parent written in another
-    language than the question's (`language`) is quoted as written and its paragraph labelled
-    with its language (`extra_terms` carries the question's translated terms to match it)."""
-    paragraphs = table_paragraphs(hits, question)
+    """The cell that holds a figure asked for, or the table rows whose row and column the question names;
+    then the piece that answers best, the other relevant pieces of the context parents (one paragraph
+    each, never two parents in one), then the other table rows the question names; `source_ids[i]` is the
+    registry id of `hits[i]`. A parent written in another language than the question's (`language`)
+    is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
+    question's translated terms to match it)."""
     chosen = select(candidates(hits, question, language, extra_terms))
-    for p, (hit, sid) in enumerate(zip(hits, source_ids, strict=True)):
-        sentences = [c.text for c in chosen if c.parent == p]
-        if sentences:
-            other = bool(language) and hit.document.language != language
-            paragraphs.append(
-                Paragraph(
-                    text=" ".join(sentences),
-                    source_ids=[sid],
-                    quote=sentences[0],
-                    language=hit.document.language if other else None,
-                )
+    cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
+    paragraphs = list(cells)
+    for piece in _in_order(_pieces(hits, chosen), hits, language):
+        hit = hits[piece.parent]
+        other = bool(language) and hit.document.language != language
+        paragraphs.append(
+            Paragraph(
+                text=" ".join(piece.texts),
+                source_ids=[source_ids[piece.parent]],
+                quote=piece.quote,
+                language=hit.document.language if other else None,
             )
+        )
+    tables = table_paragraphs(hits, question)
+    # a row and a column the question names are a figure asked for: they lead; other rows follow the prose
+    named = [t for t in tables if t.table is not None and any(c for _, c in t.table.matched)]
+    paragraphs = [*cells, *named, *paragraphs[len(cells) :], *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:

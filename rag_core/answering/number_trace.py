@@ -285,7 +285,8 @@ def trace_paragraph(
     pool = [e for sid in cited for e in evidence.get(sid, [])]
     others = [e for sid, items in evidence.items() if sid not in cited for e in items]
     numbers = extract_numbers(paragraph.text, reading)
-    context = _nearby(numbers)
+    # the quote's figures too: a value written in two cells is traced to the row the paragraph quotes
+    context = _nearby(numbers) | _nearby(extract_numbers(paragraph.quote, reading))
     checks = [(c, check_computation(c, evidence, cited, table, language)) for c in paragraph.computations]
     traces: list[NumberTrace] = []
     for n in numbers:

@@ -1,0 +1,151 @@
+"""Whole units of a passage around a chosen sentence: what must be quoted together to be read right.
+
+An extractive answer picks sentences; a sentence alone can mislead when it belongs to a larger
+unit. Three units are kept whole here, read from the lines of the parent's text (the parser
+writes one paragraph or list item per line, a list item with its marker):
+- a numbered paragraph ("143. Insurance undertakings should ...", often written "- 143. ...")
+  is quoted from its number to its end: its sentences, its list items and a line the page break
+  cut off (a continuation starts in lower case after a line without final punctuation);
+- a sentence that announces a list (it ends with a colon, or says "the following", "as follows",
+  "suivants") is quoted with the items that follow it;
+- a numbered title of a regulatory text ("Guideline 69 – ...", "Article 12", "Orientation 5")
+  is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
+  whole).
+A chosen list item is quoted with the sentence that announces its list. Any other sentence is
+quoted alone, as before. Nothing is generated: a unit is the document's own lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rag_core.models import RetrievedParent
+
+MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) past this length
+
+_NUMBERED = re.compile(r"^\s*(?:[-–•]\s+)?(\d{1,4})\.\s+(?=[^\W\d_])")
+_ITEM = re.compile(r"^\s*(?:[-–—•▪●◦○■□➢►✓*]|\(?[a-zA-Z]\)|\(?[ivxIVX]{1,5}\)|\(?\d{1,2}\)|\d{1,2}\.(?=\s))\s+(?=\S)")
+_TITLE = re.compile(
+    r"^\s*(?:Guideline|Guidelines|Orientation|Orientations|Article|Recommendation|Recommandation|Principle|Principe)"
+    r"\s+\d+[a-z]?\b",
+    re.IGNORECASE,
+)
+_ANNOUNCES = re.compile(
+    r"(?::\s*$|\b(?:the following|as follows|following (?:ones|items|steps|conditions|criteria))\b"
+    r"|\b(?:suivant(?:e|s|es)?|ci-dessous|ci-après)\b\W*$)",
+    re.IGNORECASE,
+)
+_FINAL = ".!?:;"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Lines `start` to `end` (exclusive) of a parent, read from `first` (the whole first line unless
+    the unit starts with the announcing sentence of that line)."""
+
+    start: int
+    end: int
+    first: str
+
+
+def parent_lines(hit: RetrievedParent) -> list[str]:
+    """The lines of the parent's text, child after child (the same lines the candidates are read from)."""
+    return [line for child in (hit.children or [hit.best_child]) for line in child.text.splitlines()]
+
+
+def _number(line: str) -> int | None:
+    m = _NUMBERED.match(line)
+    return int(m.group(1)) if m else None
+
+
+def _is_item(line: str) -> bool:
+    return bool(_ITEM.match(line)) and _number(line) is None
+
+
+def _continues(prev: str, line: str) -> bool:
+    """A line the page or column break cut off from the one before: no final punctuation before it,
+    a lower-case start."""
+    text = line.lstrip()
+    return bool(text) and text[0].islower() and prev.rstrip()[-1:] not in _FINAL
+
+
+def _items_end(lines: Sequence[str], start: int, number: int | None) -> int:
+    """End of the block begun at `start`: its items and continuations; numbered lines are items when they
+    count 1, 2, 3 ... (a list), a new paragraph when they follow `number` (the block's own number)."""
+    end, next_item = start + 1, 1
+    while end < len(lines):
+        line, prev = lines[end], lines[end - 1]
+        n = _number(line)
+        if _TITLE.match(line):
+            break
+        if n is not None:
+            if number is not None and n > number or n != next_item:
+                break
+            next_item += 1
+        elif not (_is_item(line) or _continues(prev, line)):
+            break
+        end += 1
+    return end
+
+
+def _announcement(line: str, sentence: str) -> bool:
+    """The chosen sentence ends its line and announces what follows."""
+    return line.rstrip().endswith(sentence.rstrip()) and bool(_ANNOUNCES.search(sentence))
+
+
+def _title_end(lines: Sequence[str], start: int) -> int:
+    """A numbered title with the numbered paragraphs under it, cut past `MAX_UNIT_CHARS`."""
+    end, size = start + 1, len(lines[start])
+    while end < len(lines):
+        n = _number(lines[end])
+        if n is None:
+            break
+        stop = _items_end(lines, end, n)
+        size += sum(len(x) for x in lines[end:stop])
+        if size > MAX_UNIT_CHARS and end > start + 1:
+            break
+        end = stop
+    return end
+
+
+def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
+    """The unit the chosen `sentence` (on line `line_no`) must be quoted with; None: the sentence alone.
+    `split` cuts a line into sentences (as the candidates were cut), to find a list's announcing one."""
+    if not 0 <= line_no < len(lines):
+        return None
+    start = line_no
+    while start > 0 and (_is_item(lines[start]) or _continues(lines[start - 1], lines[start])):
+        start -= 1
+    head = lines[start]
+    number = _number(head)
+    if number is not None:
+        return Unit(start, _items_end(lines, start, number), head.strip())
+    if start == line_no and _TITLE.match(head):
+        end = _title_end(lines, start)
+        return Unit(start, end, head.strip()) if end > start + 1 else None
+    if start == line_no:
+        if _announcement(head, sentence) and line_no + 1 < len(lines):
+            end = _items_end(lines, start, None)
+            return Unit(start, end, sentence.strip()) if end > start + 1 else None
+        return None
+    announcer = (split(head) or [""])[-1]
+    if announcer and _announcement(head, announcer):  # a chosen item: with the sentence that announces it
+        return Unit(start, _items_end(lines, start, None), announcer.strip())
+    return None
+
+
+def unit_text(lines: Sequence[str], unit: Unit) -> str:
+    """The unit as quoted: its first sentence (or line), then its lines as written, one a line (a line the
+    page break cut off joins the one before)."""
+    out = [unit.first]
+    for i in range(unit.start + 1, unit.end):
+        line = lines[i].strip()
+        if not line:
+            continue
+        if _continues(lines[i - 1], line) and not _is_item(line):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,64 @@
+"""The units an extractive answer quotes whole (`rag_core.answering.units`), on lines written here."""
+
+from __future__ import annotations
+
+from rag_core.answering.evidence import split_sentences
+from rag_core.answering.units import unit_of, unit_text
+
+
+def quoted(lines: list[str], line_no: int, sentence: str) -> str | None:
+    unit = unit_of(lines, line_no, sentence, split_sentences)
+    return None if unit is None else unit_text(lines, unit)
+
+
+FRENCH = [
+    "Provisions techniques",
+    "Le calcul suit deux étapes. Les deux approches retenues sont :",
+    "- la méthode des cadences de règlement ;",
+    "- la méthode du coût moyen.",
+    "Le choix dépend des données disponibles.",
+]
+
+
+def test_a_french_sentence_announcing_a_list_comes_with_its_items_only() -> None:
+    assert quoted(FRENCH, 1, "Les deux approches retenues sont :") == "\n".join(
+        ["Les deux approches retenues sont :", FRENCH[2], FRENCH[3]]
+    )  # the sentence before it on the line and the prose after the list stay out
+
+
+def test_a_chosen_item_is_quoted_with_the_sentence_that_announces_it() -> None:
+    assert quoted(FRENCH, 3, FRENCH[3]) == quoted(FRENCH, 1, "Les deux approches retenues sont :")
+
+
+def test_a_plain_sentence_stays_alone() -> None:
+    assert quoted(FRENCH, 4, FRENCH[4]) is None
+    assert quoted(FRENCH, 1, "Le calcul suit deux étapes.") is None
+
+
+NUMBERED = [
+    "12. Undertakings should document the method. The following steps apply:",
+    "1. collect the data;",
+    "2. check it against the accounts.",
+    "The review is yearly and covers the",
+    "whole portfolio.",
+    "13. Undertakings should keep records.",
+]
+
+
+def test_a_numbered_paragraph_runs_to_the_next_number_with_its_numbered_items_and_cut_line() -> None:
+    text = quoted(NUMBERED, 0, "Undertakings should document the method.")
+    assert text is not None and text.splitlines() == [
+        NUMBERED[0],
+        NUMBERED[1],
+        NUMBERED[2],
+    ]  # a prose line after the items ends the paragraph's list
+
+
+def test_a_line_cut_by_the_page_joins_its_paragraph() -> None:
+    lines = ["7. Undertakings should pay attention to whether the", "assumptions hold.", "8. Next one."]
+    assert quoted(lines, 0, lines[0]) == "7. Undertakings should pay attention to whether the assumptions hold."
+
+
+def test_a_numbered_title_is_quoted_with_its_paragraphs() -> None:
+    lines = ["Guideline 4 – Data quality", "- 20. First rule.", "- 21. Second rule.", "Guideline 5 – Other", "- 22. X."]
+    assert quoted(lines, 0, lines[0]) == "\n".join(lines[:3])
