@@ -24,8 +24,8 @@ import pytest
 from rag_core.config import Settings
 from rag_core.parsing import page_workers, parse, pymupdf_parser
 
-# pages with tables (2, 3, 7) and figures (8, 9) of the ChainLadder vignette, and the
-# image-only page 82 of the CAS report (OCR): three batches, one of them OCR
+# the contents pages (2, 3: text, not tables), a triangle table (7) and figures (8, 9) of the ChainLadder
+# vignette, and the image-only page 82 of the CAS report (OCR): three batches, one of them OCR
 PAGES = {
     "en_ChainLadder_claims_reserving_with_R_vignette.pdf": [1, 2, 3, 7, 8, 9],
     "en_CAS_tail_factor_working_party_2013.pdf": [82],
@@ -76,7 +76,7 @@ def test_helper_processes_give_the_same_document(
 
     document, warnings, title, pages, crops, seen = shared
     assert pages == 7 and seen == list(range(1, 8))  # progress per page, in order
-    assert len(document["tables"]) >= 3 and len(document["pictures"]) >= 2 and crops
+    assert len(document["tables"]) >= 1 and len(document["pictures"]) >= 2 and crops
     assert any(p["page_no"] == 7 for t in document["texts"] for p in t["prov"])  # the OCR page has text
     assert document == alone[0]
     assert (warnings, title, pages, crops, seen) == alone[1:]
