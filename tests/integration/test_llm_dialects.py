@@ -69,13 +69,15 @@ def test_each_family_gets_a_verified_answer_in_its_dialect_probed_once(settings,
     order = ["json_schema", "json_object", "tools", "text"]
     assert probed == order[: order.index(dialect) + 1]  # each rejected dialect asked once, in order
     if dialect in ("json_object", "text"):
-        assert "JSON schema" in server.requests[-1]["messages"][-1]["content"]  # the schema travels in the prompt
+        # the schema travels in the prompt, inside the one leading system message (never after the user's)
+        assert "JSON schema" in server.requests[-1]["messages"][0]["content"]
+        assert [m["role"] for m in server.requests[-1]["messages"]] == ["system", "user"]
     if dialect == "json_object":  # and in the response format, which llama.cpp turns into a grammar
         assert server.requests[-1]["response_format"]["schema"]["properties"].keys() >= {"paragraphs"}
-    assert all(body.get("stream", False) is stream for body in server.requests)
+    # every request streams, displayed or not, so that a stop or a timeout closes it on the server too
+    assert all(body.get("stream") is True for body in server.requests)
     assert all(body["max_tokens"] == 2048 for body in server.requests)  # a runaway small model is bounded
-    if stream:
-        assert server.requests[-1]["stream_options"] == {"include_usage": True}
+    assert server.requests[-1]["stream_options"] == {"include_usage": True}
     assert llm.known_dialect(s) == dialect
     assert dialect in pipeline.backends(s)["answers"]
     second = answer(QUESTION_FR, make_result(), s)
@@ -102,7 +104,7 @@ def test_a_reply_that_does_not_validate_is_repaired_once(settings) -> None:
     assert a.mode == "llm" and len(a.paragraphs) == 2 and a.dialect == "json_object"
     repair = server.requests[-1]
     assert "source_ids" in repair["messages"][-1]["content"]  # told which field was missing
-    assert repair.get("stream") is not True and formats(server) == ["json_schema", "json_object", "json_object"]
+    assert repair.get("stream") is True and formats(server) == ["json_schema", "json_object", "json_object"]
 
 
 def test_an_endpoint_no_dialect_fits_gets_the_extractive_answer_with_a_clear_message(settings) -> None:
