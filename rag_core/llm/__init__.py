@@ -37,6 +37,7 @@ from rag_core.llm.attempts import (
     run_stream,
     with_last_user,
 )
+from rag_core.llm.endpoint import skipped_note as skipped_note
 from rag_core.llm.failures import FAILURES, FormatError, Refusal, Truncated, describe_failure, redact
 from rag_core.llm.failures import StreamBroken as StreamBroken
 from rag_core.llm.replies import StructuredReply, message_text, parse_reply, usage_of
@@ -189,7 +190,7 @@ def stream_structured(
     except Exception as exc:  # noqa: BLE001 - every failure becomes a user message
         message_for_user = describe_failure(exc, settings, language)
         log.warning("LLM call failed: %s: %s", type(exc).__name__, redact(str(exc), settings)[:500])
-        raise LLMError(message_for_user) from None
+        raise LLMError(message_for_user, str(getattr(exc, "text", "") or "")) from None
     finally:
         if admitted and turn is not None:
             turn.leave()
@@ -259,7 +260,7 @@ def _attempts(
             try:
                 repaired = repair(runnable, asked, text, first, settings, limit)
             except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
-                raise FormatError("the repair request failed") from None
+                raise FormatError("the repair request failed", text) from None
             repaired_usage = usage_of(repaired)
             usage = {
                 k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
@@ -268,7 +269,7 @@ def _attempts(
             try:
                 parsed = parse_reply(message_text(repaired), schema)
             except (ValueError, ValidationError):
-                raise FormatError("the repaired reply does not validate either") from None
+                raise FormatError("the repaired reply does not validate either", message_text(repaired)) from None
         estimated = not (usage.get("input_tokens") or usage.get("output_tokens"))
         if estimated:  # the server sent no usage (llama-cpp-python does not, when streaming)
             usage = {"input_tokens": estimate_tokens(message_chars(asked)), "output_tokens": estimate_tokens(text)}
@@ -285,13 +286,21 @@ def _attempts(
 
 
 def call_structured(
-    messages: list[dict[str, Any]], schema: type[BaseModel], settings: Settings, language: str = "en"
+    messages: list[dict[str, Any]],
+    schema: type[BaseModel],
+    settings: Settings,
+    language: str = "en",
+    grammar: dict[str, Any] | None = None,
+    max_tokens: int | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """One structured call, streamed over HTTP but returned whole: (`schema` instance, usage metadata with its
     dialect). Raises `LLMError` with a user message on any failure. Used by `rag_core.understanding` and the
-    support check for the router, the rewrite and the second pass."""
+    support check for the router, the rewrite and the second pass; `grammar` (the schema with its bounds) and
+    `max_tokens` keep a short call short."""
     started = time.perf_counter()
-    for item in stream_structured(messages, schema, settings, language, stream=False):
+    for item in stream_structured(
+        messages, schema, settings, language, stream=False, grammar=grammar, max_tokens=max_tokens
+    ):
         if isinstance(item, StructuredReply):
             return item.parsed, {**item.usage, "dialect": item.dialect, "elapsed_s": time.perf_counter() - started}
     # the generator always ends in a reply:

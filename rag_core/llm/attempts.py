@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from rag_core.config import Settings
 from rag_core.llm import endpoint
-from rag_core.llm.failures import StreamBroken, Truncated
+from rag_core.llm.failures import StreamBroken, StreamTimedOut, Truncated
 from rag_core.llm.replies import message_text
 
 # What a server says when it rejects a request for its structured-output part (llama.cpp:
@@ -47,13 +47,17 @@ def run_stream(
                 timed = True
                 endpoint.record_first_token(settings, time.perf_counter() - started)
             yield text
-    except (openai.APIStatusError, openai.APITimeoutError, openai.APIConnectionError):
+    except (openai.APIStatusError, openai.APITimeoutError, openai.APIConnectionError) as exc:
         if total is None:
             raise  # nothing was received: the request itself failed
+        if isinstance(exc, openai.APITimeoutError):
+            raise StreamTimedOut("no chunk within the timeout") from None
         raise StreamBroken("the stream failed after it began") from None
     except GeneratorExit:
         raise
     except Exception as exc:  # noqa: BLE001 - a chunk that is not JSON, a connection cut mid-body
+        if any(c.__name__ in ("TimeoutException", "TimeoutError") for c in type(exc).__mro__):
+            raise StreamTimedOut("no chunk within the timeout") from None  # httpx's read timeout mid-stream
         raise StreamBroken(type(exc).__name__) from None
     finally:
         chunks.close()  # ends the HTTP response: the server sees the client go

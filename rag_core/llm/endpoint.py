@@ -205,3 +205,35 @@ def forget(settings: Settings | None = None) -> None:
         _LATENCY.pop(address, None)
         _GATES.pop(address, None)
         _FOLDED.discard(address)
+
+
+_SKIPPED = {
+    "en": {
+        "rewrite": "The model's follow-up rewrite",
+        "router": "The model's question router",
+        "support": "The model's support check",
+        "line": "{what} was skipped: the endpoint's first token took {seen:.0f} s (over {limit:g} s); {then}",
+        "rules": "the rules were used.",
+        "none": "the paragraphs are not judged.",
+    },
+    "fr": {
+        "rewrite": "La reformulation des questions de suivi par le modèle",
+        "router": "L'aiguillage des questions par le modèle",
+        "support": "Le contrôle d'appui par le modèle",
+        "line": "{what} a été sautée : le premier jeton du point d'accès a mis {seen:.0f} s (plus de {limit:g} s) ; "
+        "{then}",
+        "rules": "les règles ont été appliquées.",
+        "none": "les paragraphes ne sont pas jugés.",
+    },
+}
+
+
+def skipped_note(settings: Settings, call: str, language: str) -> str | None:
+    """The note for an optional call (`rewrite`, `router`, `support`) skipped because the endpoint is slow; None
+    when it may run."""
+    seen = slow_for_optional(settings)
+    if seen is None:
+        return None
+    words = _SKIPPED.get(language, _SKIPPED["en"])
+    then = words["none"] if call == "support" else words["rules"]
+    return words["line"].format(what=words[call], seen=seen, limit=settings.llm.optional_max_latency_s, then=then)

@@ -81,6 +81,10 @@ class StreamBroken(Exception):
     """The stream ended without a finish reason, or a chunk could not be read."""
 
 
+class StreamTimedOut(StreamBroken):
+    """The stream began, then no chunk came within the timeout: the connection was closed."""
+
+
 class Refusal(Exception):
     """The model declined (a refusal instead of the object)."""
 
@@ -94,7 +98,11 @@ class Truncated(Exception):
 
 
 class FormatError(Exception):
-    """The reply, repaired once, still does not validate."""
+    """The reply, repaired once, still does not validate (`text`: the model's reply)."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
 
 
 def describe_failure(exc: BaseException, settings: Settings, language: str) -> str:
@@ -115,6 +123,8 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
         if status >= 500:
             return msgs["5xx"].format(**fmt)
         return msgs["400"].format(**fmt)
+    if isinstance(exc, StreamTimedOut):
+        return msgs["timeout"].format(**fmt)
     if isinstance(exc, StreamBroken):
         return msgs["stream"].format(**fmt)
     if isinstance(exc, Truncated):

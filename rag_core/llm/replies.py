@@ -42,7 +42,8 @@ def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
     end = body.rfind("}")
     if end < 0:
         raise ValueError("no JSON object in the reply")
-    return schema.model_validate(json.loads(body[: end + 1]))
+    # strict=False: a raw line break inside a string (llama.cpp's grammar lets a small model write one) is read
+    return schema.model_validate(json.loads(body[: end + 1], strict=False))
 
 
 @dataclass
