@@ -139,7 +139,11 @@ def bounded_schema(shape: Shape) -> dict[str, Any]:
     paragraph["text"] = {**paragraph["text"], "maxLength": shape.paragraph_chars}
     paragraph["quote"] = {**paragraph["quote"], "maxLength": shape.quote_chars}
     paragraph["source_ids"] = {**paragraph["source_ids"], "maxItems": 4}
-    paragraph["computations"] = {**paragraph["computations"], "maxItems": 3}
+    paragraph["computations"] = {**paragraph["computations"], "maxItems": 2}
+    computation = schema["$defs"]["ComputationOut"]["properties"]
+    computation["inputs"] = {**computation["inputs"], "maxItems": 4}
+    computation["result"] = {**computation["result"], "maxLength": 60}
+    schema["$defs"]["ComputationInputOut"]["properties"]["value"]["maxLength"] = 40
     return schema
 
 

@@ -235,32 +235,21 @@ class LLMSettings(_Section):
     azure_deployment: str | None = Field(None, description="Azure deployment name (deployment form); default: model.")
     system_role: Literal["auto", "system", "fold"] = Field(
         "auto",
-        description="Where the instructions go: 'system' one leading system message; 'fold' into the first user "
-        "message (chat templates without a system role drop or reject system messages); 'auto' folds for servers "
-        "known to drop them (llama-cpp-python, detected from /v1/models) and once a server rejects a system message.",
+        description="Instructions in one leading system message ('system'), folded into the first user message "
+        "('fold': templates without a system role), or 'auto': folded for servers known to drop them and after a "
+        "rejection.",
     )
     endpoint_context_tokens: int = Field(
-        0,
-        ge=0,
-        description="The endpoint's context size in tokens (llama.cpp: --n_ctx / -c): the prompt and the reply "
-        "share it, so the reply's token budget and its number of paragraphs are derived from it. 0: unknown.",
+        0, ge=0, description="The endpoint's context size (llama.cpp: n_ctx); the reply's budget derives from it."
     )
     max_paragraphs: int = Field(4, ge=1, le=20, description="Most paragraphs an answer may have (in the schema).")
     paragraph_chars: int = Field(700, ge=100, description="Most characters of one answer paragraph (in the schema).")
     quote_chars: int = Field(240, ge=40, description="Most characters of a paragraph's quote (in the schema).")
     concurrency: int = Field(
-        0,
-        ge=0,
-        description="Most generations at once per endpoint; the others wait in a queue whose position the user "
-        "sees. 0: automatic, 1 for servers known to cancel a running stream when another request arrives "
-        "(llama-cpp-python), unlimited otherwise.",
+        0, ge=0, description="Most generations at once per endpoint, others queue; 0: 1 for servers that cancel."
     )
     optional_max_latency_s: float = Field(
-        20.0,
-        ge=0,
-        description="The optional model calls (follow-up rewrite, router, support check) are skipped, with a note, "
-        "when the endpoint's last measured first-token latency exceeds this many seconds; the rules are used. "
-        "0: never skipped.",
+        20.0, ge=0, description="Skip the optional calls when the first token took longer (0: never skip)."
     )
 
 

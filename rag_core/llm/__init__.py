@@ -37,6 +37,8 @@ from rag_core.llm.attempts import (
     run_stream,
     with_last_user,
 )
+from rag_core.llm.endpoint import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from rag_core.llm.endpoint import api_key, endpoint_key
 from rag_core.llm.endpoint import skipped_note as skipped_note
 from rag_core.llm.failures import FAILURES, FormatError, Refusal, Truncated, describe_failure, redact
 from rag_core.llm.failures import StreamBroken as StreamBroken
@@ -46,7 +48,6 @@ from rag_core.llm.shaping import Retrying, Waiting, arrange, estimate_tokens, me
 
 log = logging.getLogger(__name__)
 
-PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
 DIALECTS = ("json_schema", "json_object", "tools", "text")
 _METHODS = {"json_schema": "json_schema", "json_object": "json_mode", "tools": "function_calling"}
 _KNOWN: dict[tuple[str, str], str] = {}
@@ -58,23 +59,6 @@ def llm_configured(settings: Settings) -> bool:
     if settings.llm.provider == "azure":
         return bool(settings.azure_endpoint())
     return settings.llm_key() is not None or bool(settings.llm_base_url())
-
-
-def api_key(settings: Settings) -> str:
-    key = settings.llm_key()
-    value = key.get_secret_value() if key is not None else ""
-    return value or PLACEHOLDER_KEY
-
-
-def endpoint_key(settings: Settings) -> tuple[str, str]:
-    """(address, model) under which an endpoint's dialect is remembered."""
-    if settings.llm.provider == "azure":
-        address = (settings.azure_endpoint() or "").rstrip("/")
-        if settings.llm.azure_api_version:
-            deployment = settings.llm.azure_deployment or settings.llm.model
-            return f"{address}/openai/deployments/{deployment}", settings.llm.model
-        return f"{address}/openai/v1", settings.llm.model
-    return (settings.llm_base_url() or "https://api.openai.com/v1").rstrip("/"), settings.llm.model
 
 
 def known_dialect(settings: Settings) -> str | None:

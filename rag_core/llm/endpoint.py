@@ -47,9 +47,27 @@ _GATES: dict[str, Gate] = {}
 _LOCK = threading.Lock()
 
 
-def _address(settings: Settings) -> str:
-    from rag_core.llm import endpoint_key
+PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
 
+
+def api_key(settings: Settings) -> str:
+    key = settings.llm_key()
+    value = key.get_secret_value() if key is not None else ""
+    return value or PLACEHOLDER_KEY
+
+
+def endpoint_key(settings: Settings) -> tuple[str, str]:
+    """(address, model) under which an endpoint's dialect is remembered."""
+    if settings.llm.provider == "azure":
+        address = (settings.azure_endpoint() or "").rstrip("/")
+        if settings.llm.azure_api_version:
+            deployment = settings.llm.azure_deployment or settings.llm.model
+            return f"{address}/openai/deployments/{deployment}", settings.llm.model
+        return f"{address}/openai/v1", settings.llm.model
+    return (settings.llm_base_url() or "https://api.openai.com/v1").rstrip("/"), settings.llm.model
+
+
+def _address(settings: Settings) -> str:
     return endpoint_key(settings)[0]
 
 
@@ -57,8 +75,6 @@ def _detect(settings: Settings) -> Profile:
     if settings.llm.provider == "azure" or not settings.llm_base_url():
         return Profile("OpenAI" if settings.llm.provider == "openai" else "Azure OpenAI")
     import openai
-
-    from rag_core.llm import api_key
 
     try:
         client = openai.OpenAI(

@@ -105,8 +105,8 @@ def test_an_answer_from_a_real_llama_cpp_server(settings: Settings, real_server:
     assert found.server == "llama-cpp-python" and endpoint.concurrency(s) == 1 and endpoint.fold_system(s)
     a = answer("What does Mack's model give for the reserves?", make_result(), s)
     assert llm.known_dialect(s) == "json_object"  # after its refusal of json_schema (HTTP 500)
-    assert a.tokens_estimated and a.prompt_tokens > 0  # it streams no usage
     if a.mode == "llm":
+        assert a.tokens_estimated and a.prompt_tokens > 0  # it streams no usage
         assert 1 <= len(a.paragraphs) <= 1 and all(len(p.text) <= 300 for p in a.paragraphs)
     else:  # a 270M model may cite nothing usable; the cause is named, and never a format error or a cut
         assert a.fallback and "required format" not in a.fallback and "cut off" not in a.fallback, a.fallback

@@ -130,6 +130,7 @@ def test_the_router_and_the_support_check_stream_and_are_skipped_when_the_endpoi
         assert not any("Vous orientez" in json.dumps(b["messages"], ensure_ascii=False) for b in later)  # no router
         assert slow.mode == "llm" and any("aiguillage" in w and "30 s" in w for w in slow.warnings)
         sent = len(server.requests)
+        endpoint.record_first_token(s, 30.0)  # the answer's own fast first token was the last measured
         paragraph = Paragraph(text=ONE["text"], source_ids=["S1"], quote=MSEP_QUOTE)
         outcome = judge_support([paragraph], [], s, "en")
         assert len(server.requests) == sent and "support check was skipped" in outcome.warnings[0]
