@@ -1,4 +1,6 @@
-"""Five dev questions end to end against a real chat endpoint: the dialect chosen, time to first paragraph, total.
+"""Dev questions end to end against a real chat endpoint: the share answered by the model, the dialect chosen, time
+to the first verified paragraph and to the whole answer, the paragraphs that passed verification, and for each
+question that fell back to the extractive answer, the model's raw reply and why it could not be used.
 
     .venv/bin/python benchmarks/llm_endpoint.py --server-cmd "/tmp/llamavenv/bin/python -m llama_cpp.server \
         --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 8192" [--gguf PATH] [--data-dir DIR]
@@ -13,8 +15,10 @@ questions asked: one dev question (/work/shared/eval/dev_questions.jsonl) from e
 `--questions` smallest PDFs the set uses. Each question goes through `pipeline.ask_stream`, as
 the Ask page does. Prints, per question: the dialect the endpoint was found to accept, the mode
 of the answer (llm, or extractive with the reason), the seconds to the first verified paragraph
-and in all, and the tokens the endpoint counted. The quality of a 270M model's answers is not
-the point: the protocol is. Not part of the test suite.
+and in all, the tokens (estimated when the endpoint counts none), the paragraphs by verification
+status; `--report FILE` writes every row, raw replies included, as JSON; `--server-log FILE` prints
+the lines of the server's log written during the run. The quality of a 270M model's answers is
+not the point: the protocol is. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -97,15 +101,31 @@ def ask(question: str, settings: Settings) -> dict:
         elif isinstance(event, Final):
             answer = event.answer
     assert answer is not None
+    statuses: dict[str, int] = {}
+    for p in answer.paragraphs:
+        statuses[p.status] = statuses.get(p.status, 0) + 1
     return {
         "mode": answer.mode,
         "dialect": answer.dialect,
         "first_s": first,
         "total_s": time.perf_counter() - started,
         "tokens": (answer.prompt_tokens, answer.completion_tokens),
+        "estimated": answer.tokens_estimated,
         "paragraphs": len(answer.paragraphs),
+        "statuses": statuses,
         "warnings": answer.warnings,
+        "fallback": answer.fallback,
+        "fallback_reply": answer.fallback_reply,
+        "texts": [p.text for p in answer.paragraphs] if answer.mode == "llm" else [],
     }
+
+
+def r_statuses(rows: list[dict]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for r in rows:
+        for k, v in r["statuses"].items():
+            total[k] = total.get(k, 0) + v
+    return total
 
 
 def main() -> None:
@@ -123,6 +143,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a chat request is abandoned")
     parser.add_argument("--max-tokens", type=int, default=1024, help="llm.max_tokens: most tokens written per call")
     parser.add_argument("--no-stream", action="store_true", help="one reply per call instead of a stream")
+    parser.add_argument("--endpoint-context", type=int, default=0, help="llm.endpoint_context_tokens (server's n_ctx)")
+    parser.add_argument("--paragraphs", type=int, default=4, help="llm.max_paragraphs")
+    parser.add_argument("--paragraph-chars", type=int, default=700, help="llm.paragraph_chars")
+    parser.add_argument("--report", type=Path, help="write every row (raw replies included) as JSON")
+    parser.add_argument("--server-log", type=Path, help="the server's log: its lines written during the run")
     args = parser.parse_args()
 
     questions = pick_questions(args.questions)
@@ -152,7 +177,11 @@ def main() -> None:
             stream=not args.no_stream,
             context_tokens=args.context_tokens,
             max_tokens=args.max_tokens,
+            endpoint_context_tokens=args.endpoint_context,
+            max_paragraphs=args.paragraphs,
+            paragraph_chars=args.paragraph_chars,
         )
+        log_start = args.server_log.stat().st_size if args.server_log and args.server_log.exists() else 0
         settings = Settings(data_dir=data_dir, llm=llm)
         print(
             f"\n{'question':<22} {'dialect':<12} {'mode':<11} {'first §':>8} {'total':>8} {'tokens in/out':>14}  note"
@@ -160,17 +189,34 @@ def main() -> None:
         rows = []
         for q in questions:
             row = ask(q["question"], settings)
+            row["id"] = q["id"]
             rows.append(row)
-            note = row["warnings"][0][:90] if row["warnings"] else f"{row['paragraphs']} paragraph(s)"
+            note = row["warnings"][0][:90] if row["warnings"] else f"{row['paragraphs']} paragraph(s) {row['statuses']}"
             print(
                 f"{q['id']:<22} {row['dialect'] or '—':<12} {row['mode']:<11} {row['first_s']:>7.1f}s "
-                f"{row['total_s']:>7.1f}s {row['tokens'][0]:>7}/{row['tokens'][1]:<6}  {note}",
+                f"{row['total_s']:>7.1f}s {row['tokens'][0]:>7}/{row['tokens'][1]:<6}"
+                f"{'~' if row['estimated'] else ' '} {note}",
                 flush=True,
             )
+            if args.report:
+                args.report.write_text(json.dumps(rows, ensure_ascii=False, indent=1))
         llm_rows = [r for r in rows if r["mode"] == "llm"]
+        for r in rows:
+            if r["fallback"]:
+                print(f"\nfallback {r['id']}: {r['fallback']}\n  raw reply: {r['fallback_reply'][:600]!r}")
+        verified = sum(r["statuses"].get("supported", 0) for r in llm_rows)
+        shown = sum(r["paragraphs"] for r in llm_rows)
+        print(f"\nparagraphs of model answers: {shown}, verified supported: {verified} ({r_statuses(llm_rows)})")
+        if args.server_log and args.server_log.exists():
+            with args.server_log.open("rb") as f:
+                f.seek(log_start)
+                lines = f.read().decode("utf-8", "replace").splitlines()
+            print(f"\nserver log during the run ({len(lines)} lines), last 40:")
+            print("\n".join(lines[-40:]))
         print(f"\nbackends: {pipeline.backends(settings)['answers']}")
         print(
-            f"model answers: {len(llm_rows)}/{len(rows)}; mean total {sum(r['total_s'] for r in rows) / len(rows):.1f} "
+            f"model answers: {len(llm_rows)}/{len(rows)} ({100 * len(llm_rows) / len(rows):.0f} %); "
+            f"mean total {sum(r['total_s'] for r in rows) / len(rows):.1f} "
             "s"
             + (
                 f"; mean time to first paragraph {sum(r['first_s'] for r in llm_rows) / len(llm_rows):.1f} s"

@@ -46,7 +46,11 @@ class NotFoundError(RagError):
 
 
 class LLMError(RagError):
-    """The chat endpoint failed (timeout, HTTP error, invalid output)."""
+    """The chat endpoint failed (timeout, HTTP error, invalid output); `reply`: what the model wrote, if anything."""
+
+    def __init__(self, message: str, reply: str = "") -> None:
+        super().__init__(message)
+        self.reply = reply
 
 
 class AccessDenied(RagError):

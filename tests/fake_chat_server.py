@@ -8,11 +8,17 @@ servers teams run when asked for a structured output:
 - `openai`: accepts a strict `json_schema` response format, `json_object`, tools and plain text;
 - `llamacpp`, `ollama`, `vllm`: reject `json_schema` with the error (status and text) that server
   returns, accept `json_object` (and plain text); tools are rejected like llama.cpp without --jinja;
+  `llamacpp` replays llama-cpp-python's server as a real one behaved (0.3.16, Gemma chat format):
+  `/v1/models` says `owned_by: "me"`, streams carry no usage, system messages are dropped from the
+  prompt (`dropped_system` counts them), and a request that arrives while a stream runs ends that
+  stream;
 - `tools`: rejects every response format, accepts tool calling;
 - `text`: rejects response formats and tools, answers in plain text;
 - `none`: rejects every request for its format (an endpoint that none of the dialects fits).
 
-A request with `"stream": true` gets server-sent events (the content in small pieces, a usage
+`disconnects` counts the clients that went away before their reply was whole (seen while waiting or
+writing); `most_at_once` the most requests in progress at once. A request with `"stream": true` gets
+server-sent events (the content in small pieces, a usage
 chunk when `stream_options.include_usage` is set, then `[DONE]`). Besides `/v1/chat/completions`
 it routes Azure's two forms: `/openai/v1/chat/completions` and
 `/openai/deployments/<deployment>/chat/completions?api-version=...`.
@@ -21,6 +27,8 @@ it routes Azure's two forms: `/openai/v1/chat/completions` and
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 import time
 from collections import deque
@@ -31,14 +39,18 @@ from urllib.parse import urlsplit
 
 # The errors real servers send when they do not take `response_format: json_schema`.
 JSON_SCHEMA_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
-    # llama.cpp server (utils.hpp, oaicompat_completion_params_parse) before it took JSON schemas
+    # llama-cpp-python's server 0.3.16 (llama_cpp/server/app.py), as the real one answered here
     "llamacpp": (
         500,
         {
             "error": {
-                "code": 500,
-                "message": 'response_format type must be one of "text" or "json_object", but got: json_schema',
-                "type": "server_error",
+                "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+                "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': "
+                "{'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", line 376, in "
+                "create_chat_completion\n    POST /v1/chat/completions",
+                "type": "internal_server_error",
+                "param": None,
+                "code": None,
             }
         },
     ),
@@ -89,6 +101,7 @@ class Reply:
     chunk_delay_s: float = 0.0
     cut_after: int | None = None
     malformed: bool = False
+    finish_reason: str = "stop"
 
 
 @dataclass
@@ -98,6 +111,12 @@ class FakeChatServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    disconnects: int = 0
+    dropped_system: int = 0
+    most_at_once: int = 0
+    _running: int = 0
+    _arrived: int = 0
+    _count: threading.Lock = field(default_factory=threading.Lock)
     _httpd: ThreadingHTTPServer | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -142,7 +161,44 @@ class FakeChatServer:
             def log_message(self, *args: Any) -> None:  # keep pytest output quiet
                 pass
 
+            def do_GET(self) -> None:  # noqa: N802 (http.server API)
+                if urlsplit(self.path).path.rstrip("/").endswith("/models"):
+                    owner = "me" if server.family == "llamacpp" else "openai"
+                    model = {"id": "test-model", "object": "model", "owned_by": owner, "permissions": []}
+                    self._send(200, {"object": "list", "data": [model]})
+                    return
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+            def _gone(self) -> bool:
+                """Whether the client closed its end (EOF readable without blocking)."""
+                try:
+                    ready, _, _ = select.select([self.connection], [], [], 0)
+                    return bool(ready) and self.connection.recv(1, socket.MSG_PEEK) == b""
+                except OSError:
+                    return True
+
+            def _wait(self, seconds: float) -> bool:
+                """Sleep `seconds`, watching the client; True when it went away (counted) or the server stops."""
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    if server._stop.wait(min(0.02, max(end - time.monotonic(), 0))):
+                        return True
+                    if self._gone():
+                        server._disconnected()
+                        return True
+                return False
+
             def do_POST(self) -> None:  # noqa: N802 (http.server API)
+                with server._count:
+                    server._running += 1
+                    server.most_at_once = max(server.most_at_once, server._running)
+                try:
+                    self._post()
+                finally:
+                    with server._count:
+                        server._running -= 1
+
+            def _post(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length)
                 try:
@@ -150,6 +206,11 @@ class FakeChatServer:
                 except json.JSONDecodeError:
                     body = {"_raw": raw.decode("utf-8", "replace")}
                 server.requests.append(body)
+                if server.family == "llamacpp":
+                    system = [m for m in body.get("messages", []) if m.get("role") == "system"]
+                    server.dropped_system += len(system)  # the Gemma chat format leaves them out of the prompt
+                with server._count:
+                    server._arrived += 1  # llama-cpp-python: a running stream ends when another request arrives
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 server.paths.append(self.path)
                 if not urlsplit(self.path).path.rstrip("/").endswith("/chat/completions"):
@@ -164,7 +225,7 @@ class FakeChatServer:
                     if server.replies
                     else Reply(status=500, body={"error": {"message": "no scripted reply"}})
                 )
-                if reply.delay_s and server._stop.wait(reply.delay_s):
+                if reply.delay_s and self._wait(reply.delay_s):
                     return
                 if reply.status != 200:
                     self._send(
@@ -201,7 +262,11 @@ class FakeChatServer:
                         "created": int(time.time()),
                         "model": body.get("model", "test-model"),
                         "choices": [
-                            {"index": 0, "message": message, "finish_reason": "tool_calls" if tool else "stop"}
+                            {
+                                "index": 0,
+                                "message": message,
+                                "finish_reason": "tool_calls" if tool else reply.finish_reason,
+                            }
                         ],
                         "usage": _usage(reply),
                     },
@@ -221,12 +286,16 @@ class FakeChatServer:
                 }
                 text = content or ""
                 pieces = [text[i : i + reply.chunk_chars] for i in range(0, len(text), reply.chunk_chars)] or [""]
+                mine = server._arrived
+                finish = "tool_calls" if tool else reply.finish_reason
                 try:
                     for n, piece in enumerate(pieces):
                         if reply.cut_after is not None and n >= reply.cut_after:
                             return  # connection closed mid-answer
-                        if n and reply.chunk_delay_s and server._stop.wait(reply.chunk_delay_s):
+                        if n and reply.chunk_delay_s and self._wait(reply.chunk_delay_s):
                             return
+                        if server.family == "llamacpp" and server._arrived != mine:
+                            return  # llama-cpp-python ends this stream for the newer request
                         if tool:
                             delta: dict[str, Any] = {
                                 "tool_calls": [
@@ -251,18 +320,13 @@ class FakeChatServer:
                         if reply.malformed and n == 0:
                             self.wfile.write(b'data: {"choices": [{"delta": {"content": "oops"\n\n')
                             self.wfile.flush()
-                    self._event(
-                        {
-                            **base,
-                            "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls" if tool else "stop"}],
-                        }
-                    )
-                    if (body.get("stream_options") or {}).get("include_usage"):
+                    self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+                    if (body.get("stream_options") or {}).get("include_usage") and server.family != "llamacpp":
                         self._event({**base, "choices": [], "usage": _usage(reply)})
                     self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
-                    pass
+                    server._disconnected()
 
             def _event(self, payload: dict[str, Any]) -> None:
                 self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
@@ -283,6 +347,10 @@ class FakeChatServer:
         self._httpd.daemon_threads = True
         threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
+
+    def _disconnected(self) -> None:
+        with self._count:
+            self.disconnects += 1
 
     def stop(self) -> None:
         self._stop.set()

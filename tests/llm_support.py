@@ -19,8 +19,7 @@ def llm_settings(
         model="test-model",
         api_key=SecretStr(key) if key else None,
         base_url=server.base_url if server else None,
-        timeout_s=1.0,
-        **llm,
+        **{"timeout_s": 1.0, **llm},  # type: ignore[arg-type]
     )
     return settings.model_copy(update={"llm": section})
 

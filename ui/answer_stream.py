@@ -22,7 +22,7 @@ import streamlit as st
 
 from rag_core.errors import RagError
 from rag_core.models import Answer
-from rag_core.pipeline import Checked, Draft, Final
+from rag_core.pipeline import Checked, Draft, Final, Queued
 from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.number_marks import marked_text
@@ -68,10 +68,15 @@ def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
         with board.container(), st.spinner(t("ask.thinking")):
             st.button(t("stream.stop"), key="ask_stop", icon=":material/stop_circle:", on_click=_request_stop)
             slots: dict[int, Any] = {}
+            queue = st.empty()
             for event in stream:
                 if isinstance(event, Final):
                     kept = event.answer
                     break
+                if isinstance(event, Queued):
+                    queue.info(t("stream.queued", n=event.position), icon=":material/hourglass_top:")
+                    continue
+                queue.empty()
                 if event.index not in slots:
                     if not slots:
                         st.caption(t("stream.final"), help=t("stream.draft"))
@@ -112,6 +117,8 @@ def answer_cost(answer: Answer) -> None:
         first=answer.first_paragraph_s,
         total=answer.elapsed_s,
     )
+    if answer.tokens_estimated:
+        text += t("stream.estimated")
     if answer.check_prompt_tokens:
         text += t("stream.cost_check", prompt=answer.check_prompt_tokens, completion=answer.check_completion_tokens)
     st.caption(text)

@@ -145,7 +145,8 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         )
         number_marks(paragraph, by_id, key=f"num-{m}-{p_index}")
     if answer.mode == "extractive":
-        st.badge(t("ask.extractive"), color="blue", icon=":material/format_quote:")
+        label = t("ask.extractive_fallback") if answer.fallback else t("ask.extractive")
+        st.badge(label, color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
         st.warning(escape_md(w))
     show_marks(answer.marks)  # a check skipped, and why

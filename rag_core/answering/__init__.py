@@ -26,6 +26,7 @@ from rag_core.answering.run import (
     Draft,
     Event,
     Final,
+    Queued,
     context_parents,
     evidence_threshold,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "Draft",
     "Event",
     "Final",
+    "Queued",
     "answer",
     "answer_from",
     "context_parents",

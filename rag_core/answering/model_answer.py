@@ -9,7 +9,7 @@ client `rag_core.llm.call_structured`. This module verifies nothing (see `verifi
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,8 @@ from rag_core import storage
 from rag_core.answering.prompts import PromptSource, image_caption, system_prompt, user_prompt
 from rag_core.citations import item_source_id
 from rag_core.config import Settings
-from rag_core.llm import StructuredReply, json_text, stream_structured
+from rag_core.llm import Retrying, StructuredReply, Waiting, json_text, stream_structured
+from rag_core.llm.shaping import estimate_tokens, message_chars
 from rag_core.models import Item, Operation, RetrievedParent
 
 
@@ -64,6 +65,102 @@ class LLMReply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     dialect: str = ""
+    estimated: bool = False
+    notes: tuple[str, ...] = ()
+
+
+# Tokens a paragraph's JSON costs besides its text and quote (keys, ids, punctuation), and the answer's frame
+# (braces, `missing_information` up to its bound); text at 3 characters a token, safe for French and escapes.
+PARAGRAPH_OVERHEAD_TOKENS = 60
+FRAME_TOKENS = 120
+CHARS_PER_REPLY_TOKEN = 3
+MISSING_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the answer may hold and the token budget of the reply, derived from the settings and the prompt."""
+
+    paragraphs: int
+    paragraph_chars: int
+    quote_chars: int
+    max_tokens: int | None
+
+    def instruction(self, language: str) -> str:
+        if language == "fr":
+            return (
+                f"Format : au plus {self.paragraphs} paragraphe(s), chacun d'au plus {self.paragraph_chars} "
+                f"caractères ; chaque citation (`quote`) d'au plus {self.quote_chars} caractères."
+            )
+        return (
+            f"Size: at most {self.paragraphs} paragraph(s), each at most {self.paragraph_chars} characters; each "
+            f"`quote` at most {self.quote_chars} characters."
+        )
+
+
+def paragraph_tokens(paragraph_chars: int, quote_chars: int) -> int:
+    return (paragraph_chars + quote_chars) // CHARS_PER_REPLY_TOKEN + PARAGRAPH_OVERHEAD_TOKENS
+
+
+def answer_shape(settings: Settings, prompt_tokens: int = 0) -> Shape:
+    """The reply's budget: the `max_tokens` setting, cut to what the endpoint's context leaves after the prompt
+    (`endpoint_context_tokens`); the number of paragraphs asked for is what fits in that budget."""
+    llm = settings.llm
+    budget = llm.max_tokens
+    if llm.endpoint_context_tokens:
+        room = max(llm.endpoint_context_tokens - prompt_tokens - 16, 1)
+        budget = min(budget, room) if budget else room
+    per = paragraph_tokens(llm.paragraph_chars, llm.quote_chars)
+    fits = (budget - FRAME_TOKENS) // per if budget else llm.max_paragraphs
+    return Shape(max(1, min(llm.max_paragraphs, fits)), llm.paragraph_chars, llm.quote_chars, budget)
+
+
+def sources_budget(settings: Settings) -> int:
+    """Most tokens the sources may take: `context_tokens`, else what the endpoint's context leaves once the reply
+    (at least two paragraphs) and the instructions have their room; 0 when neither is known."""
+    llm = settings.llm
+    if llm.context_tokens or not llm.endpoint_context_tokens:
+        return llm.context_tokens
+    reply = FRAME_TOKENS + min(2, llm.max_paragraphs) * paragraph_tokens(llm.paragraph_chars, llm.quote_chars)
+    return max(llm.endpoint_context_tokens - reply - INSTRUCTION_TOKENS, 256)
+
+
+INSTRUCTION_TOKENS = 1200  # the system prompt, the schema and the question
+
+
+def bounded_schema(shape: Shape) -> dict[str, Any]:
+    """`AnswerOut`'s JSON schema with the shape's bounds (llama.cpp's servers make a grammar of it, so a small model
+    cannot write past them); validation itself does not enforce them."""
+    schema = AnswerOut.model_json_schema()
+    props = schema["properties"]
+    props["paragraphs"] = {**props["paragraphs"], "minItems": 1, "maxItems": shape.paragraphs}
+    props["missing_information"] = {**props["missing_information"], "maxLength": MISSING_CHARS}
+    paragraph = schema["$defs"]["ParagraphOut"]["properties"]
+    paragraph["text"] = {**paragraph["text"], "maxLength": shape.paragraph_chars}
+    paragraph["quote"] = {**paragraph["quote"], "maxLength": shape.quote_chars}
+    paragraph["source_ids"] = {**paragraph["source_ids"], "maxItems": 4}
+    paragraph["computations"] = {**paragraph["computations"], "maxItems": 2}
+    computation = schema["$defs"]["ComputationOut"]["properties"]
+    computation["inputs"] = {**computation["inputs"], "maxItems": 4}
+    computation["result"] = {**computation["result"], "maxLength": 60}
+    schema["$defs"]["ComputationInputOut"]["properties"]["value"]["maxLength"] = 40
+    return schema
+
+
+def shorter_shape(shape: Shape) -> Shape:
+    return Shape(
+        max(1, min(2, shape.paragraphs)),
+        max(100, shape.paragraph_chars // 2),
+        shape.quote_chars // 2 or 40,
+        shape.max_tokens,
+    )
+
+
+SHORTER = {
+    "en": "Your previous reply was cut off at its length limit. Reply again with the JSON object only, shorter: {size}",
+    "fr": "Votre réponse précédente a été coupée à sa limite de longueur. Répondez de nouveau avec l'objet JSON seul, "
+    "plus court : {size}",
+}
 
 
 def _picture_part(hit: RetrievedParent, item: Item, settings: Settings) -> dict[str, Any] | None:
@@ -115,18 +212,37 @@ def build_messages(
                 pictures += [{"type": "text", "text": image_caption(ps.alias, ps.source, language)}, part]
         if pictures:
             content = [{"type": "text", "text": text}, *pictures]
-    return [{"role": "system", "content": system_prompt(language)}, {"role": "user", "content": content}]
+    shape = answer_shape(settings)
+    system = f"{system_prompt(language)}\n\n{shape.instruction(language)}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": content}]
 
 
-def stream_model(messages: list[dict[str, Any]], settings: Settings, language: str = "en") -> Iterator[str | LLMReply]:
-    """The reply's text as it grows, then the validated `LLMReply`. Raises `LLMError` with a user message."""
-    for item in stream_structured(messages, AnswerOut, settings, language):
+def stream_model(
+    messages: list[dict[str, Any]], settings: Settings, language: str = "en"
+) -> Generator[str | LLMReply | Waiting | Retrying, None, None]:
+    """`Waiting` while the endpoint is busy, the reply's text as it grows, `Retrying` when it was cut off, then
+    the validated `LLMReply`. The reply is bounded by `answer_shape` (in the schema and the budget) and asked
+    again shorter once when it stops at its token limit. Raises `LLMError` with a user message."""
+    shape = answer_shape(settings, estimate_tokens(message_chars(messages)) * 11 // 10)
+    short = shorter_shape(shape)
+    again = SHORTER.get(language, SHORTER["en"]).format(size=short.instruction(language))
+    for item in stream_structured(
+        messages,
+        AnswerOut,
+        settings,
+        language,
+        grammar=bounded_schema(shape),
+        max_tokens=shape.max_tokens,
+        shorter=(again, bounded_schema(short)),
+    ):
         if isinstance(item, StructuredReply):
             yield LLMReply(
                 output=item.parsed,
                 prompt_tokens=item.prompt_tokens,
                 completion_tokens=item.completion_tokens,
                 dialect=item.dialect,
+                estimated=item.estimated,
+                notes=tuple(item.notes),
             )
         else:
             yield item

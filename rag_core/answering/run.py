@@ -13,7 +13,7 @@ This module neither searches nor stores.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,14 +23,21 @@ from rag_core.answering import guardrails
 from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.guardrails import Evidence, Mode
-from rag_core.answering.model_answer import LLMReply, ParagraphOut, build_messages, split_paragraphs, stream_model
+from rag_core.answering.model_answer import (
+    LLMReply,
+    ParagraphOut,
+    build_messages,
+    sources_budget,
+    split_paragraphs,
+    stream_model,
+)
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.verification import Verified, verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.llm import known_dialect, llm_configured
+from rag_core.llm import Retrying, Waiting, known_dialect, llm_configured
 from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
 
@@ -47,6 +54,12 @@ ALL_DROPPED = {
 STOPPED = {
     "en": "Generation stopped: only the {n} paragraph(s) completed and verified before the stop are kept.",
     "fr": "Rédaction arrêtée : seuls les {n} paragraphe(s) achevés et vérifiés avant l'arrêt sont conservés.",
+}
+CUT_KEPT = {
+    "en": "The model's reply was cut off at its token limit ({limit} tokens): the {n} paragraph(s) it completed "
+    "before are kept.",
+    "fr": "La réponse du modèle a été coupée à sa limite de jetons ({limit} jetons) : les {n} paragraphe(s) "
+    "achevés avant sont conservés.",
 }
 STOPPED_EMPTY = {
     "en": "Generation stopped before any paragraph was complete; showing an extractive answer.",
@@ -73,13 +86,21 @@ class Checked:
 
 
 @dataclass(frozen=True)
+class Queued:
+    """The endpoint runs one generation at a time and is busy: this answer waits, `position` 1 being next."""
+
+    index: int
+    position: int
+
+
+@dataclass(frozen=True)
 class Final:
     """The fully verified answer: it replaces the drafts and the checked paragraphs shown before."""
 
     answer: Answer
 
 
-Event = Draft | Checked | Final
+Event = Draft | Checked | Queued | Final
 
 
 def evidence_threshold(settings: Settings) -> float:
@@ -95,9 +116,10 @@ def estimated_tokens(text: str) -> int:
 
 def context_parents(result: SearchResult, settings: Settings) -> int:
     """How many of the first parents are given as context: the parent budget (`context_k`), cut so
-    that their estimated tokens stay within `llm.context_tokens` when it is set (the first is always kept)."""
+    that their estimated tokens stay within `llm.context_tokens`, or what the endpoint's context size leaves for
+    them (`model_answer.sources_budget`), when either is set (the first is always kept)."""
     k = max(settings.retrieval.context_k, 0)
-    budget = settings.llm.context_tokens
+    budget = sources_budget(settings)
     if not budget:
         return k
     used = 0
@@ -143,7 +165,7 @@ class AnswerRun:
         self.completed: list[Paragraph] = []  # every paragraph the model completed, as written
         self.first_paragraph_s = 0.0
         self.dialect = ""
-        self._model: Iterator[str | LLMReply] | None = None
+        self._model: Generator[str | LLMReply | Waiting | Retrying, None, None] | None = None
         self.final: Answer | None = None
         absent = list(coverage.not_retrieved) if coverage is not None else []
         self.absent = absent
@@ -177,7 +199,9 @@ class AnswerRun:
             stopped,
         )
 
-    def _base(self, mode: str, checked: Verified, outcome: guardrails.Outcome, tokens: tuple[int, int]) -> dict:
+    def _base(
+        self, mode: str, checked: Verified, outcome: guardrails.Outcome, tokens: tuple[int, int], estimated: bool
+    ) -> dict:
         """The fields both kinds of answer fill the same way (the guard-rails' marks and costs included)."""
         return dict(
             question=self.question,
@@ -196,13 +220,20 @@ class AnswerRun:
             elapsed_s=time.perf_counter() - self.started,
             prompt_tokens=tokens[0],
             completion_tokens=tokens[1],
+            tokens_estimated=estimated,
             dialect=self.dialect,
             **self.term_fields,
         )
 
     def extractive(
-        self, warnings: Sequence[str] = (), dropped: Sequence[str] = (), tokens: tuple[int, int] = (0, 0)
+        self,
+        warnings: Sequence[str] = (),
+        dropped: Sequence[str] = (),
+        tokens: tuple[int, int] = (0, 0),
+        fallback: str = "",
+        estimated: bool = False,
     ) -> Answer:
+        """The documents' own sentences; `fallback`: why the model's answer could not be used, when one failed."""
         forms = self.result.translated.forms if self.result.translated is not None else []
         ids = [parent_source_id(h.parent) for h in self.context]
         paragraphs = extractive_paragraphs(
@@ -211,7 +242,8 @@ class AnswerRun:
         checked = verify_citations(paragraphs, self.sources, self.language)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))
         return Answer(
-            **self._base("extractive", checked, outcome, tokens),
+            **self._base("extractive", checked, outcome, tokens, estimated),
+            fallback=fallback,
             dropped=[*dropped, *checked.dropped],
             warnings=[*warnings, *outcome.warnings],
             missing_information=" ".join(self.notes),
@@ -236,15 +268,17 @@ class AnswerRun:
         self, paragraphs: list[Paragraph], reply: LLMReply | None, stopped: bool, warnings: Sequence[str] = ()
     ) -> Answer:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
+        estimated = reply.estimated if reply else False
+        warnings = [*(reply.notes if reply else ()), *warnings]
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
         if paragraphs and not checked.paragraphs:
             # Everything the model wrote was unsourced: the documents' own sentences are better.
             fallback = ALL_DROPPED.get(self.language, ALL_DROPPED["en"])
-            return self.extractive([*warnings, fallback], checked.dropped, tokens)
+            return self.extractive([*warnings, fallback], checked.dropped, tokens, fallback, estimated)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked, stopped))
         missing = reply.output.missing_information.strip() if reply else ""
         return Answer(
-            **self._base("llm", checked, outcome, tokens),
+            **self._base("llm", checked, outcome, tokens, estimated),
             model=self.settings.llm.model,
             missing_information=" ".join([*self.notes, missing]).strip(),
             warnings=[*warnings, *outcome.warnings],
@@ -273,13 +307,22 @@ class AnswerRun:
         messages = build_messages(
             self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent
         )
-        self._model = stream_model(messages, self.settings, self.language)
+        model = self._model = stream_model(messages, self.settings, self.language)
         reply: LLMReply | None = None
         done = 0
         try:
-            for item in self._model:
+            for item in model:
                 if isinstance(item, LLMReply):
                     reply = item
+                    continue
+                if isinstance(item, Waiting):
+                    yield Queued(done, item.position)
+                    continue
+                if isinstance(item, Retrying):
+                    if self.completed:  # what was completed before the cut is verified and kept; nothing re-asked
+                        yield self._finish(self._cut_off(item.limit))
+                        return
+                    done = 0  # asked again shorter: its paragraphs start over
                     continue
                 complete, current = split_paragraphs(item)
                 while done < len(complete):
@@ -291,7 +334,8 @@ class AnswerRun:
                     yield Draft(done, current)
         except LLMError as err:
             self.dialect = known_dialect(self.settings) or ""  # accepted, even when its reply was unusable
-            yield self._finish(self.extractive(warnings=[str(err)]))
+            fallen = self.extractive(warnings=[str(err)], fallback=str(err))
+            yield self._finish(fallen.model_copy(update={"fallback_reply": err.reply[:2000]}))
             return
         finally:
             self._model = None
@@ -303,6 +347,14 @@ class AnswerRun:
             if event is not None:
                 yield event
         yield self._finish(self._verified(paragraphs, reply, stopped=False))
+
+    def _cut_off(self, limit: int) -> Answer:
+        model, self._model = self._model, None
+        if model is not None:
+            model.close()  # ends the stream before any new request
+        self.dialect = known_dialect(self.settings) or ""
+        warning = CUT_KEPT.get(self.language, CUT_KEPT["en"]).format(n=len(self.completed), limit=limit or "?")
+        return self._verified(list(self.completed), None, True, [warning])
 
     def stop(self) -> Answer:
         """End the model's stream; the paragraphs it completed become the answer, verified together."""

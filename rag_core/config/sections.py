@@ -233,6 +233,24 @@ class LLMSettings(_Section):
         "/openai/deployments/<deployment>/chat/completions?api-version=...; unset: the /openai/v1/ form.",
     )
     azure_deployment: str | None = Field(None, description="Azure deployment name (deployment form); default: model.")
+    system_role: Literal["auto", "system", "fold"] = Field(
+        "auto",
+        description="Instructions in one leading system message ('system'), folded into the first user message "
+        "('fold': templates without a system role), or 'auto': folded for servers known to drop them and after a "
+        "rejection.",
+    )
+    endpoint_context_tokens: int = Field(
+        0, ge=0, description="The endpoint's context size (llama.cpp: n_ctx); the reply's budget derives from it."
+    )
+    max_paragraphs: int = Field(4, ge=1, le=20, description="Most paragraphs an answer may have (in the schema).")
+    paragraph_chars: int = Field(700, ge=100, description="Most characters of one answer paragraph (in the schema).")
+    quote_chars: int = Field(240, ge=40, description="Most characters of a paragraph's quote (in the schema).")
+    concurrency: int = Field(
+        0, ge=0, description="Most generations at once per endpoint, others queue; 0: 1 for servers that cancel."
+    )
+    optional_max_latency_s: float = Field(
+        20.0, ge=0, description="Skip the optional calls when the first token took longer (0: never skip)."
+    )
 
 
 class AnswerSettings(_Section):

@@ -16,28 +16,40 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from rag_core.config import Settings
 from rag_core.errors import LLMError
-from rag_core.llm.failures import FAILURES, FormatError, Refusal, StreamBroken, describe_failure, redact
+from rag_core.llm import endpoint
+from rag_core.llm.attempts import (
+    RETRIED,
+    SHORTER,
+    Shorter,
+    refused,
+    rejects_format,
+    rejects_system,
+    repair,
+    run_stream,
+    with_last_user,
+)
+from rag_core.llm.endpoint import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from rag_core.llm.endpoint import api_key, endpoint_key
+from rag_core.llm.endpoint import skipped_note as skipped_note
+from rag_core.llm.failures import FAILURES, FormatError, Refusal, Truncated, describe_failure, redact
+from rag_core.llm.failures import StreamBroken as StreamBroken
+from rag_core.llm.replies import StructuredReply, message_text, parse_reply, usage_of
+from rag_core.llm.replies import json_text as json_text
+from rag_core.llm.shaping import Retrying, Waiting, arrange, estimate_tokens, message_chars
 
 log = logging.getLogger(__name__)
 
-PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
 DIALECTS = ("json_schema", "json_object", "tools", "text")
 _METHODS = {"json_schema": "json_schema", "json_object": "json_mode", "tools": "function_calling"}
-# What a server says when it rejects a request for its structured-output part (llama.cpp:
-# "response_format type must be one of ...", Ollama: "invalid JSON schema in format", vLLM: "The
-# provided JSON schema contains features not supported by ...", "tools param requires --jinja").
-_FORMAT_REJECTION = re.compile(r"response_format|json[_ ]?schema|json_object|format|tool|grammar|not supported", re.I)
 _KNOWN: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
 
@@ -47,23 +59,6 @@ def llm_configured(settings: Settings) -> bool:
     if settings.llm.provider == "azure":
         return bool(settings.azure_endpoint())
     return settings.llm_key() is not None or bool(settings.llm_base_url())
-
-
-def _api_key(settings: Settings) -> str:
-    key = settings.llm_key()
-    value = key.get_secret_value() if key is not None else ""
-    return value or PLACEHOLDER_KEY
-
-
-def endpoint_key(settings: Settings) -> tuple[str, str]:
-    """(address, model) under which an endpoint's dialect is remembered."""
-    if settings.llm.provider == "azure":
-        address = (settings.azure_endpoint() or "").rstrip("/")
-        if settings.llm.azure_api_version:
-            deployment = settings.llm.azure_deployment or settings.llm.model
-            return f"{address}/openai/deployments/{deployment}", settings.llm.model
-        return f"{address}/openai/v1", settings.llm.model
-    return (settings.llm_base_url() or "https://api.openai.com/v1").rstrip("/"), settings.llm.model
 
 
 def known_dialect(settings: Settings) -> str | None:
@@ -82,7 +77,7 @@ def _remember(settings: Settings, dialect: str) -> None:
 def _chat_model(settings: Settings) -> Any:
     common = {
         "model": settings.llm.model,
-        "api_key": _api_key(settings),
+        "api_key": api_key(settings),
         "temperature": settings.llm.temperature,
         "timeout": settings.llm.timeout_s,
         "max_retries": 0,
@@ -101,25 +96,25 @@ def _chat_model(settings: Settings) -> Any:
 
     if settings.llm.provider == "azure":  # the OpenAI-compatible form takes Azure's key header
         base = f"{(settings.azure_endpoint() or '').rstrip('/')}/openai/v1/"
-        return ChatOpenAI(base_url=base, default_headers={"api-key": _api_key(settings)}, **common)
+        return ChatOpenAI(base_url=base, default_headers={"api-key": api_key(settings)}, **common)
     return ChatOpenAI(base_url=settings.llm_base_url(), **common)
 
 
-def _format_instruction(schema: type[BaseModel]) -> dict[str, str]:
-    return {
-        "role": "system",
-        "content": "Reply with one JSON object only, no text around it, that follows this "
-        "JSON schema:\n" + json.dumps(schema.model_json_schema(), ensure_ascii=False),
-    }
+def _format_instruction(grammar: dict[str, Any]) -> str:
+    return "Reply with one JSON object only, no text around it, that follows this JSON schema:\n" + json.dumps(
+        grammar, ensure_ascii=False
+    )
 
 
-def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
+def _runnable(
+    settings: Settings, schema: type[BaseModel], dialect: str, grammar: dict[str, Any], limit: int | None
+) -> Any:
     model = _chat_model(settings)
     # `max_tokens` as every OpenAI-compatible server reads it (LangChain would rename it max_completion_tokens,
     # which local servers ignore)
-    limit = {"max_tokens": settings.llm.max_tokens} if settings.llm.max_tokens else {}
+    bound_tokens = {"max_tokens": limit} if limit else {}
     if dialect == "text":
-        return model.bind(extra_body=limit) if limit else model
+        return model.bind(extra_body=bound_tokens) if bound_tokens else model
     # The binding that LangChain's structured output makes (response format or forced tool), without its parser:
     # the reply is parsed here, the same way for every dialect. The response format travels in the request body
     # as LangChain wrote it, but outside its `response_format` argument, which would make the client parse the
@@ -132,104 +127,15 @@ def _runnable(settings: Settings, schema: type[BaseModel], dialect: str) -> Any:
 
         response_format = type_to_response_format_param(response_format)
     if dialect == "json_object" and isinstance(response_format, dict):
-        # The schema rides along: llama.cpp's servers turn it into a grammar, so even a small local model
-        # writes an object of the right shape; servers that do not read it keep the prompt's copy.
-        response_format = {**response_format, "schema": schema.model_json_schema()}
-    kwargs["extra_body"] = {**limit, **({"response_format": response_format} if response_format is not None else {})}
+        # The schema rides along, with its bounds (paragraphs, lengths): llama.cpp's servers turn it into a
+        # grammar, so even a small local model writes an object of the right shape and size; servers that do not
+        # read it keep the prompt's copy.
+        response_format = {**response_format, "schema": grammar}
+    kwargs["extra_body"] = {
+        **bound_tokens,
+        **({"response_format": response_format} if response_format is not None else {}),
+    }
     return bound.bound.bind(**kwargs)
-
-
-def _messages_for(messages: list[dict[str, Any]], schema: type[BaseModel], dialect: str) -> list[dict[str, Any]]:
-    if dialect in ("json_object", "text"):
-        return [*messages, _format_instruction(schema)]
-    return list(messages)
-
-
-def message_text(message: Any) -> str:
-    """The reply's JSON text: a tool call's arguments, or the message content."""
-    chunks = getattr(message, "tool_call_chunks", None) or []
-    if chunks:
-        return "".join(c.get("args") or "" for c in chunks)
-    calls = getattr(message, "tool_calls", None) or []
-    if calls:
-        return json.dumps(calls[0].get("args") or {}, ensure_ascii=False)
-    invalid = getattr(message, "invalid_tool_calls", None) or []
-    if invalid:
-        return invalid[0].get("args") or ""
-    content = getattr(message, "content", "")
-    if isinstance(content, list):
-        return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
-    return content or ""
-
-
-def json_text(text: str) -> str:
-    """The JSON object in a reply: a fenced block's content, else from the first '{' on."""
-    fenced = re.search(r"```(?:json)?\s*(\{.*?)(?:```|$)", text, re.S)
-    if fenced:
-        return fenced.group(1)
-    start = text.find("{")
-    return text[start:] if start >= 0 else ""
-
-
-def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
-    """The whole reply as `schema`; raises ValueError / ValidationError when it is not."""
-    body = json_text(text).strip()
-    end = body.rfind("}")
-    if end < 0:
-        raise ValueError("no JSON object in the reply")
-    return schema.model_validate(json.loads(body[: end + 1]))
-
-
-@dataclass
-class StructuredReply:
-    """A validated reply: the object, the tokens the endpoint counted, the dialect used."""
-
-    parsed: Any
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    dialect: str = ""
-    usage: dict[str, Any] = field(default_factory=dict)
-
-
-def _usage(message: Any) -> dict[str, Any]:
-    return dict(getattr(message, "usage_metadata", None) or {})
-
-
-def _run(runnable: Any, messages: list[dict[str, Any]], stream: bool) -> Iterator[str | Any]:
-    """Yield the reply text so far after each chunk, then the whole message."""
-    if not stream:
-        yield runnable.invoke(messages)
-        return
-    import openai
-
-    total = None
-    finished = False
-    try:
-        for chunk in runnable.stream(messages):
-            total = chunk if total is None else total + chunk
-            finished = finished or bool((chunk.response_metadata or {}).get("finish_reason"))
-            yield message_text(total)
-    except (openai.APIStatusError, openai.APITimeoutError, openai.APIConnectionError):
-        if total is None:
-            raise  # nothing was received: the request itself failed
-        raise StreamBroken("the stream failed after it began") from None
-    except Exception as exc:  # noqa: BLE001 - a chunk that is not JSON, a connection cut mid-body
-        raise StreamBroken(type(exc).__name__) from None
-    if total is None or not finished:
-        raise StreamBroken("the stream ended without a finish reason")
-    yield total
-
-
-def _rejects_format(exc: BaseException) -> bool:
-    import openai
-
-    if not isinstance(exc, openai.APIStatusError) or exc.status_code not in (400, 415, 422, 500, 501):
-        return False
-    return bool(_FORMAT_REJECTION.search(f"{exc.message} {exc.body}"))
-
-
-def _refused(message: Any) -> bool:
-    return bool((getattr(message, "additional_kwargs", {}) or {}).get("refusal"))
 
 
 def stream_structured(
@@ -238,101 +144,147 @@ def stream_structured(
     settings: Settings,
     language: str = "en",
     stream: bool | None = None,
-) -> Iterator[str | StructuredReply]:
-    """Yield the reply's text as it grows (streaming), then one `StructuredReply`; raises `LLMError`.
+    *,
+    grammar: dict[str, Any] | None = None,
+    max_tokens: int | None = None,
+    shorter: Shorter | None = None,
+) -> Iterator[str | StructuredReply | Waiting | Retrying]:
+    """Yield `Waiting` while the endpoint's gate holds the call, the reply's text as it grows (when streaming
+    for display), `Retrying` when a reply stopped at its token limit and is asked again shorter (`shorter`: the
+    instruction and the bounded schema to ask with), then one `StructuredReply`; raises `LLMError`.
 
-    The first call to an endpoint probes the dialects in order (see the module docstring); an
-    endpoint that rejects all of them gets an `LLMError`. A reply that does not validate gets one
-    repair request (not streamed) with the validation error.
+    `grammar`: the JSON schema sent with `json_object` and in the prompt (default: `schema`'s, without bounds);
+    `max_tokens`: the reply's budget (default: the `max_tokens` setting). The first call to an endpoint probes
+    the dialects in order (see the module docstring). A reply that does not validate gets one repair request.
     """
-    stream = settings.llm.stream if stream is None else stream
-    known = known_dialect(settings)
-    candidates = (known,) if known else DIALECTS
+    display = settings.llm.stream if stream is None else stream
+    limit = max_tokens if max_tokens is not None else settings.llm.max_tokens
+    turn = endpoint.gate(settings)
+    admitted = False
     try:
-        for position, dialect in enumerate(candidates):
-            asked = _messages_for(messages, schema, dialect)
-            runnable = _runnable(settings, schema, dialect)
-            message = None
-            try:
-                for item in _run(runnable, asked, stream):
-                    if isinstance(item, str):
-                        if not known:  # the endpoint took this dialect: it is streaming the reply
-                            _remember(settings, dialect)
-                        yield item
-                    else:
-                        message = item
-            except Exception as exc:  # noqa: BLE001 - a format rejection moves on to the next dialect
-                if known or not _rejects_format(exc):
-                    raise
-                log.info(
-                    "endpoint %s rejects %s (%s): trying the next dialect",
-                    endpoint_key(settings)[0],
-                    dialect,
-                    type(exc).__name__,
-                )
-                if position == len(candidates) - 1:
-                    raise LLMError(FAILURES.get(language, FAILURES["en"])["dialects"]) from None
-                continue
-            if not known:
-                _remember(settings, dialect)
-            if _refused(message):
-                raise Refusal()
-            usage = _usage(message)
-            text = message_text(message)
-            try:
-                parsed = parse_reply(text, schema)
-            except (ValueError, ValidationError) as first:
-                try:
-                    repaired = _repair(runnable, asked, text, first)
-                except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
-                    raise FormatError("the repair request failed") from None
-                repaired_usage = _usage(repaired)
-                usage = {
-                    k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
-                    for k in ("input_tokens", "output_tokens")
-                }
-                try:
-                    parsed = parse_reply(message_text(repaired), schema)
-                except (ValueError, ValidationError):
-                    raise FormatError("the repaired reply does not validate either") from None
-            yield StructuredReply(
-                parsed, int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0), dialect, usage
-            )
-            return
+        if turn is not None:
+            for position in turn.enter():
+                yield Waiting(position)
+            admitted = True
+        for item in _attempts(messages, schema, settings, language, grammar, limit, shorter):
+            if display or not isinstance(item, str):
+                yield item
     except LLMError:
         raise
     except Exception as exc:  # noqa: BLE001 - every failure becomes a user message
         message_for_user = describe_failure(exc, settings, language)
         log.warning("LLM call failed: %s: %s", type(exc).__name__, redact(str(exc), settings)[:500])
-        raise LLMError(message_for_user) from None
+        raise LLMError(message_for_user, str(getattr(exc, "text", "") or "")) from None
+    finally:
+        if admitted and turn is not None:
+            turn.leave()
 
 
-def _repair(runnable: Any, asked: list[dict[str, Any]], text: str, error: Exception) -> Any:
-    problem = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
-    if isinstance(error, ValidationError):
-        problem = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:8])
-    repair = [
-        *asked,
-        {"role": "assistant", "content": text[:20_000]},
-        {
-            "role": "user",
-            "content": f"That reply is not a valid JSON object for the schema ({problem}). "
-            "Reply again with the corrected JSON object only.",
-        },
-    ]
-    return runnable.invoke(repair)
+def _attempts(
+    messages: list[dict[str, Any]],
+    schema: type[BaseModel],
+    settings: Settings,
+    language: str,
+    grammar: dict[str, Any] | None,
+    limit: int | None,
+    shorter: Shorter | None,
+) -> Iterator[str | StructuredReply | Retrying]:
+    known = known_dialect(settings)
+    candidates = (known,) if known else DIALECTS
+    shape = grammar or schema.model_json_schema()
+    fold = endpoint.fold_system(settings)
+    notes: list[str] = []
+    position = 0
+    while position < len(candidates):
+        dialect = candidates[position]
+        instruction = _format_instruction(shape) if dialect in ("json_object", "text") else None
+        asked = arrange(messages, instruction, fold)
+        runnable = _runnable(settings, schema, dialect, shape, limit)
+        message = None
+        try:
+            for item in run_stream(runnable, asked, settings, limit):
+                if isinstance(item, str):
+                    if not known:  # the endpoint took this dialect: it is streaming the reply
+                        _remember(settings, dialect)
+                    yield item
+                else:
+                    message = item
+        except Truncated as cut:
+            if notes:  # already asked once more briefly
+                raise
+            _remember(settings, dialect) if not known else None
+            known, candidates, position = dialect, (dialect,), 0
+            yield Retrying(cut.text, cut.limit)
+            notes.append(RETRIED.get(language, RETRIED["en"]).format(limit=cut.limit or "?"))
+            text, short_grammar = shorter or (SHORTER, None)
+            messages, shape = with_last_user(messages, text), short_grammar or shape
+            continue
+        except Exception as exc:  # noqa: BLE001 - a format rejection moves on to the next dialect
+            if not fold and settings.llm.system_role == "auto" and rejects_system(exc):
+                log.info("endpoint %s rejects system messages: folding them", endpoint_key(settings)[0])
+                endpoint.remember_folding(settings)
+                fold = True
+                continue
+            if known or not rejects_format(exc):
+                raise
+            log.info("endpoint %s rejects %s (%s)", endpoint_key(settings)[0], dialect, type(exc).__name__)
+            if position == len(candidates) - 1:
+                raise LLMError(FAILURES.get(language, FAILURES["en"])["dialects"]) from None
+            position += 1
+            continue
+        if not known:
+            _remember(settings, dialect)
+        if refused(message):
+            raise Refusal()
+        usage = usage_of(message)
+        text = message_text(message)
+        try:
+            parsed = parse_reply(text, schema)
+        except (ValueError, ValidationError) as first:
+            try:
+                repaired = repair(runnable, asked, text, first, settings, limit)
+            except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
+                raise FormatError("the repair request failed", text) from None
+            repaired_usage = usage_of(repaired)
+            usage = {
+                k: int(usage.get(k, 0) or 0) + int(repaired_usage.get(k, 0) or 0)
+                for k in ("input_tokens", "output_tokens")
+            }
+            try:
+                parsed = parse_reply(message_text(repaired), schema)
+            except (ValueError, ValidationError):
+                raise FormatError("the repaired reply does not validate either", message_text(repaired)) from None
+        estimated = not (usage.get("input_tokens") or usage.get("output_tokens"))
+        if estimated:  # the server sent no usage (llama-cpp-python does not, when streaming)
+            usage = {"input_tokens": estimate_tokens(message_chars(asked)), "output_tokens": estimate_tokens(text)}
+        yield StructuredReply(
+            parsed,
+            int(usage.get("input_tokens", 0) or 0),
+            int(usage.get("output_tokens", 0) or 0),
+            dialect,
+            {**usage, "estimated": estimated},
+            estimated,
+            notes,
+        )
+        return
 
 
 def call_structured(
-    messages: list[dict[str, Any]], schema: type[BaseModel], settings: Settings, language: str = "en"
+    messages: list[dict[str, Any]],
+    schema: type[BaseModel],
+    settings: Settings,
+    language: str = "en",
+    grammar: dict[str, Any] | None = None,
+    max_tokens: int | None = None,
 ) -> tuple[Any, dict[str, Any]]:
-    """One structured call, not streamed, returning (`schema` instance, usage metadata with its dialect).
-
-    Raises `LLMError` with a user message on any failure. Used for answers without streaming
-    and, by `rag_core.understanding` and the support check, for the router and the rewrite.
-    """
+    """One structured call, streamed over HTTP but returned whole: (`schema` instance, usage metadata with its
+    dialect). Raises `LLMError` with a user message on any failure. Used by `rag_core.understanding` and the
+    support check for the router, the rewrite and the second pass; `grammar` (the schema with its bounds) and
+    `max_tokens` keep a short call short."""
     started = time.perf_counter()
-    for item in stream_structured(messages, schema, settings, language, stream=False):
+    for item in stream_structured(
+        messages, schema, settings, language, stream=False, grammar=grammar, max_tokens=max_tokens
+    ):
         if isinstance(item, StructuredReply):
             return item.parsed, {**item.usage, "dialect": item.dialect, "elapsed_s": time.perf_counter() - started}
     # the generator always ends in a reply:

@@ -45,6 +45,8 @@ FAILURES = {
         "dialects": "The language model endpoint accepts none of the structured-output forms tried (JSON schema, JSON "
         "object, tools, plain text); showing an extractive answer.",
         "refusal": "The language model declined to answer; showing an extractive answer.",
+        "cut_off": "The language model's reply was cut off at its token limit ({limit} tokens), also when asked again "
+        "for a shorter answer; showing an extractive answer.",
         "other": "The language model call failed ({kind}); showing an extractive answer.",
     },
     "fr": {
@@ -68,6 +70,8 @@ FAILURES = {
         "dialects": "Le point d'accès du modèle de langage n'accepte aucune des formes de sortie structurée essayées "
         "(schéma JSON, objet JSON, outils, texte) ; voici une réponse extractive.",
         "refusal": "Le modèle de langage a refusé de répondre ; voici une réponse extractive.",
+        "cut_off": "La réponse du modèle de langage a été coupée à sa limite de jetons ({limit} jetons), même "
+        "redemandée plus courte ; voici une réponse extractive.",
         "other": "L'appel au modèle de langage a échoué ({kind}) ; voici une réponse extractive.",
     },
 }
@@ -77,12 +81,28 @@ class StreamBroken(Exception):
     """The stream ended without a finish reason, or a chunk could not be read."""
 
 
+class StreamTimedOut(StreamBroken):
+    """The stream began, then no chunk came within the timeout: the connection was closed."""
+
+
 class Refusal(Exception):
     """The model declined (a refusal instead of the object)."""
 
 
+class Truncated(Exception):
+    """The reply stopped at its token limit (`finish_reason: length`): a budget problem, not a format error."""
+
+    def __init__(self, text: str, limit: int = 0) -> None:
+        super().__init__("the reply stopped at its token limit")
+        self.text, self.limit = text, limit
+
+
 class FormatError(Exception):
-    """The reply, repaired once, still does not validate."""
+    """The reply, repaired once, still does not validate (`text`: the model's reply)."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
 
 
 def describe_failure(exc: BaseException, settings: Settings, language: str) -> str:
@@ -103,8 +123,14 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
         if status >= 500:
             return msgs["5xx"].format(**fmt)
         return msgs["400"].format(**fmt)
+    if isinstance(exc, StreamTimedOut):
+        return msgs["timeout"].format(**fmt)
     if isinstance(exc, StreamBroken):
         return msgs["stream"].format(**fmt)
+    if isinstance(exc, Truncated):
+        return msgs["cut_off"].format(**fmt, limit=exc.limit or "?")
+    if isinstance(exc, openai.LengthFinishReasonError):
+        return msgs["cut_off"].format(**fmt, limit="?")
     if isinstance(exc, Refusal) or type(exc).__name__ == "OpenAIRefusalError":
         return msgs["refusal"].format(**fmt)
     if isinstance(

@@ -191,6 +191,13 @@ class Answer(Frozen):
     elapsed_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    tokens_estimated: bool = Field(
+        False, description="The tokens are the local tokenizer's estimate: the endpoint reported no usage"
+    )
+    fallback: str = Field(
+        "", description="Why the model's answer could not be used (extractive fallback); empty: no model failed"
+    )
+    fallback_reply: str = Field("", description="The model's raw reply that could not be used (its first 2,000 chars)")
     unsupported_numbers: int = Field(
         0, description="Numbers of the answer that no source or checked computation supports"
     )

@@ -25,7 +25,7 @@ from typing import Any
 
 from rag_core import answering, parsing, reranking, storage, understanding
 from rag_core.access import Principal
-from rag_core.answering import Checked, Draft, Final  # noqa: F401  (re-exported: the events of ask_stream)
+from rag_core.answering import Checked, Draft, Final, Queued  # noqa: F401  (re-exported: the events of ask_stream)
 from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rag_core import answering, understanding
 from rag_core.answering.coverage import Coverage, CoverageScope, coverage_retry, use_retry
 from rag_core.config import Settings
-from rag_core.llm import known_dialect, llm_configured
+from rag_core.llm import known_dialect, llm_configured, skipped_note
 from rag_core.models import Answer, Language, SearchResult, Source, SubQuestion
 from rag_core.pipeline.connection import open_store
 from rag_core.reranking import Reranker, rerank, select_reranker
@@ -182,9 +182,11 @@ class QuestionRun:
         """Rewrite, route and split the question; the first round of searches it needs (one per sub-question)."""
         settings = self.settings
         use_llm = llm_configured(settings)
-        rewrite = rewrite_followup(self.question, self.history, settings, use_llm, language=self.language)
+        skip = [skipped_note(settings, c, self.language) if use_llm else None for c in ("rewrite", "router")]
+        rewrite = rewrite_followup(self.question, self.history, settings, use_llm and not skip[0], self.language)
         standalone = rewrite.standalone
-        plan: Plan = plan_question(standalone, settings, use_llm, language=self.language)
+        plan: Plan = plan_question(standalone, settings, use_llm and not skip[1], language=self.language)
+        self._notes: list[str] = [n for n in (skip[0] if self.history else None, skip[1]) if n]
         subs = plan.sub_questions or [standalone]
         reranker = select_reranker(settings)
         self.reranked = reranker is not None
@@ -239,7 +241,7 @@ class QuestionRun:
 
     def _dress(self, answer: Answer) -> Answer:
         update = {**self._extra, "elapsed_s": time.perf_counter() - self.started, "sub_questions": self._subs}
-        return answer.model_copy(update=update)
+        return answer.model_copy(update={**update, "warnings": [*answer.warnings, *self._notes]})
 
     def events(self) -> Iterator[answering.Event]:
         """The answer from the searches' results: drafts and checked paragraphs, then `Final`."""
@@ -256,7 +258,8 @@ class QuestionRun:
             return
         answers = list(_POOL.map(lambda got: answering.answer_from(self._run_for(got, pairs)), retrieved))
         merged = _merge(self.question, answers, [got.sub for got in retrieved], self._extra, self.language)
-        yield answering.Final(merged.model_copy(update={"elapsed_s": time.perf_counter() - self.started}))
+        done = {"elapsed_s": time.perf_counter() - self.started, "warnings": [*merged.warnings, *self._notes]}
+        yield answering.Final(merged.model_copy(update=done))
 
     def stop(self) -> Answer | None:
         """Stop a streaming answer: the paragraphs verified so far (None when nothing streams)."""

@@ -121,7 +121,13 @@ def llm_plan(question: str, settings: Settings, language: str | None = None) -> 
         {"role": "system", "content": _ROUTER_PROMPT.get(language, _ROUTER_PROMPT["en"])},
         {"role": "user", "content": question},
     ]
-    out, _ = call_structured(messages, PlanOut, settings, language)
+    # bounded, so that a small model cannot ramble to its token limit (llama.cpp makes a grammar of the schema)
+    grammar = PlanOut.model_json_schema()
+    grammar["properties"]["reason"]["maxLength"] = 200
+    grammar["properties"]["sub_questions"].update(
+        maxItems=MAX_SUB_QUESTIONS, items={"type": "string", "maxLength": 200}
+    )
+    out, _ = call_structured(messages, PlanOut, settings, language, grammar, max_tokens=300)
     subs = [s.strip() for s in out.sub_questions if s.strip()][:MAX_SUB_QUESTIONS] if out.kind == "comparison" else []
     if not settings.understanding.sub_questions or len(subs) < 2:
         subs = []

@@ -172,7 +172,9 @@ def llm_rewrite(question: str, history: list[Message], settings: Settings, langu
         {"role": "system", "content": _PROMPT.get(language, _PROMPT["en"])},
         {"role": "user", "content": "Conversation:\n" + "\n".join(lines) + f"\n\nLast question: {question}"},
     ]
-    out, _ = call_structured(messages, RewriteOut, settings, language)
+    grammar = RewriteOut.model_json_schema()  # bounded: a small model cannot ramble to its token limit
+    grammar["properties"]["standalone_question"]["maxLength"] = 400
+    out, _ = call_structured(messages, RewriteOut, settings, language, grammar, max_tokens=200)
     standalone = out.standalone_question.strip() or question
     return Rewrite(question, standalone, "llm")
 

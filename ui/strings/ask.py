@@ -13,6 +13,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "extractif : réponse composée des passages les plus pertinents (aucun modèle de langage configuré)",
         "en": "extractive: answer made of the most relevant passages (no language model configured)",
     },
+    "ask.extractive_fallback": {
+        "fr": "extractif : la réponse du modèle de langage n'a pas pu être utilisée (la raison est indiquée dessous)",
+        "en": "extractive: the language model's answer could not be used (the reason is given below)",
+    },
     "ask.refused": {
         "fr": "Aucun passage des documents ne répond à cette question. Passages les plus proches :",
         "en": "No passage of the documents answers this question. Closest passages:",

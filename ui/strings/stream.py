@@ -18,6 +18,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Tokens: {prompt} in, {completion} out · structured output: {dialect} · "
         "first paragraph in {first:.1f} s · {total:.1f} s in all",
     },
+    "stream.estimated": {
+        "fr": " (jetons estimés localement : le point d'accès n'a pas donné son compte)",
+        "en": " (tokens estimated locally: the endpoint gave no count)",
+    },
+    "stream.queued": {
+        "fr": "Le modèle rédige une autre réponse : la vôtre attend, position {n} dans la file.",
+        "en": "The model is writing another answer: yours waits, position {n} in the queue.",
+    },
     "stream.cost_check": {
         "fr": " · contrôle d'appui : {prompt} + {completion} jetons",
         "en": " · support check: {prompt} + {completion} tokens",

@@ -23,6 +23,7 @@ from rag_core.answering.prompts import escape_data
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.llm import call_structured
+from rag_core.llm.endpoint import skipped_note
 from rag_core.models import Mark, Paragraph, Source
 
 Verdict = Literal["supported", "partly", "not_supported"]
@@ -97,6 +98,9 @@ def judge_support(
     if not paragraphs:
         return Outcome(list(paragraphs))
     started = time.perf_counter()
+    skipped = skipped_note(settings, "support", language)
+    if skipped:  # the endpoint is too slow for a second pass
+        return Outcome(list(paragraphs), [skipped])
     by_id = {s.id: s for s in sources}
     try:
         out, usage = call_structured(_messages(paragraphs, by_id, language), SupportOut, settings, language)
