@@ -18,6 +18,7 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rag_core.config.api_section import ApiSettings
+from rag_core.config.llm_section import LLMSettings
 from rag_core.config.sections import (
     AnswerSettings,
     AuditSettings,
@@ -26,7 +27,6 @@ from rag_core.config.sections import (
     EmbeddingSettings,
     IngestSettings,
     JobsSettings,
-    LLMSettings,
     ParsingSettings,
     RerankerSettings,
     RetrievalSettings,

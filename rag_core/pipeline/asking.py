@@ -2,19 +2,17 @@
 
 The question's language is detected once (`QuestionRun.language`) and handed to every step.
 1. A follow-up is rewritten into a standalone question (`followups`).
-2. The router gives the context budget (3/5/7 parents) and, for a comparison, 1-3
-   sub-questions (`budget`, `subquestions`); each sub-question gets its share of the budget.
-3. The run says which searches it needs (`QuestionRun.searches`: `SearchRequest`s) and the façade
-   runs them, all the sub-questions' at once, and hands the results back (`QuestionRun.searched`),
-   which may ask for one more round: this module never searches.
-4. With a reranker, the candidates' best children are reread and a minimum score applies;
-   when nothing passes, one reformulation is searched (a second round), then the sub-question
-   has "no source". With the term check (`answering.coverage`), terms the library mentions but
-   the passages do not are searched for once more (a last round).
-5. Each sub-question is answered from its own parents (`answering.AnswerRun`); the answer gives
-   its paragraphs per sub-question and names the sub-questions that found nothing. A single
-   question's answer streams (`QuestionRun.events`); `AskStream` is the façade's stream of it.
-Only this turn's sources are evidence. This module does not store conversations.
+2. The router gives the budget (3/5/7 parents) and, for a comparison, 1-3 sub-questions sharing it (`budget`).
+3. The run says which searches it needs (`QuestionRun.searches`: `SearchRequest`s) and the façade runs them,
+   all the sub-questions' at once, and hands the results back (`QuestionRun.searched`), which may ask for one
+   more round: this module never searches.
+4. With a reranker, the candidates' best children are reread and a minimum score applies; when nothing passes,
+   one reformulation is searched (a second round), then the sub-question has "no source". With the term check
+   (`answering.coverage`), terms the library mentions but the passages do not are searched once more (last round).
+5. Each sub-question is answered from its own parents (`answering.AnswerRun`); the answer gives its paragraphs
+   per sub-question and names the sub-questions that found nothing. A single question's answer streams
+   (`QuestionRun.events`); `AskStream` is the façade's stream of it. Only this turn's sources are evidence;
+   this module does not store conversations.
 """
 
 from __future__ import annotations
