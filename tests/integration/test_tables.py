@@ -103,31 +103,27 @@ def test_ruled_groups_and_partial_rules_make_spans(
     assert grid[2] == ["6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955", "0.88 0.857", "2.73 5.39"]
 
 
-def test_table_of_contents_has_titles_and_page_numbers(
+def test_a_table_of_contents_is_text_not_a_table(
     docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
 ) -> None:
+    """A contents page is navigation, not data: no table, and its entries stay in the text in order."""
     pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
-    (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
-    grid = _grid(table)
-    assert (table.data.num_rows, table.data.num_cols) == (43, 2)
-    assert grid[4] == ["Authors", "xi"]  # neither the leader's dots nor the one glued to the title
-    assert grid[9] == ["1.1 Security fundamentals", "2"]
-    assert grid[26:28] == [
-        ["3.1.1 Row permission and column mask definitions", "14"],
-        ["3.1.2 Enabling and activating RCAC", "16"],
-    ]
-    assert not any("." * 2 in text or text.endswith(" .") for row in grid for text in row)
+    document = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
+    assert document.tables == []
+    text = " ".join(t.text for t in document.texts)
+    entries = ["Authors", "1.1 Security fundamentals", "3.1.1 Row permission and column mask definitions"]
+    positions = [text.find(e) for e in entries]
+    assert -1 not in positions and positions == sorted(positions)
 
 
-def test_a_wide_table_of_contents_loses_its_leaders(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
-    """The triangles report's contents page: chapter | section | title | page, the leaders running
-    from the title into the page column ('. . . 1')."""
+def test_a_wide_table_of_contents_is_text_not_a_table(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
+    """The triangles report's contents page (chapter | section | title | page) is kept as text, in order."""
     pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [2], tmp_path / "toc.pdf")
-    (table,) = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document.tables
-    grid = _grid(table)
-    assert ["", "1.1", "Les triangles de liquidation", "1"] in grid
-    assert ["", "", "1.2.2 Triangle des Règlements", "2"] in grid
-    assert not any(text.startswith(".") or text.endswith(" .") for row in grid for text in row)
+    document = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
+    assert document.tables == []
+    text = " ".join(t.text for t in document.texts)
+    positions = [text.find(e) for e in ("1.1 Les triangles de liquidation", "1.2.2 Triangle des Règlements")]
+    assert -1 not in positions and positions == sorted(positions)
 
 
 def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:

@@ -64,6 +64,8 @@ def start_app(
             "127.0.0.1",
             "--port",
             str(port),
+            "--api-port",
+            str(free_port()),  # serve starts the API too; a fixed port would collide between test apps
             "--",
             "--server.headless",
             "true",

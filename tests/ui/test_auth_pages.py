@@ -138,6 +138,13 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
     replace(monkeypatch, pipeline, "grant", grant)
     replace(monkeypatch, pipeline, "revoke", revoke)
     replace(monkeypatch, pipeline, "audit_events", audit_events)
+    # signed in through a proxy: in local mode the page explains instead of offering grant forms
+    monkeypatch.setenv("RAG_AUTH__MODE", "header")
+    monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
+    from ui import auth
+
+    admin = Principal("ann@example.com", frozenset({"x"}), is_admin=True)
+    monkeypatch.setattr(auth, "resolve", lambda settings: (admin, ""))
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("views/access.py").run()
     assert not at.exception, at.exception

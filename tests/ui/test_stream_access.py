@@ -24,7 +24,7 @@ from tests.ui.stream_client import StreamClient, fetch, text_value, trigger
 
 LOGS = REPO / "test-artifacts" / "stream"
 CSV = "Télécharger en CSV"
-TABLE_CELL = b"1 200"  # a cell of the board table
+TABLE_CELL = b"2021,1200,3400"  # the board table's first row, as the CSV export writes its numbers
 
 
 @pytest.fixture(scope="module")
