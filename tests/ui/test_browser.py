@@ -101,7 +101,7 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     page.get_by_role("heading", name="Sections").wait_for(timeout=10_000)
     page.frame_locator(VIEWER_IFRAME).locator("canvas").first.wait_for(timeout=30_000)
     shot(page, "02_inspect")
-    tree_items = page.locator('[data-testid="stVerticalBlock"] li')
+    tree_items = page.locator('[class*="st-key-inspect-section-"] button')  # the tree: one button per section
     assert tree_items.count() >= 1, "no section in the tree"
     page.get_by_role("heading", name="Tableaux").wait_for(timeout=10_000)
     assert page.get_by_text("Aucun tableau détecté.").count() == 0

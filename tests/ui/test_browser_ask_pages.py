@@ -101,6 +101,7 @@ def test_an_empty_library_says_so_and_points_to_the_library_page(app: str, conte
     goto(page, f"{app}/ask")
     page.get_by_text("La bibliothèque ne contient encore aucun document").wait_for(timeout=10_000)
     link = page.locator('[data-testid="stPageLink"] a').filter(has_text="Aller à la Bibliothèque")
+    link.first.wait_for(timeout=10_000)  # drawn just after the message, in the same run
     assert link.count() == 1
     assert page.locator('[data-testid="stChatInputTextArea"]').is_disabled()
     shot(page, "ask_empty_library")

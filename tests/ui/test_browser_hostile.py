@@ -122,6 +122,8 @@ def _journey(url: str, page, source: Path) -> None:
     with rerun(page, 180_000):
         chat.press("Enter")
     page.locator('[data-testid="stChatMessage"] button').filter(has_text="p.").first.wait_for(timeout=10_000)
+    page.get_by_text("Détails de la recherche").first.click()  # the router's reason is behind the details expander
+    page.get_by_text("a ratio is asked").first.wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "03_ask.png"), full_page=True)
     text = visible_text(page)
     for line in bad_files.HOSTILE_LINES:
