@@ -72,9 +72,10 @@ def test_a_pdf_uploaded_on_server_a_is_listed_found_and_opened_on_server_b(tmp_p
                     query.press("Enter")
                 with rerun(other):
                     other.get_by_role("button", name="Rechercher").click()
-                other.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
-                with rerun(other):  # the first row: its passage opens in the viewer
-                    other.locator('[data-testid="stDataFrame"]').first.click(position={"x": 16, "y": 54})
+                open_button = other.get_by_role("button", name="Ouvrir").first  # each result is a card
+                open_button.wait_for(timeout=30_000)
+                with rerun(other):  # the first result: its passage opens in the viewer
+                    open_button.click()
                 other.get_by_text("Page(s) affichée(s)").first.wait_for(timeout=30_000)
                 other.frame_locator(VIEWER_IFRAME).locator("canvas").first.wait_for(timeout=30_000)
                 other.screenshot(path=str(ARTIFACTS / "03_found_and_opened_on_b.png"), full_page=True)
