@@ -129,7 +129,8 @@ def _journey(url: str, server: FakeChatServer, page) -> None:
     shot(page, "01_midstream")
 
     # (b) The end: the verified answer replaces the draft, with its number marks and its cost.
-    final = answer.get_by_text("Jetons : 123 en entrée, 45 en sortie")
+    # a llama.cpp server streams no usage: the tokens are counted locally and the line says so
+    final = answer.get_by_text("jetons estimés localement")
     final.first.wait_for(timeout=120_000)
     text = answer.inner_text()
     assert "▌" not in text and "paragraphe vérifié" not in text and "Arrêter la rédaction" not in text
