@@ -10,6 +10,7 @@ Screenshots go to test-artifacts/pages/ (gitignored).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,6 +96,17 @@ def chat_texts(page) -> list[str]:
     return page.locator('[data-testid="stChatMessage"]').all_inner_texts()
 
 
+def settled_chat_texts(page, answer: str, timeout_s: float = 30.0) -> list[str]:
+    """The chat's texts once the restored answer reads as `answer`, or as they stand at `timeout_s`:
+    the browser may still be mounting the restored message's source cards when the run has ended."""
+    deadline = time.monotonic() + timeout_s
+    texts = chat_texts(page)
+    while (len(texts) != 2 or texts[1] != answer) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        texts = chat_texts(page)
+    return texts
+
+
 def test_an_empty_library_says_so_and_points_to_the_library_page(app: str, context) -> None:
     page = context.new_page()
     open_home(page, app)
@@ -130,14 +142,15 @@ def test_reload_and_a_new_tab_keep_the_conversation_and_a_new_one_starts_on_requ
     page = context.new_page()
     open_home(page, library_app)
     goto(page, f"{library_app}/ask")
-    ask(page, QUESTION)
+    last = ask(page, QUESTION)
+    last.locator("button").filter(has_text="p. ").first.wait_for(timeout=30_000)  # its source cards drawn
     assert QUESTION in chat_texts(page)[0]
     answer = chat_texts(page)[1]
     assert "p." in answer
     assert "c=" in page.url  # the conversation is named in the address
 
     goto(page, page.url)  # a reload
-    texts = chat_texts(page)
+    texts = settled_chat_texts(page, answer)
     assert len(texts) == 2 and QUESTION in texts[0] and texts[1] == answer, texts
 
     other = context.new_page()  # a new tab, at the page's plain address: the latest conversation
