@@ -121,7 +121,7 @@ def delete(doc_id: str, settings: Settings, *, principal: Principal) -> None:
     open_store(settings).delete_document(doc_id)
     folder.remove()
     term_presence.forget(settings, doc_id)
-    perm.audit(settings, "deletion", principal, doc_id=doc_id, file_name=record.file_name, collection=record.collection)
+    perm.audit_document(settings, "deletion", principal, record)
 
 
 def load_chunks(doc_id: str, settings: Settings, *, principal: Principal) -> Chunked:
@@ -145,9 +145,7 @@ def _checked_source(doc_id: str, settings: Settings, principal: Principal) -> tu
 def source_path(doc_id: str, settings: Settings, *, principal: Principal) -> Path:
     """Path of the stored original of a readable ready document; NotFoundError otherwise (forged ids included)."""
     record, path = _checked_source(doc_id, settings, principal)
-    perm.audit(
-        settings, "document_opened", principal, doc_id=doc_id, file_name=record.file_name, collection=record.collection
-    )
+    perm.audit_document(settings, "document_opened", principal, record)
     return path
 
 
@@ -157,15 +155,7 @@ def page_pdf(
     """Only the given pages of a document's PDF, and the map original page -> excerpt page."""
     record, path = _checked_source(doc_id, settings, principal)
     excerpt = page_excerpt(path, pages)
-    perm.audit(
-        settings,
-        "page_opened",
-        principal,
-        doc_id=doc_id,
-        file_name=record.file_name,
-        collection=record.collection,
-        pages=sorted(excerpt[1]),
-    )
+    perm.audit_document(settings, "page_opened", principal, record, pages=sorted(excerpt[1]))
     return excerpt
 
 
@@ -176,15 +166,7 @@ def artifact_path(doc_id: str, relative: str, settings: Settings, *, principal: 
     path = (root / relative).resolve()
     if root not in path.parents or not path.is_file():
         raise NotFoundError("This figure is not in the library.")
-    perm.audit(
-        settings,
-        "figure_exported",
-        principal,
-        doc_id=doc_id,
-        file_name=record.file_name,
-        collection=record.collection,
-        figure=relative,
-    )
+    perm.audit_document(settings, "figure_exported", principal, record, figure=relative)
     return path
 
 
@@ -198,17 +180,7 @@ def export_table(
     if item is None:
         raise NotFoundError("This table is not in the library.")
     data = table_bytes(item, fmt, record.language or "en")
-    perm.audit(
-        settings,
-        "table_exported",
-        principal,
-        doc_id=doc_id,
-        file_name=record.file_name,
-        collection=record.collection,
-        table=table_ref,
-        page=item.page,
-        format=fmt,
-    )
+    perm.audit_document(settings, "table_exported", principal, record, table=table_ref, page=item.page, format=fmt)
     return data
 
 
@@ -223,14 +195,7 @@ def record_inspection(doc_id: str, settings: Settings, *, principal: Principal) 
     """Write that the principal looked at every chunk and table of a readable document (the
     Inspect page calls it once per document and session, not on each rerun); NotFoundError otherwise."""
     record = get_document(doc_id, settings, principal=principal)
-    perm.audit(
-        settings,
-        "document_inspected",
-        principal,
-        doc_id=doc_id,
-        file_name=record.file_name,
-        collection=record.collection,
-    )
+    perm.audit_document(settings, "document_inspected", principal, record)
     return record
 
 

@@ -21,14 +21,5 @@ def citation_image(doc_id: str, page: int, source: Source | None, settings: Sett
     if source is not None and source.doc_id == doc_id:
         boxes = [(b.x0, b.y0, b.x1, b.y1) for b in source.boxes if b.page == page]
     data = page_png(document_folder(settings, doc_id).source(), int(page), boxes)
-    perm.audit(
-        settings,
-        "page_opened",
-        principal,
-        doc_id=doc_id,
-        file_name=record.file_name,
-        collection=record.collection,
-        pages=[int(page)],
-        image=True,
-    )
+    perm.audit_document(settings, "page_opened", principal, record, pages=[int(page)], image=True)
     return data

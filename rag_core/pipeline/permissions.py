@@ -234,6 +234,19 @@ def audit(settings: Settings, event: str, principal: Principal, **fields: Any) -
     return AuditLog(storage.open_library(settings)).append(event, principal, fields, _secrets(settings))
 
 
+def audit_document(settings: Settings, event: str, principal: Principal, record: DocumentRecord, **fields: Any) -> dict:
+    """`audit` of an act on one document: its id, file name and collection, then the act's own fields."""
+    return audit(
+        settings,
+        event,
+        principal,
+        doc_id=record.doc_id,
+        file_name=record.file_name,
+        collection=record.collection,
+        **fields,
+    )
+
+
 # ----- the façade's grant and audit entry points (re-exported by rag_core.pipeline) ------------
 def grant(
     settings: Settings,
