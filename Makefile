@@ -40,9 +40,9 @@ run: install
 
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 
-# Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the
-# data models, the settings and the pipeline façade.
-TYPED := rag_core/models rag_core/config rag_core/pipeline
+# Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the whole
+# of rag_core (the pages and their ui helpers are not yet clean).
+TYPED := rag_core
 
 lint: install
 	$(BIN)/ruff check .

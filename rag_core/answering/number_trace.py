@@ -257,7 +257,7 @@ def check_computation(
         if not parsed:
             return _Checked(result, "unsupported", msg["input_unreadable"].format(value=inp.value), None)
         sid = table.get(inp.source_id) or table.get(inp.source_id.strip("[] ").casefold())
-        scope = [sid] if sid in cited else list(cited)
+        scope = [sid] if sid is not None and sid in cited else list(cited)
         pool = [e for s in scope for e in evidence.get(s, [])]
         found, _ = find(parsed[0], pool, frozenset())
         if found is None:
@@ -343,7 +343,7 @@ def trace_numbers(
     out = []
     for p in paragraphs:
         first = by_id.get(p.source_ids[0]) if p.source_ids else None
-        read = reading or (doc_language.get(parent_source_id_of(first), language) if first else language)
+        read = reading or (doc_language.get(parent_source_id_of(first)) if first else None) or language
         out.append(trace_paragraph(p, evidence, labels, table, language, read))
     return out
 

@@ -65,7 +65,7 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
         return {"status": "ok"}
 
     @app.middleware("http")
-    async def audit_every_call(request: Request, call_next):  # type: ignore[no-untyped-def]
+    async def audit_every_call(request: Request, call_next):
         response = await call_next(request)
         who = getattr(request.state, "caller", None)
         if who is not None:

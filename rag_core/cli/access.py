@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
+from typing import Any
 
 from rag_core.access import ROLES
 from rag_core.cli.common import context_of
@@ -46,7 +47,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for record in pipeline.list_documents(settings, principal=principal):
         counts[record.collection] = counts.get(record.collection, 0) + 1
     names = sorted(set(pipeline.manageable_collections(settings, principal=principal)) | {g.collection for g in grants})
-    shown = [
+    shown: list[dict[str, Any]] = [
         {
             "collection": name,
             "documents": counts.get(name, 0),

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from rag_core import pipeline
 from rag_core.access import Principal
@@ -150,7 +151,7 @@ def run_evaluation(
     reference = default_engine(settings)
     if pdf_dir is None:  # the library's own documents, as they are: nothing to ingest
         names = sorted({r.file_name for r in pipeline.list_documents(settings, principal=principal)})
-        ingestion = {"pdfs": names, "ingested_now": [], "elapsed_s": 0.0, "refused": []}
+        ingestion: dict[str, Any] = {"pdfs": names, "ingested_now": [], "elapsed_s": 0.0, "refused": []}
         if not names:
             raise InputError("The library holds no document you can read: import documents first.")
     else:

@@ -11,8 +11,9 @@ This is the only module that imports bm25s (Snowball stems come from `rag_core.s
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 import bm25s
 import numpy as np
@@ -21,6 +22,7 @@ from bm25s import stopwords as bm25s_stopwords
 from rag_core.stemming import stemmer
 from rag_core.text import fold
 
+K = TypeVar("K", bound=Hashable)  # a page's name, e.g. (pdf, page)
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = {"fr": bm25s_stopwords.STOPWORDS_FRENCH, "en": bm25s_stopwords.STOPWORDS_EN}
 
@@ -39,17 +41,17 @@ def analyse(text: str, language: str) -> list[str]:
     return [fold(s) for s in stemmer.stemWords(words)]  # type: ignore[attr-defined]  # PyStemmer ships no type stubs
 
 
-class PageIndex:
+class PageIndex(Generic[K]):
     """BM25 over pages; `keys[i]` names page i (e.g. (pdf, page))."""
 
-    def __init__(self, keys: Sequence[object], texts: Sequence[str], languages: Sequence[str]) -> None:
+    def __init__(self, keys: Sequence[K], texts: Sequence[str], languages: Sequence[str]) -> None:
         self.keys = list(keys)
         self.retriever = bm25s.BM25()
         corpus = [analyse(t, lang) or [""] for t, lang in zip(texts, languages, strict=True)]
         self.retriever.index(corpus, show_progress=False)
         self.vocab = set(self.retriever.vocab_dict) - {""}
 
-    def search(self, question: str, language: str, k: int = 100) -> list[object]:
+    def search(self, question: str, language: str, k: int = 100) -> list[K]:
         terms = list(dict.fromkeys(t for t in analyse(question, language) if t in self.vocab))
         if not terms or not self.keys:
             return []

@@ -206,8 +206,10 @@ def run_question(question: Question, corpus: Corpus, engines: Sequence[str]) -> 
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine in PARENT_PAGE_ENGINES:  # the pages of the product's own parents, two readings
             result = search(settings.retrieval.fusion)
-            order = retrieval.answer_pages if engine == "answer-pages" else retrieval.parent_pages
-            refs = order(result.parents)
+            if engine == "answer-pages":
+                refs = retrieval.answer_pages(result.parents)
+            else:
+                refs = retrieval.parent_pages(result.parents)
             pages = [(corpus.records[d].file_name, n) for d, n in refs if d in corpus.records]
             out[engine] = EngineRun(pages, [(p.parent.id, p.fused_score) for p in result.parents])
         elif engine == "bm25s-pages":

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
+
+K = TypeVar("K", bound=Hashable)  # a ranked key: a page (pdf, page), a parent id
 
 RRF_K = 60  # Cormack, Clarke & Büttcher, SIGIR 2009
 BOOTSTRAP_SAMPLES = 2000
@@ -20,10 +23,10 @@ BOOTSTRAP_SEED = 20261129
 RANK_METRICS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "recall@10", "recall@100", "doc@3")
 
 
-def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
+def dedupe(ranking: Iterable[K]) -> list[K]:
     """Keep each key at its first (best) position."""
-    seen: set[Hashable] = set()
-    out = []
+    seen: set[K] = set()
+    out: list[K] = []
     for key in ranking:
         if key not in seen:
             seen.add(key)
@@ -31,7 +34,7 @@ def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
     return out
 
 
-def first_relevant_rank(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) -> int | None:
+def first_relevant_rank(ranking: Sequence[K], relevant: Mapping[K, int]) -> int | None:
     """1-based rank of the first relevant key, None when none is ranked."""
     for rank, key in enumerate(dedupe(ranking), start=1):
         if relevant.get(key, 0) > 0:
@@ -39,24 +42,24 @@ def first_relevant_rank(ranking: Sequence[Hashable], relevant: Mapping[Hashable,
     return None
 
 
-def hit_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: int) -> float:
+def hit_at(ranking: Sequence[K], relevant: Mapping[K, int], k: int) -> float:
     rank = first_relevant_rank(ranking, relevant)
     return 1.0 if rank is not None and rank <= k else 0.0
 
 
-def reciprocal_rank(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) -> float:
+def reciprocal_rank(ranking: Sequence[K], relevant: Mapping[K, int]) -> float:
     rank = first_relevant_rank(ranking, relevant)
     return 0.0 if rank is None else 1.0 / rank
 
 
-def recall_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: int) -> float:
+def recall_at(ranking: Sequence[K], relevant: Mapping[K, int], k: int) -> float:
     wanted = {key for key, grade in relevant.items() if grade > 0}
     if not wanted:
         return 0.0
     return len(wanted & set(dedupe(ranking)[:k])) / len(wanted)
 
 
-def ndcg_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: int = 10) -> float:
+def ndcg_at(ranking: Sequence[K], relevant: Mapping[K, int], k: int = 10) -> float:
     """Normalised DCG with linear gain: grade / log2(rank + 1)."""
     dcg = sum(relevant.get(key, 0) / math.log2(rank + 1) for rank, key in enumerate(dedupe(ranking)[:k], start=1))
     ideal = sorted((g for g in relevant.values() if g > 0), reverse=True)[:k]
@@ -68,14 +71,14 @@ def _document(key: Hashable) -> Hashable:
     return key[0] if isinstance(key, tuple) else key
 
 
-def document_hit_at(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int], k: int = 3) -> float:
+def document_hit_at(ranking: Sequence[K], relevant: Mapping[K, int], k: int = 3) -> float:
     """1.0 when a document holding a relevant page is among the first `k` distinct documents of
     the ranking (a key `(pdf, page)` belongs to document `pdf`; any other key is its own document)."""
     wanted = {_document(key) for key, grade in relevant.items() if grade > 0}
     return 1.0 if wanted & set(dedupe(_document(key) for key in ranking)[:k]) else 0.0
 
 
-def rank_metrics(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) -> dict[str, float]:
+def rank_metrics(ranking: Sequence[K], relevant: Mapping[K, int]) -> dict[str, float]:
     """All page-level metrics of one question."""
     return {
         "hit@1": hit_at(ranking, relevant, 1),
@@ -89,11 +92,9 @@ def rank_metrics(ranking: Sequence[Hashable], relevant: Mapping[Hashable, int]) 
     }
 
 
-def fuse_rankings(
-    rankings: Iterable[Sequence[Hashable]], k: int = RRF_K, weights: Sequence[float] | None = None
-) -> list[Hashable]:
+def fuse_rankings(rankings: Iterable[Sequence[K]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[K]:
     """RRF of deduplicated rankings: score = Σ w/(k + rank) (w = 1 unless given); ties broken by key."""
-    scores: dict[Hashable, float] = {}
+    scores: dict[K, float] = {}
     for i, ranking in enumerate(rankings):
         weight = 1.0 if weights is None else weights[i]
         for rank, key in enumerate(dedupe(ranking), start=1):
@@ -101,7 +102,7 @@ def fuse_rankings(
     return [key for key, _ in sorted(scores.items(), key=lambda kv: (-kv[1], str(kv[0])))]
 
 
-def pages_of_children(children_pages: Iterable[Sequence[Hashable]]) -> list[Hashable]:
+def pages_of_children(children_pages: Iterable[Sequence[K]]) -> list[K]:
     """Page ranking from a child ranking: a page takes the rank of its best child."""
     return dedupe(page for pages in children_pages for page in pages)
 

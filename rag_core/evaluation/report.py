@@ -96,9 +96,14 @@ def paired_vs(rows: Sequence[dict], reference: str, engines: Sequence[str]) -> d
     return out
 
 
+def _rate(rates: dict[str, float | None], name: str) -> float:
+    value = rates[name]
+    return 0.0 if value is None else value
+
+
 def sweep(rows: Sequence[dict], values: dict[str, list[float | None]]) -> dict:
     """Refusal rates for every observed value of each signal used as a threshold (refuse below)."""
-    out = {}
+    out: dict[str, dict] = {}
     unans = [i for i, r in enumerate(rows) if not r["answerable"]]
     ans = [i for i, r in enumerate(rows) if r["answerable"]]
     if not unans or not ans:
@@ -109,12 +114,15 @@ def sweep(rows: Sequence[dict], values: dict[str, list[float | None]]) -> dict:
         for t in observed + ([observed[-1] + 1e-9] if observed else []):
             rates = metrics.refusal_rates([scores[i] for i in unans], [scores[i] for i in ans], t)
             grid.append(rates)
-        best = max(grid, key=lambda g: (g["correct_refusals"] - g["false_refusals"], -g["false_refusals"]))
-        at_most_5 = [g for g in grid if g["false_refusals"] <= 0.05]
+        # both groups are non-empty here, so every rate is a number
+        best = max(
+            grid, key=lambda g: (_rate(g, "correct_refusals") - _rate(g, "false_refusals"), -_rate(g, "false_refusals"))
+        )
+        at_most_5 = [g for g in grid if _rate(g, "false_refusals") <= 0.05]
         out[signal] = {
             "grid": grid,
             "best_youden": best,
-            "best_with_false_refusals_le_5pct": max(at_most_5, key=lambda g: g["correct_refusals"])
+            "best_with_false_refusals_le_5pct": max(at_most_5, key=lambda g: _rate(g, "correct_refusals"))
             if at_most_5
             else None,
         }

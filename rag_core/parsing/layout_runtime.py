@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def layout_model():
 
     func = getattr(pymupdf, "_get_layout", None)
     code = getattr(func, "__code__", None)
-    if code is None or "MODEL" not in code.co_freevars or not func.__closure__:
+    if func is None or code is None or "MODEL" not in code.co_freevars or not func.__closure__:
         return None
     wrapper = func.__closure__[code.co_freevars.index("MODEL")].cell_contents
     return getattr(wrapper, "_model", None)
@@ -66,8 +67,8 @@ def use_single_thread_sessions() -> bool:
         try:
             import onnxruntime as ort
 
-            model = layout_model()
-            extractor = getattr(model, "feature_extractor", None)
+            model: Any = layout_model()
+            extractor: Any = getattr(model, "feature_extractor", None)
             if (
                 model is None
                 or not isinstance(getattr(model, "session", None), ort.InferenceSession)

@@ -51,7 +51,7 @@ def continues_sentence(text: str) -> bool:
 def labelled_heading(text: str) -> bool:
     """A line that opens a labelled unit: "Guideline 12 – Data quality", "Article L. 123-4"."""
     match = LABELLED.match(text.strip())
-    return bool(match) and bool(_TITLE_SEP.match(match.group("rest")))
+    return match is not None and bool(_TITLE_SEP.match(match.group("rest")))
 
 
 def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence]) -> list[Block]:

@@ -182,15 +182,15 @@ def run_in_order(
     try:
         while remaining:
             with lock:
-                index = pending.popleft() if pending else None
-            if index is None:
+                mine = pending.popleft() if pending else None
+            if mine is None:
                 collect(*finished.get())
                 continue
-            results[index] = here(tasks[index])
+            results[mine] = here(tasks[mine])
             remaining -= 1
             ran_here += 1
             if on_done is not None:
-                on_done(index)
+                on_done(mine)
             while True:
                 try:
                     collect(*finished.get_nowait())

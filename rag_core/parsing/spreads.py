@@ -66,7 +66,7 @@ def find_gutter(extents: list[tuple[float, float]], width: float) -> float | Non
 
 
 def _extents(blocks: list[Block]) -> list[tuple[float, float]]:
-    found = []
+    found: list[tuple[float, float]] = []
     for block in blocks:
         if block.lines and block.kind not in ("table", "picture"):
             found.extend((ln.bbox[0], ln.bbox[2]) for ln in block.lines)

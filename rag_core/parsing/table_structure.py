@@ -101,6 +101,8 @@ def build_table(
         slots = {key: ws for key, ws in slots.items() if key[0] >= n_header}
         for phrase in _phrases(header):
             box = _union([w.bbox for w in phrase])
+            if box is None:
+                continue
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             slots.setdefault((_index(row_edges, cy), _index(col_edges, cx)), []).extend(phrase)
         texts = {key: _join(ws) for key, ws in slots.items()}

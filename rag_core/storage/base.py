@@ -71,7 +71,7 @@ class Library(Protocol):
         """The object's size and version without its bytes; None when there is none."""
         ...
 
-    def list(self, prefix: str) -> list[Entry]:
+    def entries(self, prefix: str) -> list[Entry]:
         """The objects of the folder `prefix` (whole path segments: `a/b` lists `a/b/...`)."""
         ...
 

@@ -118,7 +118,7 @@ class LocalLibrary:
         version = _version(path)
         return Entry(key, path.stat().st_size, version) if version is not None and path.is_file() else None
 
-    def list(self, prefix: str) -> list[Entry]:
+    def entries(self, prefix: str) -> list[Entry]:
         base = self.path(prefix.rstrip("/")) if prefix.strip("/") else self.root
         if base.is_file():
             files = [base]

@@ -43,7 +43,8 @@ def _target(uri: str) -> Library:
 
 def _plan(root: Path) -> tuple[list[str], list[str]]:
     """(files, logs) under `root`, as keys; lock files, temporary files and the cache are left out."""
-    files, logs = [], []
+    files: list[str] = []
+    logs: list[str] = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
         if not path.is_file() or any(p.startswith(".") for p in rel.parts) or rel.parts[0] in _SKIPPED_DIRS:
@@ -57,7 +58,7 @@ def migrate(settings: Settings, to: str, say: Callable[[str], None] = print) -> 
     if settings.library_is_remote or not settings.data_dir.is_dir():
         raise StorageError(f"The library to move must be a local directory; {settings.data_dir} is not one.")
     target = _target(to)
-    if target.list(""):
+    if target.entries(""):
         raise StorageError(
             f"{to} is not empty; a library is moved only into an empty place, so nothing is overwritten."
         )

@@ -43,7 +43,7 @@ class FolderMirror:
     def pull(self) -> None:
         """Make the local copy what the library holds now."""
         index = self._index()
-        remote = {e.key[len(self.prefix) :]: e for e in self.library.list(self.prefix) if not _hidden(e.key)}
+        remote = {e.key[len(self.prefix) :]: e for e in self.library.entries(self.prefix) if not _hidden(e.key)}
         changed = False
         for name, entry in remote.items():
             local = self.root / name
@@ -83,7 +83,7 @@ class FolderMirror:
 
     def remove(self) -> None:
         """Delete every object of the folder in the library (the local copy is the caller's)."""
-        self.library.delete([e.key for e in self.library.list(self.prefix)])
+        self.library.delete([e.key for e in self.library.entries(self.prefix)])
 
     @contextmanager
     def locked(self) -> Iterator[None]:

@@ -78,7 +78,7 @@ class ObjectLibrary:
             )
 
     def read_lines(self, key: str) -> list[bytes]:
-        keys = sorted(e.key for e in self.list(key + _LOG_SUFFIX))
+        keys = sorted(e.key for e in self.entries(key + _LOG_SUFFIX))
         with ThreadPoolExecutor(max_workers=16) as pool:
             return list(pool.map(lambda k: bytes(obstore.get(self._store, k).bytes()), keys))
 
@@ -89,7 +89,7 @@ class ObjectLibrary:
             return None
         return Entry(key, int(meta["size"]), str(meta["e_tag"]))
 
-    def list(self, prefix: str) -> list[Entry]:
+    def entries(self, prefix: str) -> list[Entry]:
         entries = []
         for batch in obstore.list(self._store, prefix=prefix or None, chunk_size=1000):
             for meta in batch:

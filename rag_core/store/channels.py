@@ -15,10 +15,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from lancedb.background_loop import LOOP
-from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
+from lancedb.query import BooleanQuery, FullTextOperator, FullTextQuery, MatchQuery, Occur
 from lancedb.rerankers import RRFReranker
 
 from rag_core.store.exact_vectors import ExactVectors
@@ -104,6 +105,12 @@ def lexical_query(text: str) -> str:
     return " ".join(_TOKEN.findall(fold(text))[:_MAX_QUERY_TERMS])
 
 
+def _match(text: str, column: str, **options: Any) -> FullTextQuery:
+    """LanceDB's match query on one column; its other options keep LanceDB's defaults (its pydantic
+    model declares them all, which a type checker reads as required)."""
+    return MatchQuery(text, column, **options)
+
+
 class SearchChannels:
     """The channels' queries, mixed into `Store` (which opens the tables and keeps the caches)."""
 
@@ -184,12 +191,12 @@ class SearchChannels:
         column = FTS_COLUMNS.get(request.language, "fts_en")
         if f"{column}_idx" not in info.indexes:
             return None  # written, not yet indexed (the ingestion's optimize() creates it)
-        match = MatchQuery(text, column)
+        match: FullTextQuery = _match(text, column)
         extra = [(lexical_query(term), weight) for term, weight in request.extra_terms]
         if any(term for term, _ in extra):
             match = BooleanQuery(
                 [(Occur.SHOULD, match)]
-                + [(Occur.SHOULD, MatchQuery(term, column, boost=weight)) for term, weight in extra if term]
+                + [(Occur.SHOULD, _match(term, column, boost=weight)) for term, weight in extra if term]
             )
         # The synchronous table's own asynchronous table (LanceDB's public async query API): same
         # version, same consistency as every other read of this store.
@@ -214,7 +221,7 @@ class SearchChannels:
             return None
         found: dict[str, str] = {}
         for column in columns:
-            match = MatchQuery(text, column, operator=FullTextOperator.AND)
+            match = _match(text, column, operator=FullTextOperator.AND)
             rows = (
                 _scoped(table.search(match, query_type="fts"), self._scope_filter(info, scope))
                 .select(["id", "fts_en", "_score"])
@@ -292,7 +299,7 @@ class SearchChannels:
         if not text:
             return self.dense(vector, scope, k)
         column = FTS_COLUMNS.get(language, "fts_en")
-        query = (
+        search: Any = (  # LanceDB's hybrid builder (its stubs type `.where` as returning str)
             table.search(query_type="hybrid", fts_columns=column)
             .vector(vector.astype(np.float32))
             .text(text)
@@ -301,9 +308,9 @@ class SearchChannels:
         )
         info = self._table_info(table)
         if self._scope_filter(info, scope) is not None and info.rows_in(scope) <= ANN_EXACT_SCOPE_ROWS:
-            query = query.bypass_vector_index()  # as in `dense`: a selective prefilter costs the index its recall
+            search = search.bypass_vector_index()  # as in `dense`: a selective prefilter costs the index its recall
         rows = (
-            query.rerank(RRFReranker(K=RRF_K, return_score="all"))
+            search.rerank(RRFReranker(K=RRF_K, return_score="all"))
             .select(["id", "parent_id", "doc_id"])
             .limit(k)
             .to_list()

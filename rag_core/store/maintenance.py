@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
+from lancedb.db import DBConnection
 from lancedb.index import FTS
 
 from rag_core.store.channels import _LANGUAGE_NAMES, FTS_COLUMNS, _quote
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 class Maintenance:
     """Index maintenance, mixed into `Store` (which opens the tables)."""
 
-    db: object
+    db: DBConnection
 
     def _open(self, name: str):
         raise NotImplementedError

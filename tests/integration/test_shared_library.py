@@ -93,7 +93,7 @@ def test_what_server_a_ingests_server_b_lists_searches_opens_and_deletes(
     # deleted on B: gone for A, and from the object store
     pipeline.delete(doc_id, b, principal=LOCAL)
     assert pipeline.list_documents(a, principal=LOCAL) == []
-    assert storage.open_library(a).list(f"documents/{doc_id}/") == []
+    assert storage.open_library(a).entries(f"documents/{doc_id}/") == []
     events = [e["event"] for e in pipeline.audit_events(a, principal=LOCAL)]
     assert {"job_queued", "job_done", "document_opened", "grant", "deletion"} <= set(events), events
 

@@ -27,7 +27,7 @@ def mark_collections(paragraphs: Sequence[Paragraph], sources: Sequence[Source])
 class CollectionsCheck:
     name = "collections"
     needs: frozenset[Need] = frozenset({"sources"})
-    marks = ("mark.collections.several",)
+    marks: tuple[str, ...] = ("mark.collections.several",)
     per_paragraph = True
 
     def enabled(self, settings: Settings) -> bool:

@@ -126,7 +126,7 @@ def judge_support(
 class SupportCheck:
     name = "support"
     needs: frozenset[Need] = frozenset({"sources", "judge"})
-    marks = ("mark.support.supported", "mark.support.partly", "mark.support.not_supported")
+    marks: tuple[str, ...] = ("mark.support.supported", "mark.support.partly", "mark.support.not_supported")
     per_paragraph = False  # one call for the whole answer, once it is complete
 
     def enabled(self, settings: Settings) -> bool:
