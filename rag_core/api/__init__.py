@@ -14,12 +14,11 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from rag_core import pipeline
 from rag_core.access.principal import Channel
 from rag_core.api import errors, openai_compat, rest
+from rag_core.api.auditing import AuditAfterResponse
 from rag_core.api.security import BodyLimit, Caller, RateLimiter, authenticate, bearer
 from rag_core.config import Settings
 
@@ -64,24 +63,8 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.middleware("http")
-    async def audit_every_call(request: Request, call_next):
-        response = await call_next(request)
-        who = getattr(request.state, "caller", None)
-        if who is not None:
-            await run_in_threadpool(
-                pipeline.record_event,
-                settings,
-                "api_request",
-                principal=who.principal,
-                method=request.method,
-                path=request.url.path,
-                status=response.status_code,
-                pat_id=who.token_id,
-            )
-        return response
-
     if mcp_app is not None:
         app.mount("/", mcp_app)  # its one route is /mcp; mounted last, after every API route
+    app.add_middleware(AuditAfterResponse, settings=settings)
     app.add_middleware(BodyLimit, settings=settings)
     return app

@@ -2,19 +2,22 @@
 `POST /v1/chat/completions` (streamed and not), so any OpenAI client can ask the library.
 
 The model `library` searches every collection the caller may read; `library/<collection>` only
-that one. The last user message is the question (the conversation's earlier turns are the
-client's; follow-ups are rewritten from the app's stored conversations only). The answer's
+that one. The last user message is the question; the earlier user and assistant messages are
+the conversation, which a follow-up is rewritten from as on the Ask page (an assistant message
+is read without its citation markers and its "Sources" block). The answer's
 text carries numbered markers `[1]`, `[2]`... after each paragraph, and ends with a "Sources"
 block listing each number's document and page, so a client that shows only text still shows
 the citations. The structured citations are in the extension field `citations` of the response
 (and of the last chunk when streamed): number, source id, document id, file name, collection,
-pages, label, highlight boxes and the paragraph's quote. Streaming sends the verified answer
+pages, label, highlight boxes and the paragraph's quote; `standalone_question` is the follow-up
+as it was understood (empty when it stood alone). Streaming sends the verified answer
 paragraph by paragraph once it is checked: no unverified draft ever reaches the client.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -117,6 +120,22 @@ def sources_block(cites: list[dict[str, Any]]) -> str:
     return "Sources:\n" + "\n".join(lines)
 
 
+_MARKERS = re.compile(r"\s*\[\d+\]")
+
+
+def conversation(messages: list[Message]) -> list[tuple[Literal["user", "assistant"], str]]:
+    """The earlier user and assistant turns, oldest first, as the follow-up rewrite reads them."""
+    turns: list[tuple[Literal["user", "assistant"], str]] = []
+    for m in messages:
+        text = _text(m.content).strip()
+        if m.role == "assistant":
+            text = _MARKERS.sub("", text.split("\n\nSources:\n")[0]).strip()
+            turns.append(("assistant", text))
+        elif m.role == "user" and text:
+            turns.append(("user", text))
+    return turns
+
+
 def _completion_id() -> str:
     return "chatcmpl-" + uuid.uuid4().hex[:24]
 
@@ -124,11 +143,13 @@ def _completion_id() -> str:
 @router.post("/chat/completions", response_model=None)
 def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
     settings = request.app.state.settings
-    question = next((_text(m.content) for m in reversed(body.messages) if m.role == "user"), "").strip()
-    if not question:
+    last = next((i for i in range(len(body.messages) - 1, -1, -1) if body.messages[i].role == "user"), None)
+    question = _text(body.messages[last].content).strip() if last is not None else ""
+    if last is None or not question:
         raise InputError("The messages hold no user message to answer.")
     collections = _collections(body.model, settings, who)
-    stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal)
+    history = conversation(body.messages[:last])
+    stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal, history=history)
     if body.stream:
         return StreamingResponse(_chunks(stream, body.model), media_type="text/event-stream")
     answer = stream.result()
@@ -149,6 +170,7 @@ def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] 
         },
         "citations": cites,
         "answer_mode": answer.mode,
+        "standalone_question": answer.standalone_question,
     }
 
 
@@ -177,5 +199,11 @@ def _chunks(stream: Any, model: str) -> Iterator[str]:
     for i, part in enumerate(parts):
         yield chunk({"content": ("\n\n" if i else "") + part})
     block = sources_block(cites)
-    yield chunk({"content": "\n\n" + block if block else ""}, "stop", citations=cites, answer_mode=answer.mode)
+    yield chunk(
+        {"content": "\n\n" + block if block else ""},
+        "stop",
+        citations=cites,
+        answer_mode=answer.mode,
+        standalone_question=answer.standalone_question,
+    )
     yield "data: [DONE]\n\n"

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response, StreamingResponse
 
 from rag_core import pipeline
+from rag_core.api.auditing import library_time
 from rag_core.api.security import Caller
 from rag_core.models import Source
 
@@ -91,7 +92,10 @@ def search(body: SearchRequest, who: CallerDep, request: Request) -> dict[str, A
     """Ranked passages of the documents you may read, with each search channel's rank."""
     settings = request.app.state.settings
     _check_scope(settings, who, body.collections)
-    result = pipeline.search(body.query, settings, body.collections, body.doc_ids, k=body.k, principal=who.principal)
+    with library_time(request):
+        result = pipeline.search(
+            body.query, settings, body.collections, body.doc_ids, k=body.k, principal=who.principal
+        )
     return result.model_dump(mode="json")
 
 
@@ -103,7 +107,9 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
     _check_scope(settings, who, body.collections)
     args = (body.question, settings, body.conversation_id, body.collections, body.doc_ids)
     if not body.stream:
-        return pipeline.ask(*args, principal=who.principal).model_dump(mode="json")
+        with library_time(request):
+            answer = pipeline.ask(*args, principal=who.principal)
+        return answer.model_dump(mode="json")
     stream = pipeline.ask_stream(*args, principal=who.principal)
     return StreamingResponse(sse_events(stream), media_type="text/event-stream")
 
@@ -193,16 +199,21 @@ def _job(job: Any) -> dict[str, Any]:
 @router.post("/citations/report", status_code=201)
 def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, Any]:
     """Report a wrong citation (recorded under your name); the document must be one you may read."""
+    from rag_core.errors import NotFoundError
     from rag_core.pipeline import evaluating
 
     settings = request.app.state.settings
-    pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
+    document = pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
+    if not body.source.pages or any(not 1 <= p <= document.pages for p in body.source.pages):
+        raise NotFoundError("The cited page is not in this document.")
+    # the document's own name is recorded, not the one the body says
+    source = body.source.model_copy(update={"file_name": document.file_name})
     record = evaluating.report_citation(
         settings,
         principal=who.principal,
         question=body.question,
         language=body.language,
-        source=body.source,
+        source=source,
         quote=body.quote,
         comment=body.comment,
     )

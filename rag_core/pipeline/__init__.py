@@ -83,6 +83,7 @@ from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principa
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
+from rag_core.understanding.followups import HISTORY_MESSAGES, Message
 
 
 # ----- read-only views ------------------------------------------------------------------------
@@ -221,10 +222,12 @@ def ask_stream(
     doc_ids: Sequence[str] | None = None,
     *,
     principal: Principal,
+    history: Sequence[Message] | None = None,
 ) -> AskStream:
     """`ask` as events while the model writes: `answering.Draft` (unverified, display only), `Checked` (a
     paragraph verified once complete), then `Final`; `stop()` keeps what was verified. Only the final (or
-    stopped) answer is stored and audited, as `ask` does."""
+    stopped) answer is stored and audited, as `ask` does. `history` (the earlier turns a chat client
+    sends, oldest first) replaces the stored conversation's for the follow-up rewrite."""
     started = time.perf_counter()
     searched: list[str] = []
 
@@ -241,13 +244,17 @@ def ask_stream(
             )
         scope, found = resolve_scope(settings, principal, collections, doc_ids)
         searched.extend(found)
-        history = understanding.read_history(
-            settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
+        turns = (
+            understanding.read_history(
+                settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
+            )
+            if history is None
+            else list(history)[-HISTORY_MESSAGES:]
         )
         run = QuestionRun(
             question,
             settings,
-            history,
+            turns,
             language=language,  # type: ignore[arg-type]
             library=coverage_scope(settings, scope) if settings.answer.check_terms else None,
         )

@@ -69,6 +69,28 @@ def test_the_streamed_answer_keeps_every_citation(served: Served) -> None:
     assert chunks[-1].choices[0].finish_reason == "stop"
 
 
+def test_a_follow_up_is_read_with_the_earlier_turns_the_client_sends(served: Served) -> None:
+    client, first_question, follow_up = (
+        _client(served, "alice"),
+        "What does the Quokka reserving guide protect?",
+        "And its overview?",
+    )
+    first = client.chat.completions.create(model="library", messages=[{"role": "user", "content": first_question}])
+    alone = client.chat.completions.create(model="library", messages=[{"role": "user", "content": follow_up}])
+    assert alone.model_extra["standalone_question"] == ""  # the control: with no earlier turn, nothing to carry
+    messages = [
+        {"role": "system", "content": "Answer from the library."},
+        {"role": "user", "content": first_question},
+        {"role": "assistant", "content": first.choices[0].message.content},  # as the client shows it, markers and all
+        {"role": "user", "content": follow_up},
+    ]
+    reply = client.chat.completions.create(model="library", messages=messages)
+    last_chunk = list(client.chat.completions.create(model="library", messages=messages, stream=True))[-1]
+    for extra in (reply.model_extra, last_chunk.model_extra):
+        assert "Quokka reserving guide" in extra["standalone_question"]
+        assert extra["citations"][0]["doc_id"] == served.lib.doc_ids["guides"]
+
+
 def test_models_are_the_collections_the_caller_may_read(served: Served) -> None:
     assert [m.id for m in _client(served, "alice").models.list()] == ["library", "library/guides"]
     assert [m.id for m in _client(served, "bob").models.list()] == ["library"]

@@ -1,0 +1,78 @@
+"""One audit record per API call, written after the response has gone out, and a `Server-Timing`
+header that says how long the server worked on the call (`app`) and, of that, how long the
+library's own call took (`library`, on the routes that time it): the difference is what the API
+adds, measured on the same call, whatever the machine's load does to the library meanwhile.
+
+A plain ASGI middleware rather than Starlette's `@app.middleware("http")`: that one makes the
+client wait for the audit write (a locked append to the trail, some milliseconds) before the
+response leaves, and runs every body through an extra stream. Here the record is written once the
+last byte is sent; the caller's principal is what the route's authentication left in the
+request's state (`scope["state"]["caller"]`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rag_core import pipeline
+from rag_core.config import Settings
+
+
+@contextlib.contextmanager
+def library_time(request: Request) -> Iterator[None]:
+    """Count the time of the block as the library's, for the `Server-Timing` header."""
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        state = request.scope.setdefault("state", {})
+        state["library_s"] = state.get("library_s", 0.0) + time.perf_counter() - began
+
+
+class AuditAfterResponse:
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                took = (time.perf_counter() - began) * 1000
+                timing = f"app;dur={took:.1f}"
+                library = (scope.get("state") or {}).get("library_s")
+                if library is not None:
+                    timing += f", library;dur={library * 1000:.1f}"
+                headers = list(message.get("headers") or [])
+                headers.append((b"server-timing", timing.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            who = (scope.get("state") or {}).get("caller")
+            if who is not None:
+                await run_in_threadpool(
+                    pipeline.record_event,
+                    self.settings,
+                    "api_request",
+                    principal=who.principal,
+                    method=scope["method"],
+                    path=scope["path"],
+                    status=status,
+                    pat_id=who.token_id,
+                )
