@@ -7,7 +7,10 @@ a temporary folder; the corpus's CAS report gives a real running header and cont
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pymupdf
@@ -87,6 +90,27 @@ def test_reindex_pages_rewrites_a_library_written_before_the_rule(library) -> No
     assert pipeline.reindex_pages(settings, principal=LOCAL) == 1
     assert _page_hits(settings, DISCLAIMER, doc_id) == []
     assert _page_hits(settings, "excess of loss treaty", doc_id)[0] == 3
+
+
+def test_the_command_line_rewrites_the_page_channel_only(library) -> None:
+    settings, doc_id = library
+    store = pipeline.open_store(settings)
+    record = next(r for r in store.documents() if r.doc_id == doc_id)
+    folder = document_folder(settings, doc_id)
+    store.replace_pages(record, store.parents_of(doc_id), page_texts(folder.source()))
+    store.optimize()
+    children = store.count_children()
+    done = subprocess.run(
+        [sys.executable, "-m", "rag_core", "reindex", "--pages-only", "--data-dir", str(settings.data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "page channel rewritten for 1 documents" in done.stdout
+    assert _page_hits(settings, DISCLAIMER, doc_id) == []
+    assert pipeline.open_store(settings).count_children() == children  # nothing else was rewritten
 
 
 def _words(text: str) -> list[str]:
