@@ -4,7 +4,8 @@ Used at ingestion for the knowledge base's page channel (whole pages under BM25)
 evaluation's one-document-per-page BM25 baseline (docs/method.md, "Baselines and published
 figures"). It does not parse layout, headings or tables: that is `parsing.parse`.
 
-Boilerplate is left out of the page channel's text by construction: a line written on two or more
+Boilerplate can be left out of the page channel's text (`retrieval.drop_repeated_page_lines`, off:
+measured in docs/refusals_and_pages.md): a line written on two or more
 pages of the same document (a running header or footer, a slide's navigation bar, a contents
 page's entries, which repeat the headings of the pages they point to, a disclaimer repeated
 through a filing) says nothing about which of those pages answers, so BM25 over whole pages
@@ -35,10 +36,12 @@ def page_texts(pdf_path: Path) -> list[str]:
         return [clean_text(page.get_text("text")) for page in doc]
 
 
-def searchable_page_texts(path: Path, kind: str, children: Sequence[Child]) -> list[str]:
+def searchable_page_texts(
+    path: Path, kind: str, children: Sequence[Child], drop_repeated_lines: bool = False
+) -> list[str]:
     """Text of every page for the page channel: the PDF's text layer, or, where a page has none
     (a scan read by OCR, or a file that is not a PDF), the text of the children on that page;
-    lines repeated on other pages of the document left out (`without_repeated_lines`)."""
+    with `drop_repeated_lines`, the lines repeated on other pages of the document left out."""
     layer = page_texts(path) if kind == "pdf" else []
     parsed: dict[int, list[str]] = {}
     for child in children:
@@ -48,7 +51,7 @@ def searchable_page_texts(path: Path, kind: str, children: Sequence[Child]) -> l
     texts = [
         layer[i] if i < len(layer) and layer[i].strip() else "\n".join(parsed.get(i + 1, [])) for i in range(count)
     ]
-    return without_repeated_lines(texts)
+    return without_repeated_lines(texts) if drop_repeated_lines else texts
 
 
 def _line_key(line: str) -> str | None:

@@ -102,8 +102,8 @@ def reindex(settings: Settings, progress: Progress | None = None, *, principal: 
 
 def reindex_pages(settings: Settings, *, principal: Principal) -> int:
     """Rewrite the page channel's rows of every document from its stored original and chunks, without
-    re-parsing or re-embedding (administrators): for a library written before the pages' text rules
-    changed (`parsing.pagetext`). Returns the number of documents rewritten."""
+    re-parsing or re-embedding (administrators): after `retrieval.drop_repeated_page_lines` changed,
+    or for a library written before the pages' text rules changed. Returns the documents rewritten."""
     perm.require_admin(principal, "rebuild the index")
     store = open_store(settings)
     done = 0
@@ -115,7 +115,10 @@ def reindex_pages(settings: Settings, *, principal: Principal) -> int:
         chunked = Chunked.model_validate_json(chunks.read_text())
         source = folder.source()
         kind = source.suffix.lstrip(".").lower()
-        store.replace_pages(record, chunked.parents, pagetext.searchable_page_texts(source, kind, chunked.children))
+        texts = pagetext.searchable_page_texts(
+            source, kind, chunked.children, settings.retrieval.drop_repeated_page_lines
+        )
+        store.replace_pages(record, chunked.parents, texts)
         done += 1
     if done:
         store.optimize(settings.retrieval.ann_min_rows)

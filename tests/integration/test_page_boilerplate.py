@@ -1,5 +1,6 @@
-"""Boilerplate left out of the page channel: a line written on several pages of a document (running
-header, disclaimer, a contents page's entries) no longer scores those pages under BM25 over pages.
+"""Boilerplate left out of the page channel (`retrieval.drop_repeated_page_lines`, off by default): a line
+written on several pages of a document (running header, disclaimer, a contents page's entries) no
+longer scores those pages under BM25 over pages.
 
 A three-page filing-style PDF written here is ingested by the real offline pipeline into LanceDB in
 a temporary folder; the corpus's CAS report gives a real running header and contents page.
@@ -18,7 +19,7 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.access import Principal
-from rag_core.config import Settings
+from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import AccessDenied
 from rag_core.parsing.pagetext import page_texts, searchable_page_texts
 from rag_core.pipeline.ingestion import document_folder
@@ -48,7 +49,7 @@ def _write_pdf(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, str]:
     root = tmp_path_factory.mktemp("boilerplate")
-    settings = Settings(data_dir=root / "data")
+    settings = Settings(data_dir=root / "data", retrieval=RetrievalSettings(drop_repeated_page_lines=True))
     (result,) = pipeline.ingest([_write_pdf(root / "report.pdf")], settings, principal=LOCAL)
     assert result.status == "ingested" and result.doc_id, result.message
     return settings, result.doc_id
@@ -105,7 +106,7 @@ def test_the_command_line_rewrites_the_page_channel_only(library) -> None:
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "RAG_RETRIEVAL__DROP_REPEATED_PAGE_LINES": "true"},
     )
     assert done.returncode == 0, done.stderr
     assert "page channel rewritten for 1 documents" in done.stdout
@@ -119,7 +120,8 @@ def _words(text: str) -> list[str]:
 
 def test_a_real_reports_running_header_and_contents_leave_its_pages(corpus_dir: Path) -> None:
     raw = page_texts(corpus_dir / CAS)
-    kept = searchable_page_texts(corpus_dir / CAS, "pdf", [])
+    kept = searchable_page_texts(corpus_dir / CAS, "pdf", [], drop_repeated_lines=True)
+    assert searchable_page_texts(corpus_dir / CAS, "pdf", []) == raw  # off by default: the text layer as it is
     header = "the estimation of loss development tail factors a summary report"
     with_header = [i for i, text in enumerate(raw) if header in " ".join(_words(text))]
     assert len(with_header) > len(raw) // 2  # a running header on most pages of the text layer
