@@ -132,6 +132,10 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     from rag_core import pipeline
 
     settings = settings_of(args)
+    if args.pages_only:
+        count = pipeline.reindex_pages(settings, principal=principal_of(args, settings))
+        print(f"page channel rewritten for {count} documents")
+        return 0
     for result in pipeline.reindex(settings, progress=print_progress, principal=principal_of(args, settings)):
         print(f"{result.status:>16}  {result.file_name}: {result.message}")
     return 0
@@ -198,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p = add("delete", cmd_delete, "delete a document")
     p.add_argument("doc")
-    add("reindex", cmd_reindex, "re-embed every document with the configured embedder")
+    p = add("reindex", cmd_reindex, "re-embed every document with the configured embedder")
+    p.add_argument("--pages-only", action="store_true", help="only rewrite the page channel's rows (no re-embedding)")
     p = add("evaluate", cmd_evaluate, "measure retrieval on a question set")
     p.add_argument("--questions", required=True)
     p.add_argument("--pdf-dir", required=True)

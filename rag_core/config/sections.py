@@ -95,6 +95,15 @@ class RetrievalSettings(_Section):
         ge=0.0,
         description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off.",
     )
+    drop_repeated_page_lines: bool = Field(
+        # benchmarks/pages_and_refusals.py, paired, same library with and without (docs/refusals_and_pages.md):
+        # dev hit@1 of the default engine +0.000 [-0.035, +0.035], hit@5 +0.000; outside set hit@1 +0.042
+        # [0, +0.097] but hit@5 -0.028 [-0.069, 0] and the page channel's own hit@1 -0.056 [-0.111, -0.014].
+        # It helps nowhere on dev and hurts the outside set's hit@5, so it stays off.
+        False,
+        description="Leave the lines written on several pages of a document (running headers, disclaimers, "
+        "contents entries) out of the page channel's text. Changing it takes `reindex --pages-only`.",
+    )
     # The settings below: benchmarks/crosslingual_dev.py and crosslingual_frontier.py, page level, 19 PDFs,
     # 8 cross-lingual dev-hard questions (question language != PDF language), 113 same-language dev and
     # dev-hard questions, 77 single-document dev questions (the page baselines: dev hit@3 above 0.84).

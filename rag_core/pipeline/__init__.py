@@ -45,7 +45,7 @@ from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the A
 )
 from rag_core.pipeline.conversations import store_answer as _store_answer
 from rag_core.pipeline.exports import TableFormat, table_bytes
-from rag_core.pipeline.indexing import ingest, reindex  # noqa: F401  (re-exported: the verbs that write the index)
+from rag_core.pipeline.indexing import ingest, reindex, reindex_pages  # noqa: F401  (re-exported: the verbs that write the index)
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job,

@@ -17,7 +17,8 @@ from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.library import clean_file_name
 from rag_core.messages import message as english
-from rag_core.models import DocumentRecord, IngestResult
+from rag_core.models import Chunked, DocumentRecord, IngestResult
+from rag_core.parsing import pagetext
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one
@@ -97,3 +98,28 @@ def reindex(settings: Settings, progress: Progress | None = None, *, principal: 
             results.append(IngestResult(file_name=name, status="refused", message=str(err)))
     store.optimize(settings.retrieval.ann_min_rows)
     return results
+
+
+def reindex_pages(settings: Settings, *, principal: Principal) -> int:
+    """Rewrite the page channel's rows of every document from its stored original and chunks, without
+    re-parsing or re-embedding (administrators): after `retrieval.drop_repeated_page_lines` changed,
+    or for a library written before the pages' text rules changed. Returns the documents rewritten."""
+    perm.require_admin(principal, "rebuild the index")
+    store = open_store(settings)
+    done = 0
+    for record in store.documents():
+        folder = document_folder(settings, record.doc_id)
+        chunks = folder.chunks_json
+        if not chunks.is_file():
+            continue
+        chunked = Chunked.model_validate_json(chunks.read_text())
+        source = folder.source()
+        kind = source.suffix.lstrip(".").lower()
+        texts = pagetext.searchable_page_texts(
+            source, kind, chunked.children, settings.retrieval.drop_repeated_page_lines
+        )
+        store.replace_pages(record, chunked.parents, texts)
+        done += 1
+    if done:
+        store.optimize(settings.retrieval.ann_min_rows)
+    return done

@@ -218,6 +218,8 @@ def _run_stages(
         "collection": collection,
         "file_name": name,
         "code": CODE_VERSIONS["write"],
+        # only when on, so that libraries written before this setting existed stay fresh
+        **({"drop_repeated_page_lines": True} if settings.retrieval.drop_repeated_page_lines else {}),
     }
     existing = {r.doc_id: r for r in store.documents()}.get(doc_id)
     if existing is not None and folder.is_fresh("write", write_inputs):
@@ -253,7 +255,7 @@ def _run_stages(
         chunked.children,
         vectors,
         embedder.name,
-        searchable_page_texts(source, kind, chunked.children),
+        searchable_page_texts(source, kind, chunked.children, settings.retrieval.drop_repeated_page_lines),
     )
     folder.record_stage("write", write_inputs, time.perf_counter() - t0, {"collection": collection})
     emit("write", 1, 1)

@@ -163,6 +163,13 @@ class Store(SearchChannels, Maintenance):
         self._add("pages", store_rows.page_rows(record, parents, page_texts))
         self._add("documents", store_rows.document_row(record))
 
+    def replace_pages(self, record: DocumentRecord, parents: Sequence[Parent], page_texts: Sequence[str]) -> None:
+        """Rewrite one document's rows of the page channel only (its text rules changed)."""
+        table = self._open("pages")
+        if table is not None:
+            table.delete(f"doc_id = {_quote(record.doc_id)}")
+        self._add("pages", store_rows.page_rows(record, parents, page_texts))
+
     def _add(self, name: str, rows: pa.Table) -> None:
         """Append in one commit. The table is created empty first: with two writers racing to
         create it, `exist_ok` hands the loser the winner's table, and its rows still land."""
