@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
+from rag_core.answering.typos import read_as
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
 from rag_core.text import fold
@@ -56,6 +57,7 @@ class Coverage:
     missing: tuple[str, ...] = ()  # no accessible passage mentions them
     not_retrieved: tuple[str, ...] = ()  # in the library, not in the retrieved passages
     passages: dict[str, int] = field(default_factory=dict)  # term -> passages mentioning it (capped)
+    read_as: tuple[tuple[str, str], ...] = ()  # (misspelt term, the passages' word it was read as)
 
     @property
     def refuses(self) -> bool:
@@ -151,10 +153,15 @@ def check_coverage(
     missing: list[str] = []
     not_retrieved: list[str] = []
     counts: dict[str, int] = {}
-    for term in terms:
+    read: list[tuple[str, str]] = []
+    for index, term in enumerate(terms):
         n = library_passages(term, lookup)
         if n is None:
             break  # no full-text index to ask: nothing can be said, nothing is refused
+        if n == 0 and (fixed := _misspelt(term, folded)) is not None:
+            read.append((term.text, _as_written(fixed.words, passages)))
+            term = terms[index] = fixed
+            n = library_passages(term, lookup) or 1  # the passages hold it, whatever the index says
         counts[term.text] = n
         if n == 0:
             if counts_when_absent(term, question_language, languages, scope_passages):
@@ -168,7 +175,28 @@ def check_coverage(
     kinds = {t.text: t.kind for t in terms}
     named = [m for m in missing if kinds[m] in ("identifier", "name", "period")]
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
-    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
+    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read))
+
+
+def _as_written(words: Sequence[str], passages: Sequence[str]) -> str:
+    """The folded words as the passages write them (their capitals and accents)."""
+    written = {fold(t): t for p in passages for t in TOKEN.findall(p)}
+    return " ".join(written.get(w, w) for w in words)
+
+
+def _misspelt(term: Term, folded: Sequence[str]) -> Term | None:
+    """The term with each of its words the passages lack read as the passages' word one edit away
+    (`typos.read_as`); None unless every such word has one and the passages then mention the term."""
+    words = [w for p in folded for w in TOKEN.findall(p)]
+    vocabulary = set(words)
+    fixed = []
+    for word in term.words:
+        near = word if word in vocabulary else read_as(word, words)
+        if near is None:
+            return None
+        fixed.append(near)
+    corrected = Term(term.text, term.kind, tuple(fixed))
+    return corrected if tuple(fixed) != term.words and mentions(corrected.words, folded) else None
 
 
 def _furniture(term: Term, stems: frozenset[str]) -> bool:
@@ -262,6 +290,7 @@ _SAY = {
         "missing": "None of the documents you can access mentions {terms}.",
         "not_in_passages": "The passages used do not mention {terms}, although the library does.",
         "retried": "The search was repeated requiring {terms}.",
+        "read_as": "Read '{written}' as '{read}', the word the passages write.",
         "quote": "'{}'",
         "or": " or ",
     },
@@ -269,6 +298,7 @@ _SAY = {
         "missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
         "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
         "retried": "La recherche a été refaite en exigeant {terms}.",
+        "read_as": "« {written} » a été lu « {read} », le mot qu'écrivent les passages.",
         "quote": "« {} »",
         "or": " ni ",
     },
@@ -286,10 +316,15 @@ def missing_message(terms: Sequence[str], language: str) -> str:
     return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
 
 
-def coverage_notes(not_in_passages: Sequence[str], retried: Sequence[str], language: str) -> list[str]:
-    """The sentences that mark an answer whose passages miss some of the question's terms."""
+def coverage_notes(
+    not_in_passages: Sequence[str], retried: Sequence[str], language: str, read: Sequence[tuple[str, str]] = ()
+) -> list[str]:
+    """The sentences that mark an answer whose passages miss some of the question's terms, or that
+    read a misspelt word as the passages' word."""
     say = _SAY.get(language, _SAY["en"])
-    notes = [say["retried"].format(terms=_listed(retried, language))] if retried else []
+    notes = [say["read_as"].format(written=w, read=r) for w, r in read]
+    if retried:
+        notes.append(say["retried"].format(terms=_listed(retried, language)))
     if not_in_passages:
         notes.append(say["not_in_passages"].format(terms=_listed(not_in_passages, language)))
     return notes

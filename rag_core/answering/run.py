@@ -170,7 +170,8 @@ class AnswerRun:
         absent = list(coverage.not_retrieved) if coverage is not None else []
         self.absent = absent
         self.term_fields = {"terms_not_in_passages": absent, "retried_terms": self.retried}
-        self.notes = coverage_notes(absent, self.retried, self.language)
+        read = coverage.read_as if coverage is not None else ()
+        self.notes = coverage_notes(absent, self.retried, self.language, read)
 
     # ---- answers without a model
     def _refusal(self, missing_terms: Sequence[str] = ()) -> Answer:

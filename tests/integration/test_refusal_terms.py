@@ -122,3 +122,23 @@ def test_page_furniture_and_a_page_locator_never_refuse(library) -> None:
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
     assert _cites(answer, "static mortality method")
+
+
+def test_a_misspelt_name_is_read_as_the_passages_word_and_said_so(library) -> None:
+    answer = ask(library, "Is the static mortality method adapted from the structural methods of Fischer?", CAS)
+    assert answer.mode != "refused", answer.missing_information
+    assert answer.missing_terms == []
+    assert "Read 'Fischer' as 'Fisher'" in answer.missing_information
+
+
+def test_a_shouted_misspelt_word_is_read_as_the_passages_word(library) -> None:
+    answer = ask(library, "What were Northwind's NET SALSE in fiscal 2023?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert "Read 'SALSE' as 'sales'" in answer.missing_information
+    assert _cites(answer, "Net sales for fiscal 2023")
+
+
+def test_a_real_gap_with_no_near_word_in_the_passages_is_still_refused(library) -> None:
+    answer = ask(library, "Is the static mortality method adapted from the structural methods of Kaplan?", CAS)
+    assert answer.mode == "refused"
+    assert answer.missing_terms == ["Kaplan"]
