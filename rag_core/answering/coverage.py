@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rag_core.answering.coverage_joint import apart, constraints
 from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
 from rag_core.answering.typos import read_as
 from rag_core.models import RetrievedParent, SearchResult
@@ -58,10 +59,12 @@ class Coverage:
     not_retrieved: tuple[str, ...] = ()  # in the library, not in the retrieved passages
     passages: dict[str, int] = field(default_factory=dict)  # term -> passages mentioning it (capped)
     read_as: tuple[tuple[str, str], ...] = ()  # (misspelt term, the passages' word it was read as)
+    apart: tuple[str, ...] = ()  # constraints no retrieved passage holds with the others (`coverage_joint`)
+    together: tuple[str, ...] = ()  # the constraints the best passage does hold
 
     @property
     def refuses(self) -> bool:
-        return bool(self.missing)
+        return bool(self.missing or self.apart)
 
 
 # ----- mentions ----------------------------------------------------------------------------------
@@ -172,10 +175,26 @@ def check_coverage(
         )
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
-    kinds = {t.text: t.kind for t in terms}
-    named = [m for m in missing if kinds[m] in ("identifier", "name", "period")]
+    named = [t.text for t in terms if t.text in missing and t.kind in ("identifier", "name", "period")]
+    lacking, together = apart(terms, counts, _held(constraints(terms, counts), folded)) if not missing else ((), ())
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
-    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read))
+    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read), lacking, together)
+
+
+def _held(terms: Sequence[Term], folded: Sequence[str]) -> list[set[str]]:
+    """For each passage, the texts of the terms it mentions (a word, or a phrase in order)."""
+    out = []
+    for text in folded if terms else ():
+        sequence = _stem_sequence(text)
+        stems = frozenset().union(*sequence)
+        out.append(
+            {
+                t.text
+                for t in terms
+                if any((both_stems(f[0]) & stems) if len(f) == 1 else _has_phrase(sequence, f) for f in t.forms)
+            }
+        )
+    return out
 
 
 def _as_written(words: Sequence[str], passages: Sequence[str]) -> str:
@@ -254,8 +273,8 @@ class Retry:
 def coverage_retry(question: str, coverage: Coverage, context_k: int) -> Retry | None:
     """When the library mentions terms the first `context_k` parents do not (and none is missing from
     the library), the search to run once more: the question with those terms added; else None."""
-    if coverage.refuses or not coverage.not_retrieved:
-        return None
+    if coverage.missing or not coverage.not_retrieved:
+        return None  # constraints apart may come together in the retry's passages: it is still run
     wanted = tuple(t for t in coverage.terms if t.text in coverage.not_retrieved)
     return Retry(f"{question} {' '.join(t.text for t in wanted)}", max(context_k, 10), wanted)
 
@@ -291,29 +310,45 @@ _SAY = {
         "not_in_passages": "The passages used do not mention {terms}, although the library does.",
         "retried": "The search was repeated requiring {terms}.",
         "read_as": "Read '{written}' as '{read}', the word the passages write.",
+        "apart": "No passage found mentions {terms} together with {others}, though the documents mention each.",
+        "apart_alone": "No passage found for this question mentions {terms}, though the documents do.",
         "quote": "'{}'",
         "or": " or ",
+        "and": " and ",
     },
     "fr": {
         "missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
         "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
         "retried": "La recherche a été refaite en exigeant {terms}.",
         "read_as": "« {written} » a été lu « {read} », le mot qu'écrivent les passages.",
+        "apart": "Aucun passage trouvé ne mentionne {terms} avec {others}, que les documents mentionnent.",
+        "apart_alone": "Aucun passage trouvé ne mentionne {terms}, que les documents contiennent pourtant.",
         "quote": "« {} »",
         "or": " ni ",
+        "and": " et ",
     },
 }
 
 
-def _listed(terms: Sequence[str], language: str) -> str:
+def _listed(terms: Sequence[str], language: str, both: bool = False) -> str:
     say = _SAY.get(language, _SAY["en"])
     quoted = [say["quote"].format(t) for t in terms]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + say["or"] + quoted[-1]
+    join = say["and"] if both else say["or"]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + join + quoted[-1]
 
 
 def missing_message(terms: Sequence[str], language: str) -> str:
     """ "None of the documents you can access mentions 'TSCA'." """
     return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
+
+
+def apart_message(terms: Sequence[str], others: Sequence[str], language: str) -> str:
+    """ "No passage found mentions '2005' together with 'Mack', though the documents mention each." (the
+    question's constraints that no one passage holds together)"""
+    say = _SAY.get(language, _SAY["en"])
+    if not others:
+        return say["apart_alone"].format(terms=_listed(terms, language, True))
+    return say["apart"].format(terms=_listed(terms, language, True), others=_listed(others, language, True))
 
 
 def coverage_notes(
