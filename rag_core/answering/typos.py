@@ -7,7 +7,8 @@ are candidates, never the whole vocabulary of the library (in a large vocabulary
 a neighbour one edit away, and a real gap would be read as some unrelated word). A candidate is one
 edit away (a letter added, dropped, changed, or two neighbours swapped); both words are long enough
 for one edit to be a slip rather than another word (`MIN_CHARS`: "SCR" and "MCR" are two things); a
-word holding a digit is an identifier, never corrected ("IFRS 17" is not "IFRS 18").
+word holding a digit is an identifier, never corrected ("IFRS 17" is not "IFRS 18"); the first letter
+is kept, as in most slips of typing (the acronym "HOVER" is no slip for "cover").
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def read_as(word: str, passage_words: Iterable[str]) -> str | None:
     in the passages when several are (then the first in alphabetical order); None when none is."""
     if not correctable(word):
         return None
-    counts = Counter(w for w in passage_words if correctable(w) and one_edit_apart(word, w))
+    counts = Counter(w for w in passage_words if correctable(w) and w[0] == word[0] and one_edit_apart(word, w))
     if not counts:
         return None
     return min(counts, key=lambda w: (-counts[w], w))

@@ -24,3 +24,4 @@ def test_short_words_and_identifiers_are_never_corrected() -> None:
     assert read_as("mcr", ["scr", "scr"]) is None  # "SCR" and "MCR" are two things
     assert read_as("ifrs17", ["ifrs18"]) is None
     assert read_as("fisher", ["fish"]) is None  # a passage word too short to be the intended one
+    assert read_as("hover", ["cover", "cover"]) is None  # a slip keeps the first letter: an acronym stays itself
