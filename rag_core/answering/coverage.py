@@ -161,18 +161,18 @@ def check_coverage(
         n = library_passages(term, lookup)
         if n is None:
             break  # no full-text index to ask: nothing can be said, nothing is refused
-        if n == 0 and (fixed := _misspelt(term, folded)) is not None:
+        counts_absent = counts_when_absent(term, question_language, languages, scope_passages)
+        # only a word whose absence would refuse is read as a typo: a paraphrase's word is no slip
+        if n == 0 and counts_absent and (fixed := _misspelt(term, folded)) is not None:
             read.append((term.text, _as_written(fixed.words, passages)))
             term = terms[index] = fixed
             n = library_passages(term, lookup) or 1  # the passages hold it, whatever the index says
         counts[term.text] = n
         if n == 0:
-            if counts_when_absent(term, question_language, languages, scope_passages):
+            if counts_absent:
                 missing.append(term.text)
             continue
-        carries = term.kind in ("identifier", "abbreviation", "name", "period") or (
-            n < RARE_PASSAGES and counts_when_absent(term, question_language, languages, scope_passages)
-        )
+        carries = term.kind in ("identifier", "abbreviation", "name", "period") or (n < RARE_PASSAGES and counts_absent)
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
     named = [t.text for t in terms if t.text in missing and t.kind in ("identifier", "name", "period")]

@@ -235,3 +235,15 @@ def test_constraints_are_apart_when_no_one_passage_holds_them_all() -> None:
     assert apart(terms, {**counts, "Ohio": 0}, [{"Northwind", "2022"}]) == ((), ())
     symbols = question_terms("How is F_S defined for Northwind?")
     assert apart(symbols, {t.text: 3 for t in symbols}, [{"Northwind"}]) == ((), ())  # a formula symbol
+
+
+def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
+    from rag_core.answering.coverage import check_coverage
+
+    def empty_index(words: tuple[str, ...], limit: int) -> list[str]:
+        return []  # an index that holds none of the question's words
+
+    named = check_coverage("What does Fischer propose?", empty_index, ["The method of Fisher."], "en", {"en"})
+    assert named.read_as == (("Fischer", "Fisher"),) and not named.refuses
+    plain = check_coverage("What are its quartiles?", empty_index, ["Its quantiles are given."], "en", {"en"})
+    assert plain.read_as == ()  # a paraphrase's word, never a reason to refuse, is not "read as" another
