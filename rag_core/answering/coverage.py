@@ -31,7 +31,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rag_core.answering.coverage_joint import apart, constraints
 from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
+from rag_core.answering.typos import read_as
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
 from rag_core.text import fold
@@ -56,10 +58,13 @@ class Coverage:
     missing: tuple[str, ...] = ()  # no accessible passage mentions them
     not_retrieved: tuple[str, ...] = ()  # in the library, not in the retrieved passages
     passages: dict[str, int] = field(default_factory=dict)  # term -> passages mentioning it (capped)
+    read_as: tuple[tuple[str, str], ...] = ()  # (misspelt term, the passages' word it was read as)
+    apart: tuple[str, ...] = ()  # constraints no retrieved passage holds with the others (`coverage_joint`)
+    together: tuple[str, ...] = ()  # the constraints the best passage does hold
 
     @property
     def refuses(self) -> bool:
-        return bool(self.missing)
+        return bool(self.missing or self.apart)
 
 
 # ----- mentions ----------------------------------------------------------------------------------
@@ -151,24 +156,66 @@ def check_coverage(
     missing: list[str] = []
     not_retrieved: list[str] = []
     counts: dict[str, int] = {}
-    for term in terms:
+    read: list[tuple[str, str]] = []
+    for index, term in enumerate(terms):
         n = library_passages(term, lookup)
         if n is None:
             break  # no full-text index to ask: nothing can be said, nothing is refused
+        counts_absent = counts_when_absent(term, question_language, languages, scope_passages)
+        # only a word whose absence would refuse is read as a typo: a paraphrase's word is no slip
+        if n == 0 and counts_absent and (fixed := _misspelt(term, folded)) is not None:
+            read.append((term.text, _as_written(fixed.words, passages)))
+            term = terms[index] = fixed
+            n = library_passages(term, lookup) or 1  # the passages hold it, whatever the index says
         counts[term.text] = n
         if n == 0:
-            if counts_when_absent(term, question_language, languages, scope_passages):
+            if counts_absent:
                 missing.append(term.text)
             continue
-        carries = term.kind in ("identifier", "abbreviation", "name", "period") or (
-            n < RARE_PASSAGES and counts_when_absent(term, question_language, languages, scope_passages)
-        )
+        carries = term.kind in ("identifier", "abbreviation", "name", "period") or (n < RARE_PASSAGES and counts_absent)
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
-    kinds = {t.text: t.kind for t in terms}
-    named = [m for m in missing if kinds[m] in ("identifier", "name", "period")]
+    named = [t.text for t in terms if t.text in missing and t.kind in ("identifier", "name", "period")]
+    lacking, together = apart(terms, counts, _held(constraints(terms, counts), folded)) if not missing else ((), ())
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
-    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts)
+    return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read), lacking, together)
+
+
+def _held(terms: Sequence[Term], folded: Sequence[str]) -> list[set[str]]:
+    """For each passage, the texts of the terms it mentions (a word, or a phrase in order)."""
+    out = []
+    for text in folded if terms else ():
+        sequence = _stem_sequence(text)
+        stems = frozenset().union(*sequence)
+        out.append(
+            {
+                t.text
+                for t in terms
+                if any((both_stems(f[0]) & stems) if len(f) == 1 else _has_phrase(sequence, f) for f in t.forms)
+            }
+        )
+    return out
+
+
+def _as_written(words: Sequence[str], passages: Sequence[str]) -> str:
+    """The folded words as the passages write them (their capitals and accents)."""
+    written = {fold(t): t for p in passages for t in TOKEN.findall(p)}
+    return " ".join(written.get(w, w) for w in words)
+
+
+def _misspelt(term: Term, folded: Sequence[str]) -> Term | None:
+    """The term with each of its words the passages lack read as the passages' word one edit away
+    (`typos.read_as`); None unless every such word has one and the passages then mention the term."""
+    words = [w for p in folded for w in TOKEN.findall(p)]
+    vocabulary = set(words)
+    fixed = []
+    for word in term.words:
+        near = word if word in vocabulary else read_as(word, words)
+        if near is None:
+            return None
+        fixed.append(near)
+    corrected = Term(term.text, term.kind, tuple(fixed))
+    return corrected if tuple(fixed) != term.words and mentions(corrected.words, folded) else None
 
 
 def _furniture(term: Term, stems: frozenset[str]) -> bool:
@@ -226,8 +273,8 @@ class Retry:
 def coverage_retry(question: str, coverage: Coverage, context_k: int) -> Retry | None:
     """When the library mentions terms the first `context_k` parents do not (and none is missing from
     the library), the search to run once more: the question with those terms added; else None."""
-    if coverage.refuses or not coverage.not_retrieved:
-        return None
+    if coverage.missing or not coverage.not_retrieved:
+        return None  # constraints apart may come together in the retry's passages: it is still run
     wanted = tuple(t for t in coverage.terms if t.text in coverage.not_retrieved)
     return Retry(f"{question} {' '.join(t.text for t in wanted)}", max(context_k, 10), wanted)
 
@@ -262,23 +309,32 @@ _SAY = {
         "missing": "None of the documents you can access mentions {terms}.",
         "not_in_passages": "The passages used do not mention {terms}, although the library does.",
         "retried": "The search was repeated requiring {terms}.",
+        "read_as": "Read '{written}' as '{read}', the word the passages write.",
+        "apart": "No passage found mentions {terms} together with {others}, though the documents mention each.",
+        "apart_alone": "No passage found for this question mentions {terms}, though the documents do.",
         "quote": "'{}'",
         "or": " or ",
+        "and": " and ",
     },
     "fr": {
         "missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
         "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
         "retried": "La recherche a été refaite en exigeant {terms}.",
+        "read_as": "« {written} » a été lu « {read} », le mot qu'écrivent les passages.",
+        "apart": "Aucun passage trouvé ne mentionne {terms} avec {others}, que les documents mentionnent.",
+        "apart_alone": "Aucun passage trouvé ne mentionne {terms}, que les documents contiennent pourtant.",
         "quote": "« {} »",
         "or": " ni ",
+        "and": " et ",
     },
 }
 
 
-def _listed(terms: Sequence[str], language: str) -> str:
+def _listed(terms: Sequence[str], language: str, both: bool = False) -> str:
     say = _SAY.get(language, _SAY["en"])
     quoted = [say["quote"].format(t) for t in terms]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + say["or"] + quoted[-1]
+    join = say["and"] if both else say["or"]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + join + quoted[-1]
 
 
 def missing_message(terms: Sequence[str], language: str) -> str:
@@ -286,10 +342,24 @@ def missing_message(terms: Sequence[str], language: str) -> str:
     return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
 
 
-def coverage_notes(not_in_passages: Sequence[str], retried: Sequence[str], language: str) -> list[str]:
-    """The sentences that mark an answer whose passages miss some of the question's terms."""
+def apart_message(terms: Sequence[str], others: Sequence[str], language: str) -> str:
+    """ "No passage found mentions '2005' together with 'Mack', though the documents mention each." (the
+    question's constraints that no one passage holds together)"""
     say = _SAY.get(language, _SAY["en"])
-    notes = [say["retried"].format(terms=_listed(retried, language))] if retried else []
+    if not others:
+        return say["apart_alone"].format(terms=_listed(terms, language, True))
+    return say["apart"].format(terms=_listed(terms, language, True), others=_listed(others, language, True))
+
+
+def coverage_notes(
+    not_in_passages: Sequence[str], retried: Sequence[str], language: str, read: Sequence[tuple[str, str]] = ()
+) -> list[str]:
+    """The sentences that mark an answer whose passages miss some of the question's terms, or that
+    read a misspelt word as the passages' word."""
+    say = _SAY.get(language, _SAY["en"])
+    notes = [say["read_as"].format(written=w, read=r) for w, r in read]
+    if retried:
+        notes.append(say["retried"].format(terms=_listed(retried, language)))
     if not_in_passages:
         notes.append(say["not_in_passages"].format(terms=_listed(not_in_passages, language)))
     return notes

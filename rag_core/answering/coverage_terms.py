@@ -115,6 +115,17 @@ def _period_words(text: str) -> tuple[str, ...]:
     return tuple(w for w in (fold(t) for t in TOKEN.findall(text)) if w not in STOP_WORDS and w not in _ELISIONS)
 
 
+# Before a year, what makes it a citation's or an identifier's: "Mack (2006)", "Mack's 2006", "ACT-2008"
+_CITED = re.compile(r"(?:\b[A-Z][\w-]*(?:['’]s)?\s*\(?|[-/])$")
+
+
+def _asked_year(question: str, period: Period) -> bool:
+    """A bare year the question asks about ("accident year 2005", "in 2010"), not a citation's ("Mack
+    (2006)", "Mack's 2006"), nor part of an identifier ("ACT-2008", "Regulation (EU) 2015/35")."""
+    before, after = question[: period.start], question[period.end : period.end + 1]
+    return not _CITED.search(before) and after not in ("/", "-")
+
+
 def period_term(period: Period) -> Term:
     """The term of a period: as the question writes it, with each way documents write it as a variant.
     A period with a year counts like an identifier when absent; a part without a year ("Q4") like a word."""
@@ -127,7 +138,7 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
     """The terms that carry `question`, in order (see the module docstring)."""
     groups = _groups(question)
     aliases = _alias_spans(question)
-    periods = [p for p in find_periods(question) if not p.text.isdigit()]  # a bare year stays a citation's
+    periods = [p for p in find_periods(question) if not p.text.isdigit() or _asked_year(question, p)]
     terms: list[tuple[Term, list[int]]] = []
     for g, (group, opens) in enumerate(groups):
         period = next((p for p in periods if p.start < group[-1].end and group[0].start < p.end), None)

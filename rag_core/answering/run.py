@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rag_core.answering import guardrails
-from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
+from rag_core.answering.coverage import Coverage, apart_message, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.guardrails import Evidence, Mode
 from rag_core.answering.model_answer import (
@@ -170,22 +170,32 @@ class AnswerRun:
         absent = list(coverage.not_retrieved) if coverage is not None else []
         self.absent = absent
         self.term_fields = {"terms_not_in_passages": absent, "retried_terms": self.retried}
-        self.notes = coverage_notes(absent, self.retried, self.language)
+        read = coverage.read_as if coverage is not None else ()
+        self.notes = coverage_notes(absent, self.retried, self.language, read)
 
     # ---- answers without a model
-    def _refusal(self, missing_terms: Sequence[str] = ()) -> Answer:
+    def _refusal(self, missing_terms: Sequence[str] = (), message: str = "") -> Answer:
         return Answer(
             question=self.question,
             language=self.language,
             mode="refused",
-            missing_information=missing_message(missing_terms, self.language)
-            if missing_terms
-            else NOTHING_FOUND.get(self.language, NOTHING_FOUND["en"]),
+            missing_information=message
+            or (
+                missing_message(missing_terms, self.language)
+                if missing_terms
+                else NOTHING_FOUND.get(self.language, NOTHING_FOUND["en"])
+            ),
             missing_terms=list(missing_terms),
             uncited=[s for s in self.sources if s.kind == "parent"],
             parent_ids=[hit.parent.id for hit in self.context],
             elapsed_s=time.perf_counter() - self.started,
         )
+
+    def _refused_by(self, coverage: Coverage) -> Answer:
+        """A term no document mentions, else constraints no one retrieved passage holds together."""
+        if coverage.missing:
+            return self._refusal(coverage.missing)
+        return self._refusal(coverage.apart, apart_message(coverage.apart, coverage.together, self.language))
 
     def _evidence(self, mode: Mode, checked: Verified, stopped: bool = False) -> Evidence:
         return Evidence(
@@ -294,7 +304,7 @@ class AnswerRun:
         """Drafts and checked paragraphs while the model writes, then the final answer (see the module docstring)."""
         coverage = self.coverage
         if coverage is not None and coverage.refuses:
-            yield self._finish(self._refusal(coverage.missing))
+            yield self._finish(self._refused_by(coverage))
             return
         if not self.context or max(hit.fused_score for hit in self.result.parents) < evidence_threshold(self.settings):
             yield self._finish(self._refusal())

@@ -1,9 +1,10 @@
 """Refuse only what the library truly lacks: periods in any written form, abbreviations through the
 thesaurus, page furniture and locators never a reason, and a refusal that names what is missing.
 
-Two real PDFs are ingested once for the module by the real offline pipeline (parsing, chunking,
+Three real PDFs are ingested once for the module by the real offline pipeline (parsing, chunking,
 embedding, LanceDB): two pages cut out of the CAS tail-factor report (its running header, "Casualty
-Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), and a short annual
+Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), the page of Mack's
+Bornhuetter-Ferguson paper that compares the example's CL and BF reserves by year, and a short annual
 report written here with PyMuPDF, since no corpus PDF is a financial filing: it writes its periods
 as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sales", never "FY2023",
 "Q4" or "COGS". The questions are written for these tests.
@@ -23,6 +24,7 @@ from rag_core.models import Answer
 
 LOCAL = Principal.local_operator()
 CAS = "en_CAS_tail_factor_working_party_2013.pdf"
+MACK = "en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf"
 FILING = "northwind_annual_report.pdf"
 
 FILING_PAGES = [
@@ -69,7 +71,10 @@ def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
     with pymupdf.open(corpus_dir / CAS) as doc:
         doc.select([59, 60])  # PDF pages 60-61: the static mortality method
         doc.save(root / CAS)
-    files = [root / CAS, _filing(root / FILING)]
+    with pymupdf.open(corpus_dir / MACK) as doc:
+        doc.select([16])  # PDF page 17: the CL and BF reserves of the example's years 2003 and 2004
+        doc.save(root / MACK)
+    files = [root / CAS, _filing(root / FILING), root / MACK]
     settings = Settings(data_dir=root / "data")
     results = pipeline.ingest(files, settings, principal=LOCAL)
     assert all(r.status == "ingested" for r in results), [r.message for r in results]
@@ -122,3 +127,44 @@ def test_page_furniture_and_a_page_locator_never_refuse(library) -> None:
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
     assert _cites(answer, "static mortality method")
+
+
+def test_a_misspelt_name_is_read_as_the_passages_word_and_said_so(library) -> None:
+    answer = ask(library, "Is the static mortality method adapted from the structural methods of Fischer?", CAS)
+    assert answer.mode != "refused", answer.missing_information
+    assert answer.missing_terms == []
+    assert "Read 'Fischer' as 'Fisher'" in answer.missing_information
+
+
+def test_a_shouted_misspelt_word_is_read_as_the_passages_word(library) -> None:
+    answer = ask(library, "What were Northwind's NET SALSE in fiscal 2023?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert "Read 'SALSE' as 'sales'" in answer.missing_information
+    assert _cites(answer, "Net sales for fiscal 2023")
+
+
+def test_a_real_gap_with_no_near_word_in_the_passages_is_still_refused(library) -> None:
+    answer = ask(library, "Is the static mortality method adapted from the structural methods of Kaplan?", CAS)
+    assert answer.mode == "refused"
+    assert answer.missing_terms == ["Kaplan"]
+
+
+def test_a_year_the_passage_writes_is_answered_and_a_year_the_document_never_writes_is_refused(library) -> None:
+    held = ask(library, "How does the CL reserve compare with the BF reserve in 2004?", MACK)
+    assert held.mode != "refused", held.missing_information
+    assert _cites(held, "in 2004 the CL reserve is")
+    absent = ask(library, "How does the CL reserve compare with the BF reserve in 2005?", MACK)
+    assert absent.mode == "refused"
+    assert absent.missing_terms == ["2005"]
+    assert absent.missing_information == "None of the documents you can access mentions '2005'."
+
+
+def test_constraints_the_document_holds_only_in_different_passages_are_refused_naming_them(library) -> None:
+    answer = ask(library, "Which distribution centre did the company open in Ohio in 2022?", FILING)
+    assert answer.mode == "refused"  # Ohio is written with the capital expenditures, 2022 with net sales
+    assert set(answer.missing_terms) <= {"Ohio", "2022"} and len(answer.missing_terms) == 1
+    assert "'Ohio'" in answer.missing_information and "'2022'" in answer.missing_information
+    assert "together with" in answer.missing_information
+    assert _cites(answer, "distribution centre in Ohio")  # the closest passages are still listed
+    together = ask(library, "What was the cost of sales in 2022?", FILING)
+    assert together.mode != "refused", together.missing_information

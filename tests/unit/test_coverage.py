@@ -211,3 +211,39 @@ def test_a_shouted_function_word_is_no_acronym() -> None:
     terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
     assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
     assert terms["TSCA"] == "identifier"
+
+
+def test_a_year_asked_about_is_a_period_term_and_a_cited_year_is_not() -> None:
+    assert kinds("What was the BF reserve for accident year 2005?")["2005"] == "period"
+    assert kinds("Quel est le S/P de la survenance 2014 ?")["2014"] == "period"
+    assert kinds("What did the company report in 2010?")["2010"] == "period"
+    for cited in ("Selon Mack (2006), quel est le principe ?", "According to Mack's 2006 paper, why?"):
+        assert "2006" not in kinds(cited)
+    assert "2015" not in kinds("Which articles of Delegated Regulation (EU) 2015/35 apply?")  # an identifier's
+    assert "2008" not in kinds("Que retient l'aide-mémoire ACT-2008 ?")
+
+
+def test_constraints_are_apart_when_no_one_passage_holds_them_all() -> None:
+    from rag_core.answering.coverage_joint import apart
+
+    terms = question_terms("Which centre did Northwind open in Ohio in 2022?")
+    counts = {t.text: 3 for t in terms}
+    lacking, together = apart(terms, counts, [{"Northwind", "2022"}, {"Ohio", "centre"}])
+    assert lacking == ("Ohio",) and together == ("Northwind", "2022")
+    assert apart(terms, counts, [{"Northwind", "Ohio", "2022"}, set()]) == ((), ())
+    # a constraint the library never mentions is the term check's (refused as missing), not this one's
+    assert apart(terms, {**counts, "Ohio": 0}, [{"Northwind", "2022"}]) == ((), ())
+    symbols = question_terms("How is F_S defined for Northwind?")
+    assert apart(symbols, {t.text: 3 for t in symbols}, [{"Northwind"}]) == ((), ())  # a formula symbol
+
+
+def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
+    from rag_core.answering.coverage import check_coverage
+
+    def empty_index(words: tuple[str, ...], limit: int) -> list[str]:
+        return []  # an index that holds none of the question's words
+
+    named = check_coverage("What does Fischer propose?", empty_index, ["The method of Fisher."], "en", {"en"})
+    assert named.read_as == (("Fischer", "Fisher"),) and not named.refuses
+    plain = check_coverage("What are its quartiles?", empty_index, ["Its quantiles are given."], "en", {"en"})
+    assert plain.read_as == ()  # a paraphrase's word, never a reason to refuse, is not "read as" another

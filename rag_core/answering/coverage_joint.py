@@ -1,0 +1,43 @@
+"""Does one retrieved passage hold the question's constraints together? (docs/method.md, answers)
+
+The term check (`coverage`) asks whether the library mentions each term of a question. An
+unanswerable question worded in the document's own vocabulary passes it: "What prediction error did
+Mack report for accident year 2005?" asked of a paper whose tables stop at 1999 names a method, an
+author and a year that each occur somewhere. What such a question lacks is evidence: one passage
+where the things it pins down occur together. Its *constraints* are the terms that say which entity,
+document part or period it asks about: identifiers ("Guideline 37", "IFRS 17"), proper names and
+periods (a year that is no citation's: "accident year 2005", not "Mack (2006)"). Plain words never
+count: a paraphrase uses its own ("edited", "simplest"), and on the dev sets a missing content word
+was as common in answerable questions as in unanswerable ones (benchmarks/refusal_evidence.py).
+
+The constraints the library mentions must all occur in ONE of the retrieved passages (a parent: a
+section's text with its headings and captions). When none holds them all, the question is refused,
+naming the constraints that the passage holding most of them lacks, and what that passage does hold.
+Formula symbols (`F_S`, `r_i`) are no constraint: the text layer writes them in many ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rag_core.answering.coverage_terms import Term
+
+CONSTRAINT_KINDS = ("identifier", "name", "period")
+
+
+def constraints(terms: Sequence[Term], library_counts: Mapping[str, int]) -> list[Term]:
+    """The terms that pin the question down and that the library mentions (`library_counts` > 0)."""
+    return [t for t in terms if t.kind in CONSTRAINT_KINDS and library_counts.get(t.text, 0) > 0 and "_" not in t.text]
+
+
+def apart(
+    terms: Sequence[Term], library_counts: Mapping[str, int], held: Sequence[set[str]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(constraints no single passage holds with the others, those the best passage holds);
+    `held[i]` is the set of term texts passage i mentions. ((), ()) when one passage holds them all."""
+    wanted = [t.text for t in constraints(terms, library_counts)]
+    if not wanted or not held:
+        return (), ()
+    best = max(held, key=lambda h: sum(1 for w in wanted if w in h))
+    lacking = tuple(w for w in wanted if w not in best)
+    return (lacking, tuple(w for w in wanted if w in best)) if lacking else ((), ())
