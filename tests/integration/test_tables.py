@@ -6,9 +6,11 @@ triangle images of one page of the triangles report (about 15-30 s on a loaded 2
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pandas as pd
 import pymupdf
 import pytest
 from docling_core.types.doc import DocItemLabel, PictureItem, RefItem, SectionHeaderItem, TableItem
@@ -17,6 +19,7 @@ from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.document_builder import table_source
+from rag_core.pipeline.exports import table_bytes
 from tests.parsing_support import check_invariants, with_parsing
 
 
@@ -155,7 +158,9 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     assert [c.resolve(doc).text for c in payments.captions] == ["Figure 1.2 – Triangle des règlements"]
     grid = _grid(openings)
     assert (openings.data.num_rows, openings.data.num_cols) == (11, 11)
-    assert grid[0][1:4] == ["1", "2", "3"]
+    # the development-year header read from the image is the header row, not a row of data
+    assert grid[0] == [""] + [str(year) for year in range(1, 11)]
+    assert {c.start_row_offset_idx for c in openings.data.table_cells if c.column_header} == {0}
     assert grid[1][:3] == ["2005", "31 116", "33 092"]
     assert grid[4][7:] == ["40 082", "NA", "NA", "NA"]
     grid = _grid(payments)
@@ -169,6 +174,10 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     items = [item for parent in chunked.parents for item in parent.items if item.kind == "table"]
     assert [item.source for item in items] == ["OCR of a picture"] * 2
     assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
+    # exported, the development years head the columns and the accident years' figures are numbers
+    frame = pd.read_csv(io.StringIO(table_bytes(items[0], "csv", "fr").decode("utf-8")))
+    assert list(frame.columns[1:]) == [str(year) for year in range(1, 11)]
+    assert frame.iloc[0, 0] == 2005 and frame.iloc[0, 1] == 31116 and frame["1"].dtype.kind in "if"
 
 
 def test_pictures_that_are_not_tables_stay_pictures(
