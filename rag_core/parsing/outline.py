@@ -121,14 +121,15 @@ def _mark(blocks: list[Block], title: str, page: int) -> bool:
 
 
 _FURNITURE_KINDS = ("header", "footer")
+_SAME_BOX_PT = 3.0
 
 
 def _mark_unboxed(blocks: list[Block], title: str, page: int, page_lines: PageLines) -> bool:
     """A heading block made of the text-layer lines of `page` that spell `title` and lie in no
     body block; False when there are none."""
     targets = _keys(title)
-    boxes = [b.bbox for b in blocks if b.page_no == page and b.kind not in _FURNITURE_KINDS]
-    free = [line for line in page_lines(page) if line.text and not any(_centre_in(line.bbox, box) for box in boxes)]
+    held = [b for b in blocks if b.page_no == page and b.kind not in _FURNITURE_KINDS]
+    free = [line for line in page_lines(page) if line.text and not any(_holds(b, line) for b in held)]
     probe = Block("text", page, (0.0, 0.0, 0.0, 0.0), lines=free)
     for start in range(len(free)):
         end = _spelled(probe, start, targets) if targets else None
@@ -141,9 +142,14 @@ def _mark_unboxed(blocks: list[Block], title: str, page: int, page_lines: PageLi
     return False
 
 
-def _centre_in(bbox, box) -> bool:
-    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-    return box[0] - 1 <= x <= box[2] + 1 and box[1] - 1 <= y <= box[3] + 1
+def _holds(block: Block, line: Line) -> bool:
+    """The block has this very line (same box), as a line of its own, of a child, or a table
+    cell. Not a box drawn over it: the layout may draw a table's box over the paragraphs and
+    headings around it, or join a slide's navigation bar into one block whose lines run
+    across its columns."""
+    boxes = [ln.bbox for ln in block.lines] + [ln.bbox for child in block.children for ln in child.lines]
+    boxes += [cell.bbox for cell in block.cells if cell.text]
+    return any(all(abs(a - b) <= _SAME_BOX_PT for a, b in zip(box, line.bbox)) for box in boxes)
 
 
 def _position(blocks: list[Block], heading: Block) -> int:

@@ -136,7 +136,7 @@ def test_a_brand_name_with_a_trademark_sign_is_not_a_heading() -> None:
 
 
 def test_an_outline_part_number_without_a_dot_and_a_bulleted_section_number() -> None:
-    """"III Annexes" is the page's "Annexes"; "• 4.3 Bornes de Fréchet" (a bullet the layout read
+    """ "III Annexes" is the page's "Annexes"; "• 4.3 Bornes de Fréchet" (a bullet the layout read
     before the number, so a list item) is the entry "Bornes de Fréchet"."""
     part = _block("text", 59, "Annexes")
     bulleted = _block("list", 4, "• 4.3 Bornes de Fréchet")
