@@ -46,12 +46,11 @@ from rag_core.config import Settings
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
-from rag_core.parsing.document_builder import RAG_META_NAMES, table_source
+from rag_core.parsing.document_builder import RAG_META_NAMES, data_table, table_source
 
 __all__ = ["build_chunks", "chunking_versions", "count_tokens"]
 
 SEPARATOR = "\n\n"  # between two children of a parent; belongs to the preceding child's span
-_ITEM_TYPES = (TableItem, PictureItem, FormulaItem)  # what becomes a citable `Item`
 
 
 @lru_cache(maxsize=4)
@@ -114,7 +113,7 @@ def build_chunks(
                     tokens=piece.tokens,
                     pages=sorted({b.page for b in piece.boxes}),
                     boxes=piece.boxes,
-                    item_refs=_unique(it.self_ref for it in piece.items if isinstance(it, _ITEM_TYPES)),
+                    item_refs=_unique(it.self_ref for it in piece.items if _citable(it)),
                 )
             )
             offset = end
@@ -291,13 +290,18 @@ def _items(
     ]
     out: dict[int, list[Item]] = {}
     for pos, it in enumerate(order):
-        if not isinstance(it, TableItem | PictureItem | FormulaItem):
+        if not _citable(it):
             continue
         group = group_of_ref.get(it.self_ref)
         if group is None:
             group = _nearest_group(order, pos, group_of_ref)
         out.setdefault(group, []).append(_item(doc, it, tables))
     return out
+
+
+def _citable(it: DocItem) -> bool:
+    """Tables of data, pictures and formulas; a contents page's grid is searchable text only."""
+    return isinstance(it, PictureItem | FormulaItem) or (isinstance(it, TableItem) and data_table(it))
 
 
 def _nearest_group(order: list[DocItem], pos: int, group_of_ref: dict[str, int]) -> int:

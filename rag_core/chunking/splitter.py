@@ -8,15 +8,18 @@ in place of `HybridChunker`. This module measures nothing.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import semchunk
 from docling_core.transforms.chunker.doc_chunk import DocChunk
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
 from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
+from docling_core.transforms.serializer.base import BaseDocSerializer, SerializationResult
+from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownTableSerializer
 from docling_core.types.doc import ContentLayer, DoclingDocument, ImageRefMode, TableItem
 
-from rag_core.parsing.document_builder import RAG_META_NAMES
+from rag_core.parsing.document_builder import RAG_META_NAMES, data_table
 
 
 class SplitterReusingChunker(HybridChunker):
@@ -71,4 +74,17 @@ class MarkdownTablesProvider(ChunkingSerializerProvider):
             blocked_meta_names=set(RAG_META_NAMES),
             traverse_pictures=True,  # the text-layer text inside a picture is indexed too
         )
-        return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer(), params=params)
+        return ChunkingDocSerializer(doc=doc, table_serializer=TablesAndContentsSerializer(), params=params)
+
+
+class TablesAndContentsSerializer(MarkdownTableSerializer):
+    """Markdown tables; a contents page ("document_index") as its entries, one line each
+    ("1.1 Security fundamentals 2"): navigation text, with no header row to repeat."""
+
+    def serialize(
+        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        if data_table(item):
+            return super().serialize(item=item, doc_serializer=doc_serializer, doc=doc, **kwargs)
+        rows = (" ".join(cell.text for cell in row if cell.text.strip()).strip() for row in item.data.grid)
+        return create_ser_result(text="\n".join(row for row in rows if row), span_source=item)

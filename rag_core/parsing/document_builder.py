@@ -35,6 +35,7 @@ from docling_core.types.doc import (
     Size,
     TableCell,
     TableData,
+    TableItem,
 )
 
 from rag_core.parsing.headings import HeadingInfo, assign_levels
@@ -44,6 +45,7 @@ from rag_core.parsing.table_structure import Cell as CellBox
 PICTURE_DPI = 110  # enough to read a chart on screen, ~50-150 KB per figure
 TABLE_SOURCE_META = "rag__table_source"  # extra field of a TableItem's `meta` (docling-core allows extras)
 PICTURE_META = "rag__picture"  # a table read from a picture: that PictureItem's self_ref
+CONTENTS_KIND = "contents"  # a Block kind: a contents page, a list of figures or tables (not data)
 RAG_META_NAMES = frozenset({TABLE_SOURCE_META, PICTURE_META})  # bookkeeping, never serialised as text
 
 
@@ -57,7 +59,7 @@ class PageSize:
 class Block:
     """One layout box of one page, reduced to what the document needs."""
 
-    kind: str  # title heading text list caption footnote header footer table picture formula
+    kind: str  # title heading text list caption footnote header footer table contents picture formula
     page_no: int
     bbox: BBox
     lines: list[Line] = field(default_factory=list)
@@ -145,7 +147,7 @@ def build_document(
             if list_group is None:
                 list_group = doc.add_list_group(parent=parent)
             _with_prov(doc.add_list_item(text=joined.text, marker=marker, parent=list_group), block, joined)
-        elif block.kind == "table":
+        elif block.kind in ("table", CONTENTS_KIND):
             _add_table(doc, block, parent, artifacts_dir_name)
         elif block.kind == "picture":
             item = doc.add_picture(image=_image(block, artifacts_dir_name), prov=_box_prov(block), parent=parent)
@@ -235,9 +237,17 @@ def _add_table(doc: DoclingDocument, block: Block, parent: NodeItem | None, arti
             image=_image(block.picture, artifacts_dir_name), prov=_box_prov(block.picture), parent=parent
         )
         meta[PICTURE_META] = picture.self_ref
-    item = doc.add_table(data=data, prov=_box_prov(block), parent=parent)
+    # a contents page keeps its grid under Docling's own label for it, "document_index": its
+    # entries stay searchable but it is never a data table (chunking.data_table)
+    label = DocItemLabel.DOCUMENT_INDEX if block.kind == CONTENTS_KIND else DocItemLabel.TABLE
+    item = doc.add_table(data=data, prov=_box_prov(block), parent=parent, label=label)
     item.meta = FloatingMeta(**meta)
     _add_captions(doc, item, block)
+
+
+def data_table(item) -> bool:
+    """A table of data: not a contents page nor a list of figures (Docling's "document_index")."""
+    return isinstance(item, TableItem) and item.label != DocItemLabel.DOCUMENT_INDEX
 
 
 def table_source(item) -> str:

@@ -11,17 +11,17 @@ signals the PDF gives are trusted above the model:
   "Article L. 123-4", "Orientation 3", "Chapitre 2", "Annex I"): that line (and its
   continuation lines, while the title has not ended) is a heading, whatever its size.
 
-And one rule the other way: a "heading" that opens with a word that continues a sentence or a
-formula ("where", "with", "so that", "où", "avec") is text.
+And two rules the other way: a "heading" that opens with a word that continues a sentence or a
+formula ("where", "with", "so that", "où", "avec") is text, and so is a logo's brand name ("Redpaper ™").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag_core.parsing.document_builder import Block
-from rag_core.parsing.layout_text import fold_key, union_bbox
+from rag_core.parsing.layout_text import Line, fold_key, union_bbox
 
 MAX_LINES = 3  # an outline title or a labelled heading spans at most this many lines
 MAX_LABELLED_WORDS = 25
@@ -36,7 +36,10 @@ LABELLED = re.compile(
 _TITLE_SEP = re.compile(r"^\s*(?:[–—:\-.]\s*\S|$)")
 _CONTINUATION = re.compile(r"^(?:where|with|so that|such that|and|or|then|hence|thus|i\.e\.|où|avec|soit|donc|et|ou)\b")
 _LEAD_IN = re.compile(r"^(?:where|with|so that|such that|où|avec|soit)\b", re.IGNORECASE)
-_LEADING_NUMBER = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,5}\.|[A-Z]\.)\s+")
+# "2.3 ", "IV. ", "III Annexes" (a part number), "• 4.3 " (a bullet the layout read before a section number)
+_LEADING_NUMBER = re.compile(
+    r"^\s*(?:[•‣◦▪●○■□➢➤►▶]\s*)?(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,5}\.|[IVX]{1,5}(?=\s+[A-ZÀ-Ý])|[A-Z]\.)\s+"
+)
 
 
 def continues_sentence(text: str) -> bool:
@@ -48,30 +51,53 @@ def continues_sentence(text: str) -> bool:
     return bool(_LEAD_IN.match(text)) and (len(text.split()) <= 2 or text.endswith(":"))
 
 
+_MARK_SIGNS = ("™", "®", "℠")
+MAX_WORDMARK_WORDS = 3
+
+
+def wordmark(text: str) -> bool:
+    """A brand name printed as a logo ("Redpaper ™", "Acme®"): a few words that end with a
+    trademark sign. Large and bold, but it names a product, not a part of the document."""
+    words = text.split()
+    return 0 < len(words) <= MAX_WORDMARK_WORDS and text.rstrip().endswith(_MARK_SIGNS)
+
+
 def labelled_heading(text: str) -> bool:
     """A line that opens a labelled unit: "Guideline 12 – Data quality", "Article L. 123-4"."""
     match = LABELLED.match(text.strip())
     return match is not None and bool(_TITLE_SEP.match(match.group("rest")))
 
 
-def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence]) -> list[Block]:
-    """The blocks with every outline entry found on its page, and every labelled line, a heading."""
+PageLines = Callable[[int], Sequence[Line]]  # a page's text-layer lines, in reading order
+
+
+def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: PageLines | None = None) -> list[Block]:
+    """The blocks with every outline entry found on its page, and every labelled line, a heading.
+
+    An entry spelled by no block of its page is looked for in the page's text-layer lines
+    (`page_lines`) that no body block holds: a heading the layout missed, or the section's name
+    printed only in a slide's navigation bar. Those lines become a heading block of their own,
+    placed before the first body block below them."""
     out = [b for block in blocks for b in _labelled_split(block)]
     for entry in toc:
         if len(entry) < 3 or not str(entry[1]).strip():
             continue
         title, page = str(entry[1]), int(entry[2])
-        for candidate in (page, page + 1):
-            if _mark(out, title, candidate):
-                break
+        if any(_mark(out, title, candidate) for candidate in (page, page + 1)):
+            continue
+        if page_lines is not None:
+            any(_mark_unboxed(out, title, candidate, page_lines) for candidate in (page, page + 1))
     for block in out:
-        if block.kind == "heading" and continues_sentence(" ".join(line.text for line in block.lines)):
+        text = " ".join(line.text for line in block.lines)
+        if block.kind == "heading" and (continues_sentence(text) or wordmark(text)):
             block.kind = "text"
     return out
 
 
 def _keys(text: str) -> set[str]:
     """The title's loose keys: as printed, and without its leading number ("2.3 ", "IV.")."""
+    if not _LEADING_NUMBER.sub("", f"{text} ").strip():
+        return set()  # a section number alone ("3.1.1") is no title yet
     keys = {fold_key(text), fold_key(_LEADING_NUMBER.sub("", text))}
     return {k for k in keys if len(k) >= 2}
 
@@ -92,6 +118,56 @@ def _mark(blocks: list[Block], title: str, page: int) -> bool:
                     blocks[index : index + 1] = _split(block, start, end)
                 return True
     return False
+
+
+_FURNITURE_KINDS = ("header", "footer")
+_SAME_BOX_PT = 3.0
+
+
+def _mark_unboxed(blocks: list[Block], title: str, page: int, page_lines: PageLines) -> bool:
+    """A heading block made of the text-layer lines of `page` that spell `title` and lie in no
+    body block; False when there are none."""
+    targets = _keys(title)
+    held = [b for b in blocks if b.page_no == page and b.kind not in _FURNITURE_KINDS]
+    free = [line for line in page_lines(page) if line.text and not any(_holds(b, line) for b in held)]
+    probe = Block("text", page, (0.0, 0.0, 0.0, 0.0), lines=free)
+    for start in range(len(free)):
+        end = _spelled(probe, start, targets) if targets else None
+        if end is None:
+            continue
+        lines = free[start:end]
+        heading = Block("heading", page, union_bbox(line.bbox for line in lines) or lines[0].bbox, lines=lines)
+        blocks.insert(_position(blocks, heading), heading)
+        return True
+    return False
+
+
+def _holds(block: Block, line: Line) -> bool:
+    """The block has this very line (same box), as a line of its own, of a child, or a table
+    cell. Not a box drawn over it: the layout may draw a table's box over the paragraphs and
+    headings around it, or join a slide's navigation bar into one block whose lines run
+    across its columns."""
+    boxes = [ln.bbox for ln in block.lines] + [ln.bbox for child in block.children for ln in child.lines]
+    boxes += [cell.bbox for cell in block.cells if cell.text]
+    return any(all(abs(a - b) <= _SAME_BOX_PT for a, b in zip(box, line.bbox)) for box in boxes)
+
+
+def _position(blocks: list[Block], heading: Block) -> int:
+    """Before the first body block of the heading's page that starts below it in its column,
+    else after the page's last block."""
+    top, left, right = heading.bbox[1], heading.bbox[0], heading.bbox[2]
+    after = None
+    for index, block in enumerate(blocks):
+        if block.page_no < heading.page_no:
+            after = index + 1
+            continue
+        if block.page_no > heading.page_no:
+            return after if after is not None else index
+        after = index + 1
+        overlaps = block.bbox[0] < right and left < block.bbox[2]
+        if block.kind not in _FURNITURE_KINDS and block.bbox[1] >= top - 1 and overlaps:
+            return index
+    return after if after is not None else len(blocks)
 
 
 def _spelled(block: Block, start: int, targets: set[str]) -> int | None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pymupdf
 
-from rag_core.parsing.document_builder import Block
+from rag_core.parsing.document_builder import CONTENTS_KIND, Block
 from rag_core.parsing.layout_text import BBox, clamp_bbox
 from rag_core.parsing.table_structure import Rule, Table, build_table
 from rag_core.parsing.table_words import Word
@@ -24,7 +24,8 @@ _RULE_MAX_THICKNESS_PT = 2.0
 
 
 def table_block(page: pymupdf.Page, page_no: int, bbox: BBox, table: dict, width: float, height: float) -> Block | None:
-    """A table Block from the layout's grid, or None when the layout gave no grid."""
+    """A table Block from the layout's grid, or None when the layout gave no grid. A contents page
+    or a list of figures read as a table is kept with its grid but as a CONTENTS_KIND block."""
     cells, rows, cols = table.get("cells"), table.get("row_count") or 0, table.get("col_count") or 0
     if not cells or not rows or not cols:
         return None
@@ -35,7 +36,9 @@ def table_block(page: pymupdf.Page, page_no: int, bbox: BBox, table: dict, width
     words = page_words(page, area)
     built = build_table(words, col_edges, row_edges, page_rules(page, area), bbox)
     block = table_from_structure(built, page_no, bbox, width, height, SOURCE_TEXT)
-    return None if contents_list(block) else block  # None: its text is kept as a paragraph
+    if contents_list(block):  # navigation, not data: Docling's "document_index", never a data table
+        block.kind = CONTENTS_KIND
+    return block
 
 
 MIN_CONTENTS_ROWS = 3

@@ -47,7 +47,7 @@ def missed_images(
         if rect.width < MIN_IMAGE_SIDE_PT or rect.height < MIN_IMAGE_SIDE_PT or abs(rect) >= MAX_PAGE_SHARE * abs(page):
             continue
         covered = sum(abs(rect & pymupdf.Rect(b.bbox)) for b in blocks)
-        held = any(b.kind in ("picture", "table") and abs(rect & pymupdf.Rect(b.bbox)) > 0 for b in blocks)
+        held = any(b.kind in ("picture", "table", "contents") and abs(rect & pymupdf.Rect(b.bbox)) > 0 for b in blocks)
         if (
             not held
             and covered < MAX_COVERED_SHARE * abs(rect)

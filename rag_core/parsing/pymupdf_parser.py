@@ -147,7 +147,7 @@ def _parse_open(
     if ocr_pages:
         log.info("OCR on %d page(s) of %s took %.1f s", ocr_pages, name.name, sum(r.ocr_seconds for r in results))
     toc = doc.get_toc(simple=True)
-    blocks = apply_outline(blocks, toc)
+    blocks = apply_outline(blocks, toc, partial(_page_lines, doc))
     document, heading_title = build_document(name.stem, blocks, sizes, toc, artifacts_dir.name)
     first_pages = "\n".join(doc[p].get_text() for p in range(min(PAGES_CHECKED, total)))
     meta_title = doc.metadata.get("title") if doc.metadata else ""
@@ -348,6 +348,15 @@ def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, he
 def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
     """Text-layer lines inside a box (formulas, tables without a grid)."""
     return [line for blk in _line_blocks_in_rect(page, bbox, width, height) for line in blk]
+
+
+def _page_lines(doc: pymupdf.Document, page_no: int) -> list[Line]:
+    """All text-layer lines of a page (1-based; none past the last page)."""
+    if not 1 <= page_no <= doc.page_count:
+        return []
+    page = doc[page_no - 1]
+    width, height = page.rect.width, page.rect.height
+    return _lines_in_rect(page, page.rect, width, height)
 
 
 def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[list[Line]]:

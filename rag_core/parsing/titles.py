@@ -21,7 +21,7 @@ WORDS_PRINTED = 0.6  # this share of its words must be printed there
 SIZE_TOLERANCE = 0.5  # points: lines this close to the largest size are part of the title
 MAX_TITLE_WORDS = 30
 _WORD = re.compile(r"[^\W\d_]{3,}")
-_SKIPPED_KINDS = ("header", "footer", "table", "picture", "formula")
+_SKIPPED_KINDS = ("header", "footer", "table", "contents", "picture", "formula")
 
 
 def document_title(metadata_title: str | None, first_pages_text: str, blocks: Sequence[Block], fallback: str) -> str:

@@ -6,17 +6,20 @@ triangle images of one page of the triangles report (about 15-30 s on a loaded 2
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pandas as pd
 import pymupdf
 import pytest
-from docling_core.types.doc import PictureItem, RefItem, SectionHeaderItem, TableItem
+from docling_core.types.doc import DocItemLabel, PictureItem, RefItem, SectionHeaderItem, TableItem
 
 from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.document_builder import table_source
+from rag_core.pipeline.exports import table_bytes
 from tests.parsing_support import check_invariants, with_parsing
 
 
@@ -103,27 +106,37 @@ def test_ruled_groups_and_partial_rules_make_spans(
     assert grid[2] == ["6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955", "0.88 0.857", "2.73 5.39"]
 
 
-def test_a_table_of_contents_is_text_not_a_table(
-    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
-) -> None:
-    """A contents page is navigation, not data: no table, and its entries stay in the text in order."""
-    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
+def _contents_page_checks(pdf: Path, tmp_path: Path, settings: Settings, entries: list[str]) -> None:
+    """A contents page is navigation, not data: in the document it is Docling's own label for it,
+    "document_index" (never a "table"); in the index it is no table item to cite or export, and
+    its entries are searchable text, in order, highlighted on their page."""
     document = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
-    assert document.tables == []
-    text = " ".join(t.text for t in document.texts)
-    entries = ["Authors", "1.1 Security fundamentals", "3.1.1 Row permission and column mask definitions"]
+    assert document.tables and {t.label for t in document.tables} == {DocItemLabel.DOCUMENT_INDEX}
+    chunked = build_chunks(document, "c" * 64, settings)
+    assert not [item for p in chunked.parents for item in p.items]
+    assert not any(c.item_refs for c in chunked.children)
+    text = " ".join(c.text for c in chunked.children)
+    assert "|" not in text  # entries as lines, not a Markdown grid
     positions = [text.find(e) for e in entries]
     assert -1 not in positions and positions == sorted(positions)
+    assert all(c.boxes and c.pages == [1] for c in chunked.children)
 
 
-def test_a_wide_table_of_contents_is_text_not_a_table(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
-    """The triangles report's contents page (chapter | section | title | page) is kept as text, in order."""
+def test_a_table_of_contents_is_a_document_index_not_a_table(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [2], tmp_path / "contents.pdf")
+    entries = ["Authors xi", "1.1 Security fundamentals 2", "3.1.1 Row permission and column mask definitions 14"]
+    _contents_page_checks(pdf, tmp_path, settings, entries)
+
+
+def test_a_wide_table_of_contents_is_a_document_index_not_a_table(
+    corpus_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
+    """The triangles report's contents page (chapter | section | title | page)."""
     pdf = _cut(corpus_dir / "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf", [2], tmp_path / "toc.pdf")
-    document = parse(pdf, with_parsing(settings, workers=1), tmp_path / "a").document
-    assert document.tables == []
-    text = " ".join(t.text for t in document.texts)
-    positions = [text.find(e) for e in ("1.1 Les triangles de liquidation", "1.2.2 Triangle des Règlements")]
-    assert -1 not in positions and positions == sorted(positions)
+    entries = ["1.1 Les triangles de liquidation", "1.2.2 Triangle des Règlements"]
+    _contents_page_checks(pdf, tmp_path, settings, entries)
 
 
 def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
@@ -145,7 +158,9 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     assert [c.resolve(doc).text for c in payments.captions] == ["Figure 1.2 – Triangle des règlements"]
     grid = _grid(openings)
     assert (openings.data.num_rows, openings.data.num_cols) == (11, 11)
-    assert grid[0][1:4] == ["1", "2", "3"]
+    # the development-year header read from the image is the header row, not a row of data
+    assert grid[0] == [""] + [str(year) for year in range(1, 11)]
+    assert {c.start_row_offset_idx for c in openings.data.table_cells if c.column_header} == {0}
     assert grid[1][:3] == ["2005", "31 116", "33 092"]
     assert grid[4][7:] == ["40 082", "NA", "NA", "NA"]
     grid = _grid(payments)
@@ -159,6 +174,10 @@ def test_table_images_are_read_by_ocr(corpus_dir: Path, tmp_path: Path, settings
     items = [item for parent in chunked.parents for item in parent.items if item.kind == "table"]
     assert [item.source for item in items] == ["OCR of a picture"] * 2
     assert any(cell.text == "2 045 750.8" and cell.box is not None for cell in items[1].cells)
+    # exported, the development years head the columns and the accident years' figures are numbers
+    frame = pd.read_csv(io.StringIO(table_bytes(items[0], "csv", "fr").decode("utf-8")))
+    assert list(frame.columns[1:]) == [str(year) for year in range(1, 11)]
+    assert frame.iloc[0, 0] == 2005 and frame.iloc[0, 1] == 31116 and frame["1"].dtype.kind in "if"
 
 
 def test_pictures_that_are_not_tables_stay_pictures(

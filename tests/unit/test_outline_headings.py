@@ -9,7 +9,7 @@ import pytest
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.headings import HeadingInfo, assign_levels
 from rag_core.parsing.layout_text import Line
-from rag_core.parsing.outline import apply_outline, continues_sentence, labelled_heading
+from rag_core.parsing.outline import apply_outline, continues_sentence, labelled_heading, wordmark
 
 
 def _block(kind: str, page: int, *texts: str, size: float = 10.0) -> Block:
@@ -125,3 +125,48 @@ def test_a_heading_whose_number_stands_on_its_own_line_is_kept_whole() -> None:
         "1",
         "Payment per payment, ordinary deductible",
     ]
+
+
+def test_a_brand_name_with_a_trademark_sign_is_not_a_heading() -> None:
+    """A back cover's logo ("Redpaper ™", 28 pt bold) is laid out like a heading; it is text."""
+    assert wordmark("Redpaper ™") and wordmark("Acme Reserving®")
+    assert not wordmark("Securing and protecting IBM DB2 data") and not wordmark("The Acme® reserving method explained")
+    blocks = apply_outline([_block("heading", 18, "Redpaper ™"), _block("heading", 18, "Back cover summary")], [])
+    assert [b.kind for b in blocks] == ["text", "heading"]
+
+
+def test_an_outline_part_number_without_a_dot_and_a_bulleted_section_number() -> None:
+    """ "III Annexes" is the page's "Annexes"; "• 4.3 Bornes de Fréchet" (a bullet the layout read
+    before the number, so a list item) is the entry "Bornes de Fréchet"."""
+    part = _block("text", 59, "Annexes")
+    bulleted = _block("list", 4, "• 4.3 Bornes de Fréchet")
+    blocks = apply_outline([bulleted, part], [[1, "III Annexes", 59], [2, "Bornes de Fréchet", 4]])
+    assert [b.kind for b in blocks] == ["heading", "heading"]
+
+
+def test_an_entry_the_layout_boxed_nowhere_is_taken_from_the_text_layer_in_reading_order() -> None:
+    """A heading missing from every block (the layout skipped it, or a slide prints the section's
+    name only in its navigation bar) becomes a heading made of its text-layer lines, placed
+    before the first body block below it in its column; lines a body block holds are not taken."""
+    above = _block("text", 7, "the end of the previous section.")
+    first = Line("The first thing you often want", (50.0, 300.0, 400.0, 310.0))
+    below = Block("text", 7, (50.0, 300.0, 400.0, 340.0), lines=[first])
+    header = _block("header", 7, "Running title")
+    lines = {
+        7: [
+            Line("the end of the previous section.", (50.0, 100.0, 400.0, 110.0)),
+            Line("3.1.1", (50.0, 200.0, 70.0, 210.0)),
+            Line("Plotting triangles", (80.0, 200.0, 200.0, 210.0)),
+        ]
+    }
+    blocks = apply_outline([header, above, below], [[3, "Plotting triangles", 7]], lambda page: lines.get(page, []))
+    assert [line.text for line in blocks[2].lines] == ["3.1.1", "Plotting triangles"]
+    assert [(b.kind, b.lines[0].text) for b in blocks] == [
+        ("header", "Running title"),
+        ("text", "the end of the previous section."),
+        ("heading", "3.1.1"),  # its section number, on a line of its own, comes with it
+        ("text", "The first thing you often want"),
+    ]
+    # a title a body block already holds (in other words than the outline's) is never taken twice
+    held = {7: [Line("the end of the previous section.", (50.0, 100.0, 400.0, 110.0))]}
+    assert len(apply_outline([above], [[1, "the end of the previous section", 9]], lambda p: held.get(p, []))) == 1
