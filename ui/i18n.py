@@ -46,6 +46,7 @@ def user_message(err: BaseException | str) -> str:
     entry = STRINGS.get(f"msg.{key}")
     if entry is None or lang() == "en":
         return text
-    if "verb" in values:
-        values["verb"] = t(f"msg.verb.{values['verb']}")
+    for name, value in values.items():  # a value that is itself a word of ours ("Ingested", "glossary")
+        if f"msg.{name}.{value}" in STRINGS:
+            values[name] = t(f"msg.{name}.{value}")
     return entry["fr"].format(**values)
