@@ -49,7 +49,7 @@ def home() -> None:
                 t("backends.value"): [user_message(str(v)) for v in backends.values()],
             }
         )
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.table(frame, hide_index=True)  # the hints are long: a table wraps them, a data grid cuts them
     st.info(t("backends.help"))
     st.caption(escape_md(t("data_dir", path=pipeline.library_location(settings))))
 

@@ -11,7 +11,7 @@ from rag_core import pipeline
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from ui import state
 from ui.auth import page_context
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md, marked_excerpt
 from ui.widgets import call, highlight_target, show_target
 
@@ -100,7 +100,7 @@ word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "conc
 word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
-    st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
+    st.caption(escape_md(t("search.reranker", status=user_message(backends["reranker"]))))
 
 if (submitted or prefilled) and query.strip():
     ok, result = call(

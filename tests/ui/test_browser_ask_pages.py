@@ -1,7 +1,8 @@
 """The Ask page as an analyst uses it, in a real headless Chromium against a real app process (app and
 worker, its own data dir) and a real corpus page: an empty library says so; a question over the length
 limit is refused with a search of its first part; a conversation survives a reload and a new tab, and
-a new one can be started; the cited page is drawn at 100 % or more on a 1440-pixel-wide screen.
+a new one can be started; the cited page is drawn at 100 % or more on a 1440-pixel-wide screen; errors
+rag_core raises, and the engines table, reach a French page in French.
 
 The tests run in file order on one app: the first sees the library empty, the upload follows.
 Screenshots go to test-artifacts/pages/ (gitignored).
@@ -108,6 +109,61 @@ def test_an_empty_library_says_so_and_points_to_the_library_page(app: str, conte
     with rerun(page):
         link.click()
     page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=10_000)
+
+
+def _english_in(page) -> list[str]:
+    text = page.locator('[data-testid="stApp"]').inner_text()
+    return [f"{p!r} ({k})" for p, k in _other_language_phrases("fr").items() if p in text]
+
+
+def test_errors_raised_by_the_library_are_shown_in_french(
+    app: str, context, tmp_path: Path, one_page_pdf: Path
+) -> None:
+    """Errors that rag_core raises (in English, for the command line) reach a French page in French: a bad
+    question set and a question set with nothing to run on (Evaluate), a collection name mixing alphabets
+    (Library); the home page's engines table too."""
+    page = context.new_page()
+    open_home(page, app)
+    page.get_by_text("extractif (réglez OPENAI_API_KEY / OPENAI_BASE_URL pour des réponses par LLM)").wait_for(
+        timeout=10_000
+    )  # the engines table's answers row, whole
+    assert not _english_in(page), _english_in(page)
+
+    goto(page, f"{app}/evaluate")
+    bad_set = tmp_path / "broken.jsonl"
+    bad_set.write_text('{"question": "What is a tail factor?"\n', encoding="utf-8")  # the brace never closed
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(bad_set))
+    with rerun(page):
+        page.get_by_role("button", name="Lancer").click()
+    page.get_by_text("La ligne 1 du jeu de questions n'est pas du JSON valide").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    good_set = tmp_path / "fine.jsonl"
+    good_set.write_text(json.dumps({"id": "q1", "question": QUESTION, "language": "en"}) + "\n", encoding="utf-8")
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(good_set))
+    with rerun(page):
+        page.get_by_role("button", name="Lancer").click()
+    page.get_by_text("La bibliothèque ne contient aucun document que vous pouvez lire").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    shot(page, "error_fr_evaluate")
+
+    goto(page, f"{app}/library")
+    choice = page.locator('[data-testid="stSelectbox"]').first
+    with rerun(page):
+        choice.click()
+        page.get_by_role("option", name="Nouvelle collection…").click()
+    name = page.get_by_label("Nom de la nouvelle collection")
+    name.fill("Solvаbilité")  # a Cyrillic 'а' among Latin letters
+    with rerun(page):
+        name.press("Enter")
+    with rerun(page):
+        page.locator('input[type="file"]').first.set_input_files(str(one_page_pdf))
+    with rerun(page):
+        page.get_by_role("button", name="Importer").click()
+    page.get_by_text("mêle des lettres latines à des lettres cyrilliques").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    shot(page, "error_fr_library")
 
 
 def test_a_question_over_the_limit_is_refused_and_searched_by_its_first_part(library_app: str, context) -> None:
