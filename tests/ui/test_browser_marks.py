@@ -4,7 +4,8 @@ read from) stays plain.
 
 The page is the Mack chain ladder summary of the ChainLadder vignette (a corpus PDF, page 17), ingested
 by the real pipeline; the question asks for the ultimate loss of origin year 1986. PyMuPDF is the
-independent ruler: the checked figure is printed on the 1986 row of the page. Screenshots go to
+independent ruler: the checked figure is printed on the 1986 row of the page. The table's card is in
+French too. Screenshots go to
 test-artifacts/browser/ (gitignored).
 """
 
@@ -65,8 +66,11 @@ def test_a_checked_table_figure_carries_a_mark_and_the_year_does_not(app_url: st
     assert f"{FIGURE} ✓" in checked, checked  # the figure read from its cell
     assert not any(YEAR in t for t in checked), checked  # the year, also read from a cell, stays plain
     assert f"{YEAR} ✓" not in text
+    # the table's card in the page's language (rag_core labels a table without caption in English)
+    assert "Tableau : sans légende conservée" in text and "no caption kept" not in text, text
+    assert "(no heading)" not in text, text
     mark = answer.locator("span").filter(has_text=f"{FIGURE} ✓").last
-    answer.scroll_into_view_if_needed()
+    answer.locator("span").filter(has_text="✓").first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "marks_answer.png"))
     background = mark.evaluate("e => getComputedStyle(e).backgroundColor")
     assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background

@@ -159,3 +159,21 @@ def test_a_word_list_error_names_the_list_in_french(monkeypatch: pytest.MonkeyPa
         Glossary.from_json(b"{not json")
     _in("fr", monkeypatch)
     assert user_message(refused.value).startswith("Le fichier du glossaire n'est pas du JSON valide (")
+
+
+def test_a_table_s_label_is_shown_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rag_core names a table without caption 'Table: no caption kept' in its source label; a French page
+    says it in French and keeps the document's own words (its title, a caption) as written."""
+    from rag_core.citations import NO_CAPTION
+    from rag_core.models.documents import NO_HEADING
+    from ui.i18n import label_text
+
+    _in("fr", monkeypatch)
+    assert label_text(f"Mack summary · Table: {NO_CAPTION} · {NO_HEADING} · p. 17") == (
+        "Mack summary · Tableau : sans légende conservée · (sans titre de section) · p. 17"
+    )
+    assert label_text("Mack summary · Figure: Loss ratios by year · p. 4") == (
+        "Mack summary · Figure : Loss ratios by year · p. 4"
+    )
+    _in("en", monkeypatch)
+    assert label_text(f"Mack summary · Table: {NO_CAPTION} · p. 17") == f"Mack summary · Table: {NO_CAPTION} · p. 17"

@@ -77,6 +77,11 @@ STRINGS.update(
     {
         "msg.verb.Ingested": {"fr": "Importé", "en": "Ingested"},
         "msg.verb.Updated": {"fr": "Mis à jour", "en": "Updated"},
+        "label.kind.Table": {"fr": "Tableau", "en": "Table"},
+        "label.kind.Figure": {"fr": "Figure", "en": "Figure"},
+        "label.kind.Formula": {"fr": "Formule", "en": "Formula"},
+        "label.no_heading": {"fr": "(sans titre de section)", "en": "(no heading)"},
+        "label.no_caption": {"fr": "sans légende conservée", "en": "no caption kept"},
         "msg.what.glossary": {"fr": "glossaire", "en": "glossary"},
         "msg.what.thesaurus": {"fr": "thésaurus", "en": "thesaurus"},
     }
