@@ -92,6 +92,15 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def tall_shot(page, name: str, height: int = 2400) -> None:
+    """The whole page at the same 1440-pixel width: the app scrolls inside its own frame, which a full-page
+    screenshot does not unroll, so the window is made taller for the picture and given back its size."""
+    page.set_viewport_size({"width": SCREEN["width"], "height": height})
+    page.wait_for_timeout(500)  # the layout follows the new height
+    shot(page, name)
+    page.set_viewport_size(SCREEN)
+
+
 def chat_texts(page) -> list[str]:
     return page.locator('[data-testid="stChatMessage"]').all_inner_texts()
 
@@ -243,6 +252,7 @@ def test_the_cited_page_is_drawn_at_full_size_on_a_1440_pixel_screen(
     # the answering sentence comes before anything else in the answer
     first = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').first
     assert "extractif" not in first.inner_text() and "Contexte" not in first.inner_text()
+    tall_shot(page, "ask_answer_then_viewer")
 
 
 def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_it(library_app: str, context) -> None:
@@ -256,6 +266,8 @@ def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_i
     first.wait_for(timeout=30_000)
     text = first.inner_text()
     assert PDF_NAME in text and "p. 1" in text, text
+    listed = page.locator('[data-testid="stApp"]').inner_text()
+    assert "(no heading)" not in listed, listed  # a passage before any heading, said in French
     marked = first.locator("span").filter(has_text="tail").first  # a query term drawn on a background
     assert marked.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
     assert page.get_by_text("Rangs et scores par canal de recherche").count() == 1  # the ranks, folded
@@ -263,7 +275,7 @@ def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_i
     with rerun(page):
         first.get_by_role("button", name="Ouvrir").click()
     viewer_settled(page, '[id^="annotation-cite-"], [id^="annotation-passage-"]')
-    shot(page, "search")
+    tall_shot(page, "search")
 
 
 def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str, context, tmp_path: Path) -> None:
@@ -280,7 +292,9 @@ def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str,
         page.get_by_role("button", name="Lancer").click()
     page.get_by_text("my_questions : 1 questions avec réponse sur 1").wait_for(timeout=30_000)
     assert page.get_by_text("Aucun PDF").count() == 0 and page.locator('[data-testid="stException"]').count() == 0
-    shot(page, "evaluate")
+    shown = page.locator('[data-testid="stApp"]').inner_text()
+    assert "même langue (1 questions)" in shown and "same language" not in shown  # rag_core's group, translated
+    tall_shot(page, "evaluate")
 
 
 def test_access_in_local_mode_explains_instead_of_showing_grant_forms(app: str, context) -> None:
