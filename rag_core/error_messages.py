@@ -19,6 +19,13 @@ ERRORS: dict[str, str] = {
     "doc.figure_missing": "This figure is not in the library.",
     "doc.table_missing": "This table is not in the library.",
     "doc.unreadable": "This file could not be read; it may be damaged. Save or export it again.",
+    # warnings stored with a parsed document (shown with the import's result)
+    "parse.repaired": "This PDF was damaged or incomplete and has been repaired; some pages or passages may be "
+    "missing. Check it, or download it again.",
+    "parse.no_text": "Page {page} has no text layer; OCR found no text.",
+    "parse.no_text_ocr_off": "Page {page} has no text layer and OCR is off (RAG_PARSING__OCR); its content cannot "
+    "be searched.",
+    "parse.page_skipped": "Page {page} could not be analysed and was skipped.",
     # the import queue
     "job.not_found": "This import is not in the queue.",
     "job.quota": "You already have {count} imports waiting or running (setting RAG_JOBS__MAX_QUEUED_PER_USER); "

@@ -17,6 +17,13 @@ FRENCH_ERRORS: dict[str, str] = {
     "doc.table_missing": "Ce tableau n'est pas dans la bibliothèque.",
     "doc.unreadable": "Ce fichier n'a pas pu être lu ; il est peut-être abîmé. Enregistrez-le ou exportez-le à "
     "nouveau.",
+    # warnings stored with a parsed document
+    "parse.repaired": "Ce PDF était abîmé ou incomplet et a été réparé ; des pages ou des passages peuvent "
+    "manquer. Vérifiez-le, ou téléchargez-le à nouveau.",
+    "parse.no_text": "La page {page} n'a pas de couche texte ; l'OCR n'y a trouvé aucun texte.",
+    "parse.no_text_ocr_off": "La page {page} n'a pas de couche texte et l'OCR est désactivé (RAG_PARSING__OCR) ; "
+    "son contenu ne peut pas être recherché.",
+    "parse.page_skipped": "La page {page} n'a pas pu être analysée et a été ignorée.",
     # the import queue
     "job.not_found": "Cet import n'est pas dans la file d'attente.",
     "job.quota": "Vous avez déjà {count} imports en attente ou en cours (réglage RAG_JOBS__MAX_QUEUED_PER_USER) ; "
