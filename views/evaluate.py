@@ -107,7 +107,7 @@ if results:
     if matches:
         st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
         for line in matches:
-            st.caption(escape_md(_match_words(line)))
+            st.caption(_match_words(line))
     for field in ("type", "language", "language_match"):
         data = evaluating.breakdown_rows(results, field, metric)
         if field == "language_match":  # rag_core names the groups in English (its report is the CLI's too)
