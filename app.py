@@ -16,7 +16,7 @@ import streamlit as st
 from rag_core import pipeline
 from ui import auth
 from ui import jobs as jobs_ui
-from ui.i18n import DEFAULT_LANG, LANG_KEY, t
+from ui.i18n import DEFAULT_LANG, LANG_KEY, t, user_message
 from ui.markdown import escape_md
 from ui.resources import get_settings
 from ui.widgets import call, load_css, uploader_texts
@@ -44,9 +44,12 @@ def home() -> None:
     ok, backends = call(pipeline.backends, settings)
     if ok and backends:
         frame = pd.DataFrame(
-            {t("backends.component"): list(backends), t("backends.value"): [str(v) for v in backends.values()]}
+            {
+                t("backends.component"): [t(f"backends.{name}") for name in backends],
+                t("backends.value"): [user_message(str(v)) for v in backends.values()],
+            }
         )
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.table(frame, hide_index=True)  # the hints are long: a table wraps them, a data grid cuts them
     st.info(t("backends.help"))
     st.caption(escape_md(t("data_dir", path=pipeline.library_location(settings))))
 

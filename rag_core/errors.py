@@ -18,7 +18,7 @@ class RagError(Exception):
         self.values = dict(values or {})
 
     @classmethod
-    def of(cls, key: str, **values: object) -> Self:
+    def of(cls, key: str, /, **values: object) -> Self:
         """The error of a message key (`rag_core.messages`), its English text formatted."""
         from rag_core.messages import message
 

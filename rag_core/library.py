@@ -86,7 +86,7 @@ class DocumentFolder:
 
     def __init__(self, documents_dir: Path, doc_id: str) -> None:
         if not _HEX64.match(doc_id):
-            raise NotFoundError("This document id is not valid.")
+            raise NotFoundError.of("doc.bad_id")
         self.doc_id = doc_id
         self.root = documents_dir / doc_id
         self.document_json = self.root / "document.json"
@@ -129,7 +129,7 @@ class DocumentFolder:
     def source(self) -> Path:
         found = sorted(self.root.glob("source.*"))
         if not found:
-            raise NotFoundError("The original file of this document is not in the library.")
+            raise NotFoundError.of("doc.no_original")
         return found[0]
 
     def manifest(self) -> dict[str, Any]:
@@ -173,10 +173,7 @@ class DocumentFolder:
 
     def require_fresh(self, stage: str, inputs: dict[str, Any], what: str) -> None:
         if not self.is_fresh(stage, inputs):
-            raise StaleStageError(
-                f"The {what} of this document is out of date with its inputs; ingest the file again "
-                "(`python -m rag_core ingest FILE`) to redo it."
-            )
+            raise StaleStageError.of("doc.stale", what=what)
 
 
 def package_versions(names: Iterable[str]) -> dict[str, str]:

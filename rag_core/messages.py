@@ -13,6 +13,8 @@ import re
 import string
 from functools import cache
 
+from rag_core.error_messages import ERRORS
+
 SUPPORTED = "PDF, Word (.docx), PowerPoint (.pptx), HTML or Markdown"
 
 ENGLISH: dict[str, str] = {
@@ -44,9 +46,10 @@ ENGLISH: dict[str, str] = {
     "ingest.already_present": "Already in the library (collection '{collection}'); nothing to redo.",
     "ingest.internal": "This file could not be processed because of an internal error; it has been logged.",
 }
+ENGLISH.update(ERRORS)
 
 
-def message(key: str, **values: object) -> str:
+def message(key: str, /, **values: object) -> str:
     """The English text of `key` with its values."""
     return ENGLISH[key].format(**values)
 

@@ -6,11 +6,14 @@ are there: document text is never translated nor formatted as markdown.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import streamlit as st
 
+from rag_core.citations import NO_CAPTION
 from rag_core.messages import recognise
+from rag_core.models.documents import NO_HEADING
 from ui.strings import merged
 
 Lang = Literal["fr", "en"]
@@ -32,6 +35,26 @@ def t(key: str, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+_KIND_PART = re.compile(r"(Table|Figure|Formula): (.*)", re.DOTALL)
+
+
+def label_text(label: str) -> str:
+    """A source label as rag_core builds it (parts joined by " · ", a table's or figure's part written
+    "Table: caption") in the page's language; the document's own words stay as written."""
+    if lang() == "en":
+        return label
+    parts = []
+    for part in label.split(" · "):
+        found = _KIND_PART.fullmatch(part)
+        if part == NO_HEADING:
+            part = t("label.no_heading")
+        elif found:
+            caption = t("label.no_caption") if found.group(2) == NO_CAPTION else found.group(2)
+            part = f"{t('label.kind.' + found.group(1))} : {caption}"
+        parts.append(part)
+    return " · ".join(parts)
+
+
 def user_message(err: BaseException | str) -> str:
     """A message from rag_core in the page's language: by the error's key, or by recognising a stored
     English text (a job's result); a message without a key is shown as written."""
@@ -46,6 +69,7 @@ def user_message(err: BaseException | str) -> str:
     entry = STRINGS.get(f"msg.{key}")
     if entry is None or lang() == "en":
         return text
-    if "verb" in values:
-        values["verb"] = t(f"msg.verb.{values['verb']}")
+    for name, value in values.items():  # a value that is itself a word of ours ("Ingested", "glossary")
+        if f"msg.{name}.{value}" in STRINGS:
+            values[name] = t(f"msg.{name}.{value}")
     return entry["fr"].format(**values)

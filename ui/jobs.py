@@ -49,7 +49,7 @@ def outcome(job, record=None) -> None:
         show = st.info if key == "already_present" else st.success
         show(escape_md(f"{job.file_name} — {t('library.result.' + key)} : {user_message(job.message)}"))
         for warning in record.warnings if record is not None else []:
-            st.warning(escape_md(f"{job.file_name} — {warning}"))
+            st.warning(escape_md(f"{job.file_name} — {user_message(warning)}"))
     elif job.state == "failed":
         reason = t("library.result.refused") if job.message_key == "refused" else t(f"jobs.key.{job.message_key}")
         st.error(

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from rag_core import pipeline
 from rag_core.config import Settings
 from rag_core.errors import RagError
-from ui.i18n import t
+from ui.i18n import t, user_message
 from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,6 @@ def get_settings() -> Settings | None:
         pipeline.library_location(settings)  # checked once per process and library
     except RagError as err:
         log.error("library unusable: %s", err)
-        st.error(t("error.library", message=escape_md(str(err))))
+        st.error(t("error.library", message=escape_md(user_message(err))))
         return None
     return settings

@@ -20,9 +20,10 @@ from rag_core.citations import LIGHT_COLOR, paragraph_focus  # the section's col
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Paragraph, Source
-from rag_core.pipeline import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
+from rag_core.pipeline import ViewerTarget, highlight_target, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
+from rag_core.pipeline import source_label as core_label
 from ui import state
-from ui.i18n import lang, t, user_message
+from ui.i18n import label_text, lang, t, user_message
 from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
@@ -146,10 +147,15 @@ def render_pdf(
     )
 
 
+def source_label(source: Source) -> str:
+    """A source's card text in the page's language (rag_core writes the kind of a table or figure in English)."""
+    return label_text(core_label(source))
+
+
 def show_target(target: ViewerTarget, settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
     """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted
     (`citations.viewer_annotations`)."""
-    st.markdown(f"**{escape_md(target.label)}**")
+    st.markdown(f"**{escape_md(label_text(target.label))}**")
     pages = tuple(target.pages)
     if not target.file_name.lower().endswith(".pdf") or not pages:
         st.caption(t("viewer.no_boxes"))

@@ -14,7 +14,7 @@ from ui import state
 from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
-from ui.i18n import lang, t
+from ui.i18n import label_text, lang, t
 from ui.markdown import escape_md
 from ui.marks import show_marks, show_paragraph_marks
 from ui.number_marks import marked_text, number_marks, numbers_summary
@@ -174,7 +174,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if cited:
         with st.expander(t("ask.report")):
             with st.form(key=f"report-{m}", clear_on_submit=True):
-                labels = {s.id: s.label for s in cited}
+                labels = {s.id: label_text(s.label) for s in cited}
                 source_id = st.selectbox(t("ask.report_source"), list(labels), format_func=lambda i: labels[i])
                 comment = st.text_area(t("ask.report_comment"))
                 if st.form_submit_button(t("ask.report_send")):

@@ -9,6 +9,7 @@ the library that principal can read), then renders its results.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import altair as alt
@@ -23,6 +24,15 @@ from ui.markdown import escape_md
 from ui.widgets import call
 
 RESULTS_KEY = "evaluate_results"
+MATCH_GROUPS = {"same language": "same_language", "cross-lingual": "cross_lingual", "mixed": "mixed"}
+
+
+def _match_words(text: str) -> str:
+    """rag_core's language-match groups ("same language"...) in a text, in the page's language."""
+    for group, key in MATCH_GROUPS.items():
+        text = re.sub(rf"(?<![\w-]){re.escape(group)}(?![\w-])", t(f"evaluate.match.{key}"), text)
+    return text
+
 
 settings, principal = page_context()
 st.title(t("evaluate.title"))
@@ -97,9 +107,11 @@ if results:
     if matches:
         st.markdown("**" + t("evaluate.by_language_match") + "** " + t("evaluate.language_match_help"))
         for line in matches:
-            st.caption(line)
+            st.caption(_match_words(line))
     for field in ("type", "language", "language_match"):
         data = evaluating.breakdown_rows(results, field, metric)
+        if field == "language_match":  # rag_core names the groups in English (its report is the CLI's too)
+            data = [{**row, field: _match_words(str(row[field]))} for row in data]
         if not data:
             continue
         base = alt.Chart(alt.Data(values=data)).encode(x=alt.X("engine:N", title=None))

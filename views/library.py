@@ -107,7 +107,7 @@ for result in st.session_state.get(state.INGEST_RESULTS, []):
     show = {"ingested": st.success, "already_present": st.info}.get(result["status"], st.error)
     show(escape_md(f"{result['file_name']} — {t('library.result.' + result['status'])} : {result['message']}"))
     for warning in result.get("warnings", []):  # per-page problems of an ingested file (repaired, no text...)
-        st.warning(escape_md(f"{result['file_name']} — {warning}"))
+        st.warning(escape_md(f"{result['file_name']} — {user_message(warning)}"))
 
 st.header(t("jobs.title"))
 jobs_ui.queue_panel(settings, principal)

@@ -11,7 +11,7 @@ from rag_core import pipeline
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from ui import state
 from ui.auth import page_context
-from ui.i18n import t
+from ui.i18n import label_text, t, user_message
 from ui.markdown import escape_md, marked_excerpt
 from ui.widgets import call, highlight_target, show_target
 
@@ -100,7 +100,7 @@ word_list("thesaurus", pipeline.thesaurus_info, pipeline.upload_thesaurus, "conc
 word_list("glossary", pipeline.glossary_info, pipeline.upload_glossary, "entries")
 _, backends = call(pipeline.backends, settings)
 if backends and backends.get("reranker"):
-    st.caption(escape_md(t("search.reranker", status=backends["reranker"])))
+    st.caption(escape_md(t("search.reranker", status=user_message(backends["reranker"]))))
 
 if (submitted or prefilled) and query.strip():
     ok, result = call(
@@ -152,7 +152,7 @@ if result is not None:
                 **channel_cells(r, channel_names, absent),
                 t("scol.document"): r.document.file_name,
                 t("scol.language"): r.document.language,
-                t("scol.section"): r.parent.section,
+                t("scol.section"): label_text(r.parent.section),
                 t("scol.pages"): ", ".join(map(str, r.parent.pages)),
                 t("scol.best_child"): r.best_child.text[:160],
             }
@@ -164,7 +164,7 @@ if result is not None:
                 head, action = st.columns([5, 1], vertical_alignment="top")
                 pages = ", ".join(map(str, r.best_child.pages or r.parent.pages))
                 head.markdown(
-                    f"**{i + 1}. {escape_md(r.document.file_name)}** · {escape_md(r.parent.section or '—')}"
+                    f"**{i + 1}. {escape_md(r.document.file_name)}** · {escape_md(label_text(r.parent.section) or '—')}"
                     + (f" · {t('search.page', pages=pages)}" if pages else "")
                 )
                 head.markdown(marked_excerpt(r.best_child.text, terms))

@@ -118,7 +118,7 @@ def parse_since(since: str | date | datetime | None) -> datetime | None:
         try:
             moment = datetime.fromisoformat(since.strip())
         except ValueError:
-            raise InputError(f"'{since}' is not a date; write it as 2026-11-03 (or 2026-11-03T14:00).") from None
+            raise InputError.of("access.bad_date", since=since) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 

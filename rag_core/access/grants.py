@@ -50,7 +50,7 @@ class Grant:
 
 def check_role(role: str) -> Role:
     if role not in _RANK:
-        raise InputError(f"Unknown role '{role}'; choose read, write or manage.")
+        raise InputError.of("access.unknown_role", role=role)
     return role
 
 
@@ -224,8 +224,8 @@ def _same_subject(grant: Grant, collection: str, kind: SubjectKind, subject: str
 
 def _clean_subject(kind: str, subject: str) -> str:
     if kind not in ("user", "group"):
-        raise InputError("A grant is given to a user or to a group.")
+        raise InputError.of("access.grant_kind")
     cleaned = subject.strip()
     if not cleaned or any(ch in cleaned for ch in "\n\r\t"):
-        raise InputError(f"Give the {kind} a grant is for (an e-mail address or a group name).")
+        raise InputError.of(f"access.grant_{kind}")
     return cleaned

@@ -100,13 +100,10 @@ def check_new(name: str) -> str:
     """A name a new collection may take: cleaned, not empty, not mixing Latin with Cyrillic or Greek."""
     cleaned = clean(name)
     if not cleaned:
-        raise InputError("Give the collection a name (letters, digits, spaces, '-', '_' or '.').")
+        raise InputError.of("access.empty_name")
     scripts = _scripts(cleaned)
     if "LATIN" in scripts and scripts & {"CYRILLIC", "GREEK"}:
-        raise InputError(
-            f"The collection name '{cleaned}' mixes Latin letters with Cyrillic or Greek ones, "
-            "which makes it look like another name; write it in one alphabet."
-        )
+        raise InputError.of("access.mixed_scripts", name=cleaned)
     return cleaned
 
 

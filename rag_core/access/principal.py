@@ -63,7 +63,7 @@ def cli_principal(user: str | None, groups: str | None, settings: Settings) -> P
     without `--as-user`, the local operator."""
     if not user:
         if groups:
-            raise InputError("--groups needs --as-user.")
+            raise InputError.of("auth.groups_alone")
         return Principal.local_operator()
     return make_principal(user, split_groups(groups), settings)
 
@@ -72,12 +72,9 @@ def make_principal(user: str, groups: Iterable[str], settings: Settings) -> Prin
     """A signed-in user; administrator when the settings list the user or one of the groups."""
     user = user.strip()
     if not user:
-        raise AccessDenied("You are not signed in; sign in to see the library.")
+        raise AccessDenied.of("auth.not_signed_in")
     if user.lower() in _RESERVED_USERS:
-        raise ReservedUser(
-            f"'{user}' is the name of the local operator, which nobody can sign in as; "
-            "ask your administrator to give your account another user name."
-        )
+        raise ReservedUser.of("auth.reserved_user", user=user)
     group_set = frozenset(g.strip() for g in groups if g.strip())
     admin = user.lower() in {u.strip().lower() for u in settings.auth.admin_users} or bool(
         group_set & {g.strip() for g in settings.auth.admin_groups}
@@ -89,10 +86,7 @@ def principal_from_claims(claims: Mapping[str, Any], settings: Settings) -> Prin
     """The principal of an OpenID Connect sign-in (`st.user`): user and groups claims named by the settings."""
     user = claims.get(settings.auth.user_claim)
     if not isinstance(user, str) or not user.strip():
-        raise AccessDenied(
-            f"Your sign-in did not say who you are (no '{settings.auth.user_claim}' in what the identity "
-            "provider sent); ask your administrator to release that claim to this application."
-        )
+        raise AccessDenied.of("auth.no_user_claim", claim=settings.auth.user_claim)
     groups = split_groups(claims.get(settings.auth.groups_claim), settings.auth.groups_separator)
     return make_principal(user, groups, settings)
 
@@ -107,9 +101,7 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
     groups header holds names joined by `auth.groups_separator`.
     """
     if not settings.auth.trust_proxy_headers:
-        raise AccessDenied(
-            "This server does not accept identities from request headers (RAG_AUTH__TRUST_PROXY_HEADERS is off)."
-        )
+        raise AccessDenied.of("auth.no_header_identity")
     values: dict[str, list[str]] = {}
     for name, value in headers.items():
         values.setdefault(str(name).lower(), []).extend([value] if isinstance(value, str) else list(value))
@@ -117,10 +109,7 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
     def single(name: str) -> str:
         found = values.get(name.lower(), [])
         if len(found) > 1:
-            raise DuplicateIdentityHeader(
-                f"The request carried the identity header '{name}' {len(found)} times; the proxy must send it "
-                "once, after removing any copy the browser sent. Nobody is signed in."
-            )
+            raise DuplicateIdentityHeader.of("auth.duplicate_header", name=name, count=len(found))
         return found[0] if found else ""
 
     user = single(settings.auth.user_header)

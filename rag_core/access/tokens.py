@@ -22,12 +22,13 @@ from typing import Any
 
 from rag_core.access.principal import LOCAL_USER, Principal
 from rag_core.errors import AccessDenied, InputError, NotFoundError
+from rag_core.messages import message
 from rag_core.storage.base import Library, update_json
 
 KEY = "access/tokens.json"
 PREFIX = "rag_"
 _SHAPE = re.compile(r"rag_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
-UNKNOWN = "This API token is not valid here: it was revoked, has expired, or belongs to another server."
+UNKNOWN = message("token.unknown")
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,9 @@ class TokenStore:
         """A new token of `principal` (the secret is returned once, never stored)."""
         name = " ".join(str(name or "").split())[:80]
         if not name:
-            raise InputError("Give the token a name (what it is for), e.g. 'notebook'.")
+            raise InputError.of("token.no_name")
         if not 1 <= int(days) <= max_days:
-            raise InputError(f"A token lives from 1 to {max_days} days; {days} is outside that.")
+            raise InputError.of("token.days", max_days=max_days, days=days)
         token_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
         now = datetime.now(UTC)
@@ -109,7 +110,7 @@ class TokenStore:
         """Remove a token at once (its user's, or any for an administrator); NotFoundError otherwise."""
         target = next((t for t in self.visible(principal) if t.id == token_id), None)
         if target is None:
-            raise NotFoundError("This token does not exist or is not yours.")
+            raise NotFoundError.of("token.not_found")
 
         def drop(data: dict | None) -> dict | None:
             tokens = _entries(data)
@@ -124,10 +125,10 @@ class TokenStore:
         """The live entry of a presented token; AccessDenied (one message) for anything else."""
         shape = _SHAPE.fullmatch(str(token or "").strip())
         if shape is None:
-            raise AccessDenied(UNKNOWN)
+            raise AccessDenied.of("token.unknown")
         entry = next((t for t in self._all() if t.id == shape.group(1)), None)
         if entry is None or not hmac.compare_digest(entry.digest, _digest(shape.group(2))) or entry.expired:
-            raise AccessDenied(UNKNOWN)
+            raise AccessDenied.of("token.unknown")
         return entry
 
 

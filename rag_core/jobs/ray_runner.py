@@ -48,11 +48,7 @@ def ray_address(settings: Settings) -> str:
     """The cluster to join; a clear refusal rather than a Ray started silently in this process."""
     address = settings.ingest.ray_address or os.environ.get("RAY_ADDRESS") or ""
     if not address.strip() or address.strip() == "local":
-        raise BackendUnavailable(
-            "The Ray executor is chosen (RAG_INGEST__EXECUTOR=ray) but no Ray cluster is named: set "
-            "RAG_INGEST__RAY_ADDRESS (or RAY_ADDRESS) to the head node's host:port. The worker does not "
-            "start a Ray cluster of its own."
-        )
+        raise BackendUnavailable.of("backend.ray_unnamed")
     return address.strip()
 
 
@@ -66,7 +62,7 @@ def connect(settings: Settings) -> None:
     try:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, logging_level=logging.WARNING)
     except (ConnectionError, RuntimeError) as err:
-        raise BackendUnavailable(f"The Ray cluster at {address} cannot be reached ({err}).") from err
+        raise BackendUnavailable.of("backend.ray_unreachable", address=address, detail=err) from err
 
 
 def _node() -> str:
@@ -139,10 +135,12 @@ def check_nodes(settings: Settings, checked: set[str]) -> None:
     checked.update(node for fingerprint, node in answers if fingerprint == mine)
     other = sorted({node for fingerprint, node in answers if fingerprint != mine})
     if other:
-        raise BackendUnavailable(
-            f"The Ray cluster at {ray_address(settings)} runs another version of the code on {len(other)} "
-            f"node(s) ({', '.join(n[:12] for n in other)}): install the worker's version of rag_core and of "
-            "its libraries on every node (the worker's fingerprint is " + mine + ")."
+        raise BackendUnavailable.of(
+            "backend.ray_versions",
+            address=ray_address(settings),
+            count=len(other),
+            nodes=", ".join(n[:12] for n in other),
+            mine=mine,
         )
 
 

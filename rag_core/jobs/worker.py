@@ -178,7 +178,7 @@ class Worker:
             try:
                 source = storage.upload_copy(self.settings, upload_name(job))
                 if source is None:
-                    raise RagError("The uploaded file is no longer in the library; upload it again.")
+                    raise RagError.of("job.upload_missing")
                 result = self.runner.run(job, source, self.settings, self.store, report)
                 stopped = lease.lost.is_set()
             except JobStopped:

@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+NO_HEADING = "(no heading)"  # the section of a passage before any heading (the app translates it)
+
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -114,7 +116,7 @@ class Parent(Frozen):
 
     @property
     def section(self) -> str:
-        return " › ".join(self.heading_path) if self.heading_path else "(no heading)"
+        return " › ".join(self.heading_path) if self.heading_path else NO_HEADING
 
 
 class Chunked(Frozen):

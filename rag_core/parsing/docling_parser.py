@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable, InputError
+from rag_core.messages import message
 from rag_core.parsing.base import ParsedDocument, Progress, library_versions
 
 log = logging.getLogger(__name__)
@@ -29,18 +30,21 @@ REQUIRED_MODEL_FOLDERS = ("docling-project--docling-layout-heron", "docling-proj
 
 def missing_artifacts(settings: Settings) -> str | None:
     """Why the full pipeline cannot run now, or None when its models are on disk."""
+    why = _why_missing(settings)
+    return message(why[0], **why[1]) if why else None
+
+
+def _why_missing(settings: Settings) -> tuple[str, dict[str, object]] | None:
+    """The message key and values of `missing_artifacts`."""
     path = settings.parsing.docling_artifacts_path
     if path is None:
-        return f"Docling's PDF models are not configured: set {_SETTING} to the folder of its model artefacts."
+        return "backend.docling_unset", {"setting": _SETTING}
     path = Path(path).expanduser()
     if not path.is_dir():
-        return f"Docling's model folder {path} does not exist (setting {_SETTING})."
+        return "backend.docling_no_folder", {"path": path, "setting": _SETTING}
     missing = [name for name in REQUIRED_MODEL_FOLDERS if not (path / name).is_dir()]
     if missing:
-        return (
-            f"Docling's model folder {path} lacks {', '.join(missing)} (setting {_SETTING}); "
-            "download them with `docling-tools models download`."
-        )
+        return "backend.docling_lacks", {"path": path, "missing": ", ".join(missing), "setting": _SETTING}
     return None
 
 
@@ -66,9 +70,9 @@ class DoclingPdfParser:
         progress: Progress | None = None,
         file_name: str | None = None,
     ) -> ParsedDocument:
-        reason = missing_artifacts(settings)
-        if reason:
-            raise BackendUnavailable(reason)
+        why = _why_missing(settings)
+        if why:
+            raise BackendUnavailable.of(why[0], **why[1])
         from docling.datamodel.base_models import InputFormat
         from docling.datamodel.pipeline_options import PdfPipelineOptions
         from docling.document_converter import DocumentConverter, PdfFormatOption
@@ -143,11 +147,11 @@ def _convert(converter, path: Path, stream_name: str):
     except Exception as err:
         log.warning("docling conversion failed", exc_info=True)
         if "huggingface" in type(err).__module__ or "LocalEntryNotFound" in type(err).__name__:
-            raise BackendUnavailable(f"Docling's models could not be loaded from disk (setting {_SETTING}).") from None
-        raise InputError("This file could not be read; it may be damaged. Save or export it again.") from None
+            raise BackendUnavailable.of("backend.docling_load", setting=_SETTING) from None
+        raise InputError.of("doc.unreadable") from None
     if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
         log.warning("docling conversion status %s: %s", result.status, result.errors)
-        raise InputError("This file could not be read; it may be damaged. Save or export it again.")
+        raise InputError.of("doc.unreadable")
     return result.document
 
 

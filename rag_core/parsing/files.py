@@ -36,7 +36,7 @@ def page_excerpt(pdf_path: Path, pages: Sequence[int]) -> tuple[bytes, dict[int,
     with pymupdf.open(pdf_path) as src:
         wanted = sorted({p for p in pages if 1 <= p <= src.page_count})
         if not wanted:
-            raise NotFoundError("The cited page is not in this document.")
+            raise NotFoundError.of("doc.page_missing")
         out = pymupdf.open()
         mapping: dict[int, int] = {}
         for page in wanted:
@@ -57,7 +57,7 @@ def page_png(pdf_path: Path, page: int, boxes: Sequence[tuple[float, float, floa
     translucent highlights: the picture a client without a PDF viewer shows for a citation."""
     with pymupdf.open(pdf_path) as src:
         if not 1 <= page <= src.page_count:
-            raise NotFoundError("The cited page is not in this document.")
+            raise NotFoundError.of("doc.page_missing")
         out = pymupdf.open()
         out.insert_pdf(src, from_page=page - 1, to_page=page - 1)
         shown = out[0]

@@ -29,6 +29,7 @@ from pymupdf4llm.helpers import document_layout
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
+from rag_core.messages import message
 from rag_core.parsing import page_workers
 from rag_core.parsing.base import ParsedDocument, Progress, library_versions
 from rag_core.parsing.captions import attach_captions, relabel
@@ -121,10 +122,7 @@ def _parse_open(
     use_single_thread_sessions()  # same boxes, less CPU on a shared 2-core machine (layout_runtime)
     warnings: list[str] = []
     if doc.is_repaired:
-        warnings.append(
-            "This PDF was damaged or incomplete and has been repaired; some pages or passages "
-            "may be missing. Check it, or download it again."
-        )
+        warnings.append(message("parse.repaired"))
     tasks = plan(doc, settings.parsing.ocr, artifacts_dir, settings.parsing.table_images)
     done = 0
 
@@ -205,12 +203,7 @@ def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
         sizes[pno + 1] = PageSize(width, height)
         page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir, batch.table_images)
         if pno in batch.no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
-            warnings.append(
-                f"Page {pno + 1} has no text layer; OCR found no text."
-                if batch.ocr
-                else f"Page {pno + 1} has no text layer and OCR is off (RAG_PARSING__OCR); "
-                "its content cannot be searched."
-            )
+            warnings.append(message("parse.no_text" if batch.ocr else "parse.no_text_ocr_off", page=pno + 1))
         blocks.extend(page_blocks)
     for pno in batch.pages:  # pages whose analysis failed still exist in the document
         sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
@@ -245,7 +238,7 @@ def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings:
             return _analyse(doc, batch, False, warnings)
         if len(batch) == 1:
             log.warning("layout analysis failed on page %d", batch[0] + 1, exc_info=True)
-            warnings.append(f"Page {batch[0] + 1} could not be analysed and was skipped.")
+            warnings.append(message("parse.page_skipped", page=batch[0] + 1))
             return []
     pages: list = []
     for pno in batch:  # find the faulty page, keep the others

@@ -32,6 +32,7 @@ from rag_core.embedding import resolve_backend
 from rag_core.errors import NotFoundError
 from rag_core.library import clean_file_name, sha256_file  # noqa: F401  (clean_file_name: the pages' too, uploads refused)
 from rag_core.llm import llm_configured
+from rag_core.messages import message
 from rag_core.models import Answer, Chunked, DocumentRecord
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
@@ -130,7 +131,7 @@ def load_chunks(doc_id: str, settings: Settings, *, principal: Principal) -> Chu
     folder = document_folder(settings, doc_id)
     stage = folder.manifest().get("stages", {}).get("chunk")
     if stage is None:
-        raise NotFoundError("This document has no chunks yet; ingest it again.")
+        raise NotFoundError.of("doc.no_chunks")
     # The chunks must come from the parsed document as it is now on disk.
     inputs = {**stage["inputs"], "document_sha256": sha256_file(folder.document_json)}
     folder.require_fresh("chunk", inputs, "chunking")
@@ -166,7 +167,7 @@ def artifact_path(doc_id: str, relative: str, settings: Settings, *, principal: 
     root = document_folder(settings, doc_id).root.resolve()
     path = (root / relative).resolve()
     if root not in path.parents or not path.is_file():
-        raise NotFoundError("This figure is not in the library.")
+        raise NotFoundError.of("doc.figure_missing")
     perm.audit_document(settings, "figure_exported", principal, record, figure=relative)
     return path
 
@@ -179,7 +180,7 @@ def export_table(
     chunked = load_chunks(doc_id, settings, principal=principal)
     item = next((it for p in chunked.parents for it in p.items if it.kind == "table" and it.ref == table_ref), None)
     if item is None:
-        raise NotFoundError("This table is not in the library.")
+        raise NotFoundError.of("doc.table_missing")
     data = table_bytes(item, fmt, record.language or "en")
     perm.audit_document(settings, "table_exported", principal, record, table=table_ref, page=item.page, format=fmt)
     return data
@@ -292,13 +293,10 @@ def backends(settings: Settings) -> dict[str, str]:
     emb = resolve_backend(settings)
     llm = llm_configured(settings)
     return {
-        "parser": pdf
-        + ("" if pdf == "docling" else " (set RAG_PARSING__DOCLING_ARTIFACTS_PATH for Docling's full pipeline)"),
-        "embedder": emb + ("" if emb == "bge-m3" else " (set RAG_EMBEDDING__BGE_M3_PATH for BAAI/bge-m3)"),
+        "parser": pdf if pdf == "docling" else message("engines.parser_hint", name=pdf),
+        "embedder": emb if emb == "bge-m3" else message("engines.embedder_hint", name=emb),
         "reranker": reranking.reranker_status(settings),
-        "answers": answers_backend(settings)
-        if llm
-        else "extractive (set OPENAI_API_KEY / OPENAI_BASE_URL for LLM answers)",
+        "answers": answers_backend(settings) if llm else message("engines.extractive"),
     }
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from rag_core import answering, understanding
+from rag_core import answering, messages, understanding
 from rag_core.answering.coverage import Coverage, CoverageScope, coverage_retry, use_retry
 from rag_core.config import Settings
 from rag_core.llm import known_dialect, llm_configured, skipped_note
@@ -351,8 +351,8 @@ def answers_backend(settings: Settings) -> str:
     """The answer backend as the home page's backends table says it: endpoint, model, dialect, streaming."""
     where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
     dialect = known_dialect(settings)
-    said = f"structured output: {dialect}" if dialect else "structured output: probed on the first question"
-    return f"{where} {settings.llm.model} ({said}; {'streamed' if settings.llm.stream else 'not streamed'})"
+    key = f"engines.llm_{'' if dialect else 'probe_'}{'' if settings.llm.stream else 'not_'}streamed"
+    return messages.message(key, where=where, model=settings.llm.model, dialect=dialect)
 
 
 def _merge(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict, language: str) -> Answer:

@@ -62,7 +62,7 @@ def shared_set(settings: Settings, name: str, *, principal: Principal) -> tuple[
     """The lines of a shared question set and its name (only a set the options list)."""
     options = evaluation_options(settings, principal=principal)
     if name not in options.sets:
-        raise NotFoundError(f"There is no shared question set named '{name}'.")
+        raise NotFoundError.of("eval.no_shared_set", name=name)
     path = options.sets_dir / name
     return path.read_text(encoding="utf-8").splitlines(), path.stem
 
@@ -71,7 +71,7 @@ def reported_set(settings: Settings, *, principal: Principal) -> tuple[list[str]
     """Everyone's reported citations as a question set (administrators only); no lines when none."""
     from rag_core.evaluation.citation_reports import read_reports
 
-    require_admin(principal, "evaluate the reported citations")
+    require_admin(principal, "citations")
     return read_reports(storage.open_library(settings)).decode("utf-8").splitlines(), REPORTED_SET
 
 
@@ -98,7 +98,7 @@ def evaluate(
 
     folder = Path(pdf_dir) if pdf_dir not in (None, "") else None
     if folder is not None:
-        require_admin(principal, "choose the folder of PDFs on the server")
+        require_admin(principal, "pdf_folder")
     rows = read_question_lines(lines)
     return run_evaluation(rows, folder, settings, engines, set_name, progress, principal=principal)
 

@@ -81,7 +81,7 @@ def reindex(settings: Settings, progress: Progress | None = None, *, principal: 
     The folders (sources, parses, chunks) are the truth; the index is derived, so it is
     dropped and rebuilt, and an interrupted reindex can simply be run again.
     """
-    perm.require_admin(principal, "rebuild the index")
+    perm.require_admin(principal, "reindex")
     plan = []
     for doc_id in storage.document_ids(settings):
         folder = document_folder(settings, doc_id)

@@ -26,12 +26,13 @@ from rag_core.access import Principal, includes
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, QuotaError
 from rag_core.library import clean_file_name, sha256_file
+from rag_core.messages import message
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.store import Job
 
 STAGES = ("parse", "chunk", "embed", "write")
-JOB_NOT_FOUND = "This import is not in the queue."
+JOB_NOT_FOUND = message("job.not_found")
 
 
 def _visible(job: Job, settings: Settings, principal: Principal) -> bool:
@@ -43,7 +44,7 @@ def _visible(job: Job, settings: Settings, principal: Principal) -> bool:
 def _checked(job_id: str, settings: Settings, principal: Principal) -> Job:
     job = open_store(settings).job_table().get(job_id) if job_id else None
     if job is None or not _visible(job, settings, principal):
-        raise NotFoundError(JOB_NOT_FOUND)
+        raise NotFoundError.of("job.not_found")
     return job
 
 
@@ -66,10 +67,7 @@ def submit_upload(
     store = open_store(settings)
     table = store.job_table()
     if table.count_active(principal.user) >= settings.jobs.max_queued_per_user:
-        raise QuotaError(
-            f"You already have {settings.jobs.max_queued_per_user} imports waiting or running "
-            "(setting RAG_JOBS__MAX_QUEUED_PER_USER); wait for some to finish, or cancel some."
-        )
+        raise QuotaError.of("job.quota", count=settings.jobs.max_queued_per_user)
     collection = perm.target_collection(store, settings, collection, principal, into_existing)
     settings.uploads_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=settings.uploads_dir, prefix=".upload.", suffix=".tmp")
@@ -169,7 +167,7 @@ def cancel_job(job_id: str, settings: Settings, *, principal: Principal) -> str:
     job = _checked(job_id, settings, principal)
     was = open_store(settings).job_table().cancel(job.id)
     if was is None:
-        raise NotFoundError("This import has already finished; there is nothing to cancel.")
+        raise NotFoundError.of("job.finished")
     perm.audit(
         settings, "job_cancelled", principal, job_id=job.id, file_name=job.file_name, collection=job.collection, was=was
     )
@@ -180,10 +178,10 @@ def retry_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
     """Queue a failed or cancelled job again (its uploaded bytes are still in the library)."""
     job = _checked(job_id, settings, principal)
     if storage.upload_copy(settings, f"{job.source_sha256}.{job.suffix}") is None:
-        raise NotFoundError("The uploaded file of this import is no longer kept; upload it again.")
+        raise NotFoundError.of("job.upload_gone")
     perm.require(settings, job.collection, "write", principal)
     if not open_store(settings).job_table().retry(job.id):
-        raise NotFoundError("Only a failed or cancelled import can be started again.")
+        raise NotFoundError.of("job.not_retryable")
     perm.audit(settings, "job_retried", principal, job_id=job.id, file_name=job.file_name, collection=job.collection)
     return _checked(job.id, settings, principal)
 

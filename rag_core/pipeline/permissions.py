@@ -22,12 +22,12 @@ from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal,
 from rag_core.access.names import DEFAULT_COLLECTION
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, NotFoundError
+from rag_core.messages import message
 from rag_core.models import DocumentRecord
 from rag_core.pipeline.connection import open_store
 from rag_core.store import Store
 
-NOT_FOUND = "This document is not in the library."
-_ROLE_WORDS = {"read": "read", "write": "add documents to", "manage": "manage"}
+NOT_FOUND = message("doc.not_found")
 
 
 def clean_collection(name: str | None) -> str:
@@ -58,7 +58,7 @@ def readable_record(store: Store, doc_id: str, settings: Settings, principal: Pr
     for record in store.documents():
         if record.doc_id == doc_id and scope.allows(record.collection):
             return record
-    raise NotFoundError(NOT_FOUND)
+    raise NotFoundError.of("doc.not_found")
 
 
 def all_collections(store: Store, table: AccessTable) -> set[str]:
@@ -68,15 +68,13 @@ def all_collections(store: Store, table: AccessTable) -> set[str]:
 
 def require(settings: Settings, collection: str, action: Role, principal: Principal) -> None:
     if not includes(grants_of(settings).role_of(principal, collection), action):
-        raise AccessDenied(
-            f"You cannot {_ROLE_WORDS[action]} the collection '{collection}'; "
-            "ask one of its managers or an administrator."
-        )
+        raise AccessDenied.of(f"access.cannot_{action}", collection=collection)
 
 
 def require_admin(principal: Principal, what: str) -> None:
+    """`what`: the action, as its message key `admin.<what>` names it (rag_core/error_messages.py)."""
     if not principal.is_admin:
-        raise AccessDenied(f"Only an administrator can {what}.")
+        raise AccessDenied.of(f"admin.{what}")
 
 
 def collections_where(store: Store, settings: Settings, action: Role, principal: Principal) -> list[str]:
@@ -102,17 +100,10 @@ def target_collection(
             return cleaned
         target = cleaned  # created by someone else meanwhile: the checks below apply
     if not includes(grants_of(settings).role_of(principal, target), "write"):
-        raise AccessDenied(
-            f"You cannot add documents to the collection '{target}'; "
-            "ask one of its managers for write access, or choose another name."
-        )
+        raise AccessDenied.of("access.no_write_target", collection=target)
     creator = creator_of(settings, target)
     if creator is not None and creator.strip().lower() != principal.user_key and not into_existing:
-        raise AccessDenied(
-            f"The collection '{target}' was created by {creator}, not by you, so nothing was added to it. "
-            "To add your documents to it anyway, choose it explicitly (command line: --into-existing); "
-            "otherwise give another collection name."
-        )
+        raise AccessDenied.of("access.created_by_other", collection=target, creator=creator)
     return target
 
 
@@ -126,17 +117,11 @@ def check_new_name(name: str, existing: set[str], settings: Settings, principal:
     """A name a new collection may take, for this principal: refuses the reserved default name
     (non-administrators), look-alikes of an existing collection and mixed-script names."""
     if names.is_reserved(name) and not principal.is_admin:
-        raise AccessDenied(
-            f"The collection name '{names.clean(name)}' is reserved for the library's default "
-            "collection, which only an administrator creates; choose another name."
-        )
+        raise AccessDenied.of("access.reserved_name", name=names.clean(name))
     twin = names.lookalike(name, existing)
     if twin is not None:
         shown = f" '{twin}'" if readable_scope(settings, principal).allows(twin) else ""
-        raise InputError(
-            f"The name '{names.clean(name)}' looks like the name of the existing collection{shown}; "
-            "choose a clearly different name."
-        )
+        raise InputError.of("access.lookalike_name", name=names.clean(name), shown=shown)
     return names.check_new(name)
 
 
@@ -146,12 +131,6 @@ def create(settings: Settings, collection: str, principal: Principal) -> bool:
     if grant is not None:
         audit(settings, "collection_created", principal, collection=collection)
     return grant is not None
-
-
-MAY_NOT_ADD = (
-    "You may not add this file to the collection '{collection}', so nothing was changed; "
-    "if it should be there, ask an administrator."
-)
 
 
 def check_existing_copy(
@@ -164,13 +143,13 @@ def check_existing_copy(
     if record is None or record.collection == collection:
         return
     if not includes(grants_of(settings).role_of(principal, record.collection), "manage"):
-        raise AccessDenied(MAY_NOT_ADD.format(collection=collection))
+        raise AccessDenied.of("access.may_not_add", collection=collection)
 
 
 # ----- grants --------------------------------------------------------------------------------
 def subject_of(user: str | None, group: str | None) -> tuple[str, str]:
     if (user is None) == (group is None):
-        raise InputError("Give either a user or a group, not both.")
+        raise InputError.of("access.user_or_group")
     # the ignore below: the check above leaves exactly one of them set
     return ("user", user) if user is not None else ("group", group)  # type: ignore[return-value]
 
@@ -188,14 +167,11 @@ def change_grant(
     kind, subject = subject_of(user, group)
     named = names.same(collection, all_collections(store, grants_of(settings)))
     if named is None:
-        raise InputError(f"There is no collection '{collection}'; create it first (upload into it).")
+        raise InputError.of("access.no_collection", collection=collection)
     collection = named
     require(settings, collection, "manage", principal)
     if kind == "group" and role is not None and not principal.is_admin and subject.strip() not in principal.groups:
-        raise AccessDenied(
-            f"Only an administrator or a member of the group '{subject.strip()}' can give that group "
-            "access: a grant would put these documents in the searches of people you do not know."
-        )
+        raise AccessDenied.of("access.group_grant", group=subject.strip())
     grants = GrantStore(storage.open_library(settings))
     if role is not None:
         # the ignore below: kind is 'user' or 'group' (_subject)
@@ -312,7 +288,7 @@ def audit_events(
     document: str | None = None,
 ) -> list[dict]:
     """The audit trail, oldest first, filtered by user, start date and document (administrators only)."""
-    require_admin(principal, "read the audit trail")
+    require_admin(principal, "audit")
     return AuditLog(storage.open_library(settings)).events(user=user, since=since, document=document)
 
 

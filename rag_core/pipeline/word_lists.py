@@ -31,7 +31,7 @@ def thesaurus_info(settings: Settings) -> dict[str, Any] | None:
 def upload_thesaurus(data: bytes, settings: Settings, *, principal: Principal) -> int:
     """Check and store the user's thesaurus (it replaces the bundled one, for everyone: administrators
     only); returns its number of concepts."""
-    perm.require_admin(principal, "replace the thesaurus, which every search uses")
+    perm.require_admin(principal, "thesaurus")
     concepts = len(understanding.save_uploaded_thesaurus(data, settings).concepts)
     term_presence.refresh(settings)  # its labels are among the terms each document is known to hold
     return concepts
@@ -49,7 +49,7 @@ def glossary_info(settings: Settings) -> dict[str, Any] | None:
 def upload_glossary(data: bytes, settings: Settings, *, principal: Principal) -> int:
     """Check and store the user's glossary (it extends the bundled one, for everyone: administrators
     only); returns its number of entries."""
-    perm.require_admin(principal, "extend the glossary, which every search uses")
+    perm.require_admin(principal, "glossary")
     entries = len(understanding.save_uploaded_glossary(data, settings).entries)
     term_presence.refresh(settings)  # the new terms, found in every document now rather than on the next question
     return entries

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rag_core.config import Settings
+from rag_core.messages import message
 from rag_core.models import SearchResult
 from rag_core.reranking.base import Reranker
 from rag_core.reranking.bge import MISSING, MODEL_NAME, BgeReranker, weights_available
@@ -50,9 +51,8 @@ def select_reranker(settings: Settings) -> Reranker | None:
 
     factory = _FACTORIES.get(settings.reranker.backend)
     if factory is None:
-        raise BackendUnavailable(
-            f"Unknown reranker '{settings.reranker.backend}'; choose among "
-            f"{', '.join(sorted(_FACTORIES))} (RAG_RERANKER__BACKEND)."
+        raise BackendUnavailable.of(
+            "backend.unknown_reranker", name=settings.reranker.backend, known=", ".join(sorted(_FACTORIES))
         )
     key = (settings.reranker.backend, settings.reranker.path)
     if key not in _BUILT:  # a model loads once per process
@@ -63,11 +63,11 @@ def select_reranker(settings: Settings) -> Reranker | None:
 def reranker_status(settings: Settings) -> str:
     """One line for `pipeline.backends()` and the UI."""
     if settings.reranker.enabled == "off":
-        return "off (RAG_RERANKER__ENABLED=off)"
+        return message("engines.reranker_off")
     if _wanted(settings):
         name = MODEL_NAME if settings.reranker.backend == "bge-reranker-v2-m3" else settings.reranker.backend
-        return f"{name} (min score {settings.reranker.min_score:g})"
-    return "none: search runs without a reranker (set RAG_RERANKER__PATH for bge-reranker-v2-m3)"
+        return message("engines.reranker_on", name=name, score=f"{settings.reranker.min_score:g}")
+    return message("engines.reranker_none")
 
 
 def rerank(question: str, result: SearchResult, reranker: Reranker, keep: int, min_score: float) -> SearchResult:

@@ -12,16 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rag_core.errors import BackendUnavailable
+from rag_core.messages import ENGLISH
 
 MODEL_NAME = "BAAI/bge-reranker-v2-m3"
 _REQUIRED = ("config.json",)
 _TOKENIZER = ("tokenizer.json", "sentencepiece.bpe.model", "tokenizer_config.json")
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
-MISSING = (
-    "The bge-reranker-v2-m3 model is not on this machine{detail}. Download BAAI/bge-reranker-v2-m3 "
-    "into a folder and set RAG_RERANKER__PATH to it, or set RAG_RERANKER__ENABLED=off (search then "
-    "runs without a reranker)."
-)
+MISSING = ENGLISH["backend.reranker_missing"]
 
 
 def weights_available(path: str | None) -> bool:
@@ -46,16 +43,16 @@ class BgeReranker:
 
     def __init__(self, path: str | None, batch_size: int = 16) -> None:
         if not path:
-            raise BackendUnavailable(MISSING.format(detail=" (RAG_RERANKER__PATH is not set)"))
+            raise BackendUnavailable.of("backend.reranker_missing", detail=" (RAG_RERANKER__PATH is not set)")
         if not weights_available(path) and not _looks_like_hub_name(path):
-            raise BackendUnavailable(MISSING.format(detail=f" (no model files in {path})"))
+            raise BackendUnavailable.of("backend.reranker_missing", detail=f" (no model files in {path})")
         try:
             from FlagEmbedding import FlagReranker
 
             self._model = FlagReranker(path, use_fp16=False, devices="cpu", batch_size=batch_size)
         except Exception as err:  # noqa: BLE001 - an offline hub name or a broken folder
-            raise BackendUnavailable(
-                MISSING.format(detail=f" ({path} could not be loaded: {type(err).__name__})")
+            raise BackendUnavailable.of(
+                "backend.reranker_missing", detail=f" ({path} could not be loaded: {type(err).__name__})"
             ) from None
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:

@@ -107,4 +107,4 @@ def update_json(library: Library, key: str, change: Callable[[dict[str, Any] | N
             return new
         log.info("%s changed under us; trying again (%d)", key, attempt + 1)
         time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
-    raise StorageError(f"Too many concurrent changes to {key}; try again in a moment.")
+    raise StorageError.of("storage.contention", key=key)

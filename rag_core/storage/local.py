@@ -41,7 +41,7 @@ class LocalLibrary:
     def path(self, key: str) -> Path:
         path = (self.root / key).resolve()
         if not path.is_relative_to(self.root.resolve()):
-            raise StorageError(f"{key!r} is outside the library.")
+            raise StorageError.of("storage.outside", key=repr(key))
         return path
 
     @contextlib.contextmanager
@@ -66,7 +66,7 @@ class LocalLibrary:
                 continue
             if _version(path) == before:
                 return data, before
-        raise StorageError(f"{key} keeps changing while it is read; try again.")
+        raise StorageError.of("storage.changing", key=key)
 
     def write(self, key: str, data: bytes) -> str:
         path = self.path(key)

@@ -98,7 +98,7 @@ class FolderMirror:
                     break
                 continue
             if waited > 2 * LOCK_STALE_S:
-                raise StorageError("Another server has been ingesting this document for too long; try again later.")
+                raise StorageError.of("storage.busy_ingest")
             time.sleep(0.5)
             waited += 0.5
         try:

@@ -41,7 +41,7 @@ class ObjectLibrary:
         try:
             self._store: Any = from_url(self.uri)
         except Exception as err:  # noqa: BLE001 - obstore raises several kinds for a bad URI or config
-            raise StorageError(f"Cannot open the library {self.uri}: {err}") from None
+            raise StorageError.of("storage.cannot_open", uri=self.uri, detail=err) from None
 
     def read(self, key: str) -> tuple[bytes, str] | None:
         try:
@@ -111,7 +111,7 @@ class ObjectLibrary:
                     handle.write(chunk)
             tmp.replace(path)
         except (NotFoundError, FileNotFoundError):
-            raise StorageError(f"{key} is not in the library {self.uri}.") from None
+            raise StorageError.of("storage.key_missing", key=key, uri=self.uri) from None
         finally:
             tmp.unlink(missing_ok=True)
         return str(result.meta["e_tag"])
@@ -131,19 +131,14 @@ class ObjectLibrary:
             first = self.write(probe, b"1")
             ignored = self.replace(probe, b"2", None) or self.replace(probe, b"3", first + "-stale")
         except Exception as err:  # noqa: BLE001 - any failure here means the library cannot be used
-            raise StorageError(f"The library {self.uri} cannot be written: {err}") from None
+            raise StorageError.of("storage.cannot_write", uri=self.uri, detail=err) from None
         finally:
             try:
                 self.delete([probe])
             except Exception:  # noqa: BLE001 - a probe left behind is harmless
                 pass
         if ignored:
-            raise StorageError(
-                f"The object store of {self.uri} ignores conditional writes (If-None-Match / If-Match): "
-                "two servers would silently overwrite each other's grants, audit records and index commits. "
-                "Use a store that honours them (Amazon S3, MinIO, Ceph RGW with conditional writes), or "
-                "keep the library in a local directory."
-            )
+            raise StorageError.of("storage.no_conditional_writes", uri=self.uri)
 
 
 _OPENED: dict[str, ObjectLibrary] = {}

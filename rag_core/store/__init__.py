@@ -118,11 +118,7 @@ class Store(SearchChannels, Maintenance):
         """Refuse to mix vectors of two models in one index."""
         info = self.embedder_info()
         if info is not None and info != (name, dim):
-            raise IndexMismatchError(
-                f"This library was indexed with the embedding model '{info[0]}' ({info[1]} dimensions) "
-                f"but '{name}' ({dim} dimensions) is configured. Re-embed it with "
-                "`python -m rag_core reindex`, or configure the model that built it."
-            )
+            raise IndexMismatchError.of("backend.index_mismatch", built=info[0], built_dim=info[1], name=name, dim=dim)
 
     def _ensure_meta(self, name: str, dim: int) -> None:
         if self._open("meta") is None:

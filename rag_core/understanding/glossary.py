@@ -78,20 +78,16 @@ class Glossary:
 
 def _entry(number: int, item: object) -> dict[str, tuple[str, ...]]:
     if not isinstance(item, dict):
-        raise InputError(f"Entry {number} of the glossary is not an object like {_EXAMPLE}.")
+        raise InputError.of("words.entry_shape", number=number, example=_EXAMPLE)
     entry: dict[str, tuple[str, ...]] = {}
     for lang in LANGUAGES:
         value = item.get(lang)
         forms = [] if value is None else [value] if isinstance(value, str) else value
         if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
-            raise InputError(
-                f'Entry {number} of the glossary: "{lang}" must be a term or a list of terms, as in {_EXAMPLE}.'
-            )
+            raise InputError.of("words.entry_terms", number=number, lang=lang, example=_EXAMPLE)
         forms = [f.strip() for f in forms if f.strip() and label_key(f)]
         if not forms:
-            raise InputError(
-                f'Entry {number} of the glossary has no "{lang}" term; each entry gives both, as in {_EXAMPLE}.'
-            )
+            raise InputError.of("words.entry_missing", number=number, lang=lang, example=_EXAMPLE)
         entry[lang] = tuple(dict.fromkeys(forms))
     return entry
 
@@ -171,7 +167,7 @@ def load_glossary(settings: Settings) -> Glossary | None:
     if extension is None:
         return glossary
     if not extension.is_file():
-        raise InputError(f"The glossary {extension} does not exist; fix RAG_UNDERSTANDING__GLOSSARY_PATH.")
+        raise InputError.of("words.no_glossary", path=extension)
     return _extended(glossary, read_cached(extension, Glossary.from_json))
 
 

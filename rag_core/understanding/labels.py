@@ -95,9 +95,8 @@ def json_items(data: bytes | str, what: str, key: str, example: str = "") -> tup
     try:
         raw = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise InputError(f"The {what} is not valid JSON ({err}).") from err
+        raise InputError.of("words.bad_json", what=what, detail=err) from err
     items = raw.get(key) if isinstance(raw, dict) else raw
     if not isinstance(items, list) or not items:
-        like = f", each entry like {example}" if example else ""
-        raise InputError(f'The {what} must hold a non-empty "{key}" list{like}.')
+        raise InputError.of("words.no_list_like" if example else "words.no_list", what=what, key=key, example=example)
     return items, str(raw.get("name", "")) if isinstance(raw, dict) else ""

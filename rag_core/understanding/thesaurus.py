@@ -105,7 +105,7 @@ class Thesaurus:
         concepts = []
         for number, item in enumerate(items, start=1):
             if not isinstance(item, dict) or not _labels(item.get("prefLabel")):
-                raise InputError(f'Concept {number} of the thesaurus has no "prefLabel".')
+                raise InputError.of("words.no_label", number=number)
             concepts.append(
                 Concept(
                     id=str(item.get("id") or _labels(item["prefLabel"])[0]),
@@ -164,7 +164,7 @@ def load_thesaurus(settings: Settings) -> Thesaurus | None:
         return None
     path = thesaurus_path(settings)
     if not path.is_file():
-        raise InputError(f"The thesaurus {path} does not exist; fix RAG_UNDERSTANDING__THESAURUS_PATH.")
+        raise InputError.of("words.no_thesaurus", path=path)
     return read_cached(path, Thesaurus.from_json)
 
 

@@ -59,7 +59,7 @@ def test_nobody_signed_in_sees_only_why(
     assert not at.exception, at.exception
     assert at.title[0].value == "Connexion"
     assert expected in _texts(at).replace("\\", "")
-    assert "Moteurs utilisés" not in _texts(at) and not at.dataframe  # the home page did not render
+    assert "Moteurs utilisés" not in _texts(at) and not at.table  # the home page did not render
     assert sign_ins == []
 
 

@@ -1,7 +1,8 @@
 """The Ask page as an analyst uses it, in a real headless Chromium against a real app process (app and
 worker, its own data dir) and a real corpus page: an empty library says so; a question over the length
 limit is refused with a search of its first part; a conversation survives a reload and a new tab, and
-a new one can be started; the cited page is drawn at 100 % or more on a 1440-pixel-wide screen.
+a new one can be started; the cited page is drawn at 100 % or more on a 1440-pixel-wide screen; errors
+rag_core raises, and the engines table, reach a French page in French.
 
 The tests run in file order on one app: the first sees the library empty, the upload follows.
 Screenshots go to test-artifacts/pages/ (gitignored).
@@ -92,6 +93,15 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def tall_shot(page, name: str, height: int = 2400) -> None:
+    """The whole page at the same 1440-pixel width: the app scrolls inside its own frame, which a full-page
+    screenshot does not unroll, so the window is made taller for the picture and given back its size."""
+    page.set_viewport_size({"width": SCREEN["width"], "height": height})
+    page.wait_for_timeout(500)  # the layout follows the new height
+    shot(page, name)
+    page.set_viewport_size(SCREEN)
+
+
 def chat_texts(page) -> list[str]:
     return page.locator('[data-testid="stChatMessage"]').all_inner_texts()
 
@@ -120,6 +130,61 @@ def test_an_empty_library_says_so_and_points_to_the_library_page(app: str, conte
     with rerun(page):
         link.click()
     page.get_by_role("heading", name="Bibliothèque").wait_for(timeout=10_000)
+
+
+def _english_in(page) -> list[str]:
+    text = page.locator('[data-testid="stApp"]').inner_text()
+    return [f"{p!r} ({k})" for p, k in _other_language_phrases("fr").items() if p in text]
+
+
+def test_errors_raised_by_the_library_are_shown_in_french(
+    app: str, context, tmp_path: Path, one_page_pdf: Path
+) -> None:
+    """Errors that rag_core raises (in English, for the command line) reach a French page in French: a bad
+    question set and a question set with nothing to run on (Evaluate), a collection name mixing alphabets
+    (Library); the home page's engines table too."""
+    page = context.new_page()
+    open_home(page, app)
+    page.get_by_text("extractif (réglez OPENAI_API_KEY / OPENAI_BASE_URL pour des réponses par LLM)").wait_for(
+        timeout=10_000
+    )  # the engines table's answers row, whole
+    assert not _english_in(page), _english_in(page)
+
+    goto(page, f"{app}/evaluate")
+    bad_set = tmp_path / "broken.jsonl"
+    bad_set.write_text('{"question": "What is a tail factor?"\n', encoding="utf-8")  # the brace never closed
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(bad_set))
+    with rerun(page):
+        page.get_by_role("button", name="Lancer").click()
+    page.get_by_text("La ligne 1 du jeu de questions n'est pas du JSON valide").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    good_set = tmp_path / "fine.jsonl"
+    good_set.write_text(json.dumps({"id": "q1", "question": QUESTION, "language": "en"}) + "\n", encoding="utf-8")
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(good_set))
+    with rerun(page):
+        page.get_by_role("button", name="Lancer").click()
+    page.get_by_text("La bibliothèque ne contient aucun document que vous pouvez lire").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    shot(page, "error_fr_evaluate")
+
+    goto(page, f"{app}/library")
+    choice = page.locator('[data-testid="stSelectbox"]').first
+    with rerun(page):
+        choice.click()
+        page.get_by_role("option", name="Nouvelle collection…").click()
+    name = page.get_by_label("Nom de la nouvelle collection")
+    name.fill("Solvаbilité")  # a Cyrillic 'а' among Latin letters
+    with rerun(page):
+        name.press("Enter")
+    with rerun(page):
+        page.locator('input[type="file"]').first.set_input_files(str(one_page_pdf))
+    with rerun(page):
+        page.get_by_role("button", name="Importer").click()
+    page.get_by_text("mêle des lettres latines à des lettres cyrilliques").wait_for(timeout=10_000)
+    assert not _english_in(page), _english_in(page)
+    shot(page, "error_fr_library")
 
 
 def test_a_question_over_the_limit_is_refused_and_searched_by_its_first_part(library_app: str, context) -> None:
@@ -200,6 +265,7 @@ def test_the_cited_page_is_drawn_at_full_size_on_a_1440_pixel_screen(
     # the answering sentence comes before anything else in the answer
     first = page.locator('[data-testid="stChatMessage"]').nth(1).locator('[data-testid="stMarkdown"]').first
     assert "extractif" not in first.inner_text() and "Contexte" not in first.inner_text()
+    tall_shot(page, "ask_answer_then_viewer")
 
 
 def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_it(library_app: str, context) -> None:
@@ -213,6 +279,8 @@ def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_i
     first.wait_for(timeout=30_000)
     text = first.inner_text()
     assert PDF_NAME in text and "p. 1" in text, text
+    listed = page.locator('[data-testid="stApp"]').inner_text()
+    assert "(no heading)" not in listed, listed  # a passage before any heading, said in French
     marked = first.locator("span").filter(has_text="tail").first  # a query term drawn on a background
     assert marked.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
     assert page.get_by_text("Rangs et scores par canal de recherche").count() == 1  # the ranks, folded
@@ -220,7 +288,7 @@ def test_search_shows_the_document_section_page_and_a_marked_excerpt_and_opens_i
     with rerun(page):
         first.get_by_role("button", name="Ouvrir").click()
     viewer_settled(page, '[id^="annotation-cite-"], [id^="annotation-passage-"]')
-    shot(page, "search")
+    tall_shot(page, "search")
 
 
 def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str, context, tmp_path: Path) -> None:
@@ -237,7 +305,9 @@ def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str,
         page.get_by_role("button", name="Lancer").click()
     page.get_by_text("my_questions : 1 questions avec réponse sur 1").wait_for(timeout=30_000)
     assert page.get_by_text("Aucun PDF").count() == 0 and page.locator('[data-testid="stException"]').count() == 0
-    shot(page, "evaluate")
+    shown = page.locator('[data-testid="stApp"]').inner_text()
+    assert "même langue (1 questions)" in shown and "same language" not in shown  # rag_core's group, translated
+    tall_shot(page, "evaluate")
 
 
 def test_access_in_local_mode_explains_instead_of_showing_grant_forms(app: str, context) -> None:

@@ -59,3 +59,147 @@ def test_a_stored_job_result_is_recognised_and_shown_in_french(monkeypatch: pyte
     _in("fr", monkeypatch)
     assert user_message(stored) == "Importé : 22 pages, 40 parents, 100 enfants, 3.2 s, analyseur pymupdf."
     assert user_message("A message written without a key.") == "A message written without a key."
+
+
+def test_every_message_can_be_raised_with_its_values() -> None:
+    """A value may be named like the key argument itself ({key} of a stored object)."""
+    import string
+
+    for key, english in messages.ENGLISH.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
+        err = InputError.of(key, **dict.fromkeys(fields, "x"))
+        assert err.key == key and str(err) == english.format(**dict.fromkeys(fields, "x"))
+
+
+def test_every_message_is_recognised_as_its_own_key() -> None:
+    """A stored English text (a job's result) is read back under its own key, never under a looser one
+    listed before it (a probed dialect is not a dialect named 'probed ...')."""
+    import string
+
+    for key, english in messages.ENGLISH.items():
+        fields = sorted({f for _, f, _, _ in string.Formatter().parse(english) if f})
+        text = english.format(**{f: f"value{i}" for i, f in enumerate(fields)})
+        assert messages.recognise(text) == (key, {f: f"value{i}" for i, f in enumerate(fields)}), key
+
+
+# Modules whose messages only the command line or the API prints (operators and scripts read them);
+# every other raise of a RagError for the user goes through a message key.
+_ENGLISH_ONLY = {"__main__.py", "jobs/cli.py", "cli/library.py", "storage/migrate.py", "api/mcp_server.py"}
+_ENGLISH_ONLY |= {"api/rest.py"}
+_ENGLISH_ONLY |= {"api/openai_compat.py", "api/security.py", "llm/__init__.py"}  # the LLM's: by question language
+
+
+def _unkeyed_raises() -> list[str]:
+    """`raise SomeError(...)` of a RagError class with a text but no key, in rag_core's modules."""
+    import ast
+
+    from rag_core import errors
+
+    root = Path(messages.__file__).parent
+    user_errors = {name for name, value in vars(errors).items() if isinstance(value, type)}
+    user_errors |= {"StorageError", "ReservedUser", "DuplicateIdentityHeader"}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).as_posix() in _ENGLISH_ONLY:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+                continue
+            func = node.exc.func
+            if isinstance(func, ast.Name) and func.id in user_errors and node.exc.args:
+                found.append(f"{path.relative_to(root)}:{node.lineno} {func.id}")
+    return found
+
+
+def test_errors_raised_for_the_user_carry_a_message_key() -> None:
+    assert _unkeyed_raises() == []
+
+
+def test_errors_from_the_pages_are_shown_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag_core.access import names
+    from rag_core.evaluation.questions import read_question_lines
+    from ui.i18n import user_message
+
+    _in("fr", monkeypatch)
+    with pytest.raises(InputError) as bad_set:
+        read_question_lines(['{"question": "ok"}', "{not json"])
+    assert str(bad_set.value).startswith("Line 2 of the question set is not valid JSON")  # the CLI's text
+    assert user_message(bad_set.value).startswith("La ligne 2 du jeu de questions n'est pas du JSON valide")
+    with pytest.raises(InputError) as mixed:
+        names.check_new("Solvаbilité")  # a Cyrillic 'а' among Latin letters
+    assert user_message(mixed.value) == (
+        "Le nom de collection « Solvаbilité » mêle des lettres latines à des lettres cyrilliques ou grecques, ce qui "
+        "le fait ressembler à un autre nom ; écrivez-le dans un seul alphabet."
+    )
+
+
+def test_the_engines_table_is_shown_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The home page's values: what runs now, and how to turn the production engine on, in the page's language."""
+    from rag_core import pipeline
+    from ui.i18n import user_message
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    settings = Settings(data_dir=tmp_path)
+    english = pipeline.backends(settings)
+    _in("fr", monkeypatch)
+    shown = {name: user_message(value) for name, value in english.items()}
+    assert shown["answers"] == "extractif (réglez OPENAI_API_KEY / OPENAI_BASE_URL pour des réponses par LLM)"
+    for name, value in english.items():
+        if value != shown[name]:  # a bare engine name (bge-m3, docling) is the same in both languages
+            assert "(set " not in shown[name] and "search runs" not in shown[name], (name, shown[name])
+    assert any(value != shown[name] for name, value in english.items())
+
+
+def test_a_word_list_error_names_the_list_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rag_core.understanding.glossary import Glossary
+    from ui.i18n import user_message
+
+    with pytest.raises(InputError) as refused:
+        Glossary.from_json(b"{not json")
+    _in("fr", monkeypatch)
+    assert user_message(refused.value).startswith("Le fichier du glossaire n'est pas du JSON valide (")
+
+
+def test_a_table_s_label_is_shown_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rag_core names a table without caption 'Table: no caption kept' in its source label; a French page
+    says it in French and keeps the document's own words (its title, a caption) as written."""
+    from rag_core.citations import NO_CAPTION
+    from rag_core.models.documents import NO_HEADING
+    from ui.i18n import label_text
+
+    _in("fr", monkeypatch)
+    assert label_text(f"Mack summary · Table: {NO_CAPTION} · {NO_HEADING} · p. 17") == (
+        "Mack summary · Tableau : sans légende conservée · (sans titre de section) · p. 17"
+    )
+    assert label_text("Mack summary · Figure: Loss ratios by year · p. 4") == (
+        "Mack summary · Figure : Loss ratios by year · p. 4"
+    )
+    _in("en", monkeypatch)
+    assert label_text(f"Mack summary · Table: {NO_CAPTION} · p. 17") == f"Mack summary · Table: {NO_CAPTION} · p. 17"
+
+
+def test_a_page_warning_stored_with_a_document_is_shown_in_french(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parse warning is stored as English text with the document; the import's result shows it translated."""
+    import pymupdf
+
+    from rag_core.parsing import parse
+    from tests.parsing_support import with_parsing
+    from ui.i18n import user_message
+
+    path = tmp_path / "scan.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "A page with text", fontsize=12)
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 60), 0)
+    pix.clear_with(200)
+    doc.new_page().insert_image(pymupdf.Rect(100, 100, 400, 400), pixmap=pix)  # a page without text layer
+    doc.save(path)
+    parsed = parse(path, with_parsing(Settings(data_dir=tmp_path / "data"), ocr=False), tmp_path / "artifacts")
+    (warning,) = parsed.warnings
+    _in("fr", monkeypatch)
+    assert user_message(warning) == (
+        "La page 2 n'a pas de couche texte et l'OCR est désactivé (RAG_PARSING__OCR) ; son contenu ne peut pas "
+        "être recherché."
+    )

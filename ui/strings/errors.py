@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ui.strings.error_messages import FRENCH_ERRORS
+
 STRINGS: dict[str, dict[str, str]] = {
     "error.generic": {
         "fr": "Une erreur inattendue s'est produite. Elle a été consignée dans le journal ; réessayez ou contactez "
@@ -61,6 +63,9 @@ FRENCH_MESSAGES: dict[str, str] = {
 }
 
 
+FRENCH_MESSAGES.update(FRENCH_ERRORS)
+
+
 def _message_strings() -> dict[str, dict[str, str]]:
     from rag_core.messages import ENGLISH
 
@@ -72,5 +77,12 @@ STRINGS.update(
     {
         "msg.verb.Ingested": {"fr": "Importé", "en": "Ingested"},
         "msg.verb.Updated": {"fr": "Mis à jour", "en": "Updated"},
+        "label.kind.Table": {"fr": "Tableau", "en": "Table"},
+        "label.kind.Figure": {"fr": "Figure", "en": "Figure"},
+        "label.kind.Formula": {"fr": "Formule", "en": "Formula"},
+        "label.no_heading": {"fr": "(sans titre de section)", "en": "(no heading)"},
+        "label.no_caption": {"fr": "sans légende conservée", "en": "no caption kept"},
+        "msg.what.glossary": {"fr": "glossaire", "en": "glossary"},
+        "msg.what.thesaurus": {"fr": "thésaurus", "en": "thesaurus"},
     }
 )

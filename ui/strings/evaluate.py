@@ -50,6 +50,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "evaluate.metric": {"fr": "Mesure des graphiques", "en": "Metric for the charts"},
     "evaluate.by_type": {"fr": "Par type", "en": "By type"},
     "evaluate.by_language": {"fr": "Par langue", "en": "By language"},
+    "evaluate.match.same_language": {"fr": "même langue", "en": "same language"},
+    "evaluate.match.cross_lingual": {"fr": "autre langue", "en": "cross-lingual"},
+    "evaluate.match.mixed": {"fr": "mixte", "en": "mixed"},
     "evaluate.by_language_match": {"fr": "Même langue / autre langue", "en": "Same language / cross-lingual"},
     "evaluate.language_match_help": {
         "fr": "(langue de la question et des PDF attendus ; doc@3 : un PDF attendu parmi les trois premiers documents)",

@@ -30,6 +30,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "(Docling models), RAG_EMBEDDING__BGE_M3_PATH (BGE-M3), RAG_RERANKER__PATH (reranker), OPENAI_API_KEY and "
         "OPENAI_BASE_URL (answers written by a language model).",
     },
+    "backends.parser": {"fr": "Analyse des fichiers", "en": "File parsing"},
+    "backends.embedder": {"fr": "Plongements", "en": "Embeddings"},
+    "backends.reranker": {"fr": "Reclassement", "en": "Reranking"},
+    "backends.answers": {"fr": "Réponses", "en": "Answers"},
     "data_dir": {"fr": "Bibliothèque : {path}", "en": "Library: {path}"},
     "uploader.button": {"fr": "Parcourir", "en": "Browse"},
     "uploader.limit": {"fr": "{mb} Mo au plus par fichier", "en": "{mb} MB at most per file"},
