@@ -9,6 +9,7 @@ client `rag_core.llm.call_structured`. This module verifies nothing (see `verifi
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -223,7 +224,8 @@ def stream_model(
     """`Waiting` while the endpoint is busy, the reply's text as it grows, `Retrying` when it was cut off, then
     the validated `LLMReply`. The reply is bounded by `answer_shape` (in the schema and the budget) and asked
     again shorter once when it stops at its token limit. Raises `LLMError` with a user message."""
-    shape = answer_shape(settings, estimate_tokens(message_chars(messages)) * 11 // 10)
+    schema_text = json.dumps(bounded_schema(answer_shape(settings)), ensure_ascii=False)  # sent in the prompt too
+    shape = answer_shape(settings, estimate_tokens(message_chars(messages) + "\n" + schema_text) * 11 // 10)
     short = shorter_shape(shape)
     again = SHORTER.get(language, SHORTER["en"]).format(size=short.instruction(language))
     for item in stream_structured(

@@ -22,15 +22,9 @@ from pydantic import ValidationError
 from rag_core.answering import guardrails
 from rag_core.answering.coverage import Coverage, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
+from rag_core.answering.fitting import fit_messages
 from rag_core.answering.guardrails import Evidence, Mode
-from rag_core.answering.model_answer import (
-    LLMReply,
-    ParagraphOut,
-    build_messages,
-    sources_budget,
-    split_paragraphs,
-    stream_model,
-)
+from rag_core.answering.model_answer import LLMReply, ParagraphOut, sources_budget, split_paragraphs, stream_model
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.verification import Verified, verify_citations
@@ -304,8 +298,9 @@ class AnswerRun:
             return
         prompt_sources = number_sources(self.sources)
         self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-        messages = build_messages(
-            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent
+        terms = [*self.result.expanded_terms, *(self.result.translated.forms if self.result.translated else [])]
+        messages, _ = fit_messages(  # cut to the endpoint's context: a long first parent around its best children
+            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent, terms
         )
         model = self._model = stream_model(messages, self.settings, self.language)
         reply: LLMReply | None = None
