@@ -145,7 +145,46 @@ def bounded_schema(shape: Shape) -> dict[str, Any]:
     computation["inputs"] = {**computation["inputs"], "maxItems": 4}
     computation["result"] = {**computation["result"], "maxLength": 60}
     schema["$defs"]["ComputationInputOut"]["properties"]["value"]["maxLength"] = 40
-    return schema
+    return prompt_schema(schema)
+
+
+def _descriptions(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["description"]] if isinstance(node.get("description"), str) else []
+        return own + [d for value in node.values() for d in _descriptions(value)]
+    if isinstance(node, list):
+        return [d for value in node for d in _descriptions(value)]
+    return []
+
+
+# The schema's own descriptions, which a small model copies into a paragraph instead of answering (seen with
+# Gemma 3 270M): such a paragraph is no answer (`verification.verify_citations`).
+FORMAT_ECHOES = frozenset(
+    " ".join(d.split()).casefold().rstrip(".") for d in _descriptions(AnswerOut.model_json_schema())
+)
+
+
+def prompt_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The bounded schema as sent in the prompt and as a grammar: without titles, and without the descriptions of
+    the answer's and the paragraph's fields (the instructions say what each holds; a small model copied them as its
+    answer); the computations keep theirs (what each operation computes)."""
+    kept = {"ComputationOut", "ComputationInputOut"}
+
+    def strip(node: Any, keep: bool) -> Any:
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if key == "title" or (key == "description" and not keep and isinstance(value, str)):
+                    continue
+                out[key] = strip(value, keep)
+            return out
+        if isinstance(node, list):
+            return [strip(value, keep) for value in node]
+        return node
+
+    out = strip({k: v for k, v in schema.items() if k != "$defs"}, False)
+    out["$defs"] = {name: strip(d, name in kept) for name, d in schema.get("$defs", {}).items()}
+    return out
 
 
 def shorter_shape(shape: Shape) -> Shape:

@@ -24,7 +24,14 @@ from rag_core.answering.coverage import Coverage, coverage_notes, missing_messag
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.fitting import fit_messages
 from rag_core.answering.guardrails import Evidence, Mode
-from rag_core.answering.model_answer import LLMReply, ParagraphOut, sources_budget, split_paragraphs, stream_model
+from rag_core.answering.model_answer import (
+    FORMAT_ECHOES,
+    LLMReply,
+    ParagraphOut,
+    sources_budget,
+    split_paragraphs,
+    stream_model,
+)
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.verification import Verified, verify_citations
@@ -250,7 +257,7 @@ class AnswerRun:
         except ValidationError:
             return None  # the final validation (and its repair request) decides
         self.completed.append(paragraph)
-        checked = verify_citations([paragraph], self.sources, self.language, self.aliases)
+        checked = verify_citations([paragraph], self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if not self.first_paragraph_s:
             self.first_paragraph_s = time.perf_counter() - self.started
         if not checked.paragraphs:
@@ -264,7 +271,7 @@ class AnswerRun:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
         estimated = reply.estimated if reply else False
         warnings = [*(reply.notes if reply else ()), *warnings]
-        checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
+        checked = verify_citations(paragraphs, self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if paragraphs and not checked.paragraphs:
             # Everything the model wrote was unsourced: the documents' own sentences are better.
             fallback = ALL_DROPPED.get(self.language, ALL_DROPPED["en"])
