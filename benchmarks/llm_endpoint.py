@@ -3,7 +3,8 @@ to the first verified paragraph and to the whole answer, the paragraphs that pas
 question that fell back to the extractive answer, the model's raw reply and why it could not be used.
 
     .venv/bin/python benchmarks/llm_endpoint.py --server-cmd "/tmp/llamavenv/bin/python -m llama_cpp.server \
-        --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 8192" [--gguf PATH] [--data-dir DIR]
+        --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 4096 --logits_all false --chat_format gemma" \
+        --endpoint-context 4096 [--gguf PATH] [--data-dir DIR] [--rule first-english --questions 10]
     .venv/bin/python benchmarks/llm_endpoint.py --url http://127.0.0.1:8080/v1 --model NAME
 
 With `--server-cmd` the benchmark starts the server itself on a free port of 127.0.0.1 (`{port}`,
