@@ -3,7 +3,8 @@ to the first verified paragraph and to the whole answer, the paragraphs that pas
 question that fell back to the extractive answer, the model's raw reply and why it could not be used.
 
     .venv/bin/python benchmarks/llm_endpoint.py --server-cmd "/tmp/llamavenv/bin/python -m llama_cpp.server \
-        --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 8192" [--gguf PATH] [--data-dir DIR]
+        --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 4096 --logits_all false --chat_format gemma" \
+        --endpoint-context 4096 [--gguf PATH] [--data-dir DIR] [--rule first-english --questions 10]
     .venv/bin/python benchmarks/llm_endpoint.py --url http://127.0.0.1:8080/v1 --model NAME
 
 With `--server-cmd` the benchmark starts the server itself on a free port of 127.0.0.1 (`{port}`,
@@ -48,10 +49,15 @@ SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 LOCAL = Principal.local_operator()
 
 
-def pick_questions(n: int) -> list[dict]:
+def pick_questions(n: int, rule: str = "smallest-pdfs") -> list[dict]:
+    """`smallest-pdfs`: the first question of each of the `n` smallest PDFs; `first-english`: the first `n`
+    answerable English questions on one PDF, in the file's order."""
     questions = [
         json.loads(line) for line in (SHARED / "eval" / "dev_questions.jsonl").read_text().splitlines() if line
     ]
+    if rule == "first-english":
+        single = [q for q in questions if isinstance(q.get("pdf"), str) and q["type"] != "unanswerable"]
+        return [q for q in single if q["language"] == "en"][:n]
     first: dict[str, dict] = {}
     for q in questions:
         if isinstance(q.get("pdf"), str) and q["pdf"] not in first:
@@ -139,6 +145,7 @@ def main() -> None:
     parser.add_argument("--model", default="gemma-3-270m", help="model name sent to the endpoint")
     parser.add_argument("--data-dir", type=Path, help="library folder (default: a temporary one)")
     parser.add_argument("--questions", type=int, default=5)
+    parser.add_argument("--rule", choices=("smallest-pdfs", "first-english"), default="smallest-pdfs")
     parser.add_argument("--context-tokens", type=int, default=1500, help="llm.context_tokens for a small-context model")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a chat request is abandoned")
     parser.add_argument("--max-tokens", type=int, default=1024, help="llm.max_tokens: most tokens written per call")
@@ -150,7 +157,7 @@ def main() -> None:
     parser.add_argument("--server-log", type=Path, help="the server's log: its lines written during the run")
     args = parser.parse_args()
 
-    questions = pick_questions(args.questions)
+    questions = pick_questions(args.questions, args.rule)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="llm-endpoint-"))
     print(f"library: {data_dir}", flush=True)
     ingest(Settings(data_dir=data_dir), [q["pdf"] for q in questions])
@@ -189,7 +196,7 @@ def main() -> None:
         rows = []
         for q in questions:
             row = ask(q["question"], settings)
-            row["id"] = q["id"]
+            row["id"], row["question"] = q["id"], q["question"]
             rows.append(row)
             note = row["warnings"][0][:90] if row["warnings"] else f"{row['paragraphs']} paragraph(s) {row['statuses']}"
             print(

@@ -114,6 +114,7 @@ class FakeChatServer:
     disconnects: int = 0
     dropped_system: int = 0
     most_at_once: int = 0
+    models_delay_s: float = 0.0  # /models answers this late (llama-cpp-python's server while it evaluates a prompt)
     _running: int = 0
     _arrived: int = 0
     _count: threading.Lock = field(default_factory=threading.Lock)
@@ -163,6 +164,8 @@ class FakeChatServer:
 
             def do_GET(self) -> None:  # noqa: N802 (http.server API)
                 if urlsplit(self.path).path.rstrip("/").endswith("/models"):
+                    if server.models_delay_s and server._stop.wait(server.models_delay_s):
+                        return
                     owner = "me" if server.family == "llamacpp" else "openai"
                     model = {"id": "test-model", "object": "model", "owned_by": owner, "permissions": []}
                     self._send(200, {"object": "list", "data": [model]})

@@ -11,8 +11,10 @@
 # Result: PREFIX/venv/bin/python (the server's python) and PREFIX/model.gguf.
 # Start the server with:
 #   PREFIX/venv/bin/python -m llama_cpp.server --model PREFIX/model.gguf --model_alias gemma3 \
-#     --n_ctx 8192 --n_threads 1 --chat_format gemma --host 127.0.0.1 --port 8089
-# (the model's GGUF has no chat template: without --chat_format gemma it gets llama-2's).
+#     --n_ctx 4096 --n_threads 1 --logits_all false --chat_format gemma --host 127.0.0.1 --port 8089
+# (the model's GGUF has no chat template: without --chat_format gemma it gets llama-2's; the server's default
+# --logits_all true keeps n_ctx x 262,144 float logits, 4.3 GB at 4,096 tokens, and computes them for every
+# prompt token).
 set -euo pipefail
 PREFIX="${1:-/work/llama}"
 LLAMA_CPP_PYTHON_VERSION="${LLAMA_CPP_PYTHON_VERSION:-0.3.16}"

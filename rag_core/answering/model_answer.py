@@ -9,6 +9,7 @@ client `rag_core.llm.call_structured`. This module verifies nothing (see `verifi
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -144,7 +145,46 @@ def bounded_schema(shape: Shape) -> dict[str, Any]:
     computation["inputs"] = {**computation["inputs"], "maxItems": 4}
     computation["result"] = {**computation["result"], "maxLength": 60}
     schema["$defs"]["ComputationInputOut"]["properties"]["value"]["maxLength"] = 40
-    return schema
+    return prompt_schema(schema)
+
+
+def _descriptions(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["description"]] if isinstance(node.get("description"), str) else []
+        return own + [d for value in node.values() for d in _descriptions(value)]
+    if isinstance(node, list):
+        return [d for value in node for d in _descriptions(value)]
+    return []
+
+
+# The schema's own descriptions, which a small model copies into a paragraph instead of answering (seen with
+# Gemma 3 270M): such a paragraph is no answer (`verification.verify_citations`).
+FORMAT_ECHOES = frozenset(
+    " ".join(d.split()).casefold().rstrip(".") for d in _descriptions(AnswerOut.model_json_schema())
+)
+
+
+def prompt_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The bounded schema as sent in the prompt and as a grammar: without titles, and without the descriptions of
+    the answer's and the paragraph's fields (the instructions say what each holds; a small model copied them as its
+    answer); the computations keep theirs (what each operation computes)."""
+    kept = {"ComputationOut", "ComputationInputOut"}
+
+    def strip(node: Any, keep: bool) -> Any:
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if key == "title" or (key == "description" and not keep and isinstance(value, str)):
+                    continue
+                out[key] = strip(value, keep)
+            return out
+        if isinstance(node, list):
+            return [strip(value, keep) for value in node]
+        return node
+
+    out = strip({k: v for k, v in schema.items() if k != "$defs"}, False)
+    out["$defs"] = {name: strip(d, name in kept) for name, d in schema.get("$defs", {}).items()}
+    return out
 
 
 def shorter_shape(shape: Shape) -> Shape:
@@ -223,7 +263,8 @@ def stream_model(
     """`Waiting` while the endpoint is busy, the reply's text as it grows, `Retrying` when it was cut off, then
     the validated `LLMReply`. The reply is bounded by `answer_shape` (in the schema and the budget) and asked
     again shorter once when it stops at its token limit. Raises `LLMError` with a user message."""
-    shape = answer_shape(settings, estimate_tokens(message_chars(messages)) * 11 // 10)
+    schema_text = json.dumps(bounded_schema(answer_shape(settings)), ensure_ascii=False)  # sent in the prompt too
+    shape = answer_shape(settings, estimate_tokens(message_chars(messages) + "\n" + schema_text) * 11 // 10)
     short = shorter_shape(shape)
     again = SHORTER.get(language, SHORTER["en"]).format(size=short.instruction(language))
     for item in stream_structured(

@@ -56,10 +56,12 @@ def _attr(value: str) -> str:
 
 @dataclass(frozen=True)
 class PromptSource:
-    """A source as the model sees it: a short alias ('S1') and the registered source."""
+    """A source as the model sees it: a short alias ('S1'), the registered source, and the text sent when it is
+    not the source's whole text (a parent cut to fit the endpoint's context: verbatim passages of it)."""
 
     alias: str
     source: Source
+    text: str | None = None
 
 
 def number_sources(sources: Sequence[Source]) -> list[PromptSource]:
@@ -77,7 +79,8 @@ def render_source(ps: PromptSource) -> str:
         attrs += f' pages="{_attr(pages)}"'
     if s.caption:
         attrs += f' caption="{_attr(s.caption)}"'
-    return f"<source {attrs}>\n{escape_data(s.text)}\n</source>"
+    text = s.text if ps.text is None else ps.text
+    return f"<source {attrs}>\n{escape_data(text)}\n</source>"
 
 
 _COLLECTIONS = {

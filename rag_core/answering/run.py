@@ -22,11 +22,12 @@ from pydantic import ValidationError
 from rag_core.answering import guardrails
 from rag_core.answering.coverage import Coverage, apart_message, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
+from rag_core.answering.fitting import fit_messages
 from rag_core.answering.guardrails import Evidence, Mode
 from rag_core.answering.model_answer import (
+    FORMAT_ECHOES,
     LLMReply,
     ParagraphOut,
-    build_messages,
     sources_budget,
     split_paragraphs,
     stream_model,
@@ -266,7 +267,7 @@ class AnswerRun:
         except ValidationError:
             return None  # the final validation (and its repair request) decides
         self.completed.append(paragraph)
-        checked = verify_citations([paragraph], self.sources, self.language, self.aliases)
+        checked = verify_citations([paragraph], self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if not self.first_paragraph_s:
             self.first_paragraph_s = time.perf_counter() - self.started
         if not checked.paragraphs:
@@ -280,7 +281,7 @@ class AnswerRun:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
         estimated = reply.estimated if reply else False
         warnings = [*(reply.notes if reply else ()), *warnings]
-        checked = verify_citations(paragraphs, self.sources, self.language, self.aliases)
+        checked = verify_citations(paragraphs, self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if paragraphs and not checked.paragraphs:
             # Everything the model wrote was unsourced: the documents' own sentences are better.
             fallback = ALL_DROPPED.get(self.language, ALL_DROPPED["en"])
@@ -314,8 +315,9 @@ class AnswerRun:
             return
         prompt_sources = number_sources(self.sources)
         self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-        messages = build_messages(
-            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent
+        terms = [*self.result.expanded_terms, *(self.result.translated.forms if self.result.translated else [])]
+        messages, _ = fit_messages(  # cut to the endpoint's context: a long first parent around its best children
+            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent, terms
         )
         model = self._model = stream_model(messages, self.settings, self.language)
         reply: LLMReply | None = None

@@ -10,7 +10,7 @@ This module only checks; it neither calls a model nor builds sources.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag_core.models import Mark, Paragraph, Source
@@ -24,6 +24,8 @@ _MESSAGES = {
         "dropped_empty": "Paragraph {n} was empty.",
         "dropped_unsourced": "Paragraph {n} (\u201c{start}\u201d) cited no retrieved source{unknown}; it was removed.",
         "unknown_suffix": " (unknown: {ids})",
+        "dropped_echo": "Paragraph {n} (\u201c{start}\u201d) copied the answer format's own wording instead of "
+        "answering; it was removed.",
     },
     "fr": {
         "unknown": "Citation(s) de source(s) inconnue(s) retirée(s) : {ids}.",
@@ -33,6 +35,8 @@ _MESSAGES = {
         "dropped_unsourced": "Le paragraphe {n} (« {start} ») ne citait aucune source retrouvée{unknown} ; "
         "il a été retiré.",
         "unknown_suffix": " (inconnues : {ids})",
+        "dropped_echo": "Le paragraphe {n} (« {start} ») recopiait le libellé du format de réponse au lieu de "
+        "répondre ; il a été retiré.",
     },
 }
 
@@ -78,8 +82,10 @@ def verify_citations(
     sources: Sequence[Source],
     language: str = "en",
     aliases: Mapping[str, str] | None = None,
+    echoes: Collection[str] = (),
 ) -> Verified:
-    """Check each paragraph's citations against the registry; see the module docstring."""
+    """Check each paragraph's citations against the registry; see the module docstring. `echoes`: texts that are
+    no answer (the answer format's own descriptions, which a small model may copy), case-folded and collapsed."""
     msg = _messages(language)
     by_id = {s.id: s for s in sources}
     table = resolver(sources, aliases)
@@ -90,6 +96,9 @@ def verify_citations(
         text = para.text.strip()
         if not text:
             dropped.append(msg["dropped_empty"].format(n=n))
+            continue
+        if collapse_ws(text).casefold().rstrip(".") in echoes:
+            dropped.append(msg["dropped_echo"].format(n=n, start=collapse_ws(text)[:60]))
             continue
         valid: list[str] = []
         unknown: list[str] = []

@@ -2,7 +2,9 @@
 keeps system messages, how many generations it runs at once, and how fast its first token comes.
 
 - `profile`: one `GET /models` per endpoint (local servers say who they are in `owned_by`: llama-cpp-python's
-  server answers "me"), remembered for the life of the process. llama-cpp-python's server ends a running
+  server answers "me"), remembered for the life of the process once it answered; a listing that timed out or
+  could not connect (llama-cpp-python's server answers nothing while it evaluates a long prompt) is asked again
+  after `RETRY_S` instead of leaving the server unrecognised for good. llama-cpp-python's server ends a running
   stream when another request arrives, and its Gemma chat format drops system messages.
 - `fold_system`: whether instructions go into the first user message (setting, server, or a rejection seen).
 - `Gate`: at most `concurrency` generations per endpoint; the others wait in order and see their position.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -44,7 +47,9 @@ _PROFILES: dict[str, Profile] = {}
 _FOLDED: set[str] = set()  # endpoints whose template rejected a system message
 _LATENCY: dict[str, float] = {}
 _GATES: dict[str, Gate] = {}
+_UNSURE: dict[str, float] = {}  # endpoints whose /models did not answer, and when it was asked
 _LOCK = threading.Lock()
+RETRY_S = 30.0
 
 
 PLACEHOLDER_KEY = "not-needed"  # local servers (vLLM, Ollama) accept any key
@@ -71,7 +76,8 @@ def _address(settings: Settings) -> str:
     return endpoint_key(settings)[0]
 
 
-def _detect(settings: Settings) -> Profile:
+def _detect(settings: Settings) -> Profile | None:
+    """The profile the endpoint reports; None when its listing timed out or could not connect (ask again later)."""
     if settings.llm.provider == "azure" or not settings.llm_base_url():
         return Profile("OpenAI" if settings.llm.provider == "openai" else "Azure OpenAI")
     import openai
@@ -84,6 +90,9 @@ def _detect(settings: Settings) -> Profile:
             max_retries=0,
         )
         owners = {str(getattr(m, "owned_by", "") or "") for m in client.models.list().data}
+    except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+        log.info("endpoint %s did not list its models in time (%s)", _address(settings), type(exc).__name__)
+        return None
     except Exception as exc:  # noqa: BLE001 - a server without /models is still usable
         log.info("endpoint %s does not list its models (%s)", _address(settings), type(exc).__name__)
         return Profile()
@@ -99,10 +108,17 @@ def profile(settings: Settings) -> Profile:
     address = _address(settings)
     with _LOCK:
         known = _PROFILES.get(address)
+        asked = _UNSURE.get(address)
     if known is not None:
         return known
+    if asked is not None and time.monotonic() - asked < RETRY_S:
+        return Profile()
     found = _detect(settings)
     with _LOCK:
+        if found is None:
+            _UNSURE[address] = time.monotonic()
+            return Profile()
+        _UNSURE.pop(address, None)
         _PROFILES.setdefault(address, found)
         return _PROFILES[address]
 
@@ -213,11 +229,12 @@ def forget(settings: Settings | None = None) -> None:
     """Forget what was learnt about one endpoint (all when None): tests start from a clean slate."""
     with _LOCK:
         if settings is None:
-            for table in (_PROFILES, _FOLDED, _LATENCY, _GATES):
+            for table in (_PROFILES, _FOLDED, _LATENCY, _GATES, _UNSURE):
                 table.clear()
             return
         address = _address(settings)
         _PROFILES.pop(address, None)
+        _UNSURE.pop(address, None)
         _LATENCY.pop(address, None)
         _GATES.pop(address, None)
         _FOLDED.discard(address)

@@ -197,3 +197,24 @@ def test_usage_is_estimated_when_the_server_sends_none(settings) -> None:
     assert server.requests[-1]["stream_options"] == {"include_usage": True}
     assert a.tokens_estimated and a.prompt_tokens > 100 and 0 < a.completion_tokens < 400
     assert (a.prompt_tokens, a.completion_tokens) != (123, 45)  # not the fake's count: it sent none
+
+
+def test_a_paragraph_that_copies_the_formats_wording_is_no_answer(settings) -> None:
+    echo = para("The answer, paragraph by paragraph, each with its sources.", ["S1"], MSEP_QUOTE)  # Gemma 3 270M did
+    with FakeChatServer(family="llamacpp") as server:
+        server.queue(Reply(content=good(echo)))
+        a = answer("What does Mack's model give?", make_result(), llm_settings(settings, server, timeout_s=10.0))
+    assert a.mode == "extractive" and "copied the answer format's own wording" in " ".join(a.dropped), a.dropped
+    sent = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
+    assert "follows this JSON schema" in sent and "paragraph by paragraph" not in sent  # no description to copy
+    assert "development_factor (sum of the second half" in sent  # what each operation computes is still said
+
+
+def test_a_server_too_busy_to_list_its_models_is_asked_again_later(settings, monkeypatch) -> None:
+    with FakeChatServer(family="llamacpp", models_delay_s=3.0) as server:  # evaluating another asker's prompt
+        s = llm_settings(settings, server, timeout_s=1.0)
+        assert endpoint.profile(s).server == "" and not endpoint.fold_system(s)  # not recognised while busy
+        server.models_delay_s = 0.0
+        monkeypatch.setattr(endpoint, "RETRY_S", 0.0)  # the retry delay has passed
+        assert endpoint.profile(s).server == "llama-cpp-python" and endpoint.fold_system(s)
+        assert endpoint.concurrency(s) == 1
