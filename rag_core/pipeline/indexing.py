@@ -104,7 +104,7 @@ def reindex_pages(settings: Settings, *, principal: Principal) -> int:
     """Rewrite the page channel's rows of every document from its stored original and chunks, without
     re-parsing or re-embedding (administrators): after `retrieval.drop_repeated_page_lines` changed,
     or for a library written before the pages' text rules changed. Returns the documents rewritten."""
-    perm.require_admin(principal, "rebuild the index")
+    perm.require_admin(principal, "reindex")
     store = open_store(settings)
     done = 0
     for record in store.documents():
