@@ -302,6 +302,20 @@ class JobsSettings(_Section):
     compact_every_s: float = Field(
         30.0, gt=0, description="Seconds between two compactions of the job table by a worker (old versions dropped)."
     )
+    workers: int = Field(
+        0,
+        ge=0,
+        description="Workers `serve` starts (each takes one job at a time); 0: one per two cores, at most one "
+        "per 1.5 GB of memory. A small-files lane is started beside them (`small_lane`).",
+    )
+    small_job_pages: int = Field(
+        20, ge=1, description="A queued file of at most this many pages is taken before larger ones (smallest first)."
+    )
+    small_lane: bool = Field(
+        True,
+        description="`serve` also starts a worker that takes only small files, so that they do not wait for a "
+        "long import to end.",
+    )
 
 
 class StorageSettings(_Section):
