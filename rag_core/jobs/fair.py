@@ -17,23 +17,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 from rag_core.config import Settings
 from rag_core.store import Job
-
-
-def file_pages(path: Path, suffix: str) -> int:
-    """Pages of an uploaded file: a PDF's page count; 1 for other kinds or an unreadable file."""
-    if suffix.lower() != "pdf":
-        return 1
-    import pymupdf
-
-    try:
-        with pymupdf.open(path) as doc:
-            return max(1, doc.page_count)
-    except (RuntimeError, ValueError, OSError):
-        return 1
 
 
 class PageCounts:
@@ -46,6 +32,7 @@ class PageCounts:
     def __call__(self, job: Job) -> int:
         if job.source_sha256 not in self._known:
             from rag_core import storage
+            from rag_core.parsing.page_batches import file_pages
 
             path = storage.upload_copy(self.settings, f"{job.source_sha256}.{job.suffix}")
             self._known[job.source_sha256] = file_pages(path, job.suffix) if path is not None else 1

@@ -108,3 +108,14 @@ def page_runs(total: int, ocr_pages: set[int], slow_pages: set[int] | None = Non
         else:
             batches.append(([pno], needs))
     return batches
+
+
+def file_pages(path: Path, suffix: str) -> int:
+    """Pages of an uploaded file: a PDF's page count; 1 for other kinds or an unreadable file."""
+    if suffix.lower() != "pdf":
+        return 1
+    try:
+        with pymupdf.open(path) as doc:
+            return max(1, doc.page_count)
+    except (RuntimeError, ValueError, OSError):
+        return 1

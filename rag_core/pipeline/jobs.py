@@ -159,6 +159,25 @@ def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> l
     return active + ended
 
 
+def queue_places(settings: Settings, jobs: Sequence[Job]) -> dict[str, tuple[int, bool, int]]:
+    """For each queued job of `jobs`: (its place in the order the workers take jobs, 1 = next;
+    whether it is a small file, taken first and by the small-files lane; the imports running
+    now). The order is the workers' own (`rag_core.jobs.fair`) over the whole queue, so a place
+    counts other users' jobs too."""
+    from rag_core.jobs.fair import PageCounts, claim_order
+
+    table = open_store(settings).job_table()
+    queued, running = table.all("state = 'queued'"), table.all("state = 'running'")
+    pages = PageCounts(settings)
+    order = claim_order(queued, running, pages, settings.jobs.small_job_pages)
+    places = {job.id: n for n, job in enumerate(order, start=1)}
+    return {
+        j.id: (places[j.id], pages(j) <= settings.jobs.small_job_pages, len(running))
+        for j in jobs
+        if j.state == "queued" and j.id in places
+    }
+
+
 def get_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
     return _checked(job_id, settings, principal)
 

@@ -95,3 +95,14 @@ def test_a_small_upload_queued_after_a_long_one_is_searchable_before_the_long_on
         for w in workers:
             w.stop()
     assert workers[1].events(short_id) and not workers[1].events(long_id)
+
+
+def test_each_queued_job_knows_its_place_and_why_it_waits(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "lib")
+    running = _submit(settings, make_pdf(tmp_path / "first.pdf", "Schnieper", pages=30))
+    assert open_store(settings).job_table().claim("w", 600).id == running  # a worker holds it
+    large = _submit(settings, make_pdf(tmp_path / "large.pdf", "Mack", pages=40))
+    small = _submit(settings, make_pdf(tmp_path / "small.pdf", "Benktander", pages=3))
+    jobs = pipeline.list_jobs(settings, principal=LOCAL)
+    places = pipeline.queue_places(settings, jobs)
+    assert places == {small: (1, True, 1), large: (2, False, 1)}  # the running one has no place
