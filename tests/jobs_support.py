@@ -20,7 +20,9 @@ class WorkerProcess:
     """One worker in its own process group (so a kill takes its parse helpers too); its stdout
     lines (`EVENT job stage done/total`, with `--verbose`) are collected by a thread."""
 
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None, verbose: bool = True) -> None:
+    def __init__(
+        self, data_dir: Path, env: dict[str, str] | None = None, verbose: bool = True, args: list[str] | None = None
+    ) -> None:
         full_env = {
             **os.environ,
             "RAG_DATA_DIR": str(data_dir),
@@ -29,7 +31,7 @@ class WorkerProcess:
             **(env or {}),
         }
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rag_core", "worker", *(["--verbose"] if verbose else [])],
+            [sys.executable, "-m", "rag_core", "worker", *(["--verbose"] if verbose else []), *(args or [])],
             cwd=REPO,
             env=full_env,
             stdout=subprocess.PIPE,

@@ -83,7 +83,7 @@ def _clear(settings: Settings, principal: Principal) -> None:
         st.session_state["jobs_flash"] = ("error", user_message(err))
 
 
-def _job_row(job, settings: Settings, principal: Principal, now: float, record=None) -> None:
+def _job_row(job, settings: Settings, principal: Principal, now: float, record=None, place=None) -> None:
     state = t(f"jobs.state.{job.state}")
     if job.state == "running" and job.stage:
         label = t(
@@ -111,6 +111,9 @@ def _job_row(job, settings: Settings, principal: Principal, now: float, record=N
                 if left is not None
                 else t("jobs.times", elapsed=elapsed)
             )
+        elif job.state == "queued" and place is not None:
+            n, small, running = place
+            notes.append(t("jobs.place_small", place=n) if small else t("jobs.place", place=n, running=running))
         elif job.state in ENDED and job.started_at:
             notes.append(t("jobs.times", elapsed=duration(pipeline.elapsed_of(job, now))))
         if job.submitter != principal.user:
@@ -161,9 +164,11 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
             t("jobs.clear"), key="jobs_clear", icon=":material/clear_all:", on_click=_clear, args=(settings, principal)
         )
     now = time.time()
+    places = pipeline.queue_places(settings, jobs) if any(j.state == "queued" for j in jobs) else {}
     with st.container(key="jobs_queue"):
         for job in jobs:
-            _job_row(job, settings, principal, now, records.get(job.doc_id) if job.state == "done" else None)
+            record = records.get(job.doc_id) if job.state == "done" else None
+            _job_row(job, settings, principal, now, record, places.get(job.id))
     # A job that just finished changes the document list below: rerun the whole page once.
     states = {j.id: j.state for j in jobs}
     before = st.session_state.get(PANEL)

@@ -22,14 +22,15 @@ def resolve_backend(settings: Settings) -> str:
 
 
 @lru_cache(maxsize=4)
-def _build(backend: str, path: str | None, batch_size: int) -> Embedder:
+def _build(backend: str, path: str | None, batch_size: int, e5_passages: str = "torch") -> Embedder:
     if backend == "bge-m3":
         return BgeM3Embedder(path, batch_size)
-    return E5SmallEmbedder(batch_size)
+    return E5SmallEmbedder(batch_size, e5_passages)
 
 
 def select_embedder(settings: Settings) -> Embedder:
-    return _build(resolve_backend(settings), settings.embedding.bge_m3_path, settings.embedding.batch_size)
+    e = settings.embedding
+    return _build(resolve_backend(settings), e.bge_m3_path, e.batch_size, e.e5_passages)
 
 
 __all__ = ["Embedder", "select_embedder", "resolve_backend"]

@@ -1,9 +1,10 @@
 """Command-line verbs of the upload queue: `worker`, `serve`, `jobs list|cancel|retry`, `ingest --queue`.
 
 `worker` runs one worker in the foreground until SIGINT or SIGTERM; a job it was running goes
-back to the queue. `serve` is what `make run` starts: a worker, the Streamlit app and the API server as
-child processes (each in its own process group), supervised: Ctrl-C (SIGINT) or SIGTERM stops
-both, and when either exits the other is stopped too, so no process outlives the command.
+back to the queue. `serve` is what `make run` starts: the workers (`worker_commands`), the
+Streamlit app and the API server as child processes (each in its own process group), supervised:
+Ctrl-C (SIGINT) or SIGTERM stops all, and when one exits the others are stopped too, so no
+process outlives the command.
 `jobs` acts with the same principal rules as the app (`--as-user`). This module holds no
 queue logic: it calls `rag_core.pipeline` and `rag_core.jobs.Worker`.
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 _EXIT_GRACE_S = 15.0
+WORKER_MEMORY_GB = 1.5  # peak resident memory of one worker ingesting (benchmarks/ingest.py)
 
 
 def _context(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -46,7 +48,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     def show(job: Any, event: Any) -> None:
         print(f"EVENT {job.id} {event.stage} {event.done}/{event.total} {event.message}".rstrip(), flush=True)
 
-    worker = Worker(settings, on_event=show if args.verbose else None)
+    worker = Worker(settings, on_event=show if args.verbose else None, max_pages=args.max_pages)
 
     def stop(signum: int, frame: object) -> None:  # the job in hand goes back to the queue
         worker.stopping.set()
@@ -78,6 +80,28 @@ def _stop_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
+def default_workers(cores: int | None = None, memory_gb: float | None = None) -> int:
+    """One worker per two cores (each uses two: its page helpers and the embedder's threads),
+    at most one per `WORKER_MEMORY_GB` of memory, at least one."""
+    cores = cores if cores is not None else (os.cpu_count() or 1)
+    if memory_gb is None:
+        try:
+            memory_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+        except (ValueError, OSError):
+            memory_gb = WORKER_MEMORY_GB
+    return max(1, min(cores // 2, int(memory_gb // WORKER_MEMORY_GB)))
+
+
+def worker_commands(settings: Any, workers: int | None = None) -> list[list[str]]:
+    """The `rag_core` arguments of each worker `serve` starts: `jobs.workers` (or `workers`, or
+    the default from cores and memory), plus the small-files lane when `jobs.small_lane`."""
+    count = workers or settings.jobs.workers or default_workers()
+    commands = [["worker"] for _ in range(count)]
+    if settings.jobs.small_lane:
+        commands.append(["worker", "--max-pages", str(settings.jobs.small_job_pages)])
+    return commands
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     extra = list(args.streamlit_args)
     if extra[:1] == ["--"]:
@@ -88,8 +112,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from rag_core import storage
     from rag_core.config import Settings
 
-    storage.require_available(Settings(data_dir=Path(args.data_dir)) if args.data_dir else Settings())  # before both
-    worker = subprocess.Popen([sys.executable, "-m", "rag_core", "worker"], cwd=REPO, env=env, start_new_session=True)
+    settings = Settings(data_dir=Path(args.data_dir)) if args.data_dir else Settings()
+    storage.require_available(settings)  # before any child starts
+    commands = worker_commands(settings, args.workers)
+    workers = [
+        subprocess.Popen([sys.executable, "-m", "rag_core", *cmd], cwd=REPO, env=env, start_new_session=True)
+        for cmd in commands
+    ]
     app = subprocess.Popen(
         [
             sys.executable,
@@ -107,8 +136,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         env=env,
         start_new_session=True,
     )
-    children = {"worker": worker, "app": app}
-    print(f"serve: worker pid {worker.pid}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
+    children = {"app": app} | {f"worker {n + 1}": proc for n, proc in enumerate(workers)}
+    pids = ", ".join(str(proc.pid) for proc in workers)
+    print(f"serve: worker pids {pids}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
     if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
         port = ["--port", str(args.api_port)] if args.api_port else []
         children["api"] = subprocess.Popen(
@@ -226,11 +256,15 @@ def add_job_commands(sub, add) -> None:
     """Register `worker`, `serve` and `jobs` on the CLI's subparsers (`add` gives the common options)."""
     p = add("worker", cmd_worker, "run a worker that ingests queued uploads (until Ctrl-C)")
     p.add_argument("--verbose", action="store_true", help="print every progress event")
+    p.add_argument("--max-pages", type=int, help="take only files of at most this many pages (a small-files lane)")
     p = add("serve", cmd_serve, "run a worker and the app together (what `make run` does); Ctrl-C stops both")
     p.add_argument("--address", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8501)
     p.add_argument("--no-api", action="store_true", help="do not start the API server (`python -m rag_core api`)")
     p.add_argument("--api-port", type=int, help="port of the API server (default: RAG_API__PORT, 8502)")
+    p.add_argument(
+        "--workers", type=int, help="workers to start (default: RAG_JOBS__WORKERS, or from cores and memory)"
+    )
     p.add_argument("streamlit_args", nargs=argparse.REMAINDER, help="more options for `streamlit run`")
     p = add("jobs", cmd_jobs, "the upload queue: list, cancel ID, retry ID")
     p.add_argument("action", nargs="?", choices=["list", "cancel", "retry"], default="list")

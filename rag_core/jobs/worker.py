@@ -2,13 +2,12 @@
 
 One loop per process (`python -m rag_core worker`; start more for more throughput, on this
 machine or another one that sees the same library, or set `RAG_INGEST__EXECUTOR=ray` to spread
-each job's page batches and embedding over a Ray cluster: `runner_for`). Each turn: beat (the app tells whether a
-worker is alive from these heartbeats), send back to the queue the running jobs whose lease
-ran out, claim the oldest queued job by a conditional update, run it with a lease renewed by a
-thread every third of `jobs.lease_s`, write its outcome. Progress is written at most once per
-`jobs.progress_interval_s` within a stage, and at once when a stage begins; the job table is
-compacted every `jobs.compact_every_s`.
-
+each job's page batches and embedding over a Ray cluster: `runner_for`). Each turn: beat (the
+app tells whether a worker is alive from these heartbeats), send back to the queue the running
+jobs whose lease ran out, claim the next queued job (`fair`: small files first, users in turn)
+by a conditional update, run it with a lease renewed by a thread every third of `jobs.lease_s`,
+write its outcome. Progress is written at most once per `jobs.progress_interval_s` within a
+stage, and at once when a stage begins; the job table is compacted every `jobs.compact_every_s`.
 Outcomes: `done` with the document id; `failed` at once for a file the user must fix (a
 `RagError`: its message), after two identical internal errors in a row, or after
 `jobs.max_attempts` runs (a worker killed each time); `cancelled` when the user asked, after
@@ -30,6 +29,7 @@ from collections.abc import Callable
 from rag_core import storage
 from rag_core.config import Settings
 from rag_core.errors import RagError
+from rag_core.jobs.fair import PageCounts, claim_order
 from rag_core.jobs.runner import JobStopped, LocalStageRunner, StageRunner, submitter_of
 from rag_core.models import IngestResult, ProgressEvent
 from rag_core.store import Job, Store
@@ -89,7 +89,9 @@ class Worker:
         settings: Settings,
         runner: StageRunner | None = None,
         on_event: Callable[[Job, ProgressEvent], None] | None = None,
+        max_pages: int | None = None,
     ) -> None:
+        """`max_pages`: take only files of at most that many pages (the small-files lane)."""
         from rag_core.pipeline.connection import open_store
 
         self.settings = settings
@@ -103,6 +105,8 @@ class Worker:
         self._last_beat = 0.0
         self._last_compact = time.monotonic()
         self.stopping = threading.Event()
+        self.max_pages = max_pages
+        self.pages = PageCounts(settings)
 
     # ----- the loop -------------------------------------------------------------------------
     def run_forever(self) -> None:
@@ -120,11 +124,14 @@ class Worker:
         self.table.requeue_expired()
         if time.monotonic() - self._last_compact > self.settings.jobs.compact_every_s:
             self.compact()
-        job = self.table.claim(self.id, self.settings.jobs.lease_s)
+        job = self.table.claim(self.id, self.settings.jobs.lease_s, order=self._order)
         if job is None:
             return False
         self.run_job(job)
         return True
+
+    def _order(self, queued: list[Job], running: list[Job]) -> list[Job]:
+        return claim_order(queued, running, self.pages, self.settings.jobs.small_job_pages, self.max_pages)
 
     def beat(self, force: bool = False) -> None:
         if force or time.monotonic() - self._last_beat >= self.settings.jobs.heartbeat_s:

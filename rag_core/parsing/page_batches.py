@@ -23,6 +23,7 @@ from rag_core.parsing.document_builder import Block, PageSize
 BATCH_PAGES = 4  # pages per parse_document call: bounded memory, smooth progress, ~20 ms overhead
 SCAN_MAX_CHARS = 50
 SCAN_MIN_IMAGE_SHARE = 0.25
+SLOW_IMAGE_SHARE = 0.2  # images over a fifth of a page: likely a table image or a scan, seconds of OCR
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,27 @@ def plan(doc: pymupdf.Document, ocr: bool, artifacts_dir: Path, table_images: bo
     """The batches of an open PDF: runs of at most BATCH_PAGES pages that share the same OCR decision."""
     no_text: set[int] = set()
     scanned: set[int] = set()
+    pictured: set[int] = set()
     for pno in range(doc.page_count):
-        chars, scan = text_survey(doc.load_page(pno))
+        page = doc.load_page(pno)
+        chars, scan = text_survey(page)
         if chars == 0:
             no_text.add(pno)
         if scan:
             scanned.add(pno)
+        if (ocr or table_images) and image_share(page) >= SLOW_IMAGE_SHARE:
+            pictured.add(pno)
+    slow = (scanned if ocr else set()) | pictured
     return [
         Batch(pages, needs_ocr, ocr, frozenset(no_text.intersection(pages)), str(artifacts_dir), table_images)
-        for pages, needs_ocr in page_runs(doc.page_count, scanned if ocr else set())
+        for pages, needs_ocr in page_runs(doc.page_count, scanned if ocr else set(), slow)
     ]
+
+
+def image_share(page: pymupdf.Page) -> float:
+    """Share of the page covered by images."""
+    covered = sum(abs(pymupdf.Rect(info["bbox"]) & page.rect) for info in page.get_image_info())
+    return covered / (abs(page.rect) or 1.0)
 
 
 def text_survey(page: pymupdf.Page) -> tuple[int, bool]:
@@ -79,20 +91,31 @@ def text_survey(page: pymupdf.Page) -> tuple[int, bool]:
         return 0, True
     if chars >= SCAN_MAX_CHARS:
         return chars, False
-    page_area = abs(page.rect) or 1.0
-    covered = 0.0
-    for info in page.get_image_info():
-        covered += abs(pymupdf.Rect(info["bbox"]) & page.rect)
-    return chars, covered / page_area >= SCAN_MIN_IMAGE_SHARE
+    return chars, image_share(page) >= SCAN_MIN_IMAGE_SHARE
 
 
-def page_runs(total: int, ocr_pages: set[int]) -> list[tuple[list[int], bool]]:
-    """Consecutive runs of at most BATCH_PAGES pages that share the same OCR decision."""
+def page_runs(total: int, ocr_pages: set[int], slow_pages: set[int] | None = None) -> list[tuple[list[int], bool]]:
+    """Consecutive runs of at most BATCH_PAGES pages that share the same OCR decision; a slow page
+    (scanned, or large images that may be tables read by OCR) is a batch of its own, so that the
+    pages done advance page by page where each takes seconds, and the processes share them evenly."""
+    slow_pages = slow_pages or set()
     batches: list[tuple[list[int], bool]] = []
     for pno in range(total):
         needs = pno in ocr_pages
-        if batches and batches[-1][1] == needs and len(batches[-1][0]) < BATCH_PAGES:
+        alone = pno in slow_pages or (batches and batches[-1][0][-1] in slow_pages)
+        if batches and not alone and batches[-1][1] == needs and len(batches[-1][0]) < BATCH_PAGES:
             batches[-1][0].append(pno)
         else:
             batches.append(([pno], needs))
     return batches
+
+
+def file_pages(path: Path, suffix: str) -> int:
+    """Pages of an uploaded file: a PDF's page count; 1 for other kinds or an unreadable file."""
+    if suffix.lower() != "pdf":
+        return 1
+    try:
+        with pymupdf.open(path) as doc:
+            return max(1, doc.page_count)
+    except (RuntimeError, ValueError, OSError):
+        return 1

@@ -45,7 +45,7 @@ from rag_core.parsing.picture_text import split_picture, text_blocks
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
-from rag_core.parsing.table_images import read_table_picture
+from rag_core.parsing.table_images import on_picture_read, read_table_picture
 from rag_core.parsing.titles import PAGES_CHECKED, document_title
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,12 @@ def _parse_open(
             if progress is not None:
                 progress(done, total)
 
-    results = (page_batches or _LocalBatches(doc, settings)).run(path, tasks, report)
+    def picture_read(page_no: int) -> None:  # a page with table images: progress while it is read
+        if progress is not None:
+            progress(done, total)
+
+    with on_picture_read(picture_read):
+        results = (page_batches or _LocalBatches(doc, settings)).run(path, tasks, report)
     blocks: list[Block] = []
     sizes: dict[int, PageSize] = {}
     for result in results:

@@ -21,6 +21,8 @@ import re
 import statistics
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pymupdf
@@ -48,6 +50,18 @@ MAX_BOX_RATIO = 5.0  # '6 359 225,8' is ~5 heights wide; a line of prose or code
 _NUMBER_RUN = re.compile(r"[-−(]?\d+(?: \d{3}(?!\d))*(?:[.,]\d+)?%?\)?")
 _lock = threading.Lock()
 _engine = None
+_listeners: dict[int, Callable[[int], None]] = {}  # thread id -> called with the page number of each picture read
+
+
+@contextmanager
+def on_picture_read(listener: Callable[[int], None]) -> Iterator[None]:
+    """Call `listener(page_no)` after each picture this thread reads by OCR (tens of seconds on a
+    loaded machine): the parse reports progress while one page takes long."""
+    _listeners[threading.get_ident()] = listener
+    try:
+        yield
+    finally:
+        _listeners.pop(threading.get_ident(), None)
 
 
 def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
@@ -72,6 +86,9 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
             return None
         pix = page.get_pixmap(clip=rect, dpi=OCR_DPI)
         boxes = _ocr(_rgb(pix))
+        listener = _listeners.get(threading.get_ident())
+        if listener is not None:
+            listener(picture.page_no)
     except Exception:  # OCR must never lose the page: the picture stays a picture
         log.warning("could not read the picture on page %d as a table", picture.page_no, exc_info=True)
         return None

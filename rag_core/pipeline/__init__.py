@@ -56,6 +56,7 @@ from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload que
     list_jobs,
     live_workers,
     progress_of,
+    queue_places,
     remaining_of,
     retry_job,
     submit_files,

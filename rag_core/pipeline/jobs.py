@@ -157,6 +157,25 @@ def list_jobs(settings: Settings, *, principal: Principal, limit: int = 50) -> l
     return active + ended
 
 
+def queue_places(settings: Settings, jobs: Sequence[Job]) -> dict[str, tuple[int, bool, int]]:
+    """For each queued job of `jobs`: (its place in the order the workers take jobs, 1 = next;
+    whether it is a small file, taken first and by the small-files lane; the imports running
+    now). The order is the workers' own (`rag_core.jobs.fair`) over the whole queue, so a place
+    counts other users' jobs too."""
+    from rag_core.jobs.fair import PageCounts, claim_order
+
+    table = open_store(settings).job_table()
+    queued, running = table.all("state = 'queued'"), table.all("state = 'running'")
+    pages = PageCounts(settings)
+    order = claim_order(queued, running, pages, settings.jobs.small_job_pages)
+    places = {job.id: n for n, job in enumerate(order, start=1)}
+    return {
+        j.id: (places[j.id], pages(j) <= settings.jobs.small_job_pages, len(running))
+        for j in jobs
+        if j.state == "queued" and j.id in places
+    }
+
+
 def get_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
     return _checked(job_id, settings, principal)
 
@@ -191,14 +210,21 @@ def live_workers(settings: Settings) -> list[dict]:
     return open_store(settings).job_table().live_workers(3 * settings.jobs.heartbeat_s)
 
 
+# Each stage's share of a job's time, from the seconds per page the stages took over the corpus
+# (benchmarks/ingest.py and the corpus library's manifests: parse ~55 %, embed ~35 % with the torch
+# passage path, chunk and write the rest). Equal quarters made the time left jump at each stage.
+STAGE_SHARE = {"parse": 0.55, "chunk": 0.05, "embed": 0.35, "write": 0.05}
+
+
 def progress_of(job: Job) -> float:
-    """0..1 over the four stages (each a quarter); 1 for an ended job."""
+    """0..1 over the four stages, each weighted by its share of the time (`STAGE_SHARE`); 1 for an ended job."""
     if job.state not in ("running", "queued"):
         return 1.0
     if job.stage not in STAGES:
         return 0.0
     within = job.done / job.total if job.total else 0.0
-    return min(1.0, (STAGES.index(job.stage) + within) / len(STAGES))
+    before = sum(STAGE_SHARE[s] for s in STAGES[: STAGES.index(job.stage)])
+    return min(1.0, before + STAGE_SHARE[job.stage] * within)
 
 
 def elapsed_of(job: Job, now: float | None = None) -> float:

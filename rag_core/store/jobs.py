@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
 from typing import Any
@@ -179,12 +180,19 @@ class JobTable:
         now = time.time() if now is None else now
         return self._update(f"state = 'running' AND lease_until < {now!r}", {"state": "queued", "owner": ""})
 
-    def claim(self, worker_id: str, lease_s: float) -> Job | None:
-        """The oldest queued job, now `running` under a fresh owner token; None when the queue is empty.
+    def claim(
+        self, worker_id: str, lease_s: float, order: Callable[[list[Job], list[Job]], list[Job]] | None = None
+    ) -> Job | None:
+        """The first queued job, now `running` under a fresh owner token; None when the queue is empty.
 
-        The update only matches a row still `queued`: a job another worker took first matches
-        nothing and the next one is tried. The token read back confirms the claim."""
-        for job in self.all("state = 'queued'"):
+        "First" is the oldest, or the first of `order(queued, running)` (`jobs.fair`), which may
+        also leave jobs out (a lane for small files). The update only matches a row still
+        `queued`: a job another worker took first matches nothing and the next one is tried.
+        The token read back confirms the claim."""
+        queued = self.all("state = 'queued'")
+        if order is not None and queued:
+            queued = order(queued, self.all("state = 'running'"))
+        for job in queued:
             token = f"{worker_id}:{uuid.uuid4().hex}"
             now = time.time()
             changed = self._update(

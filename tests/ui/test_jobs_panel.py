@@ -91,6 +91,7 @@ def test_the_library_says_no_worker_runs_while_jobs_wait_and_no_heartbeat_is_ali
     _run(at)
     assert fr("jobs.no_worker") not in _texts(at.warning)
     assert any(t.startswith("waiting.pdf") for t in _progress_texts(at))  # still queued, still listed
+    assert fr("jobs.place_small", place=1) in _texts(at.caption)  # its place and why: a small file, next
 
     # Heartbeats of 0.1 s: the beat written above is now older than three of them, that worker is gone.
     monkeypatch.setenv("RAG_JOBS__HEARTBEAT_S", "0.1")
@@ -103,7 +104,7 @@ def test_the_library_says_no_worker_runs_while_jobs_wait_and_no_heartbeat_is_ali
 def test_a_running_jobs_row_shows_its_stage_elapsed_time_and_time_left(tmp_path: Path) -> None:
     settings = Settings()
     queue_pdf(settings, tmp_path, "running.pdf", LOCAL)
-    # embed 1/2 (5/8 of the work), started 100 s ago: about 60 s left
+    # embed 1/2 (parse 0.55 + chunk 0.05 + half of embed's 0.35 = 0.775 of the work), started 100 s ago
     job = claim_as_worker(settings, {"stage": "embed", "done": 1, "total": 2, "started_at": time.time() - 100})
     assert job.state == "running"
     at = _library()
@@ -116,12 +117,12 @@ def test_a_running_jobs_row_shows_its_stage_elapsed_time_and_time_left(tmp_path:
         total=2,
     )
     assert _progress_texts(at) == [line]
-    assert at.get("progress")[0].proto.value == 62  # 5/8, in percent
+    assert at.get("progress")[0].proto.value == 77  # 0.775, in percent
     times = [m for c in _texts(at.caption) if (m := re.fullmatch(fr_pattern("jobs.times_left", "elapsed", "left"), c))]
     assert len(times) == 1, _texts(at.caption)
     elapsed, left = (_seconds(g) for g in times[0].groups())
     assert 100 <= elapsed <= 200, elapsed  # the page ran within 100 s
-    assert abs(left - 0.6 * elapsed) <= 1.5, (elapsed, left)  # elapsed / (5/8) - elapsed, rounded
+    assert abs(left - (1 / 0.775 - 1) * elapsed) <= 1.5, (elapsed, left)  # elapsed / 0.775 - elapsed, rounded
 
 
 # ----- 3. the sidebar indicator --------------------------------------------------------------------

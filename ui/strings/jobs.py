@@ -23,6 +23,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "jobs.times": {"fr": "écoulé {elapsed}", "en": "elapsed {elapsed}"},
     "jobs.times_left": {"fr": "écoulé {elapsed} · reste environ {left}", "en": "elapsed {elapsed} · about {left} left"},
     "jobs.by": {"fr": "déposé par {user}", "en": "uploaded by {user}"},
+    "jobs.place": {
+        "fr": "{place}ᵉ dans la file : {running} import(s) en cours d'abord",
+        "en": "place {place} in the queue: {running} import(s) running first",
+    },
+    "jobs.place_small": {
+        "fr": "{place}ᵉ dans la file : petit fichier, pris avant les grands",
+        "en": "place {place} in the queue: a small file, taken before large ones",
+    },
     "jobs.cancel": {"fr": "Annuler", "en": "Cancel"},
     "jobs.retry": {"fr": "Relancer", "en": "Retry"},
     "jobs.cancelled_now": {"fr": "Import de « {file} » annulé.", "en": "Import of “{file}” cancelled."},
