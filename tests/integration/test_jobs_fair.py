@@ -90,7 +90,9 @@ def test_a_small_upload_queued_after_a_long_one_is_searchable_before_the_long_on
         assert long_job.state == "running", "the short upload was searchable before the long one ended"
         hits = pipeline.search("coverage modifications deductible", settings, principal=LOCAL)
         assert any(h.document.file_name == "en_actuar_coverage_modifications.pdf" for h in hits.parents)
-        wait_until(lambda: pipeline.get_job(long_id, settings, principal=LOCAL).state == "done", 1800)
+        # what is tested has happened; the rest of the long import would only cost the suite minutes
+        pipeline.cancel_job(long_id, settings, principal=LOCAL)
+        wait_until(lambda: pipeline.get_job(long_id, settings, principal=LOCAL).state != "running", 300)
     finally:
         for w in workers:
             w.stop()
