@@ -106,6 +106,14 @@ def chat_texts(page) -> list[str]:
     return page.locator('[data-testid="stChatMessage"]').all_inner_texts()
 
 
+def run_question_set(page, path: Path, timeout_ms: int = 120_000) -> None:
+    """Evaluate: the question set at `path` uploaded, then run (its run given `timeout_ms`)."""
+    with rerun(page):
+        page.locator('input[type="file"]').set_input_files(str(path))
+    with rerun(page, timeout_ms):
+        page.get_by_role("button", name="Lancer").click()
+
+
 def settled_chat_texts(page, answer: str, timeout_s: float = 30.0) -> list[str]:
     """The chat's texts once the restored answer reads as `answer`, or as they stand at `timeout_s`:
     the browser may still be mounting the restored message's source cards when the run has ended."""
@@ -153,18 +161,12 @@ def test_errors_raised_by_the_library_are_shown_in_french(
     goto(page, f"{app}/evaluate")
     bad_set = tmp_path / "broken.jsonl"
     bad_set.write_text('{"question": "What is a tail factor?"\n', encoding="utf-8")  # the brace never closed
-    with rerun(page):
-        page.locator('input[type="file"]').set_input_files(str(bad_set))
-    with rerun(page):
-        page.get_by_role("button", name="Lancer").click()
+    run_question_set(page, bad_set)
     page.get_by_text("La ligne 1 du jeu de questions n'est pas du JSON valide").wait_for(timeout=10_000)
     assert not _english_in(page), _english_in(page)
     good_set = tmp_path / "fine.jsonl"
     good_set.write_text(json.dumps({"id": "q1", "question": QUESTION, "language": "en"}) + "\n", encoding="utf-8")
-    with rerun(page):
-        page.locator('input[type="file"]').set_input_files(str(good_set))
-    with rerun(page):
-        page.get_by_role("button", name="Lancer").click()
+    run_question_set(page, good_set)
     page.get_by_text("La bibliothèque ne contient aucun document que vous pouvez lire").wait_for(timeout=10_000)
     assert not _english_in(page), _english_in(page)
     shot(page, "error_fr_evaluate")
@@ -299,10 +301,7 @@ def test_evaluate_runs_an_uploaded_question_set_on_the_library(library_app: str,
     question_set = tmp_path / "my_questions.jsonl"
     row = {"id": "q1", "question": QUESTION, "language": "en", "type": "definition", "pdf": PDF_NAME, "pages": [1]}
     question_set.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    with rerun(page):
-        page.locator('input[type="file"]').set_input_files(str(question_set))
-    with rerun(page, 300_000):
-        page.get_by_role("button", name="Lancer").click()
+    run_question_set(page, question_set, 300_000)
     page.get_by_text("my_questions : 1 questions avec réponse sur 1").wait_for(timeout=30_000)
     assert page.get_by_text("Aucun PDF").count() == 0 and page.locator('[data-testid="stException"]').count() == 0
     shown = page.locator('[data-testid="stApp"]').inner_text()
