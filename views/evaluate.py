@@ -19,7 +19,7 @@ from rag_core.errors import RagError
 from rag_core.pipeline import evaluating
 from ui.auth import page_context
 from ui.downloads import download
-from ui.i18n import t, user_message
+from ui.i18n import STRINGS, t, user_message
 from ui.markdown import escape_md
 from ui.widgets import call
 
@@ -32,6 +32,22 @@ def _match_words(text: str) -> str:
     for group, key in MATCH_GROUPS.items():
         text = re.sub(rf"(?<![\w-]){re.escape(group)}(?![\w-])", t(f"evaluate.match.{key}"), text)
     return text
+
+
+def _column(name: str) -> str:
+    """A results column named by rag_core (in English, as its CLI report) in the page's language;
+    metric names (ndcg@10, hit@1...) are kept as they are."""
+    if f"evaluate.col.{name}" in STRINGS:
+        return t(f"evaluate.col.{name}")
+    if name.endswith(" 95% CI"):
+        return f"{name.removesuffix(' 95% CI')} {t('evaluate.col.95% CI')}"
+    return name
+
+
+def _table(rows: list[dict]) -> list[dict]:
+    """`rows` with their columns, and the unanswerable marker, in the page's language."""
+    unanswerable = t("evaluate.unanswerable")
+    return [{_column(k): (unanswerable if v == "(unanswerable)" else v) for k, v in row.items()} for row in rows]
 
 
 settings, principal = page_context()
@@ -90,7 +106,7 @@ results = st.session_state.get(RESULTS_KEY)
 if results:
     st.subheader(t("evaluate.summary", set=results["set"], n=results["n_answerable"], total=results["n_questions"]))
     st.caption(t("evaluate.caption", engine=results["default_engine"]))
-    st.dataframe(evaluating.summary_rows(results), hide_index=True, width="stretch")
+    st.dataframe(_table(evaluating.summary_rows(results)), hide_index=True, width="stretch")
     comp = results.get("baseline_comparison")
     if comp:
         (st.success if comp["beats_all"] else st.warning)(
@@ -117,10 +133,15 @@ if results:
         base = alt.Chart(alt.Data(values=data)).encode(x=alt.X("engine:N", title=None))
         bars = base.mark_bar().encode(
             y=alt.Y("mean:Q", title=metric, scale=alt.Scale(domain=[0, 1])),
-            color="engine:N",
-            tooltip=[f"{field}:N", "engine:N", "mean:Q", "n:Q"],
+            color=alt.Color("engine:N", title=t("evaluate.col.engine")),
+            tooltip=[
+                alt.Tooltip(f"{field}:N", title=_column(field)),
+                alt.Tooltip("engine:N", title=t("evaluate.col.engine")),
+                "mean:Q",
+                "n:Q",
+            ],
         )
-        errs = base.mark_errorbar().encode(y="low:Q", y2="high:Q")
+        errs = base.mark_errorbar().encode(y=alt.Y("low:Q", title=metric), y2="high:Q")
         st.markdown("**" + t(f"evaluate.by_{field}") + "**")
         st.altair_chart(alt.layer(bars, errs).facet(column=alt.Column(f"{field}:N", title=None)))
     engine = st.selectbox(
@@ -131,7 +152,7 @@ if results:
         else 0,
         key="evaluate_engine",
     )
-    st.dataframe(evaluating.question_rows(results, engine), hide_index=True, width="stretch")
+    st.dataframe(_table(evaluating.question_rows(results, engine)), hide_index=True, width="stretch")
     download(
         t("evaluate.download"),
         lambda who: evaluating.evaluation_results_file(results, settings, principal=who),

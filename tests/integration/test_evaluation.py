@@ -140,6 +140,16 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
         c.value.startswith(f"{results['default_engine']}, same language (5 questions): hit@1") for c in at.caption
     )
 
+    # in French (the default), the tables' columns named by rag_core (in English, for its CLI) are translated
+    fr = AppTest.from_file(str(app), default_timeout=60)
+    fr.session_state["evaluate_results"] = results
+    fr.run()
+    fr.switch_page("views/evaluate.py").run()
+    assert not fr.exception
+    summary, per_question = (list(frame.value.columns) for frame in fr.dataframe)
+    assert "moteur" in summary and "hit@1 IC 95 %" in summary and "engine" not in summary
+    assert "rang de la 1re page pertinente" in per_question and "first relevant rank" not in per_question
+
 
 def test_summary_prints_the_language_breakdown(evaluated: tuple[dict, str, Path]) -> None:
     from rag_core.evaluation import summary_text

@@ -78,4 +78,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": 'One question per line, as JSON: {"id", "question", "language": "fr"|"en", '
         '"pdf": file name, "pages": [evidence pages, from 1], "type"}; see docs/question_sets.md.',
     },
+    # column and axis titles of the results (rag_core names them in English for its CLI report)
+    "evaluate.col.engine": {"fr": "moteur", "en": "engine"},
+    "evaluate.col.language": {"fr": "langue", "en": "language"},
+    "evaluate.col.type": {"fr": "type", "en": "type"},
+    "evaluate.col.question": {"fr": "question", "en": "question"},
+    "evaluate.col.first relevant rank": {"fr": "rang de la 1re page pertinente", "en": "first relevant rank"},
+    "evaluate.col.quote in top-3 parents": {
+        "fr": "citation dans les 3 premiers parents",
+        "en": "quote in top-3 parents",
+    },
+    "evaluate.col.expected": {"fr": "attendu", "en": "expected"},
+    "evaluate.col.top pages": {"fr": "premières pages", "en": "top pages"},
+    "evaluate.col.best score": {"fr": "meilleur score", "en": "best score"},
+    "evaluate.col.context_tokens": {"fr": "jetons de contexte", "en": "context tokens"},
+    "evaluate.col.context_pages": {"fr": "pages de contexte", "en": "context pages"},
+    "evaluate.col.95% CI": {"fr": "IC 95 %", "en": "95% CI"},
+    "evaluate.unanswerable": {"fr": "(sans réponse)", "en": "(unanswerable)"},
 }
