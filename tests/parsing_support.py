@@ -100,8 +100,13 @@ def assert_chunk_invariants(chunked: Chunked, doc: DoclingDocument, settings: Se
             assert 0 <= b.x0 < b.x1 <= size.width + 1e-6
             assert 0 <= b.y0 < b.y1 <= size.height + 1e-6
 
-    # tables: each in exactly one parent with all its cells, as Markdown inside that parent
-    body_tables = [t for t in doc.tables if t.content_layer == ContentLayer.BODY]
+    # tables: each in exactly one parent with all its cells, as Markdown inside that parent; a contents
+    # page's grid (Docling's document_index) is searchable text, never a citable table
+    from rag_core.parsing.document_builder import data_table
+
+    contents = {t.self_ref for t in doc.tables if not data_table(t)}
+    assert not any(it.ref in contents for p in chunked.parents for it in p.items), "a contents grid became an item"
+    body_tables = [t for t in doc.tables if t.content_layer == ContentLayer.BODY and data_table(t)]
     for table in body_tables:
         holders = [p for p in chunked.parents for it in p.items if it.ref == table.self_ref]
         assert len(holders) == 1, f"{table.self_ref} in {len(holders)} parents"

@@ -92,7 +92,9 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
     replace(monkeypatch, pipeline, "page_pdf", page_pdf)
     replace(monkeypatch, pipeline, "ask", ask)
 
-    def ask_stream(question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal):
+    def ask_stream(
+        question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal, history=None
+    ):
         # The page streams; this gives whatever the test's `pipeline.ask` answers, as the stream's one final event.
         return AskStream(
             lambda: pipeline.ask(
