@@ -312,11 +312,18 @@ class JobTable:
         for name, table in (("jobs", self.jobs), ("workers", self.workers)):
             try:
                 table.optimize(cleanup_older_than=timedelta(seconds=keep_s))
-            except (RuntimeError, OSError, ValueError) as err:  # a concurrent commit: next time
-                if "conflict" not in str(err).lower() and "retry" not in str(err).lower():
+                left[name] = len(table.list_versions())
+            except (RuntimeError, OSError, ValueError) as err:  # another worker's commit or cleanup: next time
+                if not _concurrent(err):
                     raise
-            left[name] = len(table.list_versions())
         return left
 
     def versions(self) -> dict[str, int]:
         return {"jobs": len(self.jobs.list_versions()), "workers": len(self.workers.list_versions())}
+
+
+def _concurrent(err: BaseException) -> bool:
+    """A maintenance error caused by another worker at the same moment: a commit conflict, or a version
+    its cleanup removed while this one was listing or reading them (lance: "Not found: ....manifest")."""
+    text = str(err).lower()
+    return "conflict" in text or "retry" in text or ("not found" in text and ".manifest" in text)

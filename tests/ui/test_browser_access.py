@@ -292,7 +292,7 @@ def _oidc_journey(url: str, new_page) -> None:
     bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("reserving")  # a group he is not in
     with rerun(bob):
         bob.get_by_role("button", name="Accorder").click()
-    bob.get_by_text("member of the group 'reserving'").wait_for(timeout=10_000)
+    bob.get_by_text("membre du groupe « reserving »").wait_for(timeout=10_000)  # the library's refusal, in French
     bob.get_by_text("groupe", exact=True).first.click()
     bob.get_by_label("E-mail de l'utilisateur ou nom du groupe").fill("solvency-readers")  # his own
     with rerun(bob):
