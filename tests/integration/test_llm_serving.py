@@ -179,7 +179,7 @@ def test_the_gate_queues_the_second_asker_at_a_server_that_cancels(settings) -> 
 
         first = threading.Thread(target=ask, args=("a",))
         first.start()
-        assert wait_until(lambda: len(server.requests) == 3)  # the first asker is being answered
+        assert wait_until(lambda: len(server.requests) == 3, 60.0)  # the first asker is being answered
         second = threading.Thread(target=ask, args=("b",))
         second.start()
         first.join(60), second.join(60)
