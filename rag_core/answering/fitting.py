@@ -108,11 +108,10 @@ def fit_messages(
     def build(chosen: Sequence[PromptSource]) -> list[dict[str, Any]]:
         return build_messages(question, chosen, hits, settings, language, history, absent_terms)
 
-    messages = build(sources)
     allowance = prompt_allowance(settings)
     sources_limit = settings.llm.context_tokens
     if not allowance and not sources_limit:
-        return messages, sources
+        return build(sources), sources
     schema_text = json.dumps(bounded_schema(answer_shape(settings)), ensure_ascii=False)
     fixed = _tokens(build([]), schema_text)
     room = allowance - fixed if allowance else sources_limit
@@ -126,7 +125,7 @@ def fit_messages(
     while len(sources) > 1 and size(sources) > room:
         sources.pop()  # the last source first: the later parents, then the first parent's items
     if size(sources) <= room:
-        return (messages if len(sources) == len(prompt_sources) else build(sources)), sources
+        return build(sources), sources  # built once, for what is sent
     first = sources[0]
     hit = next((h for h in hits if h.parent.id == first.source.parent_id), None)
     best = next((i for i, c in enumerate(hit.children) if c.id == hit.best_child.id), 0) if hit else 0
