@@ -30,6 +30,7 @@ sys.path.insert(0, str(REPO))
 from rag_core import pipeline  # noqa: E402
 from rag_core.access import Principal  # noqa: E402
 from rag_core.config import Settings  # noqa: E402
+from rag_core.question import coverage_scope  # noqa: E402
 from rag_core.text import contains_quote  # noqa: E402
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
@@ -56,9 +57,7 @@ def load(path: str) -> list[dict]:
 def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     from rag_core.answering.coverage import check_coverage
 
-    library = pipeline.coverage_scope(
-        settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator())
-    )
+    library = coverage_scope(settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
     extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none
     rows = []
     for q in questions:

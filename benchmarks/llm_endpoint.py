@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from rag_core import pipeline  # noqa: E402
 from rag_core.access import Principal  # noqa: E402
-from rag_core.answering import Checked, Final  # noqa: E402
+from rag_core.answering import Checked  # noqa: E402
 from rag_core.config import LLMSettings, Settings  # noqa: E402
 from tests.ui.browser_support import free_port  # noqa: E402
 
@@ -104,7 +104,7 @@ def ask(question: str, settings: Settings) -> dict:
     for event in pipeline.ask_stream(question, settings, principal=LOCAL):
         if isinstance(event, Checked) and event.paragraph is not None and not first:
             first = time.perf_counter() - started
-        elif isinstance(event, Final):
+        elif isinstance(event, pipeline.Done):
             answer = event.answer
     assert answer is not None
     statuses: dict[str, int] = {}

@@ -1,12 +1,13 @@
 """The Ask page's answer while the model writes it: drafts, marks per paragraph, a stop button, its cost.
 
-`stream_answer` shows the façade's events (`pipeline.ask_stream`): the paragraph being written
+`stream_answer` shows the façade's typed events (`pipeline.ask_stream`): the paragraph being written
 as a grey draft, then each completed paragraph with its verification mark and number marks as
 soon as `rag_core` has checked it. The final, fully verified answer replaces all of it (the page
 renders it with its usual widgets). A click on the stop button reruns the page, which ends the
-run at its next event: the paragraphs verified before it are kept (`AskStream.stop`) and handed
-to `keep` like a final answer. Streamlit starts the new run at once, in another thread, while the
-stopped one is still unwinding: `await_stopped` makes the new run wait for that hand-over.
+run at its next event: the paragraphs verified before it are kept (the stream's `stop`) and handed
+to `keep` like a final answer; a `Failed` event is shown as the error it carries. Streamlit starts
+the new run at once, in another thread, while the stopped one is still unwinding: `await_stopped`
+makes the new run wait for that hand-over.
 `answer_cost` shows tokens, dialect and times of an answer. This module decides nothing about
 verification and stores nothing itself.
 """
@@ -22,7 +23,7 @@ import streamlit as st
 
 from rag_core.errors import RagError
 from rag_core.models import Answer
-from rag_core.pipeline import Checked, Draft, Final, Queued
+from rag_core.pipeline import Checked, Done, Draft, Failed, Queued
 from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.number_marks import marked_text
@@ -59,10 +60,11 @@ def _show_checked(slot: Any, event: Checked) -> None:
 
 
 def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
-    """Show `stream` (an `AskStream`) as it is written; return the answer kept (None after an error shown)."""
+    """Show `stream` (the façade's `ask_stream`) as it is written; the answer kept (None after an error shown)."""
     board = st.empty()
     kept: Answer | None = None
     failed = False
+    error: RagError | None = None
     handoff = st.session_state[HANDOFF] = threading.Event()
     try:
         with board.container(), st.spinner(t("ask.thinking")):
@@ -70,9 +72,14 @@ def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
             slots: dict[int, Any] = {}
             queue = st.empty()
             for event in stream:
-                if isinstance(event, Final):
+                if isinstance(event, Done):
                     kept = event.answer
                     break
+                if isinstance(event, Failed):
+                    error = event.error
+                    break
+                if not isinstance(event, (Draft, Checked, Queued)):
+                    continue  # searching: the spinner says so
                 if isinstance(event, Queued):
                     queue.info(t("stream.queued", n=event.position), icon=":material/hourglass_top:")
                     continue
@@ -85,9 +92,9 @@ def stream_answer(stream: Any, keep: Callable[[Answer], None]) -> Answer | None:
                     slots[event.index].caption(escape_md(event.text) + " ▌")
                 elif isinstance(event, Checked):
                     _show_checked(slots[event.index], event)
-    except RagError as err:
-        failed = True
-        st.error(escape_md(user_message(err)))
+        if error is not None:  # shown outside the board, which is emptied below
+            failed = True
+            st.error(escape_md(user_message(error)))
     except Exception:
         failed = True
         log.exception("the answer stream failed")

@@ -170,7 +170,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if answer.uncited:
         with st.expander(t("ask.uncited")):
             citation_cards(answer.uncited, key=f"uncited-{m}")
-    cited = [s for s in answer.sources if any(s.id in p.source_ids for p in answer.paragraphs)] or answer.sources
+    cited = pipeline.cited_sources(answer) or answer.sources
     if cited:
         with st.expander(t("ask.report")):
             with st.form(key=f"report-{m}", clear_on_submit=True):

@@ -20,7 +20,7 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -29,7 +29,7 @@ from starlette.responses import StreamingResponse
 
 from rag_core import pipeline
 from rag_core.api.security import Caller
-from rag_core.errors import InputError, NotFoundError, RagError
+from rag_core.errors import InputError, NotFoundError
 from rag_core.models import Answer
 
 router = APIRouter(prefix="/v1", tags=["openai-compatible"])
@@ -174,7 +174,7 @@ def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] 
     }
 
 
-def _chunks(stream: Any, model: str) -> Iterator[str]:
+def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
     cid, created = _completion_id(), int(time.time())
 
     def chunk(delta: dict[str, Any], finish: Literal["stop"] | None = None, **extra: Any) -> str:
@@ -189,11 +189,12 @@ def _chunks(stream: Any, model: str) -> Iterator[str]:
         return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""})
-    try:
-        answer = next(e.answer for e in stream if isinstance(e, pipeline.Final))
-    except RagError as err:
+    end = next(e for e in stream if isinstance(e, pipeline.Done | pipeline.Failed))
+    if isinstance(end, pipeline.Failed):
+        err = end.error
         yield f"data: {json.dumps({'error': {'message': str(err), 'type': type(err).__name__}})}\n\n"
         return
+    answer = end.answer
     cites = citations(answer)
     parts = paragraphs_text(answer, cites)
     for i, part in enumerate(parts):

@@ -9,7 +9,7 @@ re-check and the audit records are the app's own.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -114,22 +114,20 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
     return StreamingResponse(sse_events(stream), media_type="text/event-stream")
 
 
-def sse_events(stream: Any) -> Iterator[str]:
-    """The façade's events as server-sent events; an error ends the stream with an `error` event."""
-    from rag_core.errors import RagError
-
-    try:
-        for event in stream:
-            if isinstance(event, pipeline.Draft):
-                yield _sse("draft", {"index": event.index, "text": event.text})
-            elif isinstance(event, pipeline.Checked):
-                paragraph = event.paragraph.model_dump(mode="json") if event.paragraph else None
-                sources = [s.model_dump(mode="json") for s in event.sources]
-                yield _sse("checked", {"index": event.index, "paragraph": paragraph, "sources": sources})
-            elif isinstance(event, pipeline.Final):
-                yield _sse("final", event.answer.model_dump(mode="json"))
-    except RagError as err:
-        yield _sse("error", {"error": {"message": str(err), "type": type(err).__name__}})
+def sse_events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
+    """The façade's events as server-sent events (`draft`, `checked`, `final`); an error ends the stream
+    with an `error` event. The search events are the page's only and are not sent."""
+    for event in stream:
+        if isinstance(event, pipeline.Draft):
+            yield _sse("draft", {"index": event.index, "text": event.text})
+        elif isinstance(event, pipeline.Checked):
+            paragraph = event.paragraph.model_dump(mode="json") if event.paragraph else None
+            sources = [s.model_dump(mode="json") for s in event.sources]
+            yield _sse("checked", {"index": event.index, "paragraph": paragraph, "sources": sources})
+        elif isinstance(event, pipeline.Done):
+            yield _sse("final", event.answer.model_dump(mode="json"))
+        elif isinstance(event, pipeline.Failed):
+            yield _sse("error", {"error": {"message": str(event.error), "type": type(event.error).__name__}})
 
 
 def _sse(event: str, data: Any) -> str:

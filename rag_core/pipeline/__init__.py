@@ -1,8 +1,9 @@
 """The faÃ§ade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here or are re-exported here: `ingest` and `reindex` are in
-`pipeline.indexing` (the stages of one file in `pipeline.ingestion`), `search` and the scope a
-question shares with it in `pipeline.searching`, the question flow in `pipeline.asking`, the
+`pipeline.indexing` (the stages of one file in `pipeline.ingestion`), `search` in
+`pipeline.searching`, the question flow in its own package `rag_core.question` (`ask_stream`
+returns its stream of typed events; the stream stores and audits its answer itself), the
 access rules in `pipeline.permissions`, the upload queue's verbs in `pipeline.jobs`
 (its worker in `rag_core.jobs`). The document verbs stay here because they call one another
 through this module (tests replace one, e.g. `get_document`, and the others see it). Every entry
@@ -17,34 +18,29 @@ state beyond one store connection per library.
 
 from __future__ import annotations
 
-import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core import answering, parsing, reranking, storage, understanding
+from rag_core import parsing, reranking, storage
 from rag_core.access import Principal
-from rag_core.answering import Checked, Draft, Final, Queued  # noqa: F401  (re-exported: the events of ask_stream)
 from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend
 from rag_core.errors import NotFoundError
 from rag_core.library import clean_file_name, sha256_file  # noqa: F401  (clean_file_name: the pages' too, uploads refused)
-from rag_core.llm import llm_configured
+from rag_core.llm import known_dialect, llm_configured
 from rag_core.messages import message
 from rag_core.models import Answer, Chunked, DocumentRecord
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.asking import AskStream, QuestionRun, answers_backend, coverage_scope
-from rag_core.pipeline.connection import _store, open_store  # noqa: F401  (_store: tests clear its cache)
+from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the Ask page reopens conversations)
     ConversationSummary,
     conversation_answers,
     conversation_history,
     list_conversations,
 )
-from rag_core.pipeline.conversations import store_answer as _store_answer
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.indexing import ingest, reindex, reindex_pages  # noqa: F401  (re-exported: the verbs that write the index)
 from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
@@ -78,14 +74,26 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the faÃ
     revoke,
     writable_collections,
 )
-from rag_core.pipeline.presentation import answer_sources, document_view, query_terms  # noqa: F401
+from rag_core.pipeline.presentation import document_view, query_terms
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
-from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
+from rag_core.pipeline.searching import search
 from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token  # noqa: F401  (re-exported: personal API tokens)
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
-from rag_core.text import detect_language
+from rag_core.question import (
+    Checked,
+    Done,
+    Draft,
+    Event,
+    Failed,
+    Found,
+    QuestionStream,
+    Queued,
+    Refused,
+    Searching,
+    cited_sources,
+)
 from rag_core.understanding import term_presence
-from rag_core.understanding.followups import HISTORY_MESSAGES, Message
+from rag_core.understanding.followups import Message
 
 
 # ----- read-only views ------------------------------------------------------------------------
@@ -212,7 +220,8 @@ def ask(
     *,
     principal: Principal,
 ) -> Answer:
-    """Answer from the readable documents; the conversation is the principal's own."""
+    """Answer from the readable documents; the conversation is the principal's own. An error written
+    for the user is raised (`RagError`)."""
     return ask_stream(question, settings, conversation_id, collections, doc_ids, principal=principal).result()
 
 
@@ -225,60 +234,13 @@ def ask_stream(
     *,
     principal: Principal,
     history: Sequence[Message] | None = None,
-) -> AskStream:
-    """`ask` as events while the model writes: `answering.Draft` (unverified, display only), `Checked` (a
-    paragraph verified once complete), then `Final`; `stop()` keeps what was verified. Only the final (or
-    stopped) answer is stored and audited, as `ask` does. `history` (the earlier turns a chat client
-    sends, oldest first) replaces the stored conversation's for the follow-up rewrite."""
-    started = time.perf_counter()
-    searched: list[str] = []
-
-    def start() -> Answer | QuestionRun:
-        language = detect_language(question)  # once per question; every step is given it
-        reply = answering.greeting_reply(question)
-        if reply is not None:
-            return Answer(
-                question=question,
-                language=language,
-                mode="greeting",
-                missing_information=reply,
-                elapsed_s=time.perf_counter() - started,
-            )
-        scope, found = resolve_scope(settings, principal, collections, doc_ids)
-        searched.extend(found)
-        turns = (
-            understanding.read_history(
-                settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
-            )
-            if history is None
-            else list(history)[-HISTORY_MESSAGES:]
-        )
-        run = QuestionRun(
-            question,
-            settings,
-            turns,
-            language=language,  # type: ignore[arg-type]
-            library=coverage_scope(settings, scope) if settings.answer.check_terms else None,
-        )
-        run_searches(run, settings, scope)
-        return run
-
-    def finish(answer: Answer) -> None:
-        if conversation_id:
-            _store_answer(settings, conversation_id, answer, principal)
-        context, cited = answer_sources(answer)
-        perm.audit(
-            settings,
-            "question",
-            principal,
-            conversation_id=conversation_id,
-            mode=answer.mode,
-            context=context,
-            cited=cited,
-            **scope_fields(settings, searched, "question", question, collections, doc_ids),
-        )
-
-    return AskStream(start, finish)
+) -> QuestionStream:
+    """`ask` as typed events (`rag_core.question.events`): `Searching`, `Found`, `Draft` (unverified,
+    display only), `Checked` (a paragraph verified once complete), `Queued`, then one of `Done`,
+    `Refused` or `Failed`; `stop()` keeps what was verified. Only the final (or stopped) answer is
+    stored and audited, by the stream itself. `history` (the earlier turns a chat client sends, oldest
+    first) replaces the stored conversation's for the follow-up rewrite. Nothing runs until iterated."""
+    return QuestionStream(question, settings, principal, conversation_id, collections, doc_ids, history)
 
 
 def library_location(settings: Settings) -> str:
@@ -301,9 +263,93 @@ def backends(settings: Settings) -> dict[str, str]:
     }
 
 
-def temp_upload(data: bytes, suffix: str) -> Path:
-    """Write uploaded bytes to a temporary file for `ingest` (the caller removes it)."""
-    fd, name = tempfile.mkstemp(suffix=suffix)
-    with open(fd, "wb") as handle:
-        handle.write(data)
-    return Path(name)
+def answers_backend(settings: Settings) -> str:
+    """The answer backend as the home page's backends table says it: endpoint, model, dialect, streaming."""
+    where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
+    dialect = known_dialect(settings)
+    key = f"engines.llm_{'' if dialect else 'probe_'}{'' if settings.llm.stream else 'not_'}streamed"
+    return message(key, where=where, model=settings.llm.model, dialect=dialect)
+
+
+# The entry points and the types they take and return; nothing private, nothing only a test needs.
+__all__ = [
+    "Checked",
+    "ConversationSummary",
+    "Done",
+    "Draft",
+    "Event",
+    "Failed",
+    "Found",
+    "QuestionStream",
+    "Queued",
+    "Refused",
+    "Searching",
+    "ViewerTarget",
+    "answers_backend",
+    "answers_in_scope",
+    "artifact_path",
+    "ask",
+    "ask_stream",
+    "audit_csv",
+    "audit_events",
+    "backends",
+    "can",
+    "cancel_job",
+    "citation_image",
+    "cited_sources",
+    "clean_file_name",
+    "clear_finished_jobs",
+    "conversation_answers",
+    "conversation_history",
+    "create_api_token",
+    "create_collection",
+    "delete",
+    "elapsed_of",
+    "export_table",
+    "get_document",
+    "get_job",
+    "glossary_info",
+    "grant",
+    "highlight_target",
+    "ingest",
+    "inspect",
+    "library_location",
+    "list_api_tokens",
+    "list_collections",
+    "list_conversations",
+    "list_documents",
+    "list_grants",
+    "list_jobs",
+    "live_workers",
+    "load_chunks",
+    "manageable_collections",
+    "open_store",
+    "page_pdf",
+    "principal_of_token",
+    "progress_of",
+    "query_terms",
+    "queue_places",
+    "readable_document_ids",
+    "record_event",
+    "record_inspection",
+    "record_sign_in",
+    "reindex",
+    "reindex_pages",
+    "remaining_of",
+    "reported_citations",
+    "retry_job",
+    "revoke",
+    "revoke_api_token",
+    "search",
+    "search_in_scope",
+    "source_label",
+    "source_path",
+    "source_target",
+    "submit_files",
+    "submit_upload",
+    "thesaurus_info",
+    "upload_glossary",
+    "upload_thesaurus",
+    "viewer_annotations",
+    "writable_collections",
+]

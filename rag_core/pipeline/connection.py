@@ -16,3 +16,8 @@ def open_store(settings: Settings) -> Store:
 @lru_cache(maxsize=8)
 def _store(uri: str) -> Store:
     return Store(uri)
+
+
+def forget_stores() -> None:
+    """Drop the cached connections (the next `open_store` connects again), e.g. once a library is removed."""
+    _store.cache_clear()

@@ -1,5 +1,5 @@
 """Read-only views the façade returns or records: a document's structure, and the documents and
-pages a search or an answer used (for the audit trail). Pure functions of what the caller read;
+pages a search used (for the audit trail). Pure functions of what the caller read;
 this module checks no permission and reads nothing.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rag_core.models import Answer, Chunked, DocumentRecord, SearchResult, Source
+from rag_core.models import Chunked, DocumentRecord, SearchResult
 from rag_core.understanding.followups import key_terms
 
 
@@ -71,15 +71,6 @@ def _by_document(entries: Iterable[tuple[str, str, Iterable[int]]]) -> list[dict
 def search_sources(result: SearchResult) -> list[dict[str, Any]]:
     """The documents and pages of a search's ranked parents."""
     return _by_document((h.document.doc_id, h.document.file_name, h.parent.pages) for h in result.parents)
-
-
-def answer_sources(answer: Answer) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(documents and pages given as context, documents and pages cited by a paragraph)."""
-    every: dict[str, Source] = {s.id: s for s in [*answer.sources, *answer.uncited]}
-    cited_ids = {sid for p in answer.paragraphs for sid in p.source_ids}
-    context = _by_document((s.doc_id, s.file_name, s.pages) for s in every.values())
-    cited = _by_document((s.doc_id, s.file_name, s.pages) for sid, s in every.items() if sid in cited_ids)
-    return context, cited
 
 
 def query_terms(query: str) -> list[str]:

@@ -3,7 +3,7 @@ sub-questions, thesaurus, glossary.
 
 `expansion_terms` gives the thesaurus' weighted lexical terms for a query; `translation` its
 terms in the other language (`glossary.py`). This package analyses questions: it never
-searches, answers or stores passages (the question flow that calls it is `rag_core.pipeline.asking`).
+searches, answers or stores passages (the question flow that calls it is `rag_core.question`).
 It keeps one record of its own next to each document's chunks: the glossary terms the document
 holds (`term_presence.py`), from which cross-lingual search tells a question about the other
 language's documents.

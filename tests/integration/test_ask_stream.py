@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from rag_core import pipeline
-from rag_core.answering import Checked, Draft, Final
 from rag_core.config import LLMSettings
+from rag_core.question import Checked, Done, Draft, Found, Searching
 from rag_core.understanding import conversation_path
 from tests.access_support import ADMIN, TOPICS, IngestedCollections, copy_library
 from tests.fake_chat_server import FakeChatServer, Reply
@@ -54,7 +54,7 @@ def test_the_final_answer_is_stored_once_the_stream_ends(access_template: Ingest
             kinds.append(type(event))
             if isinstance(event, Draft):
                 assert not conversation_path(settings, "c1", user=ADMIN.user).exists()  # nothing stored mid-stream
-    assert kinds[-1] is Final and Checked in kinds
+    assert kinds[:2] == [Searching, Found] and kinds[-1] is Done and Checked in kinds
     (record,) = stored(settings, "c1")
     assert record["mode"] == "llm" and record["dialect"] == "json_object" and len(record["paragraphs"]) == 2
     assert (record["prompt_tokens"], record["completion_tokens"]) == (123, 45) and record["first_paragraph_s"] > 0

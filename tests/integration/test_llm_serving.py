@@ -19,7 +19,7 @@ from rag_core.answering.guardrails.support import judge_support
 from rag_core.llm import endpoint
 from rag_core.llm.shaping import FOLD_HEADER
 from rag_core.models import Paragraph
-from rag_core.pipeline.asking import answer_question
+from rag_core.question import answer_question
 from tests.answering_support import make_result
 from tests.fake_chat_server import FakeChatServer, Reply
 from tests.llm_support import MSEP_QUOTE, QUESTION_FR, good, llm_settings, para

@@ -24,6 +24,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
+from rag_core.pipeline.connection import forget_stores
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
@@ -93,7 +94,7 @@ def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     results = pipeline.ingest([corpus_dir / name for name in PDFS], settings, principal=LOCAL)
     assert [r.status for r in results] == ["ingested"] * len(PDFS), [r.message for r in results]
     yield settings
-    pipeline._store.cache_clear()
+    forget_stores()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
-from rag_core.pipeline import asking
+from rag_core.question import stream as question_stream
 from tests.access_support import (
     ADMIN,
     ALICE,
@@ -61,13 +61,16 @@ def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
     library: IngestedCollections, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     given: list = []  # a spy on the real question flow: the history `ask` hands it (and so the model)
-    real = asking.QuestionRun
+    real = question_stream.build_context
 
-    def spy(question, settings, history=(), library=None, language=None):  # type: ignore[no-untyped-def]
-        given.append(list(history))
-        return real(question, settings, history, library, language)
+    def spy(  # type: ignore[no-untyped-def]
+        question, settings, principal, conversation_id=None, collections=None, doc_ids=None, history=None, language=None
+    ):
+        context = real(question, settings, principal, conversation_id, collections, doc_ids, history, language)
+        given.append(list(context.history))
+        return context
 
-    replace(monkeypatch, pipeline, "QuestionRun", spy)
+    replace(monkeypatch, question_stream, "build_context", spy)
 
     answer = pipeline.ask(SECRET_QUERY, library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD in " ".join(p.text for p in answer.paragraphs)

@@ -14,7 +14,8 @@ from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
 from rag_core.models import SearchResult
-from rag_core.pipeline.asking import answer_question
+from rag_core.pipeline.connection import forget_stores
+from rag_core.question import answer_question
 from rag_core.reranking.bge import BgeReranker
 from rag_core.store import Store
 from rag_core.understanding import expansion_terms
@@ -64,7 +65,7 @@ DOCS = {
 @pytest.fixture
 def library(settings: Settings) -> Iterator[tuple[Store, Settings]]:
     yield build_store(settings, DOCS)
-    pipeline._store.cache_clear()
+    forget_stores()
 
 
 def section_of(result: SearchResult, parent_id: str) -> str:

@@ -3,14 +3,15 @@ and `fake_pipeline` for the AppTest ones."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from rag_core import pipeline
+from rag_core.errors import RagError
 from rag_core.models import Answer, ChannelHit, Paragraph, RetrievedParent, SearchResult
 from rag_core.pipeline import rechecks
-from rag_core.pipeline.asking import AskStream
 from tests.fakes import replace
 from tests.ui.apptest_support import CHANNELS, CHUNKED, OTHER, PDF_NAME, QUOTE, RECORD, SOURCE
 from tests.ui.browser_support import launch
@@ -96,7 +97,7 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
         question, settings, conversation_id=None, collections=None, doc_ids=None, *, principal, history=None
     ):
         # The page streams; this gives whatever the test's `pipeline.ask` answers, as the stream's one final event.
-        return AskStream(
+        return FakeQuestionStream(
             lambda: pipeline.ask(
                 question,
                 settings,
@@ -104,8 +105,7 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
                 collections=collections,
                 doc_ids=doc_ids,
                 principal=principal,
-            ),
-            lambda answer: None,
+            )
         )
 
     replace(monkeypatch, pipeline, "ask_stream", ask_stream)
@@ -117,3 +117,22 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, corpus_dir: Path) -> dict:
         lambda settings: {"parser": "pymupdf (set RAG_PARSING__DOCLING_ARTIFACTS_PATH)", "embedder": "e5-small"},
     )
     return calls
+
+
+class FakeQuestionStream:
+    """A fake of the façade's question stream (`pipeline.ask_stream`): the answer `answer_of` gives as its
+    one `Done` event, or the error it raises as `Failed`, as the real stream ends; `stop()` keeps that answer."""
+
+    def __init__(self, answer_of: Callable[[], Answer]) -> None:
+        self.answer_of, self.answer = answer_of, None
+
+    def __iter__(self) -> Iterator[pipeline.Event]:
+        try:
+            self.answer = self.answer_of()
+        except RagError as err:
+            yield pipeline.Failed(err)
+            return
+        yield pipeline.Done(self.answer)
+
+    def stop(self) -> Answer | None:
+        return self.answer

@@ -1,0 +1,56 @@
+"""A comparison's answer: one answer from its sub-questions' answers, a paragraph (or more) per
+sub-question, and the sub-questions that found nothing named."""
+
+from __future__ import annotations
+
+from rag_core.models import Answer, Source, SubQuestion
+
+NO_SOURCE = {
+    "en": "No source was found for the sub-question “{q}”.",
+    "fr": "Aucune source n'a été trouvée pour la sous-question « {q} ».",
+}
+
+
+def merge_answers(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict, language: str) -> Answer:
+    """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named."""
+    paragraphs, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], []
+    sources: list[Source] = []
+    marked, marks = [], []
+    for ans, sub in zip(answers, subs, strict=True):
+        found = sub.found and ans.mode != "refused" and bool(ans.paragraphs)
+        marked.append(sub.model_copy(update={"found": found}))
+        if not found:
+            missing.append(NO_SOURCE.get(language, NO_SOURCE["en"]).format(q=sub.question))
+            continue
+        paragraphs += [p.model_copy(update={"sub_question": sub.question}) for p in ans.paragraphs]
+        sources += [s for s in ans.sources if s.id not in {x.id for x in sources}]
+        uncited += ans.uncited
+        dropped += ans.dropped
+        warnings += [w for w in ans.warnings if w not in warnings]
+        marks += [m for m in ans.marks if m not in marks]
+        if ans.missing_information:
+            missing.append(ans.missing_information)
+        parent_ids += [p for p in ans.parent_ids if p not in parent_ids]
+    cited = {s.id for s in sources}
+    uncited = list({s.id: s for s in uncited if s.id not in cited}.values())
+    modes = {a.mode for a, s in zip(answers, marked) if s.found}
+    mode = "llm" if "llm" in modes else "extractive" if modes else "refused"
+    return Answer(
+        language=language,
+        mode=mode,
+        model=next((a.model for a in answers if a.model), ""),
+        paragraphs=paragraphs,
+        missing_information="\n".join(missing),
+        sources=sources,
+        uncited=uncited,
+        dropped=dropped,
+        warnings=warnings,
+        marks=marks,
+        parent_ids=parent_ids,
+        sub_questions=marked,
+        prompt_tokens=sum(a.prompt_tokens for a in answers),
+        completion_tokens=sum(a.completion_tokens for a in answers),
+        unsupported_numbers=sum(a.unsupported_numbers for a, s in zip(answers, marked) if s.found),
+        mismatched_numbers=sum(a.mismatched_numbers for a, s in zip(answers, marked) if s.found),
+        **extra,
+    )
