@@ -24,18 +24,18 @@ from typing import Any
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.access import (
+from rag_core.errors import AccessDenied, RagError
+from rag_core.pipeline import (
+    LOOPBACK,
     AmbiguousGroupsHeader,
     DuplicateIdentityHeader,
     Principal,
     ReservedUser,
+    Settings,
     exposure_refusal,
     principal_from_claims,
     principal_from_headers,
 )
-from rag_core.access.principal import LOOPBACK
-from rag_core.config import Settings
-from rag_core.errors import AccessDenied, RagError
 from ui.export_urls import forget_exports
 from ui.i18n import LANG_KEY, t
 from ui.markdown import escape_md

@@ -37,9 +37,8 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.access import Principal
-from rag_core.config import Settings
 from rag_core.errors import AccessDenied
+from rag_core.pipeline import Principal, Settings
 from ui import auth
 from ui.export_urls import current_session_id, remember_export
 

@@ -11,9 +11,7 @@ from typing import Literal
 
 import streamlit as st
 
-from rag_core.citations import NO_CAPTION
-from rag_core.messages import recognise
-from rag_core.models.documents import NO_HEADING
+from rag_core.pipeline import NO_CAPTION, NO_HEADING, recognise
 from ui.strings import merged
 
 Lang = Literal["fr", "en"]

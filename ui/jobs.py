@@ -13,9 +13,8 @@ import time
 import streamlit as st
 
 from rag_core import pipeline
-from rag_core.access import Principal
-from rag_core.config import Settings
 from rag_core.errors import RagError
+from rag_core.pipeline import Principal, Settings
 from ui.i18n import t, user_message
 from ui.markdown import escape_md
 

@@ -13,8 +13,8 @@ import streamlit as st
 from pydantic import ValidationError
 
 from rag_core import pipeline
-from rag_core.config import Settings
 from rag_core.errors import RagError
+from rag_core.pipeline import Settings
 from ui.i18n import t, user_message
 from ui.markdown import escape_md
 

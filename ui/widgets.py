@@ -15,12 +15,17 @@ import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
 from rag_core import pipeline
-from rag_core.access import Principal
-from rag_core.citations import LIGHT_COLOR, paragraph_focus  # the section's colour, for the Inspect view's outlines too
-from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Paragraph, Source
-from rag_core.pipeline import ViewerTarget, highlight_target, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
+from rag_core.pipeline import (
+    LIGHT_COLOR,  # the section's colour, for the Inspect view's outlines too
+    Principal,
+    Settings,
+    ViewerTarget,
+    paragraph_focus,
+    source_target,
+    viewer_annotations,
+)
 from rag_core.pipeline import source_label as core_label
 from ui import state
 from ui.i18n import label_text, lang, t, user_message

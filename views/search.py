@@ -13,7 +13,7 @@ from ui import state
 from ui.auth import page_context
 from ui.i18n import label_text, t, user_message
 from ui.markdown import escape_md, marked_excerpt
-from ui.widgets import call, highlight_target, show_target
+from ui.widgets import call, show_target
 
 settings, principal = page_context()
 st.title(t("search.title"))
@@ -84,7 +84,7 @@ def channel_cells(hit: RetrievedParent, names: list[str], absent: str) -> dict[s
 def passage_target(r: RetrievedParent) -> pipeline.ViewerTarget:
     """The viewer on the result's best passage (its own boxes strong, its parent's light)."""
     pages = ", ".join(map(str, r.best_child.pages))
-    return highlight_target(
+    return pipeline.highlight_target(
         doc_id=r.document.doc_id,
         file_name=r.document.file_name,
         label=f"{r.document.file_name} · {r.parent.section} · p. {pages}",

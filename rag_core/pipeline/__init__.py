@@ -23,15 +23,35 @@ from pathlib import Path
 from typing import Any
 
 from rag_core import parsing, reranking, storage
-from rag_core.access import Principal
-from rag_core.citations import ViewerTarget, highlight_target, source_label, source_target, viewer_annotations  # noqa: F401  (re-exported: what the viewer shows, and its highlights)
+from rag_core.access import (  # the pages' sign-in builds the principal every entry point takes
+    AmbiguousGroupsHeader,
+    DuplicateIdentityHeader,
+    Principal,
+    ReservedUser,
+    exposure_refusal,
+    principal_from_claims,
+    principal_from_headers,
+)
+from rag_core.access.principal import LOOPBACK
+from rag_core.citations import (  # what the viewer shows, and its highlights
+    LIGHT_COLOR,
+    NO_CAPTION,
+    ViewerTarget,
+    highlight_target,
+    paragraph_focus,
+    source_label,
+    source_target,
+    viewer_annotations,
+)
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend
 from rag_core.errors import NotFoundError
 from rag_core.library import clean_file_name, sha256_file  # noqa: F401  (clean_file_name: the pages' too, uploads refused)
 from rag_core.llm import known_dialect, llm_configured
-from rag_core.messages import message
+from rag_core.messages import ENGLISH as ENGLISH_MESSAGES
+from rag_core.messages import message, recognise
 from rag_core.models import Answer, Chunked, DocumentRecord
+from rag_core.models.documents import NO_HEADING
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
@@ -271,19 +291,30 @@ def answers_backend(settings: Settings) -> str:
     return message(key, where=where, model=settings.llm.model, dialect=dialect)
 
 
-# The entry points and the types they take and return; nothing private, nothing only a test needs.
+# The entry points, the types they take and return, and what the pages need to show them (sign-in,
+# labels, highlights, the user's messages); nothing private, nothing only a test needs.
 __all__ = [
+    "AmbiguousGroupsHeader",
     "Checked",
     "ConversationSummary",
     "Done",
     "Draft",
+    "DuplicateIdentityHeader",
+    "ENGLISH_MESSAGES",
     "Event",
     "Failed",
     "Found",
+    "LIGHT_COLOR",
+    "LOOPBACK",
+    "NO_CAPTION",
+    "NO_HEADING",
+    "Principal",
     "QuestionStream",
     "Queued",
     "Refused",
+    "ReservedUser",
     "Searching",
+    "Settings",
     "ViewerTarget",
     "answers_backend",
     "answers_in_scope",
@@ -306,6 +337,7 @@ __all__ = [
     "delete",
     "elapsed_of",
     "export_table",
+    "exposure_refusal",
     "get_document",
     "get_job",
     "glossary_info",
@@ -325,11 +357,15 @@ __all__ = [
     "manageable_collections",
     "open_store",
     "page_pdf",
+    "paragraph_focus",
+    "principal_from_claims",
+    "principal_from_headers",
     "principal_of_token",
     "progress_of",
     "query_terms",
     "queue_places",
     "readable_document_ids",
+    "recognise",
     "record_event",
     "record_inspection",
     "record_sign_in",

@@ -235,19 +235,49 @@ def test_no_function_over_60_lines_in_retrieval_and_answering() -> None:
 
 
 def _pages() -> list[str]:
-    return sorted(m for m in _product_files() if m == "app" or m.startswith("views."))
+    """The pages (app.py, views/*.py) and their helpers (ui/, its strings included)."""
+    return sorted(m for m in _product_files() if m == "app" or m.startswith(("views.", "ui.")))
 
 
 @pytest.mark.parametrize("page", _pages())
 def test_pages_use_the_facade_only(page: str) -> None:
-    """Pages (views/*.py, app.py) reach rag_core through the façade (`rag_core.pipeline`), the models it
-    returns and the errors it raises, never a stage directly."""
+    """Pages (views/*.py, app.py) and their helpers (ui/) reach rag_core through the façade
+    (`rag_core.pipeline`), the models it returns and the errors it raises, never a stage directly."""
     modules = _product_files()
     reached = {target for target in _imports_of(modules[page], page, modules) if target.startswith("rag_core")}
     assert reached - PAGE_IMPORTS == set()
 
 
 def test_the_page_check_sees_the_pages() -> None:
-    assert {"app", "views.library", "views.ask", "views.inspect"} <= set(_pages())
+    assert {"app", "views.library", "views.ask", "views.inspect", "ui.auth", "ui.widgets", "ui.strings.errors"} <= set(
+        _pages()
+    )
     modules = _product_files()
     assert "rag_core.pipeline" in _imports_of(modules["views.library"], "views.library", modules)
+    # an import inside a function counts (the French messages read the English ones lazily)
+    assert "rag_core.pipeline" in _imports_of(modules["ui.strings.errors"], "ui.strings.errors", modules)
+
+
+def _facade_names_used_by_pages() -> set[str]:
+    """Names the pages and their helpers take from the façade: `from rag_core.pipeline import X` and `pipeline.X`."""
+    modules = _product_files()
+    used: set[str] = set()
+    for page in _pages():
+        for node in ast.walk(ast.parse(modules[page].read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "rag_core.pipeline":
+                used |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "pipeline":
+                used.add(node.attr)
+    return used
+
+
+def test_the_facade_exports_its_entry_points_only() -> None:
+    """An explicit `__all__`: no private name, each one defined, and everything the pages use from the façade
+    is in it (a page reaching past `__all__` would use what the façade does not offer)."""
+    from rag_core import pipeline
+
+    exported = set(pipeline.__all__)
+    assert exported and all(not name.startswith("_") and hasattr(pipeline, name) for name in exported)
+    used = _facade_names_used_by_pages() - {"evaluating"}  # the evaluation's façade, a module of its own
+    assert {"ask_stream", "list_documents", "Done", "highlight_target"} <= used  # the scan sees both forms
+    assert used - exported == set()

@@ -67,7 +67,7 @@ FRENCH_MESSAGES.update(FRENCH_ERRORS)
 
 
 def _message_strings() -> dict[str, dict[str, str]]:
-    from rag_core.messages import ENGLISH
+    from rag_core.pipeline import ENGLISH_MESSAGES as ENGLISH
 
     return {f"msg.{key}": {"fr": FRENCH_MESSAGES[key], "en": text} for key, text in ENGLISH.items()}
 
