@@ -128,8 +128,11 @@ def scoped_searcher(
     return search
 
 
-def coverage_scope(settings: Settings, scope: Sequence[str], thesaurus: Thesaurus | None = None) -> CoverageScope:
-    """What the question's term check may look up: the same scope as the search (readable documents only)."""
+def coverage_scope(
+    settings: Settings, scope: Sequence[str], thesaurus: Thesaurus | None = None, glossary: Glossary | None = None
+) -> CoverageScope:
+    """What the question's term check may look up: the same scope as the search (readable documents only);
+    the word lists the context loaded, else loaded here."""
     store = open_store(settings)
     wanted = set(scope)
     records: list[DocumentRecord] = [r for r in store.documents() if r.doc_id in wanted]
@@ -138,7 +141,7 @@ def coverage_scope(settings: Settings, scope: Sequence[str], thesaurus: Thesauru
         frozenset(r.language for r in records),
         thesaurus if thesaurus is not None else understanding.load_thesaurus(settings),
         sum(r.children for r in records),
-        understanding.load_glossary(settings),
+        glossary if glossary is not None else understanding.load_glossary(settings),
         furniture_words(settings, records),
     )
 
@@ -172,7 +175,7 @@ def build_context(
         language=language or question_language(question),
         search=scoped_searcher(settings, scope, store, select_embedder(settings), thesaurus, glossary),
         history=tuple(turns),
-        library=coverage_scope(settings, scope, thesaurus) if settings.answer.check_terms else None,
+        library=coverage_scope(settings, scope, thesaurus, glossary) if settings.answer.check_terms else None,
         thesaurus=thesaurus,
         principal=principal,
         scope=tuple(scope),
