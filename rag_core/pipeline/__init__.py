@@ -1,7 +1,7 @@
 """The façade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here or are re-exported here: `ingest` and `reindex` are in
-`pipeline.indexing` (the stages of one file in `pipeline.ingestion`), `search` and the scope a
+`pipeline.indexing` (the stages of one file in the package `rag_core.ingestion`), `search` and the scope a
 question shares with it in `pipeline.searching`, the question flow in `pipeline.asking`, the
 access rules in `pipeline.permissions`, the upload queue's verbs in `pipeline.jobs`
 (its worker in `rag_core.jobs`). The document verbs stay here because they call one another
@@ -47,7 +47,6 @@ from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the A
 from rag_core.pipeline.conversations import store_answer as _store_answer
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.indexing import ingest, reindex, reindex_pages  # noqa: F401  (re-exported: the verbs that write the index)
-from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job,
     clear_finished_jobs,
@@ -83,6 +82,7 @@ from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored
 from rag_core.pipeline.searching import resolve_scope, run_searches, scope_fields, search  # noqa: F401
 from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token  # noqa: F401  (re-exported: personal API tokens)
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
+from rag_core.storage import document_folder
 from rag_core.text import detect_language
 from rag_core.understanding import term_presence
 from rag_core.understanding.followups import HISTORY_MESSAGES, Message
