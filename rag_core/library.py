@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from rag_core.errors import NotFoundError, StaleStageError
+from rag_core.models import STAGES
 
-STAGES = ("parse", "chunk", "embed", "write")
 # Bump a stage's version when its code changes its output: the stage and later ones are redone.
 CODE_VERSIONS = {"parse": "1", "chunk": "1", "embed": "1", "write": "2"}  # write 2: the pages table
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")

@@ -1,6 +1,6 @@
 """The Ray executor: a job's page batches and embedding run as tasks of a Ray cluster.
 
-`RayStageRunner` is `LocalStageRunner` with a `RayExecutor` handed to `ingest_one`: the
+`RayStageRunner` is `LocalStageRunner` with a `RayExecutor` handed to `ingestion.ingest_one`: the
 stages, the manifest, the chunking and the one batched write to the library stay in the
 worker; only the parse's page batches (`parsing.page_batches`) and ranges of
 `ingest.embed_batch` passages are Ray tasks, spread over the cluster's CPUs, their results
@@ -83,18 +83,18 @@ def _parse_batch(pdf: bytes, batch: Batch) -> tuple[BatchResult, dict[str, bytes
 
 
 def _parse_whole(
-    data: bytes, suffix: str, parsing_settings: ParsingSettings, file_name: str
+    data: bytes, kind: str, parsing_settings: ParsingSettings, file_name: str
 ) -> tuple[ParsedDocument, dict[str, bytes], str]:
     """A Ray task: the whole parse of a file without page batches (Docling's backends), on a private copy;
-    crops come back as bytes, as for a page batch."""
+    crops come back as bytes, as for a page batch. `kind` is the admitted one: the file is not checked again."""
     from rag_core import parsing
 
     settings = Settings.model_construct(parsing=parsing_settings)  # parsers read only the parsing section
     with tempfile.TemporaryDirectory(prefix="rag-file-") as tmp:
-        path, artifacts = Path(tmp) / f"source{suffix}", Path(tmp) / "artifacts"
+        path, artifacts = Path(tmp) / f"source.{kind}", Path(tmp) / "artifacts"
         path.write_bytes(data)
         artifacts.mkdir()
-        parsed = parsing.parse(path, settings, artifacts, file_name=file_name)
+        parsed = parsing.parse(path, settings, artifacts, file_name=file_name, kind=kind)
         crops = {p.name: p.read_bytes() for p in sorted(artifacts.iterdir()) if p.is_file()}
     return parsed, crops, _node()
 
@@ -240,21 +240,23 @@ class RayPageBatches:
 
 
 class RayExecutor:
-    """Page batches and embedding ranges as Ray tasks (`pipeline.ingestion.StageExecutor`).
+    """Page batches and embedding ranges as Ray tasks (`ingestion.StageExecutor`).
     `nodes` lists (stage, node id) per finished task: where the work ran."""
 
     def __init__(self, settings: Settings) -> None:
         self.nodes: list[tuple[str, str]] = []
         self.page_batches: PageBatchRunner | None = RayPageBatches(settings, self.nodes)
 
-    def parse_whole(self, path: Path, settings: Settings, artifacts_dir: Path, file_name: str) -> ParsedDocument:
+    def parse_whole(
+        self, path: Path, settings: Settings, artifacts_dir: Path, file_name: str, kind: str
+    ) -> ParsedDocument:
         """One task for the whole file; the PDF backend resolved here, so that a node without Docling's
         weights does not fall back to another parser."""
         from rag_core.parsing import resolve_pdf_backend
 
         parsing_settings = settings.parsing.model_copy(update={"backend": resolve_pdf_backend(settings)})
         task = _remote(_parse_whole, settings.ingest.max_retries)
-        ref = task.remote(path.read_bytes(), path.suffix, parsing_settings, file_name)
+        ref = task.remote(path.read_bytes(), kind, parsing_settings, file_name)
         parsed, crops, node = gather([ref], lambda index, out: None)[0]
         _write_crops(artifacts_dir, crops)
         self.nodes.append(("parse", node))

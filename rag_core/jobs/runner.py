@@ -3,8 +3,10 @@
 `StageRunner` is the seam: the worker hands it a job, the uploaded file and a `report`
 callback (which raises `JobStopped` when the job was cancelled or its lease lost) and gets an
 `IngestResult`. `LocalStageRunner` runs the stages in this process through
-`pipeline.ingestion.ingest_one`, reusing the stages the document's manifest says are fresh, so
-a job resumed after a crash starts at the stage after the last finished one. An executor
+`ingestion.ingest_one`, reusing the stages the document's manifest says are fresh, so a job
+resumed after a crash starts at the stage after the last finished one. The file is not checked
+again: it was admitted when it was queued (`ingestion.admit`), and its job row carries the kind
+and the document id that admission found. An executor
 that spreads the stages over machines implements the same two methods: `RayStageRunner`
 (`ray_runner`, chosen by the worker from `RAG_INGEST__EXECUTOR`) is this one with the page
 batches and the embedding handed to Ray tasks. This module claims nothing, writes no job row
@@ -15,15 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from rag_core import ingestion
 from rag_core.access import LOCAL_USER, Principal, make_principal
 from rag_core.config import Settings
-from rag_core.models import IngestResult, ProgressEvent
+from rag_core.ingestion import StageExecutor, Upload
+from rag_core.models import DocumentRecord, IngestResult, ProgressEvent
+from rag_core.pipeline import permissions as perm
 from rag_core.store import Job, Store
-
-if TYPE_CHECKING:
-    from rag_core.pipeline.ingestion import StageExecutor
 
 
 def submitter_of(job: Job, settings: Settings) -> Principal:
@@ -59,29 +61,22 @@ class LocalStageRunner:
     def run(
         self, job: Job, source: Path, settings: Settings, store: Store, report: Callable[[ProgressEvent], None]
     ) -> IngestResult:
-        from rag_core.pipeline import permissions as perm
-        from rag_core.pipeline.ingestion import ingest_one
-
         principal = submitter_of(job, settings)
 
-        def guard(existing) -> None:
-            # Access is checked again when the job runs: a grant revoked meanwhile stops it.
+        def guard(existing: DocumentRecord | None) -> None:
+            # The library may have changed since the job was queued: a grant revoked meanwhile stops
+            # it, and so do the same bytes stored meanwhile in a collection the submitter may not
+            # manage (another user's upload of them, queued at the same time, ran first).
             perm.require(settings, job.collection, "write", principal)
             perm.check_existing_copy(existing, job.collection, settings, principal)
 
-        return ingest_one(source, job.file_name, job.collection, settings, store, report, guard, self.executor())
+        upload = Upload(source, job.file_name, job.suffix, job.source_sha256)
+        return ingestion.ingest_one(upload, job.collection, settings, store, report, guard, self.executor())
 
     def discard(self, job: Job, settings: Settings, store: Store, existed: bool) -> None:
         """Remove the partial outputs of a cancelled job: its rows (nothing searchable) and, for a
         document that was not in the library before, its folder. A document that was already
         there (the same bytes uploaded again) is left as it was."""
-        from rag_core.pipeline.ingestion import document_folder
-        from rag_core.understanding import term_presence
-
         if existed or not job.source_sha256:
             return
-        folder = document_folder(settings, job.source_sha256)
-        with folder.locked():
-            store.delete_document(job.source_sha256)
-            term_presence.forget(settings, job.source_sha256)
-        folder.remove()
+        ingestion.discard(job.source_sha256, settings, store)

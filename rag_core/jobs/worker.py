@@ -27,15 +27,17 @@ import uuid
 from collections.abc import Callable
 
 from rag_core import storage
+from rag_core.access.audit import scrub
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.jobs.fair import PageCounts, claim_order
 from rag_core.jobs.runner import JobStopped, LocalStageRunner, StageRunner, submitter_of
 from rag_core.models import IngestResult, ProgressEvent
+from rag_core.pipeline import permissions as perm
+from rag_core.pipeline.connection import open_store
 from rag_core.store import Job, Store
 
 log = logging.getLogger(__name__)
-STAGES = ("parse", "chunk", "embed", "write")
 
 
 def upload_name(job: Job) -> str:
@@ -92,8 +94,6 @@ class Worker:
         max_pages: int | None = None,
     ) -> None:
         """`max_pages`: take only files of at most that many pages (the small-files lane)."""
-        from rag_core.pipeline.connection import open_store
-
         self.settings = settings
         self.store: Store = open_store(settings)
         self.table = self.store.job_table()
@@ -198,10 +198,7 @@ class Worker:
                 return
             except Exception as err:  # a bug or a machine problem: once more, then failed
                 log.exception("job %s (%s) failed", job.id, job.file_name)
-                from rag_core.access.audit import scrub
-                from rag_core.pipeline.permissions import _secrets
-
-                text = scrub(f"{type(err).__name__}: {err}", _secrets(self.settings))[:500]
+                text = scrub(f"{type(err).__name__}: {err}", perm._secrets(self.settings))[:500]
                 if text == job.error:
                     self._finish(
                         job,
@@ -252,8 +249,6 @@ class Worker:
                 job, {"state": state, "message_key": key, "message": message, "finished_at": time.time(), **values}
             )
         if ok:
-            from rag_core.pipeline import permissions as perm
-
             principal = submitter_of(job, self.settings)
             perm.audit(
                 self.settings,

@@ -27,6 +27,7 @@ from rag_core.models.answers import (
     legacy_marks,
 )
 from rag_core.models.documents import (
+    STAGES,
     Child,
     Chunked,
     DocumentRecord,
@@ -69,6 +70,7 @@ __all__ = [
     "ProgressEvent",
     "RetrievedParent",
     "SearchResult",
+    "STAGES",
     "Source",
     "SourceKind",
     "Stage",

@@ -5,7 +5,7 @@ every model of `rag_core.models`; its docstring says how boxes are stored (top-l
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -143,6 +143,9 @@ class DocumentRecord(Frozen):
 
 
 Stage = Literal["parse", "chunk", "embed", "write"]
+# The ingestion's stages in the order they run: the one list the manifest, the worker and the job
+# progress read (`rag_core.ingestion` runs them).
+STAGES: tuple[Stage, ...] = get_args(Stage)
 
 
 class ProgressEvent(Frozen):

@@ -85,13 +85,17 @@ def parse(
     progress: Progress | None = None,
     file_name: str | None = None,
     page_batches: PageBatchRunner | None = None,
+    kind: Kind | str | None = None,
 ) -> ParsedDocument:
     """Parse one file into a DoclingDocument; figure crops are written into `artifacts_dir`.
 
     Raises `InputError` for a file that cannot be ingested and `BackendUnavailable` when the
     configured backend cannot run. `progress(pages_done, pages_total)` is called per page.
+    `kind`: what `validate_file` found when the file was admitted (the ingestion checks a file
+    once); without it the file is checked here.
     """
     path = Path(path)
-    kind = validate_file(path, settings, file_name=file_name)
+    if kind is None:
+        kind = validate_file(path, settings, file_name=file_name)
     parser = parser_for(kind, settings, page_batches)
     return parser.parse(path, settings, Path(artifacts_dir), progress=progress, file_name=file_name)

@@ -1,7 +1,7 @@
 """The façade the UI and the CLI call: ingest, search, ask, delete, read-only views, grants, audit.
 
 Only the public entry points live here or are re-exported here: `ingest` and `reindex` are in
-`pipeline.indexing` (the stages of one file in `pipeline.ingestion`), `search` in
+`pipeline.indexing` (the stages of one file in the package `rag_core.ingestion`), `search` in
 `pipeline.searching`, the question flow in its own package `rag_core.question` (`ask_stream`
 returns its stream of typed events; the stream stores and audits its answer itself), the
 access rules in `pipeline.permissions`, the upload queue's verbs in `pipeline.jobs`
@@ -63,7 +63,6 @@ from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the A
 )
 from rag_core.pipeline.exports import TableFormat, table_bytes
 from rag_core.pipeline.indexing import ingest, reindex, reindex_pages  # noqa: F401  (re-exported: the verbs that write the index)
-from rag_core.pipeline.ingestion import Progress, document_folder, ingest_one  # noqa: F401
 from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
     cancel_job,
     clear_finished_jobs,
@@ -112,6 +111,7 @@ from rag_core.question import (
     Searching,
     cited_sources,
 )
+from rag_core.storage import document_folder
 from rag_core.understanding import term_presence
 from rag_core.understanding.followups import Message
 

@@ -7,7 +7,8 @@ library under their SHA-256 and only then is the job row added: from the moment 
 accepted, a crash loses nothing. A job is visible, cancellable and retryable only by its
 submitter, the managers of its collection and administrators; to anyone else it is "not
 found", exactly like a missing one. Queued, cancelled and retried jobs go to the audit trail
-(the worker writes done and failed). The stages themselves run in `rag_core.jobs`.
+(the worker writes done and failed). A file is admitted here, once (`ingestion.admit`); its job row
+carries the kind and the document id to the worker (`rag_core.jobs`), which runs the stages (`rag_core.ingestion`).
 """
 
 from __future__ import annotations
@@ -21,17 +22,17 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from rag_core import parsing, storage
+from rag_core import ingestion, storage
 from rag_core.access import Principal, includes
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, QuotaError
-from rag_core.library import clean_file_name, sha256_file
+from rag_core.ingestion import STAGES
+from rag_core.library import clean_file_name
 from rag_core.messages import message
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.store import Job
 
-STAGES = ("parse", "chunk", "embed", "write")
 JOB_NOT_FOUND = message("job.not_found")
 
 
@@ -77,11 +78,9 @@ def submit_upload(
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        kind = parsing.validate_file(tmp, settings, file_name=name)
-        sha = sha256_file(tmp)
-        existing = next((r for r in store.documents() if r.doc_id == sha), None)
-        perm.check_existing_copy(existing, collection, settings, principal)
-        storage.save_upload(settings, tmp, f"{sha}.{kind}")
+        upload = ingestion.admit(tmp, name, settings)  # the file's one check: the worker trusts its kind and id
+        perm.check_existing_copy(ingestion.stored_record(store, upload.doc_id), collection, settings, principal)
+        storage.save_upload(settings, tmp, f"{upload.doc_id}.{upload.kind}")
     finally:
         tmp.unlink(missing_ok=True)
     job = table.add(
@@ -91,12 +90,14 @@ def submit_upload(
             collection=collection,
             submitter=principal.user,
             groups=json.dumps({"groups": sorted(principal.groups), "admin": principal.is_admin}),
-            source_sha256=sha,
-            suffix=kind,
-            doc_id=sha,
+            source_sha256=upload.doc_id,
+            suffix=upload.kind,
+            doc_id=upload.doc_id,
         )
     )
-    perm.audit(settings, "job_queued", principal, job_id=job.id, file_name=name, collection=collection, doc_id=sha)
+    perm.audit(
+        settings, "job_queued", principal, job_id=job.id, file_name=name, collection=collection, doc_id=upload.doc_id
+    )
     return job
 
 

@@ -9,7 +9,7 @@ from rag_core.models import Source
 from rag_core.parsing.files import page_png
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
-from rag_core.pipeline.ingestion import document_folder
+from rag_core.storage import document_folder
 
 
 def citation_image(doc_id: str, page: int, source: Source | None, settings: Settings, *, principal: Principal) -> bytes:

@@ -16,8 +16,8 @@ from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
+from rag_core.ingestion import no_children_error, read_characters
 from rag_core.models import IngestResult
-from rag_core.pipeline.ingestion import no_children_error, read_characters
 from tests import unseen_pdfs
 
 NO_TEXT = "No text could be read from this file"

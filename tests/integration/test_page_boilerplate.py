@@ -22,7 +22,7 @@ from rag_core.access import Principal
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import AccessDenied
 from rag_core.parsing.pagetext import page_texts, searchable_page_texts
-from rag_core.pipeline.ingestion import document_folder
+from rag_core.storage import document_folder
 from rag_core.text import fold
 
 LOCAL = Principal.local_operator()

@@ -50,7 +50,7 @@ def ingest(pdf: Path, data_dir: Path, address: str | None, on_event: Any = None,
 def outputs(settings: Any, doc_id: str) -> dict[str, Any]:
     from rag_core.models import Chunked
     from rag_core.parsing.files import load_document
-    from rag_core.pipeline.ingestion import document_folder
+    from rag_core.storage import document_folder
 
     folder = document_folder(settings, doc_id)
     chunked = Chunked.model_validate_json(folder.chunks_json.read_text())

@@ -11,8 +11,8 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import InputError
+from rag_core.ingestion import keep_held_labels
 from rag_core.library import DocumentFolder, atomic_write_json
-from rag_core.pipeline.ingestion import keep_held_labels
 from rag_core.retrieval import placement
 from rag_core.understanding.glossary import Glossary, translate
 from rag_core.understanding.term_presence import (

@@ -1,0 +1,32 @@
+"""The README and docs/ point at files that exist: the README sends developers to docs/ for the module
+map and the measured figures, so a moved or renamed page must not leave a dead link behind."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def _pages() -> list[Path]:
+    return [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+
+
+def test_relative_links_of_the_readme_and_the_docs_reach_a_file() -> None:
+    dead = [
+        f"{page.relative_to(PROJECT)} -> {target}"
+        for page in _pages()
+        for target in LINK.findall(page.read_text(encoding="utf-8"))
+        if "://" not in target and not (page.parent / target).exists()
+    ]
+    assert dead == []
+
+
+def test_the_readme_names_the_developer_pages_and_keeps_no_module_map() -> None:
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    for page in ("docs/architecture.md", "docs/method.md", "docs/measurements.md"):
+        assert f"]({page})" in readme, page
+    assert "| `pipeline/` |" not in readme and "| `rag_core/pipeline/` |" not in readme  # the map is in docs/
+    assert readme.index("make run") < readme.index("make test") < readme.index("\n## ", readme.index("## Set-up") + 1)
