@@ -1,4 +1,4 @@
-"""Writes tests/data/prev_release/library (one small corpus PDF ingested) and results.json (the searches of
+"""Writes tests/data/prev_release/library (one small corpus PDF ingested) and searches.json (the searches of
 QUESTIONS as that code answered them), with the code of the previous release, before stored data had a
 schema version. Run from a checkout of that release (commit cc99990), not from this one:
 
@@ -60,7 +60,7 @@ def main(target: Path) -> None:
     shared = Path.cwd().parent / "shared" if (Path.cwd().parent / "shared").is_dir() else Path("/work/shared")
     (result,) = pipeline.ingest([shared / "corpus" / "pdfs" / PDF], settings, collection="prev", principal=principal)
     assert result.status == "ingested", result
-    (target / "results.json").write_text(json.dumps(searched(settings, principal), indent=1) + "\n")
+    (target / "searches.json").write_text(json.dumps(searched(settings, principal), indent=1) + "\n")
 
 
 if __name__ == "__main__":
