@@ -3,7 +3,8 @@ QUESTIONS as that code answered them), with the code of the previous release, be
 schema version. Run from a checkout of that release (commit cc99990), not from this one:
 
     git worktree add --detach /tmp/prev cc99990
-    cd /tmp/prev && HF_HUB_OFFLINE=1 python <this repo>/tests/data/prev_release/make_library.py <this repo>/tests/data/prev_release
+    cd /tmp/prev
+    HF_HUB_OFFLINE=1 python $REPO/tests/data/prev_release/make_library.py $REPO/tests/data/prev_release
 
 It imports `rag_core` from the current directory (the old release's) and writes nothing else.
 """
