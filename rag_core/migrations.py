@@ -7,9 +7,10 @@ each). Stored files with a format of their own carry their own version as well: 
 document's manifest (`schema`). Versions:
 
 - 0: written before versions were kept (the releases up to the one that came before versions): the `meta`
-  row has no `schema`; the grants may be of version 1, naming the local operator `local`.
+  row has no `schema`; the grants may be of version 1, naming the local operator `local`; the operator's
+  conversations are in the folder of the user `local`.
 - 1: the schema and the migrations recorded in `meta`; grants of version 2 (the operator is `LOCAL_USER`);
-  manifests carry `schema`.
+  the operator's conversations in its own folder; manifests carry `schema`.
 
 The rule: code reads only the current schema. A change to what is stored bumps `SCHEMA_VERSION` and appends
 to `MIGRATIONS` one `Migration` whose `to` is the new version and which rewrites the older data in place;
@@ -36,6 +37,7 @@ from rag_core.config import Settings
 from rag_core.errors import SchemaError
 from rag_core.library import SCHEMA_VERSION
 from rag_core.store import Store
+from rag_core.understanding.followups import user_folder
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,24 @@ def _grants_v2(data: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**data, "version": 2, "collections": created, "grants": grants}
 
 
+def _operator_conversations(library: storage.Library) -> None:
+    """The local operator's conversations were kept in the folder of its former name `local`: they move to
+    its own (`understanding.conversation_key`). A log already in the new folder is from an interrupted run
+    of this migration: the old one is only removed."""
+    old, new = user_folder(LEGACY_LOCAL_USER), user_folder(LOCAL_USER)
+    entries = library.entries(old + "/")
+    logs = sorted({e.key[: e.key.index(".jsonl") + len(".jsonl")] for e in entries if ".jsonl" in e.key})
+    for log in logs:
+        moved = new + log[len(old) :]
+        if not library.read_lines(moved):
+            library.import_lines(moved, library.read_lines(log))
+    library.delete([e.key for e in entries])
+
+
 def _versioned_data(settings: Settings, store: Store) -> None:
-    storage.update_json(storage.open_library(settings), GRANTS_KEY, _grants_v2)
+    library = storage.open_library(settings)
+    storage.update_json(library, GRANTS_KEY, _grants_v2)
+    _operator_conversations(library)
 
 
 MIGRATIONS: list[Migration] = [
@@ -133,7 +151,7 @@ MIGRATIONS: list[Migration] = [
         1,
         "versioned-data",
         "the schema and the migrations recorded in the index; grants of version 2 (the operator's entries, "
-        "stored as 'local', renamed)",
+        "stored as 'local', renamed); the operator's conversations moved from the folder of that name to its own",
         _versioned_data,
     )
 ]

@@ -26,6 +26,7 @@ from rag_core.access import (
 )
 from rag_core.config import Settings
 from rag_core.errors import InputError, SchemaError
+from rag_core.pipeline import conversation_history
 from rag_core.understanding import conversation_path
 
 TRUSTED = Settings(auth={"mode": "header", "trust_proxy_headers": True})
@@ -166,10 +167,19 @@ def test_a_grant_on_an_old_or_newer_file_is_refused_under_the_lock(tmp_path: Pat
     assert newer.value.key == "library.schema_newer"
 
 
-def test_the_operator_keeps_its_conversations(tmp_path: Path) -> None:
+def test_the_operator_keeps_its_conversations_through_the_migration(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
-    assert conversation_path(settings, "c1", LOCAL_USER) == conversation_path(settings, "c1", "local")
     assert conversation_path(settings, "c1", LOCAL_USER) != conversation_path(settings, "c1", "alice@example.org")
+    # the previous release kept them in the folder of the user "local" (the operator's former name)
+    old = conversation_path(settings, "c1", "local")
+    old.parent.mkdir(parents=True)
+    old.write_text('{"question": "q1", "paragraphs": [{"text": "a1"}]}\n')
+    (tmp_path / "access").mkdir()
+    (tmp_path / "access" / "grants.json").write_text(json.dumps({"version": 1, "collections": {}, "grants": []}))
+    assert migrations.migrate(settings, say=lambda _: None) == ["versioned-data"]
+    assert not old.parent.exists() or not any(old.parent.iterdir())
+    operator = Principal.local_operator()
+    assert conversation_history(settings, "c1", principal=operator) == [("user", "q1"), ("assistant", "a1")]
 
 
 @pytest.mark.parametrize(
