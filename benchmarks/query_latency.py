@@ -179,11 +179,7 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
                         only_other=only,
                     )
                 else:
-                    fuse_parents(
-                        run_channels(q, v, store, scope, 20, lang, pages=pages),
-                        weights.dense_weight,
-                        weights.page_weight,
-                    )
+                    fuse_parents(run_channels(q, v, store, scope, 20, lang, pages=pages), weights)
                 (both if with_other else plain).append(time.perf_counter() - t)
     print(f"  three channels, language detected: {percentiles(plain)}")
     print(f"  + cross-lingual channels:          {percentiles(both)}")

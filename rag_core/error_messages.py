@@ -132,6 +132,12 @@ ERRORS: dict[str, str] = {
     "backend.index_mismatch": "This library was indexed with the embedding model '{built}' ({built_dim} "
     "dimensions) but '{name}' ({dim} dimensions) is configured. Re-embed it with `python -m rag_core reindex`, "
     "or configure the model that built it.",
+    "library.schema_newer": "This library ({where}) was written by a newer release of the application (data "
+    "schema {found}; this release reads schema {current}). Upgrade the application to open it; nothing was read "
+    "or changed.",
+    "library.schema_older": "This library ({where}) was written by an earlier release of the application (data "
+    "schema {found}; this release reads schema {current}). Stop the app and its workers, then bring the library up "
+    "to date with `python -m rag_core migrate`.",
     "storage.no_conditional_writes": "The object store of {uri} ignores conditional writes (If-None-Match / "
     "If-Match): two servers would silently overwrite each other's grants, audit records and index commits. Use a "
     "store that honours them (Amazon S3, MinIO, Ceph RGW with conditional writes), or keep the library in a local "

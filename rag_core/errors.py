@@ -41,6 +41,10 @@ class IndexMismatchError(RagError):
     """The index was built with another embedding model than the one configured."""
 
 
+class SchemaError(RagError):
+    """The library's stored data is of another schema version than this code reads (`rag_core.migrations`)."""
+
+
 class NotFoundError(RagError):
     """A document, parent or source that does not exist (or is out of scope) was asked for."""
 

@@ -34,6 +34,9 @@ from typing import Any
 from rag_core.errors import NotFoundError, StaleStageError
 from rag_core.models import STAGES
 
+# The schema of what a library stores (tables, document folders, grants, answers, jobs): bumped with a
+# migration in `rag_core.migrations` whenever their format changes; recorded in the LanceDB `meta` row.
+SCHEMA_VERSION = 1
 # Bump a stage's version when its code changes its output: the stage and later ones are redone.
 CODE_VERSIONS = {"parse": "1", "chunk": "1", "embed": "1", "write": "2"}  # write 2: the pages table
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -166,6 +169,7 @@ class DocumentFolder:
             "seconds": round(seconds, 3),
             **extra,
         }
+        manifest["schema"] = SCHEMA_VERSION
         # Later stages depended on the old output: forget them so they are redone.
         for later in STAGES[STAGES.index(stage) + 1 :]:
             stages.pop(later, None)

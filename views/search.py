@@ -66,12 +66,15 @@ def word_list(kind: str, info, upload, count: str) -> None:
                 st.success(t(f"search.{kind}_saved", n=n))
 
 
-def channel_cells(hit: RetrievedParent, names: list[str], absent: str) -> dict[str, object]:
+def channel_cells(
+    hit: RetrievedParent, names: list[str], absent: str, labels: dict[str, str] | None = None
+) -> dict[str, object]:
     """The parent's rank and score in each search channel (its page too for a channel over pages), in the
-    channels' order; `absent` where a channel did not find it. Column titles: `search.channel.<name>`."""
+    channels' order; `absent` where a channel did not find it. Column titles: the string each channel
+    names as its label (`labels`: `SearchResult.channel_labels`; `search.channel.<name>` when absent)."""
     cells: dict[str, object] = {}
     for name in names:
-        channel = t(f"search.channel.{name}")
+        channel = t((labels or {}).get(name, f"search.channel.{name}"))
         found = hit.ranks.get(name)
         rank = found.rank if found is not None else absent
         if isinstance(found, PageChannelHit):
@@ -149,7 +152,7 @@ if result is not None:
             {
                 t("scol.rank"): r.fused_rank,
                 t("scol.score"): round(r.fused_score, 5),
-                **channel_cells(r, channel_names, absent),
+                **channel_cells(r, channel_names, absent, result.channel_labels),
                 t("scol.document"): r.document.file_name,
                 t("scol.language"): r.document.language,
                 t("scol.section"): label_text(r.parent.section),

@@ -10,10 +10,9 @@ The grants live in the library at `access/grants.json`, changed only through the
 read-modify-write by compare-and-swap (`rag_core.storage.update_json`: an `fcntl` lock in a
 local directory, a conditional put in an object store), written whole, so a crash leaves the old
 grants or the new ones, never half, and two servers granting at once both keep their grant.
-Readers take the file as it is and keep its parse until its version changes.
-A file of version 1 named the local operator `local`, a name a proxy or an identity provider
-could also give someone: its entries for `local` (grants, grantors, creators) are read as the
-operator's (`LOCAL_USER`), and the file is rewritten as version 2 the first time it is read.
+Readers take the file as it is and keep its parse until its version changes. A file of another
+`version` than this code's is refused, never half-read: an older one asks for
+`python -m rag_core migrate` (`rag_core.migrations` rewrites it), a newer one for a newer release.
 This module does not know documents: `scope.py` maps collections to document ids.
 """
 
@@ -27,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER, Principal
-from rag_core.errors import InputError
+from rag_core.access.principal import Principal
+from rag_core.errors import InputError, SchemaError
 from rag_core.storage.base import Library, update_json
 from rag_core.storage.local import as_library
 
@@ -100,21 +99,18 @@ class AccessTable:
     def from_json(cls, data: dict) -> AccessTable:
         grants = [dict(g) for g in data.get("grants", [])]
         created = {name: dict(entry) for name, entry in dict(data.get("collections", {})).items()}
-        if int(data.get("version", 1)) < VERSION:  # the local operator was stored as "local"
-            for entry in grants:
-                if entry.get("subject_kind") == "user":
-                    entry["subject"] = _operator(entry.get("subject", ""))
-                entry["granted_by"] = _operator(entry.get("granted_by", ""))
-            for entry in created.values():
-                entry["by"] = _operator(entry.get("by", ""))
         return cls(tuple(Grant(**g) for g in grants), created)
 
 
-VERSION = 2
+VERSION = 2  # of the file's format; 1 named the local operator `local` (`rag_core.migrations`)
 
 
-def _operator(name: str) -> str:
-    return LOCAL_USER if str(name).strip().lower() == LEGACY_LOCAL_USER else name
+def _check_version(data: dict | None, where: str) -> None:
+    """Refuse grants of another format than this code's (an empty library has none: the current)."""
+    found = int((data or {}).get("version", VERSION if data is None else 1))
+    if found != VERSION:
+        key = "library.schema_newer" if found > VERSION else "library.schema_older"
+        raise SchemaError.of(key, where=where, found=f"grants {found}", current=f"grants {VERSION}")
 
 
 def _now() -> str:
@@ -144,33 +140,25 @@ class GrantStore:
         if cached is not None:
             return cached
         data = json.loads(found[0].decode("utf-8"))
+        _check_version(data, self._where)
         table = AccessTable.from_json(data)
-        if int(data.get("version", 1)) < VERSION:
-            return self._upgrade(table)
         with _cache_lock:
             _cache[key] = table
         return table
 
-    def _upgrade(self, table: AccessTable) -> AccessTable:
-        """Rewrite an older file in the current version (once: the next reader finds it done). A
-        library that cannot be written keeps its file and is read upgraded each time."""
-        try:
-            self._change(lambda current: current)
-        except OSError:
-            return table
-        return self.load()
+    @property
+    def _where(self) -> str:
+        return f"{self.library.uri} {KEY}"
 
     def _change(self, change: Callable[[AccessTable], AccessTable | None]) -> None:
         """Read-modify-write by compare-and-swap (`storage.update_json`): a grant changed at the same
-        moment by another process or server is kept, and this change is made on top of it. An old
-        file is written in the current version by any change."""
+        moment by another process or server is kept, and this change is made on top of it. A file of
+        another version is refused (`_check_version`)."""
 
         def on_json(data: dict | None) -> dict | None:
-            current = AccessTable.from_json(data or {})
-            new = change(current)
-            if new is None and int((data or {}).get("version", VERSION)) >= VERSION:
-                return None
-            return (new or current).to_json()
+            _check_version(data, self._where)
+            new = change(AccessTable.from_json(data or {}))
+            return None if new is None else new.to_json()
 
         update_json(self.library, KEY, on_json)
 

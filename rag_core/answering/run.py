@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from rag_core import retrieval
 from rag_core.answering import guardrails
 from rag_core.answering.coverage import Coverage, apart_message, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
@@ -106,9 +107,13 @@ Event = Draft | Checked | Queued | Final
 
 def evidence_threshold(settings: Settings) -> float:
     """`answer.min_evidence_score` on the fused scale: a parent found by one channel at rank 1 scores
-    1/61 with equal weights, but only dense_weight/61 when the dense channel is down-weighted; the
-    threshold scales with it so that a weighted fusion refuses exactly what an equal one refused."""
-    return settings.answer.min_evidence_score * min(1.0, settings.retrieval.dense_weight)
+    1/61 with equal weights, but only w/61 when that channel weighs w < 1; the threshold scales with the
+    weight of the question's "dense" channel (`retrieval.base.ROLES`: it ranks every child, so a parent it
+    alone ranks first is the weakest evidence) so that a weighted fusion refuses exactly what an equal one
+    refused."""
+    dense = retrieval.with_role("dense", "question")
+    scale = retrieval.weight(dense, settings.retrieval) if dense is not None else 1.0
+    return settings.answer.min_evidence_score * min(1.0, scale)
 
 
 def estimated_tokens(text: str) -> int:

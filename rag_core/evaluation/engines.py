@@ -246,26 +246,18 @@ def _fused_pages(
             [ranked[c.name] for c in voting], weights=[retrieval.weight(c, weights) for c in voting]
         )
 
-    ratio = retrieval.evidence_ratio(
-        candidates.children(retrieval.crosslingual.OWN_EVIDENCE),
-        candidates.children(retrieval.crosslingual.OTHER_EVIDENCE),
-        languages,
-        language,
-    )
+    ratio = retrieval.crosslingual.candidates_evidence_ratio(candidates, languages, language)
     rank = retrieval.placement(ratio, weights, only_other) if only_other is not None else 0
     return retrieval.place(fused("question"), fused("other_language"), rank)
 
 
 def channel_engines() -> dict[str, list[retrieval.Channel]]:
-    """Engine name -> the channels it reads: one engine per registered channel, named after it (the
-    names of earlier reports kept), except that the translated terms' pages join their children's."""
+    """Engine name -> the channels it reads: one engine per `report_name` of the registered channels
+    (a channel's name unless it keeps an earlier report's, or joins another channel's engine)."""
     out: dict[str, list[retrieval.Channel]] = {}
     for channel in retrieval.channels():
-        out.setdefault(_ENGINE_NAMES.get(channel.name, channel.name), []).append(channel)
+        out.setdefault(channel.report_name, []).append(channel)
     return out
-
-
-_ENGINE_NAMES = {"page": "pages", "dense_other": "dense-other-language", "translated_page": "translated"}
 
 
 def _channel_engine(
@@ -286,14 +278,16 @@ def _channel_engine(
 
 
 def _signals(candidates: retrieval.Candidates, k: int) -> dict:
-    """Each channel's best score over children (`best_<channel>`), and whether the lexical channel's first
-    parent is among the dense channel's first three."""
+    """Each channel's best score over children (`best_<channel>`), and whether the first parent of the
+    question's "lexical" channel is among the first three of its "dense" channel (`retrieval.base.ROLES`)."""
     signals: dict = {
         f"best_{c.name}": candidates.children(c.name)[0].score if candidates.children(c.name) else None
         for c in retrieval.channels("children")
     }
-    lexical = retrieval.best_child_per_parent(candidates.children("lexical")[:k])
-    dense = retrieval.best_child_per_parent(candidates.children("dense")[:k])
+    lexical, dense = (
+        retrieval.best_child_per_parent(candidates.children(c.name)[:k]) if c is not None else []
+        for c in (retrieval.with_role("lexical"), retrieval.with_role("dense"))
+    )
     signals["top_parent_in_both"] = bool(
         lexical and dense and {lexical[0].parent_id} & {h.parent_id for h in dense[:3]}
     )

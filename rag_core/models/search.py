@@ -69,4 +69,8 @@ class SearchResult(Frozen):
         description="The search channels registered when it was "
         "ranked, in their order (`rag_core.retrieval.channels()`): the keys of `ranks`",
     )
+    channel_labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="The key of the UI string that names each channel (its `label_key`), by channel name",
+    )
     elapsed_s: float = 0.0

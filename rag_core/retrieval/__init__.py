@@ -10,9 +10,10 @@ a group of channels, `crosslingual.py` places the other language's best passage,
 chains the steps. A search result carries each parent's hit in every channel that found it,
 keyed by channel name (`RetrievedParent.ranks`). Method and measures: docs/method.md.
 
-A new channel: a module in `builtin/` that calls `register` (imported in `builtin/__init__.py`),
-its weight in `RetrievalSettings` and its display name `search.channel.<name>` in
-ui/strings/search.py. Nothing else names channels.
+A new channel: a module in `builtin/` added to `BUILT_IN` (or any module that calls `register`);
+it declares its weight setting (checked when it registers), its UI string (`label_key`) and its
+role (`base.ROLES`). Nothing else names a channel: the rules that read one kind of evidence find
+it by its role (`with_role`).
 """
 
 from rag_core.retrieval import builtin as _builtin  # noqa: F401  (registers the package's own channels)
@@ -29,7 +30,7 @@ from rag_core.retrieval.crosslingual import (
 from rag_core.retrieval.fusion import fuse_group, fuse_parents, fuse_rankings
 from rag_core.retrieval.pages import answer_pages, parent_pages
 from rag_core.retrieval.reduction import ParentRankings, best_child_per_parent, page_ranks
-from rag_core.retrieval.registry import channel, channels, register, unregister
+from rag_core.retrieval.registry import ChannelError, channel, channels, only, register, unregister, with_role
 from rag_core.retrieval.running import Candidates, run_all, run_channels
 from rag_core.retrieval.search import search
 
@@ -38,6 +39,7 @@ __all__ = [
     "parent_pages",
     "Candidates",
     "Channel",
+    "ChannelError",
     "ChannelQuery",
     "FullTextChannel",
     "OtherLanguage",
@@ -55,6 +57,7 @@ __all__ = [
     "page_ranks",
     "place",
     "placed_key",
+    "only",
     "placement",
     "register",
     "run_all",
@@ -62,4 +65,5 @@ __all__ = [
     "search",
     "unregister",
     "weight",
+    "with_role",
 ]

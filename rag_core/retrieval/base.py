@@ -1,10 +1,13 @@
 """The `Channel` protocol: one way of ranking the scope's children or pages for a question.
 
-A channel says what it ranks (`unit`: children or pages), which fused ranking it votes in
-(`group`: the question's own, or the ranking of the documents written in another language,
-`crosslingual`), the `RetrievalSettings` field that holds its weight in that fusion
-(`weight_setting`; None: 1.0), whether it runs for a given question (`applies`) and `run`, which
-returns its hits over `ChannelQuery.scope`, best first. A channel that asks LanceDB for BM25 only
+A channel is data. It declares its `name`, what it ranks (`unit`: children or pages), which fused
+ranking it votes in (`group`: the question's own, or the ranking of the documents written in
+another language, `crosslingual`), the `RetrievalSettings` field that holds its weight in that
+fusion (`weight_setting`; None: 1.0), the UI string that names it (`label_key`), its `role` for
+the rules that read one kind of evidence (`ROLES`), the engine it is measured in by the
+evaluation (`report_name`), whether it runs for a given question (`applies`) and `run`, which
+returns its hits over `ChannelQuery.scope`, best first. `registry.register` checks all of this
+when the channel registers. A channel that asks LanceDB for BM25 only
 describes its query (`FullTextChannel.request`): the runner sends every such query in one call
 (`running.run_channels`). A channel joins every search through `registry.register`; the package's
 own are in `retrieval/builtin/`, registered there in a fixed order. This module runs no query.
@@ -24,6 +27,14 @@ from rag_core.understanding.glossary import Translation
 
 Unit = Literal["children", "pages"]
 Group = Literal["question", "other_language"]
+Role = Literal["lexical", "dense"]
+# What a role means to the rules that look a channel up by it (`registry.with_role`), per group:
+ROLES: dict[str, str] = {
+    "lexical": "BM25 over children: its best score is the group's lexical evidence "
+    "(`crosslingual.evidence_ratio`, the evaluation's signals)",
+    "dense": "the embedding's ranking of every child: a parent it alone ranks first is the weakest evidence "
+    "the fusion passes, so the refusal threshold scales with its weight (`answering.evidence_threshold`)",
+}
 Hits = list[ChildHit] | list[PageHit]
 
 
@@ -66,7 +77,7 @@ class ChannelQuery:
 class Channel(Protocol):
     @property
     def name(self) -> str:
-        """Key of `RetrievedParent.ranks` and of the UI string `search.channel.<name>`."""
+        """Key of `RetrievedParent.ranks` (lower-case letters, digits and '_')."""
         ...
 
     @property
@@ -78,6 +89,21 @@ class Channel(Protocol):
     @property
     def weight_setting(self) -> str | None:
         """A `RetrievalSettings` field; None: the channel weighs 1.0."""
+        ...
+
+    @property
+    def label_key(self) -> str:
+        """The UI string that names it (ui/strings/search.py, usually `search.channel.<name>`)."""
+        ...
+
+    @property
+    def role(self) -> Role | None:
+        """Its role in its group (`ROLES`; at most one channel per role and group), None: none."""
+        ...
+
+    @property
+    def report_name(self) -> str:
+        """The evaluation engine it is measured in (channels sharing one are fused there), usually its name."""
         ...
 
     @property
@@ -119,9 +145,18 @@ class FullTextChannel:
     unit: Unit
     group: Group
     weight_setting: str | None = None
+    role: Role | None = None
     passage_priority: int = 100
     abbreviation: str = "?"
     description: str = ""
+
+    @property
+    def label_key(self) -> str:
+        return f"search.channel.{self.name}"
+
+    @property
+    def report_name(self) -> str:
+        return self.name
 
     def applies(self, query: ChannelQuery) -> bool:
         return True

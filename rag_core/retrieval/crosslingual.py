@@ -28,14 +28,13 @@ from rag_core.config import RetrievalSettings, Settings
 from rag_core.retrieval.base import OtherLanguage
 from rag_core.retrieval.fusion import fuse_group
 from rag_core.retrieval.reduction import ParentRankings
+from rag_core.retrieval.registry import with_role
 from rag_core.retrieval.running import Candidates
 from rag_core.store import ChildHit
 from rag_core.understanding.glossary import Translation
 from rag_core.understanding.term_presence import term_presence
 
 K = TypeVar("K", bound=Hashable)
-OWN_EVIDENCE = "lexical"  # the channels whose best BM25 scores `evidence_ratio` compares
-OTHER_EVIDENCE = "translated"
 
 
 def other_language(
@@ -70,6 +69,14 @@ def evidence_ratio(
     if theirs <= 0:
         return 0.0
     return math.inf if own <= 0 else theirs / own
+
+
+def candidates_evidence_ratio(candidates: Candidates, languages: Mapping[str, str], language: str) -> float:
+    """`evidence_ratio` of the hits of the two groups' "lexical" channels (`base.ROLES`; 0.0 without them)."""
+    own, theirs = with_role("lexical", "question"), with_role("lexical", "other_language")
+    if own is None or theirs is None:
+        return 0.0
+    return evidence_ratio(candidates.children(own.name), candidates.children(theirs.name), languages, language)
 
 
 def placement(ratio: float, weights: RetrievalSettings, only_other: Sequence[str] = ()) -> int:
@@ -120,8 +127,7 @@ def fuse_with_other_language(
     other = fuse_group(reduced, "other_language", weights)
     if not other:
         return main, None
-    ratio = evidence_ratio(candidates.children(OWN_EVIDENCE), candidates.children(OTHER_EVIDENCE), languages, language)
-    rank = placement(ratio, weights, only_other)
+    rank = placement(candidates_evidence_ratio(candidates, languages, language), weights, only_other)
     keys, other_keys = [p for p, _ in main], [p for p, _ in other]
     scores = dict(other) | dict(main)  # a placed parent keeps its fused score when it has one
     return [(pid, scores[pid]) for pid in place(keys, other_keys, rank)], placed_key(keys, other_keys, rank)

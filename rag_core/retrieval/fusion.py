@@ -37,9 +37,10 @@ def fuse_group(reduced: ParentRankings, group: Group, settings: RetrievalSetting
     return fuse_rankings([reduced.ranking(c.name) for c in voting], weights=[weight(c, settings) for c in voting])
 
 
-def fuse_parents(
-    candidates: Candidates, dense_weight: float = 1.0, page_weight: float = 1.0
-) -> list[tuple[str, float]]:
-    """The question's channels fused on parents, with these two weights (the other settings' defaults)."""
-    settings = RetrievalSettings(dense_weight=dense_weight, page_weight=page_weight)
-    return fuse_group(ParentRankings.of(candidates), "question", settings)
+def fuse_parents(candidates: Candidates, settings: RetrievalSettings | None = None) -> list[tuple[str, float]]:
+    """The question's channels fused on parents, each weighing its setting in `settings` (None: all 1.0)."""
+    reduced = ParentRankings.of(candidates)
+    if settings is not None:
+        return fuse_group(reduced, "question", settings)
+    voting = [c for c in channels() if c.group == "question" and c.name in reduced.by_channel]
+    return fuse_rankings([reduced.ranking(c.name) for c in voting])

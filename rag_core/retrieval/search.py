@@ -27,7 +27,7 @@ from rag_core.models import (
     SearchResult,
     TranslatedTerms,
 )
-from rag_core.retrieval.base import ChannelQuery, OtherLanguage
+from rag_core.retrieval.base import ChannelQuery, OtherLanguage, weight
 from rag_core.retrieval.crosslingual import fuse_with_other_language, only_in_other_language, other_language
 from rag_core.retrieval.reduction import ParentRankings, best_child_per_parent
 from rag_core.retrieval.registry import channels
@@ -70,9 +70,15 @@ def search(
     fusion = fusion or settings.retrieval.fusion
     language = language or detect_language(query)
     names = [c.name for c in channels()]
+    labels = {c.name: c.label_key for c in channels()}
     if not query.strip() or not scope:
         return SearchResult(
-            query=query, parents=[], language=language, channels=names, elapsed_s=time.perf_counter() - started
+            query=query,
+            parents=[],
+            language=language,
+            channels=names,
+            channel_labels=labels,
+            elapsed_s=time.perf_counter() - started,
         )
     store.check_embedder(embedder.name, embedder.dim)
     records = {r.doc_id: r for r in store.documents()}
@@ -92,6 +98,7 @@ def search(
         language=language,
         translated=_translated_terms(asked.other, only_other),
         channels=names,
+        channel_labels=labels,
         elapsed_s=time.perf_counter() - started,
     )
 
@@ -110,7 +117,8 @@ def _channel_query(
     translation: Translation | None,
 ) -> ChannelQuery:
     """What the channels search with: the question embedded once, and the other language's documents
-    when the cross-lingual search is on (fusion on parents, `other_language_rank` above 0)."""
+    when the cross-lingual search is on (fusion on parents, `other_language_rank` above 0); the channels over
+    pages run with fusion on parents when one of the question's weighs more than 0."""
     weights = settings.retrieval
     parent_fusion = fusion == "parents"
     crossing = parent_fusion and weights.other_language_rank > 0
@@ -123,7 +131,7 @@ def _channel_query(
         candidate_k or weights.candidate_k,
         language,
         extra_terms,
-        pages=parent_fusion and weights.page_weight > 0,
+        pages=parent_fusion and any(weight(c, weights) > 0 for c in channels("pages") if c.group == "question"),
         other=other,
     )
 

@@ -4,7 +4,8 @@ Tables: `documents` (one row per ready document), `parents`, `children` (vector 
 two native full-text indexes over an accent-folded copy of the contextualised text, one
 French and one English analyser), `pages` (the same two indexes over each page's whole text,
 with the ids of the parents on that page: the page channel), `meta` (the embedder that
-built the index), and `jobs` and `workers` (the upload queue: `jobs`).
+built the index, the library's schema version and the migrations applied), and `jobs` and
+`workers` (the upload queue: `jobs`).
 
 A document is visible only once its `documents` row exists: parents, children and pages are
 written first, each in a single `add` (one LanceDB commit), and every search is pre-filtered
@@ -31,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from rag_core.errors import IndexMismatchError
+from rag_core.library import SCHEMA_VERSION
 from rag_core.models import Child, DocumentRecord, Parent
 from rag_core.store import rows as store_rows
 from rag_core.store.channels import (
@@ -122,11 +124,19 @@ class Store(SearchChannels, Maintenance):
 
     def _ensure_meta(self, name: str, dim: int) -> None:
         if self._open("meta") is None:
-            self.db.create_table(
-                "meta",
-                data=[{"embedder": name, "dim": dim, "created_at": datetime.now(UTC).isoformat()}],
-                exist_ok=True,
-            )
+            row = {"embedder": name, "dim": dim, "created_at": datetime.now(UTC).isoformat()}
+            self.db.create_table("meta", data=[{**row, "schema": SCHEMA_VERSION, "migrations": "[]"}], exist_ok=True)
+
+    def meta(self) -> dict | None:
+        """The `meta` row (the embedder, and the library's `schema` and applied `migrations` as JSON:
+        `rag_core.migrations`); None before the first document. A row written before schemas has neither."""
+        table = self._open("meta")
+        rows = table.to_arrow().to_pylist() if table is not None else []
+        return rows[0] if rows else None
+
+    def write_meta(self, row: dict) -> None:
+        """Replace the `meta` row (`rag_core.migrations` records a migration in it)."""
+        self.db.create_table("meta", data=[row], mode="overwrite")
 
     def drop_all(self) -> None:
         """Drop every table (the index is derived from the document folders: `reindex`)."""

@@ -22,7 +22,6 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from rag_core import storage
-from rag_core.access.principal import LEGACY_LOCAL_USER, LOCAL_USER
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.text import detect_language, fold
@@ -114,12 +113,14 @@ def conversation_key(conversation_id: str, user: str | None = None) -> str:
     so an e-mail address makes no path), so the same id never reaches another user's messages. The
     pipeline always gives the user; None is the folder of conversations stored before users."""
     safe = "".join(ch for ch in conversation_id if ch.isalnum() or ch in "-_")[:64] or "default"
-    root = "conversations"
-    if user is not None:
-        if user == LOCAL_USER:  # the operator's folder from before it was renamed; nobody signs in as that name
-            user = LEGACY_LOCAL_USER
-        root += "/u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24]
-    return f"{root}/{safe}.jsonl"
+    return f"{user_folder(user)}/{safe}.jsonl"
+
+
+def user_folder(user: str | None) -> str:
+    """The folder of a user's conversations (`conversation_key`)."""
+    if user is None:
+        return "conversations"
+    return "conversations/u-" + hashlib.sha256(user.strip().lower().encode()).hexdigest()[:24]
 
 
 def conversation_path(settings: Settings, conversation_id: str, user: str | None = None) -> Path:

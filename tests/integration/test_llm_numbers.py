@@ -128,6 +128,6 @@ def test_prompt_and_schema_ask_for_computations_and_the_stored_answer_counts(set
     system, _ = messages(server)
     assert "computations" in system and "unité" in system
     pipeline._store_answer(s, "conv-numbers", a, Principal.local_operator())
-    (stored,) = conversation_path(s, "conv-numbers", "local").read_text().splitlines()
+    (stored,) = conversation_path(s, "conv-numbers", Principal.local_operator().user).read_text().splitlines()
     record = json.loads(stored)
     assert record["unsupported_numbers"] == 1 and record["paragraphs"][0]["numbers"][0]["status"] == "unsupported"

@@ -180,7 +180,7 @@ def test_the_api_key_is_found_nowhere(
 
     # the search works: values that must be there are found ...
     assert files_containing(data, QUESTION), "the stored answers hold the question"
-    assert conversation_path(settings, "cli-check", "local").is_file()  # the CLI acts as the local operator
+    assert conversation_path(settings, "cli-check", LOCAL.user).is_file()  # the CLI acts as the local operator
     assert files_containing(exports, QUESTION) and files_containing(data / "lancedb", "Bornhuetter")
     assert "refused the API key (401)" in page and QUESTION in page and "test-model" in home
     assert "[redacted]" in caplog.text and QUESTION in cli.stdout

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rag_core import migrations
 from rag_core.access import (
     LOCAL_USER,
     AmbiguousGroupsHeader,
@@ -24,7 +25,8 @@ from rag_core.access import (
     principal_from_headers,
 )
 from rag_core.config import Settings
-from rag_core.errors import InputError
+from rag_core.errors import InputError, SchemaError
+from rag_core.pipeline import conversation_history
 from rag_core.understanding import conversation_path
 
 TRUSTED = Settings(auth={"mode": "header", "trust_proxy_headers": True})
@@ -71,7 +73,7 @@ def test_nobody_signs_in_as_the_local_operator(user: str) -> None:
     assert Principal.local_operator().user == LOCAL_USER
 
 
-def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path) -> None:
+def test_a_grants_file_that_named_the_operator_local_is_refused_until_migrated(tmp_path: Path) -> None:
     path = tmp_path / "access" / "grants.json"
     path.parent.mkdir()
     old = {
@@ -108,9 +110,14 @@ def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path)
         ],
     }
     path.write_text(json.dumps(old))
+    with pytest.raises(SchemaError) as refused:  # never half-read: the operator's entries would be lost
+        GrantStore(tmp_path).load()
+    assert refused.value.key == "library.schema_older" and "python -m rag_core migrate" in str(refused.value)
+    assert json.loads(path.read_text()) == old
+    assert migrations.migrate(Settings(data_dir=tmp_path), say=lambda _: None) == ["versioned-data"]
     table = GrantStore(tmp_path).load()
     stored = json.loads(path.read_text())
-    assert stored["version"] == 2  # rewritten once, on the first read
+    assert stored["version"] == 2
     assert table.created["board"]["by"] == LOCAL_USER and table.created["bob notes"]["by"] == "bob@example.org"
     by_subject = {(g.subject_kind, g.subject): g for g in table.grants}
     assert (
@@ -128,7 +135,7 @@ def test_a_grants_file_that_named_the_operator_local_is_migrated(tmp_path: Path)
     assert GrantStore(tmp_path).load().role_of(Principal(LOCAL_USER), "bob notes") is None
 
 
-def test_a_grant_on_an_old_file_migrates_it_under_the_lock(tmp_path: Path) -> None:
+def test_a_grant_on_an_old_or_newer_file_is_refused_under_the_lock(tmp_path: Path) -> None:
     path = tmp_path / "access" / "grants.json"
     path.parent.mkdir()
     path.write_text(
@@ -149,16 +156,30 @@ def test_a_grant_on_an_old_file_migrates_it_under_the_lock(tmp_path: Path) -> No
             }
         )
     )
+    before = path.read_text()
     store = GrantStore(tmp_path)
-    store.register("d", "alice@example.org")  # writes while holding the lock: no deadlock, migrated too
-    stored = json.loads(path.read_text())
-    assert stored["version"] == 2 and {g["subject"] for g in stored["grants"]} == {LOCAL_USER, "alice@example.org"}
+    with pytest.raises(SchemaError, match="grants 1"):
+        store.register("d", "alice@example.org")  # refused under the lock: no deadlock, nothing written
+    assert path.read_text() == before
+    path.write_text(json.dumps({"version": 3, "collections": {}, "grants": []}))
+    with pytest.raises(SchemaError) as newer:
+        store.load()
+    assert newer.value.key == "library.schema_newer"
 
 
-def test_the_operator_keeps_its_conversations(tmp_path: Path) -> None:
+def test_the_operator_keeps_its_conversations_through_the_migration(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
-    assert conversation_path(settings, "c1", LOCAL_USER) == conversation_path(settings, "c1", "local")
     assert conversation_path(settings, "c1", LOCAL_USER) != conversation_path(settings, "c1", "alice@example.org")
+    # the previous release kept them in the folder of the user "local" (the operator's former name)
+    old = conversation_path(settings, "c1", "local")
+    old.parent.mkdir(parents=True)
+    old.write_text('{"question": "q1", "paragraphs": [{"text": "a1"}]}\n')
+    (tmp_path / "access").mkdir()
+    (tmp_path / "access" / "grants.json").write_text(json.dumps({"version": 1, "collections": {}, "grants": []}))
+    assert migrations.migrate(settings, say=lambda _: None) == ["versioned-data"]
+    assert not old.parent.exists() or not any(old.parent.iterdir())
+    operator = Principal.local_operator()
+    assert conversation_history(settings, "c1", principal=operator) == [("user", "q1"), ("assistant", "a1")]
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,11 @@
-"""Search channels are data: a channel registered from outside the product takes part in every search.
+"""Search channels are data: the fusion's mechanics with the tests' own channels, and what a channel's
+declaration must hold to register.
 
-The store and the embedder are fakes (no LanceDB, no model): the built-in channels find what the
-fake store returns, and `FakeConstantChannel` ranks two fixed children whatever the question.
+The store and the embedder are fakes (no LanceDB, no model; a channel from one file searching a real
+LanceDB library is in tests/integration/test_channel_plugin.py). The mechanics run with the registry
+holding only the tests' own channels (`retrieval.only`), so a new built-in channel changes none of them:
+`FakeBm25Channel` finds what the fake store returns to BM25, `FakeConstantChannel` ranks two fixed
+children whatever the question.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ import numpy as np
 import pytest
 
 from rag_core import retrieval
+from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
 from rag_core.evaluation.engines import channel_engines
 from rag_core.models import ChannelHit, Child, DocumentRecord, HighlightBox, Parent
 from rag_core.retrieval import ChannelQuery
-from rag_core.retrieval.base import Group, Unit
+from rag_core.retrieval.base import FullTextChannel, Group, Role, Unit
 from rag_core.store import ChildHit, FullText, PageHit
+from ui.strings import merged
 
 DOC = "d" * 64
 QUESTION = "mortality tables"
@@ -99,13 +105,29 @@ class FakeEmbedder:
         return np.ones(3, dtype=np.float32)
 
 
+class FakeBm25Channel(FullTextChannel):
+    """BM25 of the question over children, through the fake store; the question group's "lexical" role."""
+
+    name = "fake_bm25"
+    unit: Unit = "children"
+    group: Group = "question"
+    role: Role | None = "lexical"
+    passage_priority = 0
+
+    def request(self, query: ChannelQuery) -> FullText:
+        return FullText("children", query.query, query.language, query.candidate_k)
+
+
 class FakeConstantChannel:
     """Ranks p2 then p1, whatever the question."""
 
     name = "fake_constant"
     unit: Unit = "children"
     group: Group = "question"
-    weight_setting = None  # weighs 1.0, as the lexical channel
+    weight_setting: str | None = None  # weighs 1.0
+    label_key = "search.channel.fake_constant"
+    role: Role | None = None
+    report_name = "fake_constant"
     passage_priority = 50
     abbreviation = "F"
     description = "fake constant"
@@ -117,11 +139,18 @@ class FakeConstantChannel:
         return [ChildHit("c2", "p2", DOC, 0.9), ChildHit("c1", "p1", DOC, 0.5)]
 
 
+def _constant(**declared: object) -> FakeConstantChannel:
+    channel = FakeConstantChannel()
+    for attribute, value in declared.items():
+        setattr(channel, attribute, value)
+    return channel
+
+
 @pytest.fixture
-def fake_channel() -> Iterator[FakeConstantChannel]:
-    channel = retrieval.register(FakeConstantChannel())
-    yield channel  # type: ignore[misc]
-    retrieval.unregister(channel.name)
+def own_channels() -> Iterator[tuple[FakeBm25Channel, FakeConstantChannel]]:
+    bm25, constant = FakeBm25Channel(), FakeConstantChannel()
+    with retrieval.only(bm25, constant):
+        yield bm25, constant
 
 
 def _search(settings: Settings):  # type: ignore[no-untyped-def]
@@ -129,52 +158,116 @@ def _search(settings: Settings):  # type: ignore[no-untyped-def]
 
 
 def test_a_registered_channel_votes_in_the_fusion_and_shows_in_each_parents_ranks(
-    settings: Settings, fake_channel: FakeConstantChannel
+    settings: Settings, own_channels: tuple[FakeBm25Channel, FakeConstantChannel]
 ) -> None:
-    assert isinstance(fake_channel, retrieval.Channel) and retrieval.channels()[-1] is fake_channel
+    _, constant = own_channels
+    assert isinstance(constant, retrieval.Channel) and retrieval.channels()[-1] is constant
     result = _search(settings)
-    assert result.channels[-1] == "fake_constant"
+    assert result.channels == ["fake_bm25", "fake_constant"]
+    assert result.channel_labels == {"fake_bm25": "search.channel.fake_bm25", "fake_constant": constant.label_key}
     assert [(p.parent.id, p.fused_score) for p in result.parents] == [("p1", 1 / 61 + 1 / 62), ("p2", 1 / 61)]
     first, second = result.parents
     assert first.ranks == {
-        "lexical": ChannelHit(rank=1, score=4.0, child_id="c1"),
+        "fake_bm25": ChannelHit(rank=1, score=4.0, child_id="c1"),
         "fake_constant": ChannelHit(rank=2, score=0.5, child_id="c1"),
     }
     assert second.ranks == {"fake_constant": ChannelHit(rank=1, score=0.9, child_id="c2")}
-    assert second.best_child.id == "c2" and second.rank_in("lexical") is None
-    assert "fake_constant" in channel_engines()  # the evaluation measures it on its own too
+    assert second.best_child.id == "c2" and second.rank_in("fake_bm25") is None
+    assert set(channel_engines()) == {"fake_bm25", "fake_constant"}  # the evaluation measures each on its own
 
 
-def test_an_unregistered_channel_is_gone(settings: Settings) -> None:
-    channel = retrieval.register(FakeConstantChannel())
-    retrieval.unregister(channel.name)
+def test_a_channel_weighs_the_setting_it_names(
+    settings: Settings, own_channels: tuple[FakeBm25Channel, FakeConstantChannel]
+) -> None:
+    retrieval.register(_constant(weight_setting="dense_weight"))  # in its place, now weighing dense_weight
     result = _search(settings)
-    assert "fake_constant" not in result.channels
-    assert [(p.parent.id, p.fused_score, list(p.ranks)) for p in result.parents] == [("p1", 1 / 61, ["lexical"])]
-
-
-def test_the_registry_lists_the_built_in_channels_in_their_fusion_order() -> None:
-    assert [c.name for c in retrieval.channels()] == [
-        "lexical",
-        "dense",
-        "page",
-        "dense_other",
-        "translated",
-        "translated_page",
-    ]
-    assert [c.name for c in retrieval.channels("pages")] == ["page", "translated_page"]
-    weights = Settings().retrieval
-    assert [retrieval.weight(c, weights) for c in retrieval.channels("children")] == [
-        1.0,
-        weights.dense_weight,
-        weights.other_language_weight,
-        weights.translated_weight,
+    w = settings.retrieval.dense_weight
+    assert w != 1.0 and [(p.parent.id, p.fused_score) for p in result.parents] == [
+        ("p1", pytest.approx(1 / 61 + w / 62)),
+        ("p2", pytest.approx(w / 61)),
     ]
 
 
-def test_a_channel_cannot_take_the_name_of_a_result_field() -> None:
-    clash = FakeConstantChannel()
-    clash.name = "placed"
-    with pytest.raises(ValueError, match="placed"):
-        retrieval.register(clash)
-    assert retrieval.channel("placed") is None
+def test_an_unregistered_channel_is_gone(
+    settings: Settings, own_channels: tuple[FakeBm25Channel, FakeConstantChannel]
+) -> None:
+    retrieval.unregister("fake_constant")
+    result = _search(settings)
+    assert result.channels == ["fake_bm25"]
+    assert [(p.parent.id, p.fused_score, list(p.ranks)) for p in result.parents] == [("p1", 1 / 61, ["fake_bm25"])]
+
+
+def test_only_restores_the_registry_it_replaced() -> None:
+    before = retrieval.channels()
+    with retrieval.only(FakeConstantChannel()):
+        assert [c.name for c in retrieval.channels()] == ["fake_constant"]
+    assert retrieval.channels() == before and retrieval.channel("fake_constant") is None
+
+
+def test_a_misspelt_weight_setting_is_refused_when_the_channel_registers() -> None:
+    before = retrieval.channels()
+    misspelt = r"'dense_weigth' is not a float field.*did you mean 'dense_weight'"
+    with pytest.raises(retrieval.ChannelError, match=misspelt):
+        retrieval.register(_constant(weight_setting="dense_weigth"))
+    with pytest.raises(retrieval.ChannelError, match="'candidate_k' is not a float field"):  # a count, not a weight
+        retrieval.register(_constant(weight_setting="candidate_k"))
+    assert retrieval.channels() == before
+
+
+@pytest.mark.parametrize(
+    ("declared", "refusal"),
+    [
+        ({"unit": "sentences"}, "unknown unit 'sentences'"),
+        ({"group": "other"}, "unknown group 'other'"),
+        ({"role": "sparse"}, "unknown role 'sparse'"),
+        ({"label_key": ""}, "label_key must be a non-empty string"),
+        ({"name": "Fake Constant"}, "lower-case letters"),
+        ({"name": "placed"}, "a field of RetrievedParent"),
+    ],
+)
+def test_a_wrong_declaration_is_refused_when_the_channel_registers(declared: dict, refusal: str) -> None:
+    before = retrieval.channels()
+    with pytest.raises(retrieval.ChannelError, match=refusal):
+        retrieval.register(_constant(**declared))
+    assert retrieval.channels() == before
+
+
+def test_a_channel_missing_a_declaration_is_refused() -> None:
+    class Undeclared:
+        name = "undeclared"
+        unit = "children"
+        group = "question"
+
+        def applies(self, query: ChannelQuery) -> bool:
+            return True
+
+        def run(self, query: ChannelQuery) -> list[ChildHit]:
+            return []
+
+    with pytest.raises(retrieval.ChannelError, match="does not declare weight_setting, label_key, role"):
+        retrieval.register(Undeclared())  # type: ignore[arg-type]
+
+
+def test_one_channel_per_role_and_group(own_channels: tuple[FakeBm25Channel, FakeConstantChannel]) -> None:
+    with pytest.raises(retrieval.ChannelError, match="already has a 'lexical' channel \\('fake_bm25'\\)"):
+        retrieval.register(_constant(role="lexical"))
+    retrieval.register(_constant(role="lexical", group="other_language"))  # another group's role is its own
+    assert retrieval.with_role("lexical", "other_language") is retrieval.channel("fake_constant")
+    assert retrieval.with_role("lexical") is own_channels[0] and retrieval.with_role("dense") is None
+
+
+def test_the_refusal_threshold_scales_with_the_weight_of_the_dense_role(
+    settings: Settings, own_channels: tuple[FakeBm25Channel, FakeConstantChannel]
+) -> None:
+    unscaled = settings.answer.min_evidence_score
+    assert evidence_threshold(settings) == unscaled  # no channel has the "dense" role
+    retrieval.register(_constant(role="dense", weight_setting="translated_weight"))
+    halved = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"translated_weight": 0.5})})
+    assert evidence_threshold(halved) == pytest.approx(unscaled * 0.5)
+
+
+def test_every_registered_channel_is_named_in_both_languages() -> None:
+    strings = merged()
+    for channel in retrieval.channels():
+        assert set(strings.get(channel.label_key, {})) >= {"fr", "en"}, channel.name
+        retrieval.weight(channel, Settings().retrieval)  # its setting resolves

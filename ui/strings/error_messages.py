@@ -136,6 +136,12 @@ FRENCH_ERRORS: dict[str, str] = {
     "backend.index_mismatch": "Cette bibliothèque a été indexée avec le modèle de plongement « {built} » "
     "({built_dim} dimensions) mais « {name} » ({dim} dimensions) est configuré. Recalculez les plongements avec "
     "`python -m rag_core reindex`, ou configurez le modèle qui l'a construite.",
+    "library.schema_newer": "Cette bibliothèque ({where}) a été écrite par une version plus récente de "
+    "l'application (schéma de données {found} ; cette version lit le schéma {current}). Mettez l'application à "
+    "jour pour l'ouvrir ; rien n'a été lu ni modifié.",
+    "library.schema_older": "Cette bibliothèque ({where}) a été écrite par une version antérieure de l'application "
+    "(schéma de données {found} ; cette version lit le schéma {current}). Arrêtez l'application et ses workers, "
+    "puis mettez la bibliothèque à jour avec `python -m rag_core migrate`.",
     "storage.no_conditional_writes": "Le stockage objet de {uri} ignore les écritures conditionnelles "
     "(If-None-Match / If-Match) : deux serveurs écraseraient sans le dire les accès, le journal d'audit et les "
     "validations d'index l'un de l'autre. Utilisez un stockage qui les respecte (Amazon S3, MinIO, Ceph RGW avec "

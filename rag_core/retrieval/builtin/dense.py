@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag_core.retrieval.base import ChannelQuery, Group, Hits, Unit
+from rag_core.retrieval.base import ChannelQuery, Group, Hits, Role, Unit
 
 
 class DenseChannel:
@@ -10,6 +10,9 @@ class DenseChannel:
     unit: Unit = "children"
     group: Group = "question"
     weight_setting = "dense_weight"
+    label_key = "search.channel.dense"
+    role: Role = "dense"
+    report_name = "dense"
     passage_priority = 1
     abbreviation = "D"
     description = "dense"

@@ -6,7 +6,7 @@ subject, so those documents are ranked on their own (`retrieval.crosslingual`).
 
 from __future__ import annotations
 
-from rag_core.retrieval.base import ChannelQuery, Group, Hits, Unit
+from rag_core.retrieval.base import ChannelQuery, Group, Hits, Role, Unit
 
 
 class DenseOtherLanguageChannel:
@@ -14,6 +14,9 @@ class DenseOtherLanguageChannel:
     unit: Unit = "children"
     group: Group = "other_language"
     weight_setting = "other_language_weight"
+    label_key = "search.channel.dense_other"
+    role: Role = "dense"
+    report_name = "dense-other-language"  # the name of earlier evaluation reports
     passage_priority = 3
     abbreviation = "O"
     description = "dense over the other language's documents"

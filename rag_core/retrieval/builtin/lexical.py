@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Unit
+from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Role, Unit
 from rag_core.store import FullText
 
 
@@ -11,6 +11,7 @@ class LexicalChannel(FullTextChannel):
     unit: Unit = "children"
     group: Group = "question"
     weight_setting = None  # the reference: 1.0
+    role: Role = "lexical"
     passage_priority = 0
     abbreviation = "L"
     description = "lexical"

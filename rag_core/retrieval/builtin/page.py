@@ -11,6 +11,7 @@ class PageChannel(FullTextChannel):
     unit: Unit = "pages"
     group: Group = "question"
     weight_setting = "page_weight"
+    report_name = "pages"  # the name of earlier evaluation reports
     passage_priority = 0
     abbreviation = "P"
     description = "pages"

@@ -8,7 +8,7 @@ translated terms seldom match the question's own language's documents.
 
 from __future__ import annotations
 
-from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Hits, Unit
+from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Hits, Role, Unit
 from rag_core.store import FullText
 
 
@@ -17,6 +17,7 @@ class TranslatedChannel(FullTextChannel):
     unit: Unit = "children"
     group: Group = "other_language"
     weight_setting = "translated_weight"
+    role: Role | None = "lexical"
     passage_priority = 2
     abbreviation = "T"
     description = "translated terms"
@@ -37,6 +38,8 @@ class TranslatedChannel(FullTextChannel):
 class TranslatedPageChannel(TranslatedChannel):
     name = "translated_page"
     unit: Unit = "pages"
+    role = None
+    report_name = "translated"  # measured with the translated terms' children, fused
     passage_priority = 1
     abbreviation = "TP"
     description = "translated terms over pages"
