@@ -39,11 +39,15 @@ def start_app(
     timeout_s: float = 90,
     env: dict[str, str] | None = None,
     args: list[str] | None = None,
+    api: bool = False,
 ) -> tuple[subprocess.Popen, str]:
     """The app and a worker, started as `make run` starts them (`python -m rag_core serve`), on a
     free port with their own data dir; returns once /_stcore/health answers. `stop_app` stops both.
 
-    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds `streamlit run` options (e.g. --secrets.files)."""
+    `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds `streamlit run` options (e.g. --secrets.files).
+    The API server that `serve` also starts is left out (`--no-api`) unless `api`: no page uses it, and
+    its start cost each app about 5 s of CPU (the API has its own tests; test_serve checks that serve
+    starts it)."""
     port = free_port()
     env = {
         **os.environ,
@@ -64,8 +68,7 @@ def start_app(
             "127.0.0.1",
             "--port",
             str(port),
-            "--api-port",
-            str(free_port()),  # serve starts the API too; a fixed port would collide between test apps
+            *(["--api-port", str(free_port())] if api else ["--no-api"]),  # a fixed port would collide
             "--",
             "--server.headless",
             "true",
