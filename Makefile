@@ -8,15 +8,17 @@ IS_CI := $(filter 1 true TRUE True yes,$(CI))
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run lint test bench clean-venv
+.PHONY: install run lint check test bench clean-venv
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	@command -v $(PY) >/dev/null || PY=python3
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
 	$(BIN)/pip install --quiet -r requirements.txt
+	# the product itself (rag_core, ui, views), editable and offline: its dependencies are the pins just installed
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  echo "Installing Debian's chromium for the browser tests"; \
@@ -65,8 +67,8 @@ test: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=20 tests
 
 bench: install
-	$(BIN)/python benchmarks/ingest.py
-	$(BIN)/python benchmarks/query_latency.py
+	$(BIN)/python -m benchmarks.ingest
+	$(BIN)/python -m benchmarks.query_latency
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,7 +1,7 @@
 """Answers on the development sets, in the mode configured (extractive without an LLM key).
 
-    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR [--questions FILE.jsonl ...] [--out FILE.json]
-    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR --terms-only     # the term check alone, fast
+    .venv/bin/python -m benchmarks.answers_dev --data-dir DIR [--questions FILE.jsonl ...] [--out FILE.json]
+    .venv/bin/python -m benchmarks.answers_dev --data-dir DIR --terms-only     # the term check alone, fast
 
 DIR must hold a library with the set's PDFs (e.g. the one `benchmarks/eval_dev.py` built; all 19
 corpus PDFs are the search space). Prints, per set: refusals of unanswerable questions (and the
@@ -23,15 +23,13 @@ import sys
 import time
 from pathlib import Path
 
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.text import contains_quote
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.text import contains_quote  # noqa: E402
-
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 EVAL = SHARED / "eval"
 # Code or console output, read independently of rag_core.answering.evidence: an R prompt or

@@ -1,7 +1,7 @@
 """Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search
 (`rag_core.retrieval`).
 
-    HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
+    HF_HUB_OFFLINE=1 python -m benchmarks.crosslingual_dev --data-dir COPY_OF_EVALDATA --out-dir DIR
 
 The library is the one `benchmarks/eval_dev.py` builds (all 19 corpus PDFs). For every
 answerable question of both sets it runs the channels once at page level (as the evaluation's
@@ -44,21 +44,17 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from crosslingual_variants import FOLD_WEIGHTS, PARTS, PRODUCT, Ranking, mean, score, variants  # noqa: E402
-
-from rag_core import retrieval, understanding  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import load_rows, metrics  # noqa: E402
-from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus  # noqa: E402
-from rag_core.evaluation.questions import build_question  # noqa: E402
-from rag_core.store import ChildHit  # noqa: E402
-from rag_core.store.channels import lexical_query  # noqa: E402
-from rag_core.text import detect_language  # noqa: E402
-from rag_core.understanding.term_presence import term_presence  # noqa: E402
+from benchmarks.crosslingual_variants import FOLD_WEIGHTS, PARTS, PRODUCT, Ranking, mean, score, variants
+from rag_core import retrieval, understanding
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation import load_rows, metrics
+from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus
+from rag_core.evaluation.questions import build_question
+from rag_core.store import ChildHit
+from rag_core.store.channels import lexical_query
+from rag_core.text import detect_language
+from rag_core.understanding.term_presence import term_presence
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
@@ -204,7 +200,7 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
     pull is a per-language offset of the cosines."""
     store = corpus.store
     store.dense(corpus.embedder().embed_query(question), corpus.scope, 1)  # loads the in-memory vectors
-    vectors = store._vectors  # noqa: SLF001 - an experiment on the exact scores
+    vectors = store._vectors  # an experiment on the exact scores
     vector = corpus.embedder().embed_query(question)
     sims = vectors.matrix @ (vector / np.linalg.norm(vector))
     languages = np.array([corpus.records[d].language for d in vectors.doc_ids])

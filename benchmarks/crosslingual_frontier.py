@@ -1,6 +1,6 @@
 """Rules of placement of the other language's best page against the four cross-lingual targets at once.
 
-    HF_HUB_OFFLINE=1 python benchmarks/crosslingual_frontier.py --out-dir DIR
+    HF_HUB_OFFLINE=1 python -m benchmarks.crosslingual_frontier --out-dir DIR
 
 Reads the channel rankings that `benchmarks/crosslingual_dev.py` saved in DIR (it also prints this
 table last) and measures each rule of FRONTIER against the cross-lingual targets hit@5 >= 5/8 and
@@ -20,13 +20,9 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import crosslingual_dev as xl  # noqa: E402
-import crosslingual_variants as xv  # noqa: E402
-
-from rag_core.evaluation import metrics  # noqa: E402
+from benchmarks import crosslingual_dev as xl
+from benchmarks import crosslingual_variants as xv
+from rag_core.evaluation import metrics
 
 
 def ruled(

@@ -5,14 +5,10 @@ their scores: the designs it compares (see its docstring) and the placement rule
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import retrieval  # noqa: E402
-from rag_core.evaluation import metrics  # noqa: E402
+from rag_core import retrieval
+from rag_core.evaluation import metrics
 
 FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 Ranking = list[tuple[str, int]]

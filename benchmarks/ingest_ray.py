@@ -1,6 +1,6 @@
 """Wall time of upload jobs with the local executor and with the Ray executor, on the same PDFs and cores.
 
-    .venv/bin/python benchmarks/ingest_ray.py [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...] [--limit N]
+    .venv/bin/python -m benchmarks.ingest_ray [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...] [--limit N]
 
 Runs itself again inside a network namespace that only has loopback (root and `unshare` needed),
 starts a Ray cluster of two nodes with one CPU each on 127.0.0.1 (this machine's two cores, so
@@ -27,7 +27,6 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 CORES = 2  # one CPU per Ray node, two nodes; the local run uses the same machine
 
 

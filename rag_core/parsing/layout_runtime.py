@@ -33,7 +33,7 @@ _done = False
 def layout_model():
     """pymupdf-layout's BoxRFDGNN instance (private), or None when it cannot be found."""
     import pymupdf
-    import pymupdf.layout  # noqa: F401  (activates pymupdf._get_layout)
+    import pymupdf.layout  # activates pymupdf._get_layout
 
     func = getattr(pymupdf, "_get_layout", None)
     code = getattr(func, "__code__", None)
