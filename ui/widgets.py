@@ -20,7 +20,7 @@ from rag_core.citations import LIGHT_COLOR, paragraph_focus  # the section's col
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Paragraph, Source
-from rag_core.pipeline import ViewerTarget, highlight_target, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
+from rag_core.pipeline import TableFormat, ViewerTarget, highlight_target, source_target, viewer_annotations  # noqa: F401  (highlight_target: for the pages)
 from rag_core.pipeline import source_label as core_label
 from ui import state
 from ui.i18n import label_text, lang, t, user_message
@@ -221,13 +221,18 @@ def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Set
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
-    for col, fmt, label, mime in (
+    formats: list[tuple[Any, TableFormat, str, str]] = [
         (c1, "csv", t("inspect.csv"), "text/csv"),
         (c2, "xlsx", t("inspect.xlsx"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    ):
+    ]
+    for col, fmt, label, mime in formats:
+
+        def produce(who: Principal, fmt: TableFormat = fmt) -> bytes:
+            return pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who)
+
         download(
             label,
-            lambda who, fmt=fmt: pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who),
+            produce,
             f"{stem}.{fmt}",
             mime,
             key=f"{fmt}-{n}",
