@@ -43,8 +43,8 @@ run: install
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 
 # Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the whole
-# product: the library, the pages' helpers, the pages and the entry page.
-TYPED := rag_core ui views app.py
+# product: the library, the pages' helpers, the pages, the entry page and the benchmarks.
+TYPED := rag_core ui views app.py benchmarks
 
 lint: install
 	$(BIN)/ruff check .

@@ -22,6 +22,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from rag_core import pipeline
 from rag_core.access import Principal
@@ -57,7 +58,8 @@ def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     library = pipeline.coverage_scope(
         settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator())
     )
-    extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none
+    # an older checkout's library has no glossary
+    extra: dict[str, Any] = {"glossary": library.glossary} if hasattr(library, "glossary") else {}
     rows = []
     for q in questions:
         coverage = check_coverage(

@@ -116,17 +116,17 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             split_ratio = min(theirs / own if own > 0 else (1e9 if theirs > 0 else 0.0), 1e9)
         ratios, page_scores = {}, {}
         if other is not None and other.translation is not None:  # shorter translated queries (cost per query)
-            theirs = set(other.scope)
+            their_docs = set(other.scope)
             for short, text in shorter_queries(other.translation).items():
                 hits = [
                     h
                     for h in corpus.store.lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                    if h.doc_id in theirs
+                    if h.doc_id in their_docs
                 ][:PAGE_CANDIDATE_K]
                 pages = [
                     h
                     for h in corpus.store.page_lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                    if h.doc_id in theirs
+                    if h.doc_id in their_docs
                 ]
                 rankings[f"translated_{short}"] = corpus.pages_of(hits)
                 rankings[f"translated_pages_{short}"] = corpus.pages_of_pages(pages[:PAGE_CANDIDATE_K])
@@ -136,8 +136,9 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
                 page_scores[short] = pages[0].score if pages else 0.0
         for name, hits in centred_dense(corpus, q.question, language).items():
             rankings[name] = corpus.pages_of(hits)
-        for weight in FOLD_WEIGHTS if translation is not None and translation.query else ():
-            extra = [(translation.query, weight)]
+        folded = translation.query if translation is not None else ""
+        for weight in FOLD_WEIGHTS if folded else ():
+            extra = [(folded, weight)]
             rankings[f"lexical+{weight}"] = corpus.pages_of(
                 corpus.store.lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra)
             )
@@ -171,8 +172,14 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
                     1e9,
                 ),
                 "page_ratio": min(
-                    retrieval.evidence_ratio(found["page"], found["translated_page"], languages_of_docs, language), 1e9
-                ),  # type: ignore[arg-type]
+                    retrieval.evidence_ratio(
+                        found["page"],  # type: ignore[arg-type]  # pages carry the score and doc_id it reads
+                        found["translated_page"],  # type: ignore[arg-type]
+                        languages_of_docs,
+                        language,
+                    ),
+                    1e9,
+                ),
                 "page_language": {pdf: languages[pdf] for pdf in languages},
                 **{f"ratio_{short}": value for short, value in ratios.items()},
                 **{f"page_score_{short}": value for short, value in page_scores.items()},
@@ -201,6 +208,7 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
     store = corpus.store
     store.dense(corpus.embedder().embed_query(question), corpus.scope, 1)  # loads the in-memory vectors
     vectors = store._vectors  # an experiment on the exact scores
+    assert vectors is not None, "the dense search above loads them"
     vector = corpus.embedder().embed_query(question)
     sims = vectors.matrix @ (vector / np.linalg.norm(vector))
     languages = np.array([corpus.records[d].language for d in vectors.doc_ids])

@@ -72,7 +72,8 @@ def main() -> int:
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _run_one(*args.child, args.threads)
+        path, texts_file, out_file = args.child
+        _run_one(path, texts_file, out_file, args.threads)
         return 0
     if not args.data_dir:
         parser.error("--data-dir is required")

@@ -46,6 +46,7 @@ def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, st
         pass
     seconds = time.perf_counter() - started
     done = worker.table.get(job.id)
+    assert done is not None, f"job {job.id} left the table"
     pages = next((r.pages for r in worker.store.documents() if r.doc_id == done.doc_id), 0)
     stages = document_folder(settings, done.doc_id).manifest().get("stages", {}) if done.doc_id else {}
     return seconds, pages, done.state, {k: v.get("seconds", 0.0) for k, v in stages.items()}

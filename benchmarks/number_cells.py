@@ -35,9 +35,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 def right(q: dict, n: NumberTrace) -> bool:
     """The expected figure, stated, from a cell of the expected page (or computed and checked)."""
-    (want,) = extract_numbers(q["answer"], q["language"])[:1] or [None]
-    if want is None or not n.stated:
+    expected = extract_numbers(q["answer"], q["language"])[:1]
+    if not expected or not n.stated:
         return False
+    (want,) = expected
     equal = any(same_value(v, n.value) for v in want.values()) or rounds_to(want, n.value)
     if not equal:
         return False

@@ -123,7 +123,7 @@ def main() -> int:
         shutil.copytree(args.library, data)
         settings = Settings(data_dir=data)
         print(f"library: copy of {args.library} in {data}; answers: {pipeline.backends(settings)['answers']}")
-        total = Counter()
+        total: Counter[str] = Counter()
         all_failures = []
         for qfile in args.questions:
             questions = [json.loads(line) for line in Path(qfile).read_text().splitlines() if line.strip()]

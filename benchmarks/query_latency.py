@@ -157,7 +157,8 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
     documents hold looked up: what `retrieval.search` does)."""
     settings = Settings(data_dir=data_dir)
     weights = settings.retrieval
-    plain, both = [], []
+    plain: list[float] = []
+    both: list[float] = []
     for rep in range(2):
         for q, v in zip(qs, qvecs, strict=True):
             runs = [False, True] if rep % 2 == 0 else [True, False]

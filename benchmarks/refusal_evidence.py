@@ -39,7 +39,7 @@ def main() -> int:
     recorded: dict[str, tuple] = {}
     check = coverage_module.check_coverage
 
-    def recording(question, lookup, passages, *rest, **named):  # type: ignore[no-untyped-def]
+    def recording(question, lookup, passages, *rest, **named):
         found = check(question, lookup, passages, *rest, **named)
         recorded[question] = (found, [fold(p) for p in passages])
         return found

@@ -60,7 +60,11 @@ def _grant_writer(uri: str, commits: int, tag: str, queue) -> None:
     times, began = [], time.time()
     for n in range(commits):
         started = time.perf_counter()
-        base.update_json(library, "access/grants.json", lambda d, n=n: {**(d or {}), f"{tag}-{n}": n})
+
+        def grant(d: dict | None, n: int = n) -> dict:
+            return {**(d or {}), f"{tag}-{n}": n}
+
+        base.update_json(library, "access/grants.json", grant)
         times.append(time.perf_counter() - started)
     queue.put((times, began, time.time(), lost))
 

@@ -79,7 +79,7 @@ class Runner:
         lex, den = self.channels(text)
         expansion = self.thesaurus.expand(text) if self.thesaurus else None
         terms = expansion.terms if expansion else ()
-        lex_t = self.channels(text, expansion.lexical_terms)[0] if terms else lex
+        lex_t = self.channels(text, expansion.lexical_terms)[0] if expansion and terms else lex
         lex_raw = self.lexical_pages_weighted(text, language, terms) if terms else lex
         lex_a = self.lexical_pages(text + " " + " ".join(t for t, _ in terms), language) if terms else lex
         subs = rule_plan(text, self.corpus.settings).sub_questions
