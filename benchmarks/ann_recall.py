@@ -1,6 +1,6 @@
 """ANN recall@20 of the children's IVF_HNSW_SQ index against exact search, on >= 50,000 REAL embeddings.
 
-    nice .venv/bin/python benchmarks/ann_recall.py [--passages 50000] [--cache /tmp/ann_cache]
+    nice .venv/bin/python -m benchmarks.ann_recall [--passages 50000] [--cache /tmp/ann_cache]
 
 The corpus (../shared/corpus/pdfs, 538 pages) has about a thousand children, far from the
 50,000 at which `Store.optimize` builds the ANN index. So this script makes 50,000 distinct
@@ -32,20 +32,17 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pymupdf
+
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
+from rag_core.retrieval import fuse_parents, run_channels
+from rag_core.store import ANN_NPROBES, ANN_REFINE, Store
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
-
-import pymupdf  # noqa: E402
-
-from rag_core.config import Settings  # noqa: E402
-from rag_core.embedding import select_embedder  # noqa: E402
-from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import fuse_parents, run_channels  # noqa: E402
-from rag_core.store import ANN_NPROBES, ANN_REFINE, Store  # noqa: E402
-
 HELD_OUT = 375
 BATCH = 64
 WINDOWS = (1, 2, 3, 4, 5, 6)  # consecutive lines per passage: enough distinct passages for 50k

@@ -1,7 +1,7 @@
 """Answers on the development sets, in the mode configured (extractive without an LLM key).
 
-    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR [--questions FILE.jsonl ...] [--out FILE.json]
-    .venv/bin/python benchmarks/answers_dev.py --data-dir DIR --terms-only     # the term check alone, fast
+    .venv/bin/python -m benchmarks.answers_dev --data-dir DIR [--questions FILE.jsonl ...] [--out FILE.json]
+    .venv/bin/python -m benchmarks.answers_dev --data-dir DIR --terms-only     # the term check alone, fast
 
 DIR must hold a library with the set's PDFs (e.g. the one `benchmarks/eval_dev.py` built; all 19
 corpus PDFs are the search space). Prints, per set: refusals of unanswerable questions (and the
@@ -22,17 +22,16 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.question import coverage_scope
+from rag_core.text import contains_quote
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.question import coverage_scope  # noqa: E402
-from rag_core.text import contains_quote  # noqa: E402
-
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 EVAL = SHARED / "eval"
 # Code or console output, read independently of rag_core.answering.evidence: an R prompt or
@@ -58,7 +57,8 @@ def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     from rag_core.answering.coverage import check_coverage
 
     library = coverage_scope(settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
-    extra = {"glossary": library.glossary} if hasattr(library, "glossary") else {}  # an older checkout has none
+    # an older checkout's library has no glossary
+    extra: dict[str, Any] = {"glossary": library.glossary} if hasattr(library, "glossary") else {}
     rows = []
     for q in questions:
         coverage = check_coverage(

@@ -2,7 +2,7 @@
 (p50 overhead), then N concurrent API clients asking for a while: errors, and any answer showing
 a collection its user may not read (a cross-user result). Prints figures; asserts nothing.
 
-    nice -n 10 .venv/bin/python benchmarks/api_overhead.py [--n 40] [--clients 20] [--seconds 60]
+    nice -n 10 .venv/bin/python -m benchmarks.api_overhead [--n 40] [--clients 20] [--seconds 60]
 
 `--n 0` skips the latency pairs, `--seconds 0` the concurrent run. The library is the access
 tests' (three one-page PDFs, three collections: alice reads "guides", bob none, the admin all),
@@ -36,11 +36,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import pipeline  # noqa: E402
-from tests.access_support import ADMIN, ALICE, BOB, SECRET_QUERY, TOPICS, build_template, share_guides  # noqa: E402
-from tests.api_support import Served, start_api, token_of  # noqa: E402
+from rag_core import pipeline
+from tests.access_support import ADMIN, ALICE, BOB, SECRET_QUERY, TOPICS, build_template, share_guides
+from tests.api_support import Served, start_api, token_of
 
 QUESTIONS = [SECRET_QUERY, "What does the Quokka reserving guide protect?", "Wombat claims handling payments"]
 

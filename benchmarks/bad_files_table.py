@@ -1,6 +1,6 @@
 """The bad-files table: every bad file through `pipeline.ingest`, its outcome and message.
 
-    nice -n 10 .venv/bin/python benchmarks/bad_files_table.py [--no-big]
+    nice -n 10 .venv/bin/python -m benchmarks.bad_files_table [--no-big]
 
 The files and expected outcomes are those of tests/bad_files.py (the tested ones). Each case
 runs on one temporary data dir that already holds a good document; the "too many pages" and
@@ -17,15 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from tests import bad_files
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from tests import bad_files  # noqa: E402
-
 LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 
 

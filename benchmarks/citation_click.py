@@ -3,7 +3,7 @@
 Two documents: a 5-page vignette and the 111-page CAS report. Target: ≤ 1.5 s, and the long
 document no slower than the short one (only the cited pages are sent to the viewer).
 
-    .venv/bin/python benchmarks/citation_click.py [--data-dir DIR] [--repeats 5]
+    .venv/bin/python -m benchmarks.citation_click [--data-dir DIR] [--repeats 5]
 
 Ingests both PDFs into DIR (a temp dir by default; an existing DIR is reused), starts the app,
 asks one question per document, then clicks each answer's first citation in turn. "Drawn" means
@@ -16,18 +16,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from tests.ui.browser_support import CHROMIUM, VIEWER_IFRAME, goto, launch, open_home, rerun, start_app, stop_app
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from tests.ui.browser_support import CHROMIUM, VIEWER_IFRAME, goto, launch, open_home, rerun, start_app, stop_app  # noqa: E402
-
 CORPUS = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "corpus" / "pdfs"
 CASES = [  # (label, file, question whose answer is on a known page: 1 and 13)
     (

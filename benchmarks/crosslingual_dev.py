@@ -1,7 +1,7 @@
 """Cross-lingual retrieval on the development sets: the experiments behind the cross-lingual search
 (`rag_core.retrieval`).
 
-    HF_HUB_OFFLINE=1 python benchmarks/crosslingual_dev.py --data-dir COPY_OF_EVALDATA --out-dir DIR
+    HF_HUB_OFFLINE=1 python -m benchmarks.crosslingual_dev --data-dir COPY_OF_EVALDATA --out-dir DIR
 
 The library is the one `benchmarks/eval_dev.py` builds (all 19 corpus PDFs). For every
 answerable question of both sets it runs the channels once at page level (as the evaluation's
@@ -44,21 +44,17 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from crosslingual_variants import FOLD_WEIGHTS, PARTS, PRODUCT, Ranking, mean, score, variants  # noqa: E402
-
-from rag_core import retrieval, understanding  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import load_rows, metrics  # noqa: E402
-from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus  # noqa: E402
-from rag_core.evaluation.questions import build_question  # noqa: E402
-from rag_core.store import ChildHit  # noqa: E402
-from rag_core.store.channels import lexical_query  # noqa: E402
-from rag_core.text import detect_language  # noqa: E402
-from rag_core.understanding.term_presence import term_presence  # noqa: E402
+from benchmarks.crosslingual_variants import FOLD_WEIGHTS, PARTS, PRODUCT, Ranking, mean, score, variants
+from rag_core import retrieval, understanding
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation import load_rows, metrics
+from rag_core.evaluation.engines import PAGE_CANDIDATE_K, Corpus
+from rag_core.evaluation.questions import build_question
+from rag_core.store import ChildHit
+from rag_core.store.channels import lexical_query
+from rag_core.text import detect_language
+from rag_core.understanding.term_presence import term_presence
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
@@ -120,17 +116,17 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
             split_ratio = min(theirs / own if own > 0 else (1e9 if theirs > 0 else 0.0), 1e9)
         ratios, page_scores = {}, {}
         if other is not None and other.translation is not None:  # shorter translated queries (cost per query)
-            theirs = set(other.scope)
+            their_docs = set(other.scope)
             for short, text in shorter_queries(other.translation).items():
                 hits = [
                     h
                     for h in corpus.store.lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                    if h.doc_id in theirs
+                    if h.doc_id in their_docs
                 ][:PAGE_CANDIDATE_K]
                 pages = [
                     h
                     for h in corpus.store.page_lexical(text, other.language, corpus.scope, 2 * PAGE_CANDIDATE_K)
-                    if h.doc_id in theirs
+                    if h.doc_id in their_docs
                 ]
                 rankings[f"translated_{short}"] = corpus.pages_of(hits)
                 rankings[f"translated_pages_{short}"] = corpus.pages_of_pages(pages[:PAGE_CANDIDATE_K])
@@ -140,8 +136,9 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
                 page_scores[short] = pages[0].score if pages else 0.0
         for name, hits in centred_dense(corpus, q.question, language).items():
             rankings[name] = corpus.pages_of(hits)
-        for weight in FOLD_WEIGHTS if translation is not None and translation.query else ():
-            extra = [(translation.query, weight)]
+        folded = translation.query if translation is not None else ""
+        for weight in FOLD_WEIGHTS if folded else ():
+            extra = [(folded, weight)]
             rankings[f"lexical+{weight}"] = corpus.pages_of(
                 corpus.store.lexical(q.question, language, corpus.scope, PAGE_CANDIDATE_K, extra)
             )
@@ -175,8 +172,14 @@ def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
                     1e9,
                 ),
                 "page_ratio": min(
-                    retrieval.evidence_ratio(found["page"], found["translated_page"], languages_of_docs, language), 1e9
-                ),  # type: ignore[arg-type]
+                    retrieval.evidence_ratio(
+                        found["page"],  # type: ignore[arg-type]  # pages carry the score and doc_id it reads
+                        found["translated_page"],  # type: ignore[arg-type]
+                        languages_of_docs,
+                        language,
+                    ),
+                    1e9,
+                ),
                 "page_language": {pdf: languages[pdf] for pdf in languages},
                 **{f"ratio_{short}": value for short, value in ratios.items()},
                 **{f"page_score_{short}": value for short, value in page_scores.items()},
@@ -204,7 +207,8 @@ def centred_dense(corpus: Corpus, question: str, language: str, k: int = PAGE_CA
     pull is a per-language offset of the cosines."""
     store = corpus.store
     store.dense(corpus.embedder().embed_query(question), corpus.scope, 1)  # loads the in-memory vectors
-    vectors = store._vectors  # noqa: SLF001 - an experiment on the exact scores
+    vectors = store._vectors  # an experiment on the exact scores
+    assert vectors is not None, "the dense search above loads them"
     vector = corpus.embedder().embed_query(question)
     sims = vectors.matrix @ (vector / np.linalg.norm(vector))
     languages = np.array([corpus.records[d].language for d in vectors.doc_ids])

@@ -1,6 +1,6 @@
 """Rules of placement of the other language's best page against the four cross-lingual targets at once.
 
-    HF_HUB_OFFLINE=1 python benchmarks/crosslingual_frontier.py --out-dir DIR
+    HF_HUB_OFFLINE=1 python -m benchmarks.crosslingual_frontier --out-dir DIR
 
 Reads the channel rankings that `benchmarks/crosslingual_dev.py` saved in DIR (it also prints this
 table last) and measures each rule of FRONTIER against the cross-lingual targets hit@5 >= 5/8 and
@@ -19,14 +19,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import crosslingual_dev as xl  # noqa: E402
-import crosslingual_variants as xv  # noqa: E402
-
-from rag_core.evaluation import metrics  # noqa: E402
+from benchmarks import crosslingual_dev as xl
+from benchmarks import crosslingual_variants as xv
+from rag_core.evaluation import metrics
 
 
 def ruled(
@@ -62,7 +59,7 @@ def ruled(
 
 # Rules that change how the other language's best page is placed, measured against every target
 # at once (`frontier`): the three cross-lingual targets and the bm25s page baseline's dev hit@3.
-FRONTIER = {
+FRONTIER: dict[str, dict[str, Any]] = {
     "before the term coverage: ratio 2 at 2, else 5": {},
     "ratio 2 at 2, else not placed": {"weak": "none"},
     "ratio 1.5 at 3, else 5": {"strong_ratio": 1.5, "strong": 3},
@@ -104,7 +101,8 @@ def frontier(rows: list[dict]) -> None:
         )
         hit3 = xv.mean([scored[id(r)]["hit@3"] for r in dev])
         hits, docs = sum(s["hit@5"] for s in crossed), sum(s["doc@3"] for s in crossed)
-        met = [hits >= 5, docs >= 7, d["low"] >= -0.01, hit3 > 0.84]
+        low = d["low"]
+        met = [hits >= 5, docs >= 7, low is not None and low >= -0.01, hit3 > 0.84]
         print(
             f"{name:<66}{hits:>5.0f}/8{docs:>5.0f}/8   {d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]"
             f"   {hit3:>8.3f}   {sum(met)}/4"

@@ -5,14 +5,11 @@ their scores: the designs it compares (see its docstring) and the placement rule
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import retrieval  # noqa: E402
-from rag_core.evaluation import metrics  # noqa: E402
+from rag_core import retrieval
+from rag_core.evaluation import metrics
 
 FOLD_WEIGHTS = (0.5, 1.0)  # boosts of the translated terms folded into the question's own BM25 queries
 Ranking = list[tuple[str, int]]
@@ -126,7 +123,11 @@ def variants() -> dict[str, Variant]:
     for fold in FOLD_WEIGHTS:
         out[f"folded {fold}"] = fused(fold=fold)
         out[f"folded {fold} + dense_centred x 0.25"] = fused(fold=fold, dense="dense_centred")
-    out["placed at 2 / 5, ratio 2 (product)"] = lambda row: placed(row, current(row))
+
+    def placed_with(**options: Any) -> Variant:
+        return lambda row: placed(row, current(row), **options)
+
+    out["placed at 2 / 5, ratio 2 (product)"] = placed_with()
     for strong, weak, ratio in (
         (5, 5, 2.0),
         (3, 5, 2.0),
@@ -137,19 +138,15 @@ def variants() -> dict[str, Variant]:
         (2, 5, 1.5),
         (3, 3, 1.0),
     ):
-        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = lambda row, s=strong, w=weak, r=ratio: placed(
-            row, current(row), strong=s, weak=w, ratio=r
-        )
+        out[f"placed at {strong} / {weak}, ratio {ratio:g}"] = placed_with(strong=strong, weak=weak, ratio=ratio)
     for weights in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (0.5, 1.0, 0.0), (0.5, 0.0, 1.0)):
-        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = lambda row, w=weights: placed(row, current(row), w)
+        out[f"placed at 2 / 5, ratio 2, other ranking {weights}"] = placed_with(weights=weights)
     # Pages only: no BM25 query of the translated terms over children (one full-text query less per
     # question), the evidence ratio taken on the best pages.
-    out[PAGES_ONLY] = lambda row: placed(row, current(row), (0.5, 0.0, 1.0), evidence="page_ratio")
-    out[WITHOUT_COVERAGE] = lambda row: placed(row, current(row), coverage=False)
+    out[PAGES_ONLY] = placed_with(weights=(0.5, 0.0, 1.0), evidence="page_ratio")
+    out[WITHOUT_COVERAGE] = placed_with(coverage=False)
     for query in ("distinct", "preferred"):
-        out[f"placed at 2 / 5, ratio 2, {query} translated words"] = lambda row, q=query: placed(
-            row, current(row), query=q
-        )
+        out[f"placed at 2 / 5, ratio 2, {query} translated words"] = placed_with(query=query)
     return out
 
 

@@ -1,6 +1,6 @@
 """The parse against Docling's ground truth, as printed and with the Docling errors we judge wrong corrected.
 
-    .venv/bin/python benchmarks/docling_gt_review.py [--work DIR]
+    .venv/bin/python -m benchmarks.docling_gt_review [--work DIR]
 
 `../shared/tools/parse_vs_docling.py` scores the product's parse against what Docling's full
 pipeline produced for the fixtures of `../shared/fixtures/docling`; its ground truth is a

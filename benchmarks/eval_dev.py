@@ -1,7 +1,7 @@
 """Development-set evaluation and the experiments behind its recommendations.
 
-    HF_HUB_OFFLINE=1 python benchmarks/eval_dev.py --data-dir /tmp/evaldata --out-dir /tmp/evalout
-    HF_HUB_OFFLINE=1 python benchmarks/eval_dev.py --analyse-only --out-dir /tmp/evalout
+    HF_HUB_OFFLINE=1 python -m benchmarks.eval_dev --data-dir /tmp/evaldata --out-dir /tmp/evalout
+    HF_HUB_OFFLINE=1 python -m benchmarks.eval_dev --analyse-only --out-dir /tmp/evalout
 
 Runs `rag_core.evaluation.run_evaluation` on both development sets with one shared library
 (all PDFs of the corpus are the search space), writes `results_<set>.json`, then re-fuses
@@ -18,11 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import load_rows, metrics, run_evaluation, summary_text  # noqa: E402
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation import load_rows, metrics, run_evaluation, summary_text
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): measured on the whole library
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))

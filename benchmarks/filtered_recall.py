@@ -1,6 +1,6 @@
 """Filtered recall with the ANN index on, and the cost of resolving a principal's scope.
 
-    nice .venv/bin/python benchmarks/filtered_recall.py [--children 50000] [--latency-children 10000]
+    nice .venv/bin/python -m benchmarks.filtered_recall [--children 50000] [--latency-children 10000]
 
 1. Filtered recall. A library of `--children` children (1,000 documents of 50 children, in
    100 collections of 10 documents) is written through the store's own row builders and
@@ -41,21 +41,17 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+
+from rag_core import pipeline
+from rag_core.access import AuditLog, Principal
+from rag_core.config import Settings
+from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
+from rag_core.retrieval import fuse_parents, run_channels
+from rag_core.store import Store, channels
+from rag_core.store import rows as store_rows
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-import pyarrow as pa  # noqa: E402
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import AuditLog, Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import fuse_parents, run_channels  # noqa: E402
-from rag_core.store import Store, channels  # noqa: E402
-from rag_core.store import rows as store_rows  # noqa: E402
-
 DIM = 384  # the offline embedder's dimension
 PER_DOC = 50
 DOCS_PER_COLLECTION = 10

@@ -1,6 +1,6 @@
 """Seconds per page for each ingestion stage (parse, chunk, embed, write) over the corpus.
 
-    .venv/bin/python benchmarks/ingest.py [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...]
+    .venv/bin/python -m benchmarks.ingest [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...]
                                           [--stages parse,chunk] [--data-dir DIR]
 
 Ingests every PDF into a fresh library (a temp dir unless --data-dir is given) and prints,
@@ -36,8 +36,6 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
 STAGES = ("parse", "chunk", "embed", "write")
 
 

@@ -1,6 +1,6 @@
 """Wall time of upload jobs with the local executor and with the Ray executor, on the same PDFs and cores.
 
-    .venv/bin/python benchmarks/ingest_ray.py [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...] [--limit N]
+    .venv/bin/python -m benchmarks.ingest_ray [--pdf-dir ../shared/corpus/pdfs] [--pdfs NAME ...] [--limit N]
 
 Runs itself again inside a network namespace that only has loopback (root and `unshare` needed),
 starts a Ray cluster of two nodes with one CPU each on 127.0.0.1 (this machine's two cores, so
@@ -27,7 +27,6 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 CORES = 2  # one CPU per Ray node, two nodes; the local run uses the same machine
 
 
@@ -47,6 +46,7 @@ def _job(pdf: Path, data_dir: Path, address: str | None) -> tuple[float, int, st
         pass
     seconds = time.perf_counter() - started
     done = worker.table.get(job.id)
+    assert done is not None, f"job {job.id} left the table"
     pages = next((r.pages for r in worker.store.documents() if r.doc_id == done.doc_id), 0)
     stages = document_folder(settings, done.doc_id).manifest().get("stages", {}) if done.doc_id else {}
     return seconds, pages, done.state, {k: v.get("seconds", 0.0) for k, v in stages.items()}

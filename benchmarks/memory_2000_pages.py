@@ -1,6 +1,6 @@
 """Wall time and peak memory of ingesting one long generated PDF (default 2,000 pages).
 
-    nice -n 10 .venv/bin/python benchmarks/memory_2000_pages.py [--pages 2000] [--keep DIR]
+    nice -n 10 .venv/bin/python -m benchmarks.memory_2000_pages [--pages 2000] [--keep DIR]
 
 Generates a PDF of small pages (A6) with a heading every ten pages and a short paragraph on
 each, then ingests it with `pipeline.ingest` into a temporary data dir, in a child process

@@ -1,6 +1,6 @@
 """Number questions answered from the cell: how many answers give the expected figure from its table cell.
 
-    .venv/bin/python benchmarks/number_cells.py --library DIR [--questions benchmarks/data/number_questions.jsonl]
+    .venv/bin/python -m benchmarks.number_cells --library DIR [--questions benchmarks/data/number_questions.jsonl]
 
 DIR is a library holding the set's PDFs (the 19 corpus PDFs are the search space); it is COPIED to
 a temporary directory first and never written. No language model is configured (extractive
@@ -18,28 +18,27 @@ import argparse
 import json
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.answering.numbers import extract_numbers, rounds_to, same_value
+from rag_core.config import Settings
+from rag_core.models import NumberTrace, Paragraph
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "RAG_LLM__API_KEY", "RAG_LLM__BASE_URL"):
     os.environ.pop(_var, None)  # extractive mode, whatever the shell says
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.answering.numbers import extract_numbers, rounds_to, same_value  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.models import NumberTrace, Paragraph  # noqa: E402
 
 
 def right(q: dict, n: NumberTrace) -> bool:
     """The expected figure, stated, from a cell of the expected page (or computed and checked)."""
-    (want,) = extract_numbers(q["answer"], q["language"])[:1] or [None]
-    if want is None or not n.stated:
+    expected = extract_numbers(q["answer"], q["language"])[:1]
+    if not expected or not n.stated:
         return False
+    (want,) = expected
     equal = any(same_value(v, n.value) for v in want.values()) or rounds_to(want, n.value)
     if not equal:
         return False

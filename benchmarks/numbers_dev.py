@@ -1,6 +1,6 @@
 """Number tracing on the development set's `numeric_table` questions, extractive mode.
 
-    .venv/bin/python benchmarks/numbers_dev.py [--library /tmp/evaldata] [--questions FILE.jsonl ...]
+    .venv/bin/python -m benchmarks.numbers_dev [--library /tmp/evaldata] [--questions FILE.jsonl ...]
 
 The library (a data dir holding the set's PDFs, e.g. the one `python -m rag_core evaluate`
 built) is COPIED to a temporary directory first: asking writes nothing there, but the copy
@@ -26,22 +26,20 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.answering import answer as answer_from
+from rag_core.answering.number_trace import trace_numbers
+from rag_core.answering.numbers import extract_numbers, same_value
+from rag_core.citations import build_sources
+from rag_core.config import Settings
+from rag_core.models import Paragraph
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "RAG_LLM__API_KEY", "RAG_LLM__BASE_URL"):
     os.environ.pop(_var, None)  # extractive mode, whatever the shell says
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.answering import answer as answer_from  # noqa: E402
-from rag_core.answering.number_trace import trace_numbers  # noqa: E402
-from rag_core.answering.numbers import extract_numbers, same_value  # noqa: E402
-from rag_core.citations import build_sources  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.models import Paragraph  # noqa: E402
-
 EVAL = REPO.parent / "shared" / "eval"
 TRACED = {"quoted", "computed"}
 
@@ -125,7 +123,7 @@ def main() -> int:
         shutil.copytree(args.library, data)
         settings = Settings(data_dir=data)
         print(f"library: copy of {args.library} in {data}; answers: {pipeline.backends(settings)['answers']}")
-        total = Counter()
+        total: Counter[str] = Counter()
         all_failures = []
         for qfile in args.questions:
             questions = [json.loads(line) for line in Path(qfile).read_text().splitlines() if line.strip()]

@@ -1,6 +1,6 @@
 """An outside development set that the retrieval rules are not tuned on: a subset of MMLongBench-Doc.
 
-    python benchmarks/outside_set.py --mirror /work/.mirror/mayubo2333+MMLongBench-Doc/repo \
+    python -m benchmarks.outside_set --mirror /work/.mirror/mayubo2333+MMLongBench-Doc/repo \
         --out /work/cache/outside
 
 MMLongBench-Doc (github.com/mayubo2333/MMLongBench-Doc) holds 135 PDFs (reports, brochures, papers,

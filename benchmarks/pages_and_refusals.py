@@ -1,6 +1,6 @@
 """Page ranking and refusals on a question set with page evidence, every engine, paired intervals.
 
-    HF_HUB_OFFLINE=1 nice python benchmarks/pages_and_refusals.py --questions Q.jsonl --pdf-dir PDFS \
+    HF_HUB_OFFLINE=1 nice python -m benchmarks.pages_and_refusals --questions Q.jsonl --pdf-dir PDFS \
         --data-dir LIBRARY [--out results.json] [--refusals-only]
 
 Prints, for each engine of `rag_core.evaluation` (the channels, `hybrid-parents`, `hybrid-children`,
@@ -25,13 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import ALL_ENGINES, load_rows, metrics, run_evaluation  # noqa: E402
-from rag_core.evaluation.engines import default_engine  # noqa: E402
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation import ALL_ENGINES, load_rows, metrics, run_evaluation
+from rag_core.evaluation.engines import default_engine
 
 LOCAL = Principal.local_operator()
 COLUMNS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10")

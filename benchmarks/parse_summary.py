@@ -1,7 +1,7 @@
 """Per-document summary of the PDF parse, and the differences between two summaries.
 
-    nice -n 10 .venv/bin/python benchmarks/parse_summary.py [--pdfs DIR] --out FILE.json
-    .venv/bin/python benchmarks/parse_summary.py --compare BEFORE.json AFTER.json
+    nice -n 10 .venv/bin/python -m benchmarks.parse_summary [--pdfs DIR] --out FILE.json
+    .venv/bin/python -m benchmarks.parse_summary --compare BEFORE.json AFTER.json
 
 For each PDF of DIR (default: the shared corpus), parsed with the offline PyMuPDF backend and
 chunked: text items (body, furniture), headings, tables, pictures, text items inside pictures,
@@ -15,15 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
 DEFAULT_PDFS = REPO.parent / "shared" / "corpus" / "pdfs"
 FIELDS = (
     "pages",

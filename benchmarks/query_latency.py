@@ -1,6 +1,6 @@
 """Hybrid retrieval latency at 10,000 and 100,000 children, and ANN recall@20.
 
-    .venv/bin/python benchmarks/query_latency.py [--sizes 10000 100000] [--library DIR]
+    .venv/bin/python -m benchmarks.query_latency [--sizes 10000 100000] [--library DIR]
 
 Synthetic rows for scale: texts drawn from the vocabulary of the real corpus questions and
 random unit vectors of the offline embedder's dimension, in one collection of 50 documents,
@@ -33,26 +33,25 @@ from pathlib import Path
 
 import numpy as np
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-EVAL = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "eval"
-
-from rag_core import understanding  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.embedding import select_embedder  # noqa: E402
-from rag_core.library import DocumentFolder  # noqa: E402
-from rag_core.models import Child, DocumentRecord, HighlightBox, Parent  # noqa: E402
-from rag_core.retrieval import (  # noqa: E402
+from rag_core import understanding
+from rag_core.config import Settings
+from rag_core.embedding import select_embedder
+from rag_core.library import DocumentFolder
+from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
+from rag_core.retrieval import (
     fuse_parents,
     fuse_with_other_language,
     only_in_other_language,
     other_language,
     run_channels,
 )
-from rag_core.store import Store  # noqa: E402
-from rag_core.text import detect_language  # noqa: E402
-from rag_core.understanding import term_presence  # noqa: E402
+from rag_core.store import Store
+from rag_core.text import detect_language
+from rag_core.understanding import term_presence
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+REPO = Path(__file__).resolve().parents[1]
+EVAL = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared")) / "eval"
 
 
 def questions() -> list[str]:
@@ -158,7 +157,8 @@ def crosslingual(store: Store, scope: list[str], qs: list[str], qvecs: np.ndarra
     documents hold looked up: what `retrieval.search` does)."""
     settings = Settings(data_dir=data_dir)
     weights = settings.retrieval
-    plain, both = [], []
+    plain: list[float] = []
+    both: list[float] = []
     for rep in range(2):
         for q, v in zip(qs, qvecs, strict=True):
             runs = [False, True] if rep % 2 == 0 else [True, False]

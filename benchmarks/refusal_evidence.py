@@ -1,6 +1,6 @@
 """Which refusal rule separates answerable from unanswerable questions: the term check's evidence.
 
-    HF_HUB_OFFLINE=1 nice python benchmarks/refusal_evidence.py --data-dir LIBRARY Q.jsonl [Q2.jsonl ...]
+    HF_HUB_OFFLINE=1 nice python -m benchmarks.refusal_evidence --data-dir LIBRARY Q.jsonl [Q2.jsonl ...]
 
 Each question is asked through `pipeline.ask` (no language model), within its own PDF when the row
 names one (`pdf` or `scope_pdf`); the term check it runs is recorded as the product ran it (after its
@@ -19,14 +19,12 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.answering import coverage as coverage_module  # noqa: E402
-from rag_core.answering.coverage_joint import constraints  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.text import fold  # noqa: E402
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.answering import coverage as coverage_module
+from rag_core.answering.coverage_joint import constraints
+from rag_core.config import Settings
+from rag_core.text import fold
 
 LOCAL = Principal.local_operator()
 RARE = 4
@@ -41,7 +39,7 @@ def main() -> int:
     recorded: dict[str, tuple] = {}
     check = coverage_module.check_coverage
 
-    def recording(question, lookup, passages, *rest, **named):  # type: ignore[no-untyped-def]
+    def recording(question, lookup, passages, *rest, **named):
         found = check(question, lookup, passages, *rest, **named)
         recorded[question] = (found, [fold(p) for p in passages])
         return found

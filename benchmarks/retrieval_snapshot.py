@@ -1,11 +1,11 @@
 """Every search result of fixed questions and setting variants, as JSON: a refactor of the retrieval
 must leave it unchanged (same parents, fused scores, passages, channel ranks, placements).
 
-    nice .venv/bin/python benchmarks/retrieval_snapshot.py build --data-dir /tmp/snap-lib
-    nice .venv/bin/python benchmarks/retrieval_snapshot.py snapshot --data-dir /tmp/snap-lib --out before.json
+    nice .venv/bin/python -m benchmarks.retrieval_snapshot build --data-dir /tmp/snap-lib
+    nice .venv/bin/python -m benchmarks.retrieval_snapshot snapshot --data-dir /tmp/snap-lib --out before.json
     (change the code)
-    nice .venv/bin/python benchmarks/retrieval_snapshot.py snapshot --data-dir /tmp/snap-lib --out after.json
-    .venv/bin/python benchmarks/retrieval_snapshot.py compare before.json after.json
+    nice .venv/bin/python -m benchmarks.retrieval_snapshot snapshot --data-dir /tmp/snap-lib --out after.json
+    .venv/bin/python -m benchmarks.retrieval_snapshot compare before.json after.json
 
 The library: a few pages of five corpus PDFs, two languages on overlapping subjects (so the
 cross-lingual channels and the placement take part), about 50 s to build on 2 cores. Questions in
@@ -21,22 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
+
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation.engines import ALL_ENGINES, Corpus, run_question
+from rag_core.evaluation.questions import Question
+from rag_core.text import detect_language
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation.engines import ALL_ENGINES, Corpus, run_question  # noqa: E402
-from rag_core.evaluation.questions import Question  # noqa: E402
-from rag_core.text import detect_language  # noqa: E402
-
 LOCAL = Principal.local_operator()
 EXTRACTS = {  # corpus PDF -> its 1-based pages kept
     "en_EIOPA_guidelines_valuation_technical_provisions.pdf": [15, 29, 30],

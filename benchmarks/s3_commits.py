@@ -1,6 +1,6 @@
 """Commit rates of a library on an S3 API: what the shared library's writes cost and where they conflict.
 
-    .venv/bin/python benchmarks/s3_commits.py [--commits 40] [--writers 1,2,4]
+    .venv/bin/python -m benchmarks.s3_commits [--commits 40] [--writers 1,2,4]
 
 Starts a local `moto_server` (the S3 API the tests use), then measures, for 1, 2 and 4 writer
 processes at once:
@@ -22,13 +22,9 @@ import json
 import multiprocessing
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 
 def _lance_writer(uri: str, table: str, commits: int, queue) -> None:
@@ -64,7 +60,11 @@ def _grant_writer(uri: str, commits: int, tag: str, queue) -> None:
     times, began = [], time.time()
     for n in range(commits):
         started = time.perf_counter()
-        base.update_json(library, "access/grants.json", lambda d, n=n: {**(d or {}), f"{tag}-{n}": n})
+
+        def grant(d: dict | None, n: int = n) -> dict:
+            return {**(d or {}), f"{tag}-{n}": n}
+
+        base.update_json(library, "access/grants.json", grant)
         times.append(time.perf_counter() - started)
     queue.put((times, began, time.time(), lost))
 

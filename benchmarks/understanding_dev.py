@@ -1,7 +1,7 @@
 """Question understanding on the development sets: each component with and without, with intervals.
 
     cp -r /tmp/evaldata /tmp/wt8-data
-    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/understanding_dev.py --data-dir /tmp/wt8-data
+    HF_HUB_OFFLINE=1 nice -n 10 python -m benchmarks.understanding_dev --data-dir /tmp/wt8-data
 
 Page level (docs/method.md, "Evaluation", as `rag_core.evaluation`'s "hybrid-parents" engine): each channel
 returns 100 children, a page takes the rank of its best child, channels are fused by RRF
@@ -28,17 +28,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rag_core import retrieval  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
-from rag_core.evaluation import metrics  # noqa: E402
-from rag_core.evaluation.engines import Corpus  # noqa: E402
-from rag_core.evaluation.questions import Question, build_question, load_rows  # noqa: E402
-from rag_core.text import detect_language  # noqa: E402
-from rag_core.understanding.budget import rule_plan  # noqa: E402
-from rag_core.understanding.thesaurus import load_thesaurus  # noqa: E402
+from rag_core import retrieval
+from rag_core.access import Principal
+from rag_core.config import Settings
+from rag_core.evaluation import metrics
+from rag_core.evaluation.engines import Corpus
+from rag_core.evaluation.questions import Question, build_question, load_rows
+from rag_core.text import detect_language
+from rag_core.understanding.budget import rule_plan
+from rag_core.understanding.thesaurus import load_thesaurus
 
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
@@ -81,7 +79,7 @@ class Runner:
         lex, den = self.channels(text)
         expansion = self.thesaurus.expand(text) if self.thesaurus else None
         terms = expansion.terms if expansion else ()
-        lex_t = self.channels(text, expansion.lexical_terms)[0] if terms else lex
+        lex_t = self.channels(text, expansion.lexical_terms)[0] if expansion and terms else lex
         lex_raw = self.lexical_pages_weighted(text, language, terms) if terms else lex
         lex_a = self.lexical_pages(text + " " + " ".join(t for t, _ in terms), language) if terms else lex
         subs = rule_plan(text, self.corpus.settings).sub_questions

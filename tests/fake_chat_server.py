@@ -162,7 +162,7 @@ class FakeChatServer:
             def log_message(self, *args: Any) -> None:  # keep pytest output quiet
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802 (http.server API)
+            def do_GET(self) -> None:  # the name http.server calls
                 if urlsplit(self.path).path.rstrip("/").endswith("/models"):
                     if server.models_delay_s and server._stop.wait(server.models_delay_s):
                         return
@@ -191,7 +191,7 @@ class FakeChatServer:
                         return True
                 return False
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server API)
+            def do_POST(self) -> None:  # the name http.server calls
                 with server._count:
                     server._running += 1
                     server.most_at_once = max(server.most_at_once, server._running)

@@ -18,10 +18,10 @@ principal may read: `rag_core` does, from the principal passed to it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.context import StreamlitHeaders
 
 from rag_core import pipeline
 from rag_core.errors import AccessDenied, RagError
@@ -56,13 +56,12 @@ def _oidc_configured() -> bool:
 
 
 def resolve(
-    settings: Settings, *, user_info: dict[str, Any] | None = None, headers: Mapping[str, str] | None = None
+    settings: Settings, *, user_info: dict[str, Any] | None = None, headers: StreamlitHeaders | None = None
 ) -> tuple[Principal | None, str]:
     """(principal, "") when someone is signed in, else (None, reason key) for the sign-in screen.
 
     From this script run's `st.user` and `st.context.headers`, or from the `user_info` and
-    `headers` (a `StreamlitHeaders`, like `st.context.headers`) of a session's connection read
-    outside a script run (`ui.downloads`)."""
+    `headers` of a session's connection read outside a script run (`ui.downloads`)."""
     mode = settings.auth.mode
     address = str(st.get_option("server.address") or "")
     refusal = exposure_refusal(settings, address)

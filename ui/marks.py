@@ -8,6 +8,7 @@ reason) are escaped. This module knows no check by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import streamlit as st
 
@@ -15,7 +16,8 @@ from rag_core.models import Mark, Paragraph
 from ui.i18n import t
 from ui.markdown import escape_md
 
-LEVELS = {
+Color = Literal["green", "violet", "orange", "red"]
+LEVELS: dict[str, tuple[Color, str]] = {
     "ok": ("green", ":material/verified:"),
     "info": ("violet", ":material/info:"),
     "caution": ("orange", ":material/warning:"),

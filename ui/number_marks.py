@@ -100,26 +100,21 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
     """Under a paragraph: a button per quoted number (opens its cell), the reason of every other mark."""
     # A chip for each number the paragraph states as a fact; figures of quoted code or console output
     # stay traced (and marked in the text) without one. A table answer's cells are its own buttons.
-    quoted = [
-        n
-        for n in paragraph.numbers
-        if earns_a_check(n, paragraph.text)
-        and n.stated
-        and paragraph.table is None
-        and _source_of(n, sources) is not None
-    ]
     seen: set[tuple[str, str, int | None, int | None]] = set()
-    chips = []
-    for n in quoted:
+    chips: list[tuple[NumberTrace, Source]] = []  # each number with the cited source that holds it
+    for n in paragraph.numbers:
+        source = _source_of(n, sources)
+        if not (earns_a_check(n, paragraph.text) and n.stated and paragraph.table is None and source is not None):
+            continue
         loc = n.location
         assert loc is not None
         ident = (n.text, loc.source_id, loc.row, loc.col)
         if ident not in seen:
             seen.add(ident)
-            chips.append(n)
+            chips.append((n, source))
     if chips:
         cols = st.columns(min(len(chips[:MAX_CHIPS]), 3))
-        for i, n in enumerate(chips[:MAX_CHIPS]):
+        for i, (n, source) in enumerate(chips[:MAX_CHIPS]):
             with cols[i % len(cols)]:
                 st.button(
                     escape_md(_chip_label(n)),
@@ -128,7 +123,7 @@ def number_marks(paragraph: Paragraph, sources: Mapping[str, Source], *, key: st
                     icon=":material/check_circle:",
                     help=escape_md(n.reason) if n.reason else None,
                     on_click=state.open_viewer,
-                    args=(number_target(n, _source_of(n, sources)),),
+                    args=(number_target(n, source),),
                 )
         if len(chips) > MAX_CHIPS:
             st.caption(t("numbers.more", n=len(chips) - MAX_CHIPS))

@@ -55,10 +55,10 @@ def table_excerpt(paragraph: Paragraph, sources: Mapping[str, Source], *, key: s
     width = max(len(table.header), *(len(r) for r in table.rows))
     matched = set(table.matched)
     if width > MAX_GRID_COLUMNS:  # turned: the column's heading, then the rows' cells side by side
-        heads = {h.col: h.text for h in table.header}  # as the table reads them: no guess at merged headings
+        headings = {h.col: h.text for h in table.header}  # as the table reads them: no guess at merged headings
         for c in range(max(len(r) for r in table.rows)):
             label, *cols = st.columns([2] + [1] * len(table.rows), vertical_alignment="center")
-            head = heads.get(next(row[c] for row in table.rows if c < len(row)).col, "")
+            head = headings.get(next(row[c] for row in table.rows if c < len(row)).col, "")
             if head.strip():
                 label.markdown("**" + escape_md(head) + "**")
             for r, (col, row) in enumerate(zip(cols, table.rows)):

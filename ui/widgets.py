@@ -21,6 +21,7 @@ from rag_core.pipeline import (
     LIGHT_COLOR,  # the section's colour, for the Inspect view's outlines too
     Principal,
     Settings,
+    TableFormat,
     ViewerTarget,
     paragraph_focus,
     source_target,
@@ -226,13 +227,18 @@ def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Set
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     stem = f"{file_name.rsplit('.', 1)[0]}_table{n}"
-    for col, fmt, label, mime in (
+    formats: list[tuple[Any, TableFormat, str, str]] = [
         (c1, "csv", t("inspect.csv"), "text/csv"),
         (c2, "xlsx", t("inspect.xlsx"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    ):
+    ]
+    for col, fmt, label, mime in formats:
+
+        def produce(who: Principal, fmt: TableFormat = fmt) -> bytes:
+            return pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who)
+
         download(
             label,
-            lambda who, fmt=fmt: pipeline.export_table(doc_id, item.ref, settings, fmt, principal=who),
+            produce,
             f"{stem}.{fmt}",
             mime,
             key=f"{fmt}-{n}",

@@ -44,8 +44,8 @@ state.show_conversation_in_address()
 def switch_conversation() -> None:
     """Selectbox callback: show the chosen stored conversation."""
     chosen = st.session_state.get("ask_conversation") or ""
-    ok, answers = call(pipeline.conversation_answers, settings, chosen, principal=principal)
-    if ok:
+    _, answers = call(pipeline.conversation_answers, settings, chosen, principal=principal)
+    if answers is not None:
         state.open_conversation(answers, chosen)
 
 
@@ -232,8 +232,8 @@ with chat_col:
     await_stopped()  # a stop click: the stopped run hands over what it verified
     history = state.messages()
     # grants may have changed since: an answer that used a document no longer readable is dropped from memory
-    _, current = call(pipeline.answers_in_scope, [m.get("answer") for m in history], settings, principal=principal)
-    for m, still in enumerate(current or ["answer" not in message for message in history]):
+    _, in_scope = call(pipeline.answers_in_scope, [m.get("answer") for m in history], settings, principal=principal)
+    for m, still in enumerate(in_scope or ["answer" not in message for message in history]):
         if not still:
             history[m] = {"role": "assistant", "withheld": True}
     question = ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import streamlit as st
@@ -102,7 +103,7 @@ if st.button(t("evaluate.run"), type="primary", disabled=not lines or not engine
     except RagError as err:
         st.error(escape_md(user_message(err)))
 
-results = st.session_state.get(RESULTS_KEY)
+results: dict[str, Any] | None = st.session_state.get(RESULTS_KEY)
 if results:
     st.subheader(t("evaluate.summary", set=results["set"], n=results["n_answerable"], total=results["n_questions"]))
     st.caption(t("evaluate.caption", engine=results["default_engine"]))
@@ -153,9 +154,10 @@ if results:
         key="evaluate_engine",
     )
     st.dataframe(_table(evaluating.question_rows(results, engine)), hide_index=True, width="stretch")
+    shown = results  # the results on the page now, for the deferred download
     download(
         t("evaluate.download"),
-        lambda who: evaluating.evaluation_results_file(results, settings, principal=who),
+        lambda who: evaluating.evaluation_results_file(shown, settings, principal=who),
         f"results_{results['set'] or 'evaluation'}.json",
         "application/json",
         key="evaluate_download",

@@ -106,7 +106,7 @@ if backends and backends.get("reranker"):
     st.caption(escape_md(t("search.reranker", status=user_message(backends["reranker"]))))
 
 if (submitted or prefilled) and query.strip():
-    ok, result = call(
+    ok, found = call(
         pipeline.search,
         query.strip(),
         settings,
@@ -116,7 +116,7 @@ if (submitted or prefilled) and query.strip():
         candidate_k=candidate_k,
         principal=principal,
     )
-    st.session_state[state.SEARCH_RESULT] = result if ok else None
+    st.session_state[state.SEARCH_RESULT] = found if ok else None
     state.close_viewer()
 
 result: SearchResult | None = st.session_state.get(state.SEARCH_RESULT)

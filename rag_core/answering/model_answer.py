@@ -299,7 +299,7 @@ def split_paragraphs(text: str) -> tuple[list[dict[str, Any]], str | None]:
         return [], None
     try:
         partial = parse_partial_json(body)
-    except Exception:  # noqa: BLE001 - a prefix the partial parser cannot close yet
+    except Exception:  # a prefix the partial parser cannot close yet
         return [], None
     paragraphs = partial.get("paragraphs") if isinstance(partial, dict) else None
     if not isinstance(paragraphs, list):

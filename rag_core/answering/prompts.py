@@ -18,7 +18,7 @@ from rag_core.citations import page_range
 from rag_core.models import Source
 
 # The system prompt of an answer, one file per language: its line breaks are part of the prompt.
-PROMPTS_DIR = Path(__file__).resolve().parents[2] / "assets" / "prompts"
+PROMPTS_DIR = Path(__file__).resolve().parents[1] / "assets" / "prompts"
 SYSTEM_PROMPT = {
     language: (PROMPTS_DIR / f"answer_system.{language}.txt").read_text(encoding="utf-8").rstrip("\n")
     for language in ("en", "fr")

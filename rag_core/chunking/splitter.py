@@ -29,7 +29,7 @@ class SplitterReusingChunker(HybridChunker):
     paragraph; each call reads the 250,002-entry vocabulary to find the longest token (about
     0.3 s) and registers a new memoised counter. The splitter built here gets the same
     `max_token_chars` semchunk would compute, so it splits exactly as docling-core's does
-    (tests/unit/test_chunking_splitter.py compares the two on the Docling fixtures). Tables keep
+    (tests/integration/test_chunking_splitter.py compares the two on the Docling fixtures). Tables keep
     docling-core's own path.
     """
 

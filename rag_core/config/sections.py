@@ -187,7 +187,7 @@ class UnderstandingSettings(_Section):
     sub_questions: bool = Field(True, description="Split a comparison into 1-3 sub-questions searched separately.")
     thesaurus: bool = Field(True, description="Expand the lexical query with the thesaurus' labels.")
     thesaurus_path: Path | None = Field(
-        None, description="JSON thesaurus (SKOS-like concepts); default: an uploaded one, else assets/thesaurus.json."
+        None, description="JSON thesaurus (SKOS-like); default: an uploaded one, else rag_core/assets/thesaurus.json."
     )
     translation: bool = Field(
         True,
@@ -197,7 +197,7 @@ class UnderstandingSettings(_Section):
     glossary_path: Path | None = Field(
         None,
         description='JSON glossary ({"entries": [{"fr": ..., "en": ...}]}) that extends the bundled '
-        "assets/glossary.json; default: the uploaded one, if any.",
+        "rag_core/assets/glossary.json; default: the uploaded one, if any.",
     )
 
 

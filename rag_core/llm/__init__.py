@@ -171,7 +171,7 @@ def stream_structured(
                 yield item
     except LLMError:
         raise
-    except Exception as exc:  # noqa: BLE001 - every failure becomes a user message
+    except Exception as exc:  # every failure becomes a user message
         message_for_user = describe_failure(exc, settings, language)
         log.warning("LLM call failed: %s: %s", type(exc).__name__, redact(str(exc), settings)[:500])
         raise LLMError(message_for_user, str(getattr(exc, "text", "") or "")) from None
@@ -219,7 +219,7 @@ def _attempts(
             text, short_grammar = shorter or (SHORTER, None)
             messages, shape = with_last_user(messages, text), short_grammar or shape
             continue
-        except Exception as exc:  # noqa: BLE001 - a format rejection moves on to the next dialect
+        except Exception as exc:  # a format rejection moves on to the next dialect
             if not fold and settings.llm.system_role == "auto" and rejects_system(exc):
                 log.info("endpoint %s rejects system messages: folding them", endpoint_key(settings)[0])
                 endpoint.remember_folding(settings)
@@ -243,7 +243,7 @@ def _attempts(
         except (ValueError, ValidationError) as first:
             try:
                 repaired = repair(runnable, asked, text, first, settings, limit)
-            except Exception:  # noqa: BLE001 - the reply was the problem; say so, not the repair's failure
+            except Exception:  # the reply was the problem; say so, not the repair's failure
                 raise FormatError("the repair request failed", text) from None
             repaired_usage = usage_of(repaired)
             usage = {

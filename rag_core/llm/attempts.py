@@ -55,7 +55,7 @@ def run_stream(
         raise StreamBroken("the stream failed after it began") from None
     except GeneratorExit:
         raise
-    except Exception as exc:  # noqa: BLE001 - a chunk that is not JSON, a connection cut mid-body
+    except Exception as exc:  # a chunk that is not JSON, a connection cut mid-body
         if any(c.__name__ in ("TimeoutException", "TimeoutError") for c in type(exc).__mro__):
             raise StreamTimedOut("no chunk within the timeout") from None  # httpx's read timeout mid-stream
         raise StreamBroken(type(exc).__name__) from None

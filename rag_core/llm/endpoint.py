@@ -93,7 +93,7 @@ def _detect(settings: Settings) -> Profile | None:
     except (openai.APITimeoutError, openai.APIConnectionError) as exc:
         log.info("endpoint %s did not list its models in time (%s)", _address(settings), type(exc).__name__)
         return None
-    except Exception as exc:  # noqa: BLE001 - a server without /models is still usable
+    except Exception as exc:  # a server without /models is still usable
         log.info("endpoint %s does not list its models (%s)", _address(settings), type(exc).__name__)
         return Profile()
     for owner in owners:

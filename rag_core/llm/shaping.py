@@ -73,5 +73,5 @@ def estimate_tokens(text: str) -> int:
         from rag_core.chunking.tokenizer import count_tokens
 
         return int(count_tokens(text))
-    except Exception:  # noqa: BLE001 - an estimate is all that is asked for
+    except Exception:  # an estimate is all that is asked for
         return -(-len(text) // 4)

@@ -13,7 +13,7 @@ against 0.07 s, and wall time does not get worse under load. The outputs are bit
 option (CPU memory arena off). It reaches private names of pymupdf-layout 2.0: the `MODEL`
 closure variable of `pymupdf._get_layout` (a `MultiProcessWrapper`), its `_model`
 (`BoxRFDGNN`) with `session`, `model_path`, `imf_model_path` and
-`feature_extractor._session`. tests/unit/test_parsing_runtime.py fails if these move; at
+`feature_extractor._session`. tests/integration/test_parsing_runtime.py fails if these move; at
 run time a missing name only logs a warning and leaves the library's sessions in place.
 """
 
@@ -33,7 +33,7 @@ _done = False
 def layout_model():
     """pymupdf-layout's BoxRFDGNN instance (private), or None when it cannot be found."""
     import pymupdf
-    import pymupdf.layout  # noqa: F401  (activates pymupdf._get_layout)
+    import pymupdf.layout  # activates pymupdf._get_layout
 
     func = getattr(pymupdf, "_get_layout", None)
     code = getattr(func, "__code__", None)

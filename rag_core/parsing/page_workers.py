@@ -5,7 +5,7 @@ so on a 2-core machine one process leaves a core idle. Here the calling process 
 batches from the front of the list while each helper (fed by a thread of this process that
 only waits) takes them from the back, until none is left: long OCR batches balance
 themselves. The results come back in batch order, so the document built from them is the
-same as the one a single process builds (tests/unit/test_parsing_workers.py checks it on
+same as the one a single process builds (tests/integration/test_parsing_workers.py checks it on
 corpus PDFs).
 
 Helpers are started with the **spawn** method only (a process forked after lancedb was

@@ -46,7 +46,7 @@ from rag_core.citations import (  # what the viewer shows, and its highlights
 from rag_core.config import Settings
 from rag_core.embedding import resolve_backend
 from rag_core.errors import NotFoundError
-from rag_core.library import clean_file_name, sha256_file  # noqa: F401  (clean_file_name: the pages' too, uploads refused)
+from rag_core.library import clean_file_name, sha256_file
 from rag_core.llm import known_dialect, llm_configured
 from rag_core.messages import ENGLISH as ENGLISH_MESSAGES
 from rag_core.messages import message, recognise
@@ -55,15 +55,15 @@ from rag_core.models.documents import NO_HEADING
 from rag_core.parsing.files import page_excerpt
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
-from rag_core.pipeline.conversations import (  # noqa: F401  (re-exported: the Ask page reopens conversations)
+from rag_core.pipeline.conversations import (
     ConversationSummary,
     conversation_answers,
     conversation_history,
     list_conversations,
 )
 from rag_core.pipeline.exports import TableFormat, table_bytes
-from rag_core.pipeline.indexing import ingest, reindex, reindex_pages  # noqa: F401  (re-exported: the verbs that write the index)
-from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload queue's verbs)
+from rag_core.pipeline.indexing import ingest, reindex, reindex_pages
+from rag_core.pipeline.jobs import (
     cancel_job,
     clear_finished_jobs,
     elapsed_of,
@@ -77,7 +77,7 @@ from rag_core.pipeline.jobs import (  # noqa: F401  (re-exported: the upload que
     submit_files,
     submit_upload,
 )
-from rag_core.pipeline.page_images import citation_image  # noqa: F401  (re-exported: a citation's page as a picture)
+from rag_core.pipeline.page_images import citation_image
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√ßade's grant and audit verbs)
     audit_csv,
     audit_events,
@@ -96,8 +96,8 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
 from rag_core.pipeline.presentation import document_view, query_terms
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
-from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token  # noqa: F401  (re-exported: personal API tokens)
-from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus  # noqa: F401  (re-exported: the shared thesaurus and glossary)
+from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token
+from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus
 from rag_core.question import (
     Checked,
     Done,

@@ -50,7 +50,7 @@ class BgeReranker:
             from FlagEmbedding import FlagReranker
 
             self._model = FlagReranker(path, use_fp16=False, devices="cpu", batch_size=batch_size)
-        except Exception as err:  # noqa: BLE001 - an offline hub name or a broken folder
+        except Exception as err:  # an offline hub name or a broken folder
             raise BackendUnavailable.of(
                 "backend.reranker_missing", detail=f" ({path} could not be loaded: {type(err).__name__})"
             ) from None

@@ -40,7 +40,7 @@ class ObjectLibrary:
         self.uri = uri.rstrip("/")
         try:
             self._store: Any = from_url(self.uri)
-        except Exception as err:  # noqa: BLE001 - obstore raises several kinds for a bad URI or config
+        except Exception as err:  # obstore raises several kinds for a bad URI or config
             raise StorageError.of("storage.cannot_open", uri=self.uri, detail=err) from None
 
     def read(self, key: str) -> tuple[bytes, str] | None:
@@ -130,12 +130,12 @@ class ObjectLibrary:
         try:
             first = self.write(probe, b"1")
             ignored = self.replace(probe, b"2", None) or self.replace(probe, b"3", first + "-stale")
-        except Exception as err:  # noqa: BLE001 - any failure here means the library cannot be used
+        except Exception as err:  # any failure here means the library cannot be used
             raise StorageError.of("storage.cannot_write", uri=self.uri, detail=err) from None
         finally:
             try:
                 self.delete([probe])
-            except Exception:  # noqa: BLE001 - a probe left behind is harmless
+            except Exception:  # a probe left behind is harmless
                 pass
         if ignored:
             raise StorageError.of("storage.no_conditional_writes", uri=self.uri)

@@ -2,7 +2,7 @@
 
 French actuaries ask in French about English documents (and the reverse); BM25 needs shared
 words. The glossary is JSON: `{"name", "entries": [{"fr": str | [str], "en": str | [str],
-"domain": str}]}`, each side's preferred form first. The bundled `assets/glossary.json` is
+"domain": str}]}`, each side's preferred form first. The bundled `rag_core/assets/glossary.json` is
 always loaded; a user's file (uploaded on the Search page, or `RAG_UNDERSTANDING__GLOSSARY_PATH`)
 extends it. The thesaurus' concepts whose labels name their language translate as well.
 
@@ -30,7 +30,7 @@ from rag_core.understanding.labels import LabelIndex, chosen_file, json_items, l
 from rag_core.understanding.thesaurus import Thesaurus
 
 LANGUAGES = ("fr", "en")  # the product's languages (models.Language)
-BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "glossary.json"
+BUNDLED = Path(__file__).resolve().parents[1] / "assets" / "glossary.json"
 UPLOADED_NAME = "glossary.json"
 UPLOADED_KEY = f"glossary/{UPLOADED_NAME}"  # in the library
 MAX_FORMS = 24  # a question naming many terms must not turn into a long query

@@ -26,7 +26,7 @@ from rag_core.understanding.labels import label_key as _key
 QUESTION_WEIGHT = 1.0  # docs/method.md, "Search: channels and fusion"
 PREF_WEIGHT = 0.95
 ALT_WEIGHT = 0.85
-BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "thesaurus.json"
+BUNDLED = Path(__file__).resolve().parents[1] / "assets" / "thesaurus.json"
 UPLOADED_NAME = "thesaurus.json"
 UPLOADED_KEY = f"thesaurus/{UPLOADED_NAME}"  # in the library
 MAX_TERMS = 12  # a question naming many concepts must not turn into a long query

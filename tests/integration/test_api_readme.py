@@ -92,7 +92,7 @@ def test_the_python_example_prints_the_answer_and_its_citations(served: Served) 
     (code,) = _blocks("python")
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown):
-        exec(compile(_as_run_here(code, served), "README.md", "exec"), {})  # noqa: S102  (the README's own example)
+        exec(compile(_as_run_here(code, served), "README.md", "exec"), {})  # the README's own example
     text = shown.getvalue()
     assert "error" not in text.lower() and text.count("\n") >= 2, text
     # the second print is the citations list: a list literal (empty when the library has no answer)

@@ -131,7 +131,7 @@ def test_parallel_ingestions_and_questions(tmp_path: Path) -> None:
                 answer = pipeline.ask("Which development factors are used?", settings, principal=LOCAL)
                 states.append({s.doc_id for s in answer.sources + answer.uncited})
                 time.sleep(0.2)
-        except BaseException as err:  # noqa: BLE001 - collected and asserted below
+        except BaseException as err:  # collected and asserted below
             errors.append(err)
 
     threads = [threading.Thread(target=ask_loop) for _ in range(8)]

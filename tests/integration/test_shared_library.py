@@ -181,7 +181,7 @@ class _IgnoringProxy(BaseHTTPRequestHandler):
         try:
             with urlopen(request, timeout=30) as reply:
                 status, reply_headers, data = reply.status, reply.headers.items(), reply.read()
-        except Exception as err:  # noqa: BLE001 - an HTTP error is passed on as it is
+        except Exception as err:  # an HTTP error is passed on as it is
             status, reply_headers, data = getattr(err, "code", 502), getattr(err, "headers", {}).items(), b""
         self.send_response(status)
         for key, value in reply_headers:

@@ -157,7 +157,7 @@ class _Runs:
             return
         try:
             msg = self._parse(payload)
-        except Exception:  # noqa: BLE001 - not a ForwardMsg: not a run
+        except Exception:  # not a ForwardMsg: not a run
             return
         if msg.WhichOneof("type") == "script_finished" and msg.script_finished in self._done:
             self.finished += 1

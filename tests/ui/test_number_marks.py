@@ -24,7 +24,7 @@ def _trace(text: str, status: str, reason: str = "", location: NumberLocation | 
 
 
 @pytest.fixture
-def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:  # noqa: F811
+def numbered(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> dict:
     cell = NumberLocation(source_id=f"{SOURCE.id}#/tables/0", kind="cell", text="2 020", row=2, col=2, boxes=[CELL_BOX])
     numbers = [
         _trace("2 020", "quoted", location=cell),

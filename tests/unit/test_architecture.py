@@ -122,8 +122,7 @@ def _product_files() -> dict[str, Path]:
 
 def _imports_of(path: Path, module: str, modules: Mapping[str, Path]) -> set[str]:
     """The product modules a file imports. `from x import y` is x.y when that is a module, else x;
-    `import x.y` is x.y; a relative import is resolved against the file's package; a benchmark's bare
-    `import crosslingual_dev` (its own folder is on sys.path) is `benchmarks.crosslingual_dev`."""
+    `import x.y` is x.y; a relative import is resolved against the file's package."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -135,13 +134,7 @@ def _imports_of(path: Path, module: str, modules: Mapping[str, Path]) -> set[str
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
             names += [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
-    found = set()
-    for name in names:
-        for candidate in (name, f"benchmarks.{name}"):
-            if candidate in modules:
-                found.add(candidate)
-                break
-    return found - {module}
+    return {name for name in names if name in modules} - {module}
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -208,7 +201,7 @@ def test_the_import_graph_sees_the_product() -> None:
     assert {"app", "ui.auth", "views.library", "rag_core.pipeline", "benchmarks.crosslingual_frontier"} <= set(graph)
     assert "rag_core.pipeline" in graph["views.library"]
     assert "ui.auth" in graph["ui.widgets"]  # an import inside a function counts
-    assert "benchmarks.crosslingual_dev" in graph["benchmarks.crosslingual_frontier"]  # a benchmark's bare import
+    assert "benchmarks.crosslingual_dev" in graph["benchmarks.crosslingual_frontier"]  # one benchmark's use of another
     assert "rag_core.access.principal" in graph["rag_core.access"]  # a package's own modules
 
 
@@ -281,3 +274,16 @@ def test_the_facade_exports_its_entry_points_only() -> None:
     used = _facade_names_used_by_pages() - {"evaluating"}  # the evaluation's façade, a module of its own
     assert {"ask_stream", "list_documents", "Done", "highlight_target"} <= used  # the scan sees both forms
     assert used - exported == set()
+
+
+def test_nothing_edits_the_import_path() -> None:
+    """The product is an installed package (pyproject.toml): no module, test or benchmark puts a folder on
+    sys.path to find it."""
+    edit = re.compile(r"\bsys\.path\.(insert|append|extend)\(|\bsys\.path\s*(\[[^]]*\])?\s*[+]?=[^=]")
+    folders = ("rag_core", "views", "ui", "tests", "benchmarks")
+    files = [p for folder in folders for p in (PROJECT / folder).rglob("*.py")] + [PROJECT / "app.py"]
+    assert len(files) > 300
+    assert [str(p.relative_to(PROJECT)) for p in files if edit.search(p.read_text())] == []
+    path = "sys." + "path"  # spelt in two parts: this file is one of those searched
+    assert edit.search(f"{path}.insert(0, str(REPO))") and edit.search(f"{path}[:0] = [here]")
+    assert not edit.search(f"print({path})") and not edit.search(f"{path} == before")

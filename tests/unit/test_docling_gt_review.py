@@ -3,20 +3,10 @@ names and changes only what its reason says (the closing note's corrected figure
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
-REVIEW = Path(__file__).resolve().parents[2] / "benchmarks" / "docling_gt_review.py"
-
-
-def _review():
-    spec = importlib.util.spec_from_file_location("docling_gt_review", REVIEW)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # the file exists: spec is set
-    sys.modules[spec.name] = module  # type: ignore[union-attr]  # its dataclass looks itself up there
-    spec.loader.exec_module(module)  # type: ignore[union-attr]  # the file exists: spec is set
-    return module
+from benchmarks import docling_gt_review
 
 
 def _load(directory: Path, stem: str) -> dict:
@@ -24,7 +14,7 @@ def _load(directory: Path, stem: str) -> dict:
 
 
 def test_corrections_apply_to_the_items_they_name(docling_fixtures_dir: Path, tmp_path: Path) -> None:
-    review = _review()
+    review = docling_gt_review
     applied = review.corrected_copy(docling_fixtures_dir, tmp_path)
     # every one found its item holding the expected text
     assert sorted(applied, key=repr) == sorted(review.CORRECTIONS, key=repr)

@@ -4,9 +4,9 @@ schema version. Run from a checkout of that release (commit cc99990), not from t
 
     git worktree add --detach /tmp/prev cc99990
     cd /tmp/prev
-    HF_HUB_OFFLINE=1 python $REPO/tests/data/prev_release/make_library.py $REPO/tests/data/prev_release
+    HF_HUB_OFFLINE=1 PYTHONPATH=. python $REPO/tests/data/prev_release/make_library.py $REPO/tests/data/prev_release
 
-It imports `rag_core` from the current directory (the old release's) and writes nothing else.
+It imports `rag_core` from the current directory (the old release's, through PYTHONPATH) and writes nothing else.
 """
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path.cwd()))
-
-from rag_core import pipeline  # noqa: E402
-from rag_core.access import Principal  # noqa: E402
-from rag_core.config import Settings  # noqa: E402
+from rag_core import pipeline
+from rag_core.access import Principal
+from rag_core.config import Settings
 
 PDF = "en_actuar_coverage_modifications.pdf"
 QUESTIONS = [  # written for this test: about the PDF's subject, and one that matches nothing
