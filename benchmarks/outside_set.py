@@ -2,6 +2,7 @@
 
     python -m benchmarks.outside_set --mirror /work/.mirror/mayubo2333+MMLongBench-Doc/repo \
         --out /work/cache/outside
+    python benchmarks/outside_set.py --mirror ... --skip 14 --out /work/cache/outside-b   # the next 14
 
 MMLongBench-Doc (github.com/mayubo2333/MMLongBench-Doc) holds 135 PDFs (reports, brochures, papers,
 filings, guides) and 1,082 questions with evidence pages, 22 % of them unanswerable. Its licence
@@ -14,7 +15,9 @@ The subset is chosen by rule, not by looking at results: PDFs with a text layer 
 `MIN_CHARS_PER_PAGE` characters a page on average) and at most `--max-pages` pages, taken round-robin
 over the document types in file-name order until `--docs` PDFs; their questions whose evidence is
 text or a table (a chart or a picture needs vision, which this product does not claim) and their
-unanswerable ones.
+unanswerable ones. `--skip N` passes over the first N PDFs the rule chooses and takes the next
+`--docs`: a second set by the same rule that shares no PDF with the first (set A is `--skip 0`, set B
+`--skip 14`), to measure once on documents nothing was tuned on.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("/work/cache/outside"))
     parser.add_argument("--docs", type=int, default=14)
     parser.add_argument("--max-pages", type=int, default=40)
+    parser.add_argument("--skip", type=int, default=0, help="pass over the first N PDFs the rule chooses")
     args = parser.parse_args()
     mirror = _git_dir(args.mirror)
     samples = json.loads(_git(mirror, "show", "HEAD:data/samples.json"))
@@ -84,12 +88,15 @@ def main() -> int:
     types: dict[str, list[str]] = defaultdict(list)
     for doc in sorted(by_doc):
         types[by_doc[doc][0][1]["doc_type"]].append(doc)
+    if args.skip < 0 or args.docs < 1:
+        parser.error("--skip must be 0 or more and --docs 1 or more")
     (args.out / "pdfs").mkdir(parents=True, exist_ok=True)
+    wanted = args.skip + args.docs
     chosen: list[str] = []
     queues = [list(docs) for _, docs in sorted(types.items())]
-    while len(chosen) < args.docs and any(queues):
+    while len(chosen) < wanted and any(queues):
         for queue in queues:
-            while queue and len(chosen) < args.docs:
+            while queue and len(chosen) < wanted:
                 doc = queue.pop(0)
                 try:
                     data = _git(mirror, "show", f"HEAD:data/documents/{doc}")
@@ -98,10 +105,12 @@ def main() -> int:
                 pages = _usable(data, args.max_pages)
                 if pages is None:
                     continue
-                (args.out / "pdfs" / doc).write_bytes(data)
                 chosen.append(doc)
-                print(f"{doc}: {pages} pages, {by_doc[doc][0][1]['doc_type']}", file=sys.stderr)
+                if len(chosen) > args.skip:  # the first `--skip` are another set's
+                    (args.out / "pdfs" / doc).write_bytes(data)
+                    print(f"{doc}: {pages} pages, {by_doc[doc][0][1]['doc_type']}", file=sys.stderr)
                 break
+    chosen = chosen[args.skip :]
     rows = [r for doc in chosen for number, q in by_doc[doc] if (r := _row(q, number)) is not None]
     with (args.out / "questions.jsonl").open("w", encoding="utf-8") as out:
         for row in rows:

@@ -1,7 +1,7 @@
 """Page ranking and refusals on a question set with page evidence, every engine, paired intervals.
 
     HF_HUB_OFFLINE=1 nice python -m benchmarks.pages_and_refusals --questions Q.jsonl --pdf-dir PDFS \
-        --data-dir LIBRARY [--out results.json] [--refusals-only]
+        --data-dir LIBRARY [--out results.json] [--refusals-only | --pages-only]
 
 Prints, for each engine of `rag_core.evaluation` (the channels, `hybrid-parents`, `hybrid-children`,
 the pages of the product's parents read two ways, `answer-pages` and `parent-pages`, and the untuned
@@ -13,7 +13,8 @@ own PDF when the set names one (`pdf`, or `scope_pdf` for an outside set's unans
 else the whole library. False refusals: answerable questions refused; true refusals: unanswerable
 ones refused; each with its interval and the refusals by reason (a missing term, or no passage
 above the evidence threshold). `--refusals-only` skips the page engines (to measure another
-checkout's refusals on the same library with PYTHONPATH). The PDFs of `--pdf-dir` not yet in the
+checkout's refusals on the same library with PYTHONPATH); `--pages-only` skips the refusals (the
+page rankings are what `benchmarks/page_fusion.py` reads). The PDFs of `--pdf-dir` not yet in the
 library are ingested first. Nothing here changes a setting.
 """
 
@@ -103,7 +104,9 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, required=True, help="the library (PDFs not in it are ingested)")
     parser.add_argument("--engines", default="", help="comma-separated; default: all that this checkout has")
     parser.add_argument("--out", type=Path)
-    parser.add_argument("--refusals-only", action="store_true")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--refusals-only", action="store_true")
+    only.add_argument("--pages-only", action="store_true")
     args = parser.parse_args()
     settings = Settings(data_dir=args.data_dir)
     rows = load_rows(args.questions)
@@ -115,9 +118,10 @@ def main() -> int:
             rows, args.pdf_dir, settings, wanted, args.questions.stem, principal=LOCAL
         )  # fmt: skip
         print("\n".join(page_table(results)))
-    found = refusals(rows, settings)
-    results["refusals"] = found
-    print("\n".join(refusal_table(found)))
+    if not args.pages_only:
+        found = refusals(rows, settings)
+        results["refusals"] = found
+        print("\n".join(refusal_table(found)))
     print(f"({time.perf_counter() - started:.0f} s)")
     if args.out:
         args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")

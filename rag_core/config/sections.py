@@ -100,6 +100,16 @@ class RetrievalSettings(_Section):
         ge=0.0,
         description="Weight of the page channel (BM25 over whole pages) in RRF; 0 turns it off.",
     )
+    page_first: bool = Field(
+        # benchmarks/page_fusion.py on pages_and_refusals.py's rankings (docs/refusals_and_pages.md, "Page
+        # ranking"), paired against RRF alone: dev (85, page channel scored as bm25s) hit@1 0.588 -> 0.612
+        # (+0.024 [-0.059, +0.106]; bm25s pages 0.600), hit@5 0.882 -> 0.882; outside set A (72) hit@1
+        # 0.569 -> 0.597 (+0.028 [-0.042, +0.097]; bm25s 0.597), hit@5 0.806 -> 0.806. Page weights 1.5-3
+        # instead: dev up to +0.035 [0, +0.071], but outside A hit@5 -0.014 to -0.028: no weight kept.
+        True,
+        description="The parents of the page channel's first page lead the fused ranking (the other channels "
+        "order the rest).",
+    )
     drop_repeated_page_lines: bool = Field(
         # benchmarks/pages_and_refusals.py, paired, same library with and without (docs/refusals_and_pages.md):
         # dev hit@1 of the default engine +0.000 [-0.035, +0.035], hit@5 +0.000; outside set hit@1 +0.042

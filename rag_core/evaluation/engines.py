@@ -242,9 +242,13 @@ def _fused_pages(
 
     def fused(group: str) -> list[PageKey]:
         voting = [c for c in retrieval.channels() if c.group == group and c.name in ranked]
-        return metrics.fuse_rankings(
+        pages = metrics.fuse_rankings(
             [ranked[c.name] for c in voting], weights=[retrieval.weight(c, weights) for c in voting]
         )
+        over_pages = [c for c in voting if c.unit == "pages"]
+        if weights.page_first and over_pages and group == "question":  # as retrieval.lead_with_first_page, on pages
+            pages = metrics.dedupe([*ranked[over_pages[0].name][:1], *pages])
+        return pages
 
     ratio = retrieval.crosslingual.candidates_evidence_ratio(candidates, languages, language)
     rank = retrieval.placement(ratio, weights, only_other) if only_other is not None else 0

@@ -88,6 +88,9 @@ class Store(SearchChannels, Maintenance):
         self._scope_vectors: OrderedDict[tuple[int, frozenset[str]], ExactVectors] = OrderedDict()  # small scopes
         self._scope_lock = threading.Lock()
         self._records_cache: tuple[int, list[DocumentRecord]] | None = None
+        # What other layers derive from the tables (the page channel's analysed pages), with the versions
+        # it was derived from: dropped with the tables, so a re-created table never meets an old copy.
+        self.derived: dict[str, tuple[object, object]] = {}
 
     # ----- tables -------------------------------------------------------------------------
     def job_table(self) -> JobTable:
@@ -247,3 +250,23 @@ class Store(SearchChannels, Maintenance):
     def count_children(self) -> int:
         table = self._open("children")
         return 0 if table is None else table.count_rows()
+
+    def pages_version(self) -> tuple[int, int] | None:
+        """The pages table's version and row count (None without one): when `page_rows` changes."""
+        table = self._open("pages")
+        if table is None:
+            return None
+        info = self._table_info(table)
+        return info.version, sum(info.rows_per_doc.values())
+
+    def documents_version(self) -> int:
+        table = self._open("documents")
+        return -1 if table is None else int(table.version)
+
+    def page_rows(self) -> list[tuple[str, int, tuple[str, ...], str]]:
+        """Every row of the page channel: (doc id, 1-based page, its parents' ids, its folded text)."""
+        table = self._open("pages")
+        if table is None:
+            return []
+        rows = table.search().select(["doc_id", "page", "parent_ids", "fts_en"]).limit(None).to_list()
+        return [(r["doc_id"], int(r["page"]), tuple(r["parent_ids"]), r["fts_en"] or "") for r in rows]

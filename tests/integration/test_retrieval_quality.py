@@ -179,6 +179,8 @@ def test_the_fused_order_is_the_weighted_reciprocal_rank_of_the_channels(
             continue
         score = sum(w / (60 + hit.ranks[c].rank) for c, w in weights.items() if c in hit.ranks)
         assert hit.fused_score == pytest.approx(score, rel=1e-9), (hit.parent.id, hit.fused_score, score)
-        expected.append((-round(score, 12), hit.parent.id))  # ties by id, as in the fusion
-    assert [pid for _, pid in sorted(expected)] == [h.parent.id for h in result.parents if not h.placed]
+        # the parents of the page channel's first page lead (retrieval.page_first), then RRF; ties by id
+        leads = library.retrieval.page_first and "page" in hit.ranks and hit.ranks["page"].rank == 1
+        expected.append((0 if leads else 1, -round(score, 12), hit.parent.id))
+    assert [pid for *_, pid in sorted(expected)] == [h.parent.id for h in result.parents if not h.placed]
     assert sum(h.placed for h in result.parents) <= 1

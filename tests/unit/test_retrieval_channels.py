@@ -78,6 +78,9 @@ class FakeStore:
     def dense(self, vector: np.ndarray, scope: Sequence[str], k: int) -> list[ChildHit]:
         return []
 
+    def pages_version(self) -> tuple[int, int] | None:
+        return None  # no pages table: the page channel keeps what `full_text` found (nothing)
+
     def parents(self, ids: Sequence[str]) -> dict[str, Parent]:
         return {
             pid: Parent(

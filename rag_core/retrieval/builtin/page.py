@@ -1,8 +1,11 @@
-"""BM25 over whole pages: each parent takes the rank of the best page it has text on."""
+"""BM25 over whole pages: each parent takes the rank of the best page it has text on. The pages are
+scored as the `bm25s` baseline scores them (`retrieval.page_bm25`); LanceDB's own ranking is kept
+for a library too large to hold its pages' terms in memory."""
 
 from __future__ import annotations
 
-from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Unit
+from rag_core.retrieval.base import ChannelQuery, FullTextChannel, Group, Hits, Unit
+from rag_core.retrieval.page_bm25 import page_index
 from rag_core.store import FullText
 
 
@@ -21,6 +24,12 @@ class PageChannel(FullTextChannel):
 
     def request(self, query: ChannelQuery) -> FullText:
         return FullText("pages", query.query, query.language, query.candidate_k, query.extra_terms)
+
+    def keep(self, hits: Hits, query: ChannelQuery) -> Hits:
+        index = page_index(query.store)
+        if index is None:
+            return hits
+        return index.search(query.query, query.language, query.scope, query.candidate_k, query.extra_terms)
 
 
 CHANNEL = PageChannel()
