@@ -2,7 +2,7 @@
 
     python -m benchmarks.outside_set --mirror /work/.mirror/mayubo2333+MMLongBench-Doc/repo \
         --out /work/cache/outside
-    python benchmarks/outside_set.py --mirror ... --skip 14 --out /work/cache/outside-b   # the next 14
+    python -m benchmarks.outside_set --mirror ... --skip 14 --out /work/cache/outside-b   # the next 14
 
 MMLongBench-Doc (github.com/mayubo2333/MMLongBench-Doc) holds 135 PDFs (reports, brochures, papers,
 filings, guides) and 1,082 questions with evidence pages, 22 % of them unanswerable. Its licence
