@@ -47,6 +47,7 @@ from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
 from rag_core.parsing.titles import PAGES_CHECKED, document_title
+from rag_core.parsing.watermarks import cut_picture, is_watermark, watermark_boxes
 
 log = logging.getLogger(__name__)
 
@@ -258,6 +259,7 @@ def _page_blocks(
     blocks: list[Block] = []
     graphics: list | None = None
     rtl = RtlSpans(page)
+    marks = watermark_boxes(page)  # a slanted "DRAFT" across the page is no text of the document
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
     for box in layout.boxes:
@@ -270,27 +272,28 @@ def _page_blocks(
                 if lines:
                     blocks.append(Block("text", page_no, bbox, lines=lines))
                 continue
-            blocks.extend(_picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images))
+            blocks.extend(
+                _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, marks=marks)
+            )
             continue
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
         elif kind == "formula":
-            block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
+            lines = [ln for ln in _lines_in_rect(page, bbox, width, height) if not is_watermark(ln, marks)]
+            block = Block("formula", page_no, bbox, lines=lines)
         else:
             lines = [
                 line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
                 for tl in box.textlines or []
             ]
-            block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
+            block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text and not is_watermark(ln, marks)])
             if not block.lines:
                 block = None
         if block is not None:
             blocks.append(block)
     for bbox in missed_images(page_images(page), blocks, width, height):
         graphics = graphics_of(page) if graphics is None else graphics
-        found = _picture(
-            page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, keep_text=False
-        )
+        found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, False, marks)
         below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
         blocks[below:below] = found
     return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
@@ -306,19 +309,23 @@ def _picture(
     index: int,
     table_images: bool,
     keep_text: bool = True,
+    marks: Sequence = (),
 ) -> list[Block]:
     """A picture box as blocks: the figure (its own box, its text as children) and the text beside it
     (`picture_text.split_picture`). `keep_text=False`: an image no layout box held, whose text
-    outside the figure is already in other boxes."""
+    outside the figure is already in other boxes. `marks`: the page's watermarks, whose text is
+    left out and which cut a box they stretched back to its figure (`watermarks.cut_picture`)."""
     width, height = page.rect.width, page.rect.height
     line_blocks = [
         [ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
         for blk in _line_blocks_in_rect(page, bbox, width, height)
     ]
-    split = split_picture(bbox, [blk for blk in line_blocks if blk], graphics)
-    found = text_blocks(page_no, split.text_blocks) if keep_text else []
+    bbox, line_blocks, above, below = cut_picture(bbox, graphics, [blk for blk in line_blocks if blk], marks)
+    split = split_picture(bbox, line_blocks, graphics)
+    found = text_blocks(page_no, above + split.text_blocks) if keep_text else []
+    after = text_blocks(page_no, below) if keep_text else []
     if split.picture_bbox is None:  # mostly text: its text is text
-        return found
+        return found + after
     block = picture_block(page, page_no, split.picture_bbox, artifacts_dir, index + len(found))
     if block is not None and table_images:
         block = read_table_picture(page, block) or block
@@ -326,7 +333,7 @@ def _picture(
         if block.kind == "picture":
             block.children = text_blocks(page_no, split.children)
         found.append(block)
-    return found
+    return found + after
 
 
 def _middle_in(bbox, rect) -> bool:
