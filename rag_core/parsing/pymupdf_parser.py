@@ -38,6 +38,7 @@ from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, buil
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.metadata import document_author, document_date
 from rag_core.parsing.outline import apply_outline
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
 from rag_core.parsing.pdf_tables import table_block
@@ -164,6 +165,8 @@ def _parse_open(
         pages=total,
         warnings=warnings,
         title=title,
+        author=document_author((doc.metadata or {}).get("author"), first_pages),
+        date=document_date(doc.metadata),
     )
 
 

@@ -157,6 +157,8 @@ def _run_stages(
             "pages": parsed.pages,
             "warnings": parsed.warnings,
             "title": parsed.title,
+            "author": parsed.author,
+            "date": parsed.date,
         }
         folder.record_stage("parse", parse_inputs, time.perf_counter() - t0, info)
     seconds["parse"] = time.perf_counter() - t0
@@ -237,6 +239,8 @@ def _run_stages(
         doc_id=doc_id,
         file_name=name,
         title=info.get("title") or Path(name).stem,
+        author=info.get("author") or "",
+        date=info.get("date") or "",
         collection=collection,
         language=detect_language(" ".join(c.text for c in chunked.children[:200])),
         pages=info["pages"],
