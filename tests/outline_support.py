@@ -11,6 +11,8 @@ from pathlib import Path
 import pymupdf
 from docling_core.types.doc import DocItemLabel, DoclingDocument
 
+from rag_core.parsing.outline import without_number
+
 _KEY = re.compile(r"\w+")
 
 
@@ -27,30 +29,58 @@ def outline_pages(source: Path) -> list[int]:
 
 
 def cut_with_outline(source: Path, pages: list[int] | None, target: Path) -> list[list]:
-    """The PDF (or its `pages`) saved at `target` with its outline entries for those pages;
-    returns that outline."""
+    """The PDF (or its `pages`) saved at `target` with its outline, the entries' pages mapped onto
+    the cut; returns the entries that point at a page of the cut."""
     with pymupdf.open(source) as doc:
         toc = doc.get_toc(simple=True)
         if pages is None:
             doc.save(target)
             return toc
         new_page = {page: index + 1 for index, page in enumerate(pages)}
-        kept, level = [], 0
-        for entry_level, title, page in toc:
-            if page in new_page:
-                level = min(entry_level, level + 1)  # an outline never skips a level
-                kept.append([level, title, new_page[page]])
+        # every entry stays (the parser reads the whole outline: a slide's navigation bar is
+        # told from a running title by the entries it spells); those of pages left out point nowhere
+        cut = [[level, title, new_page.get(page, -1)] for level, title, page in toc]
         doc.select([p - 1 for p in pages])
-        doc.set_toc(kept)
+        doc.set_toc(cut)
         doc.save(target)
-        return kept
+        return [entry for entry in cut if entry[2] >= 1]
 
 
 def missed_entries(document: DoclingDocument, toc: list[list]) -> list[list]:
-    """The outline entries that are no heading of `document` on their page or the next one."""
+    """The outline entries that are no heading of `document` on their page or the next one (a
+    heading holding the entry's words, its number left aside)."""
     heads = [
         (item.prov[0].page_no, key(item.text))
         for item, _ in document.iterate_items()
         if getattr(item, "label", None) in (DocItemLabel.SECTION_HEADER, DocItemLabel.TITLE)
     ]
-    return [e for e in toc if not any(p in (e[2], e[2] + 1) and key(e[1]) in text for p, text in heads)]
+    found = []
+    for entry in toc:
+        # its title, with or without its number: a part the outline calls "I Matière pour l'examen
+        # partiel" is printed "Première partie" above "Matière pour l'examen partiel"
+        keys = {key(entry[1]), key(without_number(entry[1]))} - {""}
+        if any(p in (entry[2], entry[2] + 1) and any(k in text for k in keys) for p, text in heads):
+            found.append(entry)
+    return [e for e in toc if e not in found]
+
+
+def check_golden(golden: Path, actual: str, what: str) -> None:
+    """`actual` equals the golden file (a readable diff otherwise); RAG_GEN_GOLDEN=1 writes it."""
+    import difflib
+
+    import pytest
+
+    from tests.unit.test_parsing_golden import GEN_GOLDEN
+
+    if GEN_GOLDEN:
+        golden.write_text(actual, encoding="utf-8")
+        return
+    assert golden.is_file(), f"{golden} is missing: run with RAG_GEN_GOLDEN=1 once, then check it"
+    expected = golden.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True), actual.splitlines(keepends=True), f"golden/{golden.name}", "parse"
+            )
+        )
+        pytest.fail(f"the structure of {what} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")

@@ -33,6 +33,7 @@ from rag_core.messages import message
 from rag_core.parsing import page_workers
 from rag_core.parsing.base import ParsedDocument, Progress, library_versions
 from rag_core.parsing.captions import attach_captions, relabel
+from rag_core.parsing.columns import gutters, split_heading
 from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
@@ -263,6 +264,7 @@ def _page_blocks(
     graphics: list | None = None
     rtl = RtlSpans(page)
     marks = watermark_boxes(page)  # a slanted "DRAFT" across the page is no text of the document
+    bands = gutters([(b.x0, b.y0, b.x1, b.y1) for b in layout.boxes if b.boxclass in ("text", "list-item")])
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
     for box in layout.boxes:
@@ -285,11 +287,15 @@ def _page_blocks(
             lines = [ln for ln in _lines_in_rect(page, bbox, width, height) if not is_watermark(ln, marks)]
             block = Block("formula", page_no, bbox, lines=lines)
         else:
-            lines = [
-                line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
+            spans = [
+                (clamp_bbox(tl["bbox"], width, height), rtl.for_line(tl["bbox"], tl.get("spans") or []))
                 for tl in box.textlines or []
             ]
+            lines = [line_from_spans(line_spans, line_box) for line_box, line_spans in spans]
             block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text and not is_watermark(ln, marks)])
+            if block.lines and kind in ("heading", "title"):  # run across the page's columns: one per column
+                blocks.extend(split_heading(block, spans, bands, line_from_spans))
+                continue
             if not block.lines:
                 block = None
         if block is not None:
@@ -367,10 +373,14 @@ def _page_lines(doc: pymupdf.Document, page_no: int) -> list[Line]:
     return _lines_in_rect(page, page.rect, width, height)
 
 
+# ligatures ("ﬂ", "ﬁ") written as their letters, as the layout's own text lines have them
+_TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_LIGATURES
+
+
 def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[list[Line]]:
     """Text-layer lines inside a box, grouped by text-layer block."""
     found: list[list[Line]] = []
-    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
+    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox), flags=_TEXT_FLAGS)["blocks"]:
         lines = [
             line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
             for line in blk.get("lines", [])
