@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 
-import pandas as pd
 import streamlit as st
 
 from rag_core import pipeline
@@ -21,6 +20,7 @@ from rag_core.errors import RagError
 from ui import jobs as jobs_ui
 from ui import state
 from ui.auth import page_context
+from ui.documents_table import show_documents
 from ui.i18n import t, user_message
 from ui.markdown import escape_md
 from ui.widgets import call
@@ -118,23 +118,7 @@ documents = list(documents or [])
 if ok and not documents:
     st.caption(t("library.empty"))
 if documents:
-    columns = [
-        "file_name",
-        "collection",
-        "language",
-        "pages",
-        "parents",
-        "children",
-        "tables",
-        "parser",
-        "embedder",
-        "ingested_at",
-        "elapsed_s",
-        "status",
-    ]
-    frame = pd.DataFrame([d.model_dump(mode="json", include=set(columns)) for d in documents])[columns]
-    frame.columns = [t(f"col.{c}") for c in columns]
-    st.dataframe(frame, hide_index=True, width="stretch")
+    show_documents(documents)  # titles, authors and dates; the full file name on hover
 
     def _delete(doc_id: str, name: str) -> None:
         try:

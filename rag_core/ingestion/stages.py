@@ -120,6 +120,8 @@ def parse_stage(run: StageRun) -> tuple[DoclingDocument, dict[str, Any]]:
             "pages": parsed.pages,
             "warnings": parsed.warnings,
             "title": parsed.title,
+            "author": parsed.author,
+            "date": parsed.date,
         }
         folder.record_stage("parse", inputs, time.perf_counter() - t0, info)
     run.seconds["parse"] = time.perf_counter() - t0
@@ -200,6 +202,8 @@ def write_stage(
         doc_id=run.doc_id,
         file_name=run.name,
         title=info.get("title") or Path(run.name).stem,
+        author=info.get("author") or "",
+        date=info.get("date") or "",
         collection=run.collection,
         language=detect_language(" ".join(c.text for c in chunked.children[:200])),
         pages=info["pages"],

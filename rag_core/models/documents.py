@@ -128,6 +128,8 @@ class DocumentRecord(Frozen):
     doc_id: str = Field(description="SHA-256 of the file bytes")
     file_name: str
     title: str
+    author: str = Field("", description="from the file's metadata when the document prints it; '' otherwise")
+    date: str = Field("", description="the file's creation date (YYYY-MM-DD) from its metadata; '' when unknown")
     collection: str
     language: Language
     pages: int

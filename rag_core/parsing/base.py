@@ -19,9 +19,10 @@ from rag_core.library import package_versions
 Progress = Callable[[int, int], None]
 
 # Bump when the conversion code changes what it produces (part of the parse signature).
-PARSER_CODE_VERSION = "4"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
+PARSER_CODE_VERSION = "5"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
 # 3: text inside pictures, spreads, right-to-left lines, decoration strips;
-# 4: headings from the outline and labelled numbers, metadata titles
+# 4: headings from the outline and labelled numbers, metadata titles;
+# 5: watermarks left out (and the picture boxes they stretched cut back), metadata author and date
 
 _LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
 
@@ -37,6 +38,8 @@ class ParsedDocument:
     pages: int
     warnings: list[str] = field(default_factory=list)
     title: str = ""
+    author: str = ""  # from the file's metadata, when meaningful (`metadata.document_author`)
+    date: str = ""  # YYYY-MM-DD, from the file's metadata (`metadata.document_date`)
 
 
 class Parser(Protocol):

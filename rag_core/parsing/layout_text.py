@@ -134,5 +134,5 @@ def union_bbox(boxes: Iterable[BBox]) -> BBox | None:
 
 
 def fold_key(text: str) -> str:
-    """Loose key to match a heading with a table-of-contents entry."""
-    return re.sub(r"[\W_]+", "", text.lower())
+    """Loose key to match a heading with a table-of-contents entry (ligatures as their letters)."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())

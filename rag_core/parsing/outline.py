@@ -21,10 +21,12 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag_core.parsing.document_builder import Block
+from rag_core.parsing.heading_blocks import body_size
 from rag_core.parsing.layout_text import Line, fold_key, union_bbox
 
 MAX_LINES = 3  # an outline title or a labelled heading spans at most this many lines
 MAX_LABELLED_WORDS = 25
+BODY_TOLERANCE = 0.5  # points: a labelled line this much smaller than the body text is a margin's label
 _HEADING_KINDS = ("heading", "title")
 _SEARCHED_KINDS = ("heading", "title", "text", "list", "caption")
 _LABEL = r"Guidelines?|Article|Articles|Orientation|Section|Chapter|Chapitre|Annex|Annexe|Appendix|Part|Partie|Titre"
@@ -78,7 +80,11 @@ def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: 
     (`page_lines`) that no body block holds: a heading the layout missed, or the section's name
     printed only in a slide's navigation bar. Those lines become a heading block of their own,
     placed before the first body block below them."""
-    out = [b for block in blocks for b in _labelled_split(block)]
+    bodies: dict[int, float] = {}
+    for page in {b.page_no for b in blocks}:
+        bodies[page] = body_size([b for b in blocks if b.page_no == page])
+    out = [b for block in blocks for b in _labelled_split(block, bodies.get(block.page_no, 0.0))]
+    entry_keys = [_keys(str(e[1])) for e in toc if len(e) >= 3]
     for entry in toc:
         if len(entry) < 3 or not str(entry[1]).strip():
             continue
@@ -86,7 +92,7 @@ def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: 
         if any(_mark(out, title, candidate) for candidate in (page, page + 1)):
             continue
         if page_lines is not None:
-            any(_mark_unboxed(out, title, candidate, page_lines) for candidate in (page, page + 1))
+            any(_mark_unboxed(out, title, candidate, page_lines, entry_keys) for candidate in (page, page + 1))
     for block in out:
         text = " ".join(line.text for line in block.lines)
         if block.kind == "heading" and (continues_sentence(text) or wordmark(text)):
@@ -94,11 +100,16 @@ def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: 
     return out
 
 
+def without_number(title: str) -> str:
+    """The title without its leading section or part number ("2.3 ", "IV. ", "III Annexes")."""
+    return _LEADING_NUMBER.sub("", title)
+
+
 def _keys(text: str) -> set[str]:
     """The title's loose keys: as printed, and without its leading number ("2.3 ", "IV.")."""
-    if not _LEADING_NUMBER.sub("", f"{text} ").strip():
+    if not without_number(f"{text} ").strip():
         return set()  # a section number alone ("3.1.1") is no title yet
-    keys = {fold_key(text), fold_key(_LEADING_NUMBER.sub("", text))}
+    keys = {fold_key(text), fold_key(without_number(text))}
     return {k for k in keys if len(k) >= 2}
 
 
@@ -124,22 +135,36 @@ _FURNITURE_KINDS = ("header", "footer")
 _SAME_BOX_PT = 3.0
 
 
-def _mark_unboxed(blocks: list[Block], title: str, page: int, page_lines: PageLines) -> bool:
+def _mark_unboxed(
+    blocks: list[Block], title: str, page: int, page_lines: PageLines, entry_keys: Sequence[set[str]] = ()
+) -> bool:
     """A heading block made of the text-layer lines of `page` that spell `title` and lie in no
-    body block; False when there are none."""
+    body block; False when there are none. Lines in the page's running header or footer count
+    only when they spell two entries or more (a slide's navigation bar): a running title that
+    repeats the document's name (a paper's page header) is not where its section starts."""
     targets = _keys(title)
     held = [b for b in blocks if b.page_no == page and b.kind not in _FURNITURE_KINDS]
     free = [line for line in page_lines(page) if line.text and not any(_holds(b, line) for b in held)]
+    furniture = [b for b in blocks if b.page_no == page and b.kind in _FURNITURE_KINDS]
+    running = [line for line in free if any(_middle_in(line.bbox, b.bbox) for b in furniture)]
+    navigation = len({i for line in running for i, keys in enumerate(entry_keys) if _keys(line.text) & keys}) >= 2
     probe = Block("text", page, (0.0, 0.0, 0.0, 0.0), lines=free)
     for start in range(len(free)):
         end = _spelled(probe, start, targets) if targets else None
         if end is None:
             continue
         lines = free[start:end]
+        if not navigation and all(line in running for line in lines):
+            continue
         heading = Block("heading", page, union_bbox(line.bbox for line in lines) or lines[0].bbox, lines=lines)
         blocks.insert(_position(blocks, heading), heading)
         return True
     return False
+
+
+def _middle_in(bbox, rect) -> bool:
+    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
 def _holds(block: Block, line: Line) -> bool:
@@ -196,10 +221,14 @@ def _split(block: Block, start: int, end: int) -> list[Block]:
     ]
 
 
-def _labelled_split(block: Block) -> list[Block]:
+def _labelled_split(block: Block, body: float = 0.0) -> list[Block]:
     """A block that opens with a labelled heading line: [heading, rest]. The heading takes the
-    lines after the first while the title has not ended (no full stop, same size, few words)."""
+    lines after the first while the title has not ended (no full stop, same size, few words).
+    A labelled line printed smaller than the page's body text (`body`) is a margin's label
+    ("Chapter 1." in 7 points beside a chapter's title), not a heading."""
     if block.kind not in _SEARCHED_KINDS or not block.lines or not labelled_heading(block.lines[0].text):
+        return [block]
+    if body and block.lines[0].size < body - BODY_TOLERANCE and block.kind not in _HEADING_KINDS:
         return [block]
     end, words = 1, len(block.lines[0].text.split())
     first_size = block.lines[0].size

@@ -33,11 +33,13 @@ from rag_core.messages import message
 from rag_core.parsing import page_workers
 from rag_core.parsing.base import ParsedDocument, Progress, library_versions
 from rag_core.parsing.captions import attach_captions, relabel
+from rag_core.parsing.columns import gutters, split_heading
 from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
 from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.metadata import document_author, document_date
 from rag_core.parsing.outline import apply_outline
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
 from rag_core.parsing.pdf_tables import table_block
@@ -47,6 +49,7 @@ from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
 from rag_core.parsing.titles import PAGES_CHECKED, document_title
+from rag_core.parsing.watermarks import cut_picture, is_watermark, watermark_boxes
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +166,8 @@ def _parse_open(
         pages=total,
         warnings=warnings,
         title=title,
+        author=document_author((doc.metadata or {}).get("author"), first_pages),
+        date=document_date(doc.metadata),
     )
 
 
@@ -258,6 +263,8 @@ def _page_blocks(
     blocks: list[Block] = []
     graphics: list | None = None
     rtl = RtlSpans(page)
+    marks = watermark_boxes(page)  # a slanted "DRAFT" across the page is no text of the document
+    bands = gutters([(b.x0, b.y0, b.x1, b.y1) for b in layout.boxes if b.boxclass in ("text", "list-item")])
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
     for box in layout.boxes:
@@ -270,27 +277,32 @@ def _page_blocks(
                 if lines:
                     blocks.append(Block("text", page_no, bbox, lines=lines))
                 continue
-            blocks.extend(_picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images))
+            blocks.extend(
+                _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, marks=marks)
+            )
             continue
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
         elif kind == "formula":
-            block = Block("formula", page_no, bbox, lines=_lines_in_rect(page, bbox, width, height))
+            lines = [ln for ln in _lines_in_rect(page, bbox, width, height) if not is_watermark(ln, marks)]
+            block = Block("formula", page_no, bbox, lines=lines)
         else:
-            lines = [
-                line_from_spans(rtl.for_line(tl["bbox"], tl.get("spans") or []), clamp_bbox(tl["bbox"], width, height))
+            spans = [
+                (clamp_bbox(tl["bbox"], width, height), rtl.for_line(tl["bbox"], tl.get("spans") or []))
                 for tl in box.textlines or []
             ]
-            block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text])
+            lines = [line_from_spans(line_spans, line_box) for line_box, line_spans in spans]
+            block = Block(kind, page_no, bbox, lines=[ln for ln in lines if ln.text and not is_watermark(ln, marks)])
+            if block.lines and kind in ("heading", "title"):  # run across the page's columns: one per column
+                blocks.extend(split_heading(block, spans, bands, line_from_spans))
+                continue
             if not block.lines:
                 block = None
         if block is not None:
             blocks.append(block)
     for bbox in missed_images(page_images(page), blocks, width, height):
         graphics = graphics_of(page) if graphics is None else graphics
-        found = _picture(
-            page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, keep_text=False
-        )
+        found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, False, marks)
         below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
         blocks[below:below] = found
     return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
@@ -306,19 +318,23 @@ def _picture(
     index: int,
     table_images: bool,
     keep_text: bool = True,
+    marks: Sequence = (),
 ) -> list[Block]:
     """A picture box as blocks: the figure (its own box, its text as children) and the text beside it
     (`picture_text.split_picture`). `keep_text=False`: an image no layout box held, whose text
-    outside the figure is already in other boxes."""
+    outside the figure is already in other boxes. `marks`: the page's watermarks, whose text is
+    left out and which cut a box they stretched back to its figure (`watermarks.cut_picture`)."""
     width, height = page.rect.width, page.rect.height
     line_blocks = [
         [ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
         for blk in _line_blocks_in_rect(page, bbox, width, height)
     ]
-    split = split_picture(bbox, [blk for blk in line_blocks if blk], graphics)
-    found = text_blocks(page_no, split.text_blocks) if keep_text else []
+    bbox, line_blocks, above, below = cut_picture(bbox, graphics, [blk for blk in line_blocks if blk], marks)
+    split = split_picture(bbox, line_blocks, graphics)
+    found = text_blocks(page_no, above + split.text_blocks) if keep_text else []
+    after = text_blocks(page_no, below) if keep_text else []
     if split.picture_bbox is None:  # mostly text: its text is text
-        return found
+        return found + after
     block = picture_block(page, page_no, split.picture_bbox, artifacts_dir, index + len(found))
     if block is not None and table_images:
         block = read_table_picture(page, block) or block
@@ -326,7 +342,7 @@ def _picture(
         if block.kind == "picture":
             block.children = text_blocks(page_no, split.children)
         found.append(block)
-    return found
+    return found + after
 
 
 def _middle_in(bbox, rect) -> bool:
@@ -357,10 +373,14 @@ def _page_lines(doc: pymupdf.Document, page_no: int) -> list[Line]:
     return _lines_in_rect(page, page.rect, width, height)
 
 
+# ligatures ("ﬂ", "ﬁ") written as their letters, as the layout's own text lines have them
+_TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_LIGATURES
+
+
 def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[list[Line]]:
     """Text-layer lines inside a box, grouped by text-layer block."""
     found: list[list[Line]] = []
-    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
+    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox), flags=_TEXT_FLAGS)["blocks"]:
         lines = [
             line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
             for line in blk.get("lines", [])

@@ -43,6 +43,10 @@ def test_ingest_makes_documents_searchable_with_provenance(ingested) -> None:
     assert en.language == "en" and fr.language == "fr"
     assert en.file_name == SMALL_EN and en.collection == "guides" and en.pages == 5
     assert en.parents > 0 and en.children >= en.parents
+    # the author its metadata gives and its first page prints, and its creation date, as listed in the library
+    assert (en.author, en.date) == ("Vincent Goulet", "2023-02-06")
+    listed = {d.doc_id: d for d in pipeline.list_documents(settings, principal=LOCAL)}
+    assert (listed[en.doc_id].author, listed[en.doc_id].date) == ("Vincent Goulet", "2023-02-06")
     assert {e.stage for e in events} == {"parse", "chunk", "embed", "write"}
     folder = DocumentFolder(settings.documents_dir, en.doc_id)
     assert (folder.root / "source.pdf").is_file() and folder.document_json.is_file()

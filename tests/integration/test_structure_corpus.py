@@ -7,7 +7,6 @@ per module."""
 
 from __future__ import annotations
 
-import difflib
 import io
 import re
 from pathlib import Path
@@ -22,7 +21,8 @@ from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.pipeline.exports import table_bytes
-from tests.unit.test_parsing_golden import GEN_GOLDEN, GOLDEN_DIR, _dump
+from tests.outline_support import check_golden
+from tests.unit.test_parsing_golden import GOLDEN_DIR, _dump
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
@@ -139,20 +139,7 @@ def _outline(result, settings) -> dict:
 @pytest.mark.parametrize("name", [EIOPA, TRIANGLES, MACK])
 def test_corpus_outline_matches_its_golden_file(name: str, parsed) -> None:
     result, settings = parsed(name)
-    golden = GOLDEN_DIR / f"corpus_{Path(name).stem}.json"
-    actual = _dump(_outline(result, settings))
-    if GEN_GOLDEN:
-        golden.write_text(actual, encoding="utf-8")
-        return
-    assert golden.is_file(), f"{golden} is missing: run with RAG_GEN_GOLDEN=1 once, then check it"
-    expected = golden.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True), actual.splitlines(keepends=True), f"golden/{golden.name}", "parse"
-            )
-        )
-        pytest.fail(f"the structure of {name} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")
+    check_golden(GOLDEN_DIR / f"corpus_{Path(name).stem}.json", _dump(_outline(result, settings)), name)
 
 
 def test_exported_columns_sum_to_the_totals_the_report_prints(parsed) -> None:

@@ -4,6 +4,7 @@ AppTest modules; the `fake_pipeline` fixture (tests/ui/conftest.py) serves them 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +36,8 @@ RECORD = DocumentRecord(
     doc_id=DOC_ID,
     file_name=PDF_NAME,
     title="Coverage modifications",
+    author="Vincent Goulet",
+    date="2023-02-06",
     collection="vignettes",
     language="en",
     pages=5,
@@ -142,6 +145,21 @@ CHUNKED = Chunked(
     ],
     children=_children(),
 )
+
+
+_TOOLTIP = re.compile(r'_row(\d+)_col(\d+) \.pd-t::after \{ content: "((?:[^"\\]|\\.)*)" \}')
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6}) ?|\\(.)")
+
+
+def hover_texts(table) -> dict[tuple[int, int], str]:
+    """{(row, column): text} of the tooltips of an `st.table` drawn from a pandas Styler, read
+    from the style sheet the app sends (CSS escapes decoded)."""
+
+    def unescape(text: str) -> str:
+        return _CSS_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), text)
+
+    styles = table.proto.arrow_data.styler.styles
+    return {(int(r), int(c)): unescape(text) for r, c, text in _TOOLTIP.findall(styles)}
 
 
 def run_app(page: str | None = None) -> AppTest:

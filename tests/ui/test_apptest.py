@@ -29,6 +29,7 @@ from tests.ui.apptest_support import (
     SOURCE,
     fake_ask,
     fake_search,
+    hover_texts,
     run_app,
     viewer_args,
 )
@@ -72,12 +73,28 @@ def test_library_widgets_and_document_list(fake_pipeline: dict) -> None:
     at = run_app("views/library.py")
     assert at.selectbox(key="library_collection").options == ["vignettes", "Nouvelle collection…"]
     assert at.button(key="library_ingest").disabled  # nothing uploaded yet
-    frame = at.dataframe[0].value
-    assert list(frame["fichier"]) == [PDF_NAME] and list(frame["pages"]) == [5]
+    frame = at.table[0].value  # a table: long titles wrap instead of being cut
+    assert list(frame["titre"]) == ["Coverage modifications"] and list(frame["pages"]) == [5]
+    assert list(frame["auteur"]) == ["Vincent Goulet"] and list(frame["date"]) == ["2023-02-06"]
+    assert hover_texts(at.table[0]) == {(0, 0): PDF_NAME}  # the full file name on the title's hover
     delete = at.button(key="library_delete")
     assert delete.disabled  # confirmation first
     at.checkbox(key="library_delete_confirm").check().run()
     assert not at.button(key="library_delete").disabled
+
+
+def test_a_file_name_cannot_break_out_of_its_tooltip(fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tooltip is a CSS string in the page's style sheet: quotes, backslashes and angle
+    brackets of a file name are escaped, and a document without a title shows its file name."""
+    hostile = 'a" } body { display: none } </style><script>alert(1)</script>\\.pdf'
+    record = RECORD.model_copy(update={"file_name": hostile, "title": "", "author": "", "date": ""})
+    replace(monkeypatch, pipeline, "list_documents", lambda settings, collection=None, *, principal: [record])
+    at = run_app("views/library.py")
+    styles = at.table[0].proto.arrow_data.styler.styles
+    assert "</style>" not in styles and "<script>" not in styles and "display: none" in styles
+    assert hover_texts(at.table[0]) == {(0, 0): hostile}
+    frame = at.table[0].value
+    assert list(frame["titre"]) == [hostile] and list(frame["auteur"]) == [""]
 
 
 def test_rag_error_is_shown_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,7 @@ from rag_core.pipeline.connection import open_store
 from tests.access_support import ALICE
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, claim_as_worker, queue_pdf, wait_until
+from tests.ui.apptest_support import hover_texts
 from ui import auth
 from ui.i18n import STRINGS
 
@@ -207,4 +208,4 @@ def test_a_queued_upload_outlives_the_app_and_a_later_worker_runs_it(tmp_path: P
     assert pipeline.get_job(job.id, settings, principal=LOCAL).state == "done"
     _run(again)
     assert [t for t in _texts(again.success) if t.startswith("restart.pdf — ")], _texts(again.success)
-    assert "restart.pdf" in set(again.dataframe[0].value.iloc[:, 0])  # listed in the library, searchable
+    assert "restart.pdf" in hover_texts(again.table[-1]).values()  # listed in the library, searchable

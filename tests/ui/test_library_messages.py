@@ -20,6 +20,7 @@ from rag_core.config import Settings
 from rag_core.library import clean_file_name
 from tests import bad_files
 from tests.jobs_support import WorkerProcess, wait_until
+from tests.ui.apptest_support import hover_texts
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -105,8 +106,7 @@ def test_library_page_shows_every_bad_file_outcome(tmp_path: Path) -> None:
     assert any("RAG_PARSING__MAX_PAGES" in c.value and "3000" in c.value for c in at.caption)  # the limits are shown
     _upload(at, _files(cases, tmp_path))
     _check(at, cases)
-    frame = at.dataframe[0].value  # the ingested files are listed, under their cleaned names
-    listed = set(frame.iloc[:, 0])
+    listed = set(hover_texts(at.table[-1]).values())  # the ingested files are listed, under their cleaned names
     assert {clean_file_name(c.file_name) for c in cases if c.status == "ingested"} <= listed
     assert not {clean_file_name(c.file_name) for c in cases if c.status == "refused"} & listed
 

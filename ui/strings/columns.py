@@ -4,6 +4,9 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "col.file_name": {"fr": "fichier", "en": "file name"},
+    "col.title": {"fr": "titre", "en": "title"},
+    "col.author": {"fr": "auteur", "en": "author"},
+    "col.date": {"fr": "date", "en": "date"},
     "col.collection": {"fr": "collection", "en": "collection"},
     "col.language": {"fr": "langue", "en": "language"},
     "col.pages": {"fr": "pages", "en": "pages"},

@@ -1,0 +1,55 @@
+"""The Library's list of documents: a table (nothing cut) whose first column is each document's
+title, its full file name shown on hover, with the author and the date its metadata gives.
+
+`st.table` draws a pandas Styler's tooltips (`st.dataframe` does not). The tooltip is a CSS
+string: its text is escaped, so a file name cannot end the string or the style sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from rag_core.models import DocumentRecord
+from ui.i18n import t
+
+COLUMNS = [
+    "title",
+    "author",
+    "date",
+    "collection",
+    "language",
+    "pages",
+    "parents",
+    "children",
+    "tables",
+    "parser",
+    "embedder",
+    "ingested_at",
+    "elapsed_s",
+    "status",
+]
+
+
+def css_string(text: str) -> str:
+    """`text` as the inside of a double-quoted CSS string: quotes, backslashes, angle brackets
+    and control characters written as hexadecimal escapes."""
+    return "".join(f"\\{ord(ch):x} " if ch in '"\\<>' or not ch.isprintable() else ch for ch in text)
+
+
+def documents_frame(documents: Sequence[DocumentRecord]) -> pd.DataFrame:
+    """One row per document, the columns named in the page's language."""
+    rows = [d.model_dump(mode="json", include=set(COLUMNS)) for d in documents]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame["title"] = [d.title or d.file_name for d in documents]
+    frame.columns = [t(f"col.{c}") for c in COLUMNS]
+    return frame
+
+
+def show_documents(documents: Sequence[DocumentRecord]) -> None:
+    frame = documents_frame(documents)
+    tips = pd.DataFrame("", index=frame.index, columns=frame.columns)
+    tips.iloc[:, 0] = [css_string(d.file_name) for d in documents]
+    st.table(frame.style.set_tooltips(tips).format(precision=1), hide_index=True)
