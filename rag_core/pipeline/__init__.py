@@ -315,6 +315,7 @@ __all__ = [
     "ReservedUser",
     "Searching",
     "Settings",
+    "TableFormat",
     "ViewerTarget",
     "answers_backend",
     "answers_in_scope",
