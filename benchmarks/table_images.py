@@ -11,8 +11,9 @@ by picture so that the machine's load drifts alike for both; each engine is warm
 cell for cell (the text and the place of every cell), then the totals, the median ratio and the
 load average with each figure. Times are CPU seconds of this process (the OCR engines run on
 one thread), which a loaded machine inflates far less than wall seconds; wall totals are printed too.
-`--param Det.limit_side_len=960` overrides one of the new
-module's RapidOCR settings (values read as JSON), to try candidates without editing the module.
+`--param 'Rec.rec_img_shape=[3,48,160]'` overrides one of the new module's RapidOCR settings
+(values read as JSON), to try candidates without editing the module; `--pages` and `--limit`
+keep fewer pictures, `--diffs N` shows N differing cells per picture.
 The picture boxes are the page's image boxes (what the parser's picture blocks hold for these
 reports); the whole-document figure is `benchmarks/ingest.py`'s.
 """
