@@ -8,8 +8,8 @@ page order), or handed to another `PageBatchRunner` (the Ray executor's tasks).
 Heading levels need the whole document, so the DoclingDocument is built at the end
 (`document_builder.build_document`).
 
-OCR (RapidOCR through pymupdf4llm) runs only on pages that have no text layer, when
-`settings.parsing.ocr` is on. Picture crops are saved as PNG into `artifacts_dir`; see
+OCR (RapidOCR through pymupdf4llm, with the engine of `page_ocr`) runs only on pages that have no
+text layer, when `settings.parsing.ocr` is on. Picture crops are saved as PNG into `artifacts_dir`; see
 `document_builder` for how they are referenced. It does not detect the language. The layout
 model's ONNX sessions run on one thread each (`layout_runtime`: same output, less CPU).
 """
@@ -42,6 +42,7 @@ from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
 from rag_core.parsing.metadata import document_author, document_date
 from rag_core.parsing.outline import apply_outline
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
+from rag_core.parsing.page_ocr import use_product_engine
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
@@ -240,6 +241,8 @@ def _has_marks(page: pymupdf.Page) -> bool:
 def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings: list[str]) -> list:
     # FORCE_KEEP_OLD: OCR these (text-less) pages unless they are blank; never re-OCR old OCR text.
     mode = document_layout.OCRMode.FORCE_KEEP_OLD if needs_ocr else document_layout.OCRMode.NEVER
+    if needs_ocr:
+        use_product_engine()  # one ONNX thread per page process (page_ocr)
     try:
         return list(document_layout.parse_document(doc, pages=batch, use_ocr=mode).pages)
     except Exception:

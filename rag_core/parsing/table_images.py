@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 SOURCE_OCR = "OCR of a picture"
 OCR_DPI = 150  # digits of 8-9 pt tables are read without error from ~120 dpi on
 FILTER_DPI = 60
-DETECT_DPI = 90  # text boxes of 8-9 pt digits are still found; 3x fewer pixels than OCR_DPI
 MIN_TEXT_BANDS = 2
 MIN_COLUMN_BANDS = 2
 MIN_OCR_SCORE = 0.5
@@ -45,6 +44,11 @@ MIN_ROWS, MIN_COLS = 2, 2
 MIN_FILL = 0.5  # share of grid slots holding text (a chart's tick labels fill a cross, not a grid)
 MIN_NUMERIC = 0.4  # share of filled slots that are numbers or NA
 MAX_BOX_RATIO = 5.0  # '6 359 225,8' is ~5 heights wide; a line of prose or code is far wider
+# RapidOCR settings over the module's defaults (benchmarks/table_images.py --param tries others).
+# The recogniser pads each crop to at least 320 px wide (6.7 times its 48-px height) though a cell
+# is ~2 heights wide: a narrower minimum costs 2-3 times less but is not the same reader (at 96 px
+# the triangles read the same, a report's percentages lost digits, '109,81%' -> '109,1%').
+ENGINE_PARAMS: dict = {}
 
 # a number: sign, digits with thousands groups of exactly three after a space, decimals, percent
 _NUMBER_RUN = re.compile(r"[-−(]?\d+(?: \d{3}(?!\d))*(?:[.,]\d+)?%?\)?")
@@ -73,26 +77,27 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
         if not looks_like_table(_grey(page, rect, FILTER_DPI)):
             return None
         started = time.perf_counter()
-        # text detection alone, on a small rendering, must already draw a grid of short boxes: a
-        # screenshot of prose or code (one long box per line) is not recognised at all
-        small = _rgb(page.get_pixmap(clip=rect, dpi=DETECT_DPI))
-        found = _get_engine()(small, use_det=True, use_cls=False, use_rec=False)
-        boxes_px = [_box(b) for b in (found.boxes if found.boxes is not None else [])]
+        engine = _get_engine()
+        # text detection alone must already draw a grid of short boxes: a screenshot of prose or
+        # code (one long box per line) is not recognised at all
+        image = _rgb(page.get_pixmap(clip=rect, dpi=OCR_DPI))
+        found = engine(image, use_det=True, use_cls=False, use_rec=False)
+        quads = list(found.boxes) if found.boxes is not None else []
+        boxes_px = [_box(q) for q in quads]
         if (
             not _short_boxes(boxes_px)
-            or table_from_words([Word("0", b) for b in boxes_px], (0, 0, small.shape[1], small.shape[0])) is None
+            or table_from_words([Word("0", b) for b in boxes_px], (0, 0, image.shape[1], image.shape[0])) is None
         ):
             log.info("picture on page %d: not a table (%.1f s)", picture.page_no, time.perf_counter() - started)
             return None
-        pix = page.get_pixmap(clip=rect, dpi=OCR_DPI)
-        boxes = _ocr(_rgb(pix))
+        boxes = _recognise(engine, image, quads)
         listener = _listeners.get(threading.get_ident())
         if listener is not None:
             listener(picture.page_no)
     except Exception:  # OCR must never lose the page: the picture stays a picture
         log.warning("could not read the picture on page %d as a table", picture.page_no, exc_info=True)
         return None
-    sx, sy = rect.width / pix.width, rect.height / pix.height
+    sx, sy = rect.width / image.shape[1], rect.height / image.shape[0]
     words = [
         Word(text, (rect.x0 + x0 * sx, rect.y0 + y0 * sy, rect.x0 + x1 * sx, rect.y0 + y1 * sy))
         for (x0, y0, x1, y1), text in boxes
@@ -206,15 +211,19 @@ def _grey(page: pymupdf.Page, rect: pymupdf.Rect, dpi: int) -> np.ndarray:
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width).copy()
 
 
-def _ocr(image: np.ndarray) -> list[tuple[tuple[float, float, float, float], str]]:
-    """(box in pixels, text) of every text line RapidOCR reads with a score of at least MIN_OCR_SCORE."""
-    result = _get_engine()(image, use_det=True, use_cls=False, use_rec=True)
-    if result.boxes is None or result.txts is None:
+def _recognise(engine, image: np.ndarray, quads: list) -> list[tuple[tuple[float, float, float, float], str]]:
+    """(box in pixels, text) of every detected line the recogniser reads with a score of at least
+    MIN_OCR_SCORE: the crops of the one detection, recognised in length-sorted batches."""
+    if not quads:
         return []
+    from rapidocr.utils.process_img import get_rotate_crop_image
+
+    crops = [get_rotate_crop_image(image, np.asarray(q, dtype=np.float32)) for q in quads]
+    result = engine.recognize_txt(crops)
     found = []
-    for box, text, score in zip(result.boxes, result.txts, result.scores):
+    for quad, text, score in zip(quads, result.txts or (), result.scores or ()):
         if text.strip() and float(score) >= MIN_OCR_SCORE:
-            found.append((_box(box), text.strip()))
+            found.append((_box(quad), text.strip()))
     return found
 
 
@@ -249,6 +258,7 @@ def _get_engine():
                     "Global.log_level": "error",
                     "EngineConfig.onnxruntime.intra_op_num_threads": 1,
                     "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+                    **ENGINE_PARAMS,
                 }
             )
         return _engine
