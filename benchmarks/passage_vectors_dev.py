@@ -1,6 +1,6 @@
 """Dev retrieval with one passage-embedding path against another, on the same parse and chunks.
 
-    HF_HUB_OFFLINE=1 nice -n 10 .venv/bin/python benchmarks/passage_vectors_dev.py \
+    HF_HUB_OFFLINE=1 nice -n 10 .venv/bin/python -m benchmarks.passage_vectors_dev \
         --library /work/cache/evaldata --out /tmp/vectors-dev [--passages torch] [--engines dense,hybrid-parents]
 
 `--library` is an ingested library of the corpus (only read: it is copied twice into `--out`).
@@ -31,7 +31,6 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))
 SETS = ("dev_questions", "dev_hard_questions")
 COLUMNS = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10")

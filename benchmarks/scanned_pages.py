@@ -1,6 +1,6 @@
 """Seconds per scanned page read by OCR: pymupdf4llm's own RapidOCR engine against the product's, paired.
 
-    nice -n 10 .venv/bin/python benchmarks/scanned_pages.py [--pdf NAME] [--pages 6] [--dpi 200]
+    nice -n 10 .venv/bin/python -m benchmarks.scanned_pages [--pdf NAME] [--pages 6] [--dpi 200]
 
 Makes scanned pages: the first `--pages` pages of a text PDF of the corpus rendered at `--dpi` and
 put back as image-only pages (no text layer), as a scanner gives them. Each page is analysed by
@@ -23,7 +23,6 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 LIBRARY, PRODUCT = "pymupdf4llm's", "product's"
 
 

@@ -1,6 +1,6 @@
 """Seconds per table image read by OCR, this tree against an earlier version, paired picture by picture.
 
-    nice -n 10 .venv/bin/python benchmarks/table_images.py [--old REV] [--pdfs NAME ...] [--rounds N]
+    nice -n 10 .venv/bin/python -m benchmarks.table_images [--old REV] [--pdfs NAME ...] [--rounds N]
                                                            [--param KEY=VALUE ...]
 
 Each image of the selected PDFs (default: the French triangles report) that is large enough to be
@@ -33,7 +33,6 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 MODULE = "rag_core/parsing/table_images.py"
 
