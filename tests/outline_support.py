@@ -70,7 +70,7 @@ def check_golden(golden: Path, actual: str, what: str) -> None:
 
     import pytest
 
-    from tests.unit.test_parsing_golden import GEN_GOLDEN
+    from tests.integration.test_parsing_golden import GEN_GOLDEN
 
     if GEN_GOLDEN:
         golden.write_text(actual, encoding="utf-8")
@@ -83,4 +83,4 @@ def check_golden(golden: Path, actual: str, what: str) -> None:
                 expected.splitlines(keepends=True), actual.splitlines(keepends=True), f"golden/{golden.name}", "parse"
             )
         )
-        pytest.fail(f"the structure of {what} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")
+        pytest.fail(f"{what} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")

@@ -20,9 +20,9 @@ from docling_core.types.doc import DocItemLabel
 
 from rag_core.config import Settings
 from rag_core.parsing import parse
+from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden, cut_with_outline, missed_entries, outline_pages
 from tests.parsing_support import with_parsing
-from tests.unit.test_parsing_golden import GOLDEN_DIR, _dump
 
 SHARE = 0.95  # of a document's outline entries that must be headings at their page
 
@@ -95,7 +95,7 @@ def test_the_headings_and_table_headers_of_those_pages_match_their_golden_file(n
         if table.label == DocItemLabel.TABLE and table.data.grid
     ]
     actual = _dump({"pages": sorted(set(back.values())), "headings": headings, "tables": tables})
-    check_golden(GOLDEN_DIR / f"outline_{Path(name).stem}.json", actual, name)
+    check_golden(GOLDEN_DIR / f"outline_{Path(name).stem}.json", actual, f"the structure of {name}")
 
 
 def test_a_heading_found_in_the_text_layer_is_placed_before_the_text_below_it(

@@ -10,7 +10,6 @@ that variable left on under CI=true fails the run.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from rag_core.config import Settings
 from rag_core.parsing import parse
 from tests import unseen_pdfs
 from tests.conftest import CI
+from tests.outline_support import check_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "data" / "golden"
 GEN_GOLDEN = os.environ.get("RAG_GEN_GOLDEN", "").strip().lower() in {"1", "true", "yes"}
@@ -94,21 +94,4 @@ def _dump(data: dict) -> str:
 
 @pytest.mark.parametrize("name", sorted(unseen_pdfs.BUILDERS))
 def test_parse_matches_its_golden_file(name: str, tmp_path: Path, settings: Settings) -> None:
-    golden = GOLDEN_DIR / f"{name}.json"
-    actual = _dump(summary(name, tmp_path, settings))
-    if GEN_GOLDEN:
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(actual, encoding="utf-8")
-        return
-    assert golden.is_file(), f"{golden} is missing: run with RAG_GEN_GOLDEN=1 once, then check it"
-    expected = golden.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True),
-                actual.splitlines(keepends=True),
-                fromfile=f"golden/{name}.json",
-                tofile="this parse",
-            )
-        )
-        pytest.fail(f"the parse of {name} differs from its golden file (RAG_GEN_GOLDEN=1 rewrites it):\n{diff}")
+    check_golden(GOLDEN_DIR / f"{name}.json", _dump(summary(name, tmp_path, settings)), f"the parse of {name}")

@@ -21,8 +21,8 @@ from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.pipeline.exports import table_bytes
+from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
-from tests.unit.test_parsing_golden import GOLDEN_DIR, _dump
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
@@ -139,7 +139,9 @@ def _outline(result, settings) -> dict:
 @pytest.mark.parametrize("name", [EIOPA, TRIANGLES, MACK])
 def test_corpus_outline_matches_its_golden_file(name: str, parsed) -> None:
     result, settings = parsed(name)
-    check_golden(GOLDEN_DIR / f"corpus_{Path(name).stem}.json", _dump(_outline(result, settings)), name)
+    check_golden(
+        GOLDEN_DIR / f"corpus_{Path(name).stem}.json", _dump(_outline(result, settings)), f"the structure of {name}"
+    )
 
 
 def test_exported_columns_sum_to_the_totals_the_report_prints(parsed) -> None:
