@@ -1,5 +1,6 @@
 """The Library's list of documents: a table (nothing cut) whose first column is each document's
-title, its full file name shown on hover, with the author and the date its metadata gives.
+title, its full file name shown on hover and in the next column (the name an analyst uploaded and
+searches the list for), with the author and the date its metadata gives.
 
 `st.table` draws a pandas Styler's tooltips (`st.dataframe` does not). The tooltip is a CSS
 string: its text is escaped, so a file name cannot end the string or the style sheet.
@@ -17,6 +18,7 @@ from ui.i18n import t
 
 COLUMNS = [
     "title",
+    "file_name",
     "author",
     "date",
     "collection",

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.answering import answer
 from rag_core.models import Answer
+from rag_core.pipeline.conversations import store_answer
 from rag_core.understanding import conversation_path
 from tests.answering_support import CELLS, table_result
 from tests.fake_chat_server import FakeChatServer
@@ -127,7 +127,7 @@ def test_prompt_and_schema_ask_for_computations_and_the_stored_answer_counts(set
     assert "computations" in paragraph_def["required"]  # strict mode: the model must always fill it
     system, _ = messages(server)
     assert "computations" in system and "unité" in system
-    pipeline._store_answer(s, "conv-numbers", a, Principal.local_operator())
+    store_answer(s, "conv-numbers", a, Principal.local_operator())
     (stored,) = conversation_path(s, "conv-numbers", Principal.local_operator().user).read_text().splitlines()
     record = json.loads(stored)
     assert record["unsupported_numbers"] == 1 and record["paragraphs"][0]["numbers"][0]["status"] == "unsupported"

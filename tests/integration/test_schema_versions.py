@@ -27,7 +27,7 @@ from tests.store_support import build_store
 REPO = Path(__file__).resolve().parents[2]
 PREV = REPO / "tests" / "data" / "prev_release"
 OPERATOR = Principal.local_operator()
-PDF = "en_actuar_coverage_modifications.pdf"  # the one make_library.py ingested
+PDF = PREV / "deductibles.pdf"  # the test's own PDF, the one make_library.py ingested
 
 
 def _migrate(data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -50,9 +50,7 @@ def _searched(settings: Settings, question: str) -> list[dict]:
     ]
 
 
-def test_a_library_of_the_previous_release_opens_after_migrate_with_the_same_search_results(
-    tmp_path: Path, corpus_dir: Path
-) -> None:
+def test_a_library_of_the_previous_release_opens_after_migrate_with_the_same_search_results(tmp_path: Path) -> None:
     library = tmp_path / "library"
     shutil.copytree(PREV / "library", library)
     settings = Settings(data_dir=library)
@@ -71,7 +69,7 @@ def test_a_library_of_the_previous_release_opens_after_migrate_with_the_same_sea
     assert [m["name"] for m in json.loads(meta["migrations"])] == ["versioned-data"]
 
     fresh = Settings(data_dir=tmp_path / "fresh")  # the same PDF, written by this release
-    pipeline.ingest([corpus_dir / PDF], fresh, principal=OPERATOR)
+    pipeline.ingest([PDF], fresh, collection="prev", principal=OPERATOR)
     assert any(row["parents"] for row in expected)
     for row in expected:
         migrated, written_now = _searched(settings, row["question"]), _searched(fresh, row["question"])

@@ -92,7 +92,7 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     shot(page, "00_home")
     # 1. Library: upload through the page and wait for the per-file result.
     result = upload_in_library(page, app_url, pdf, PDF_NAME, 150_000)
-    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)  # the Library's documents
     shot(page, "01_library_ingested")
     assert "importé" in result.first.inner_text(), result.first.inner_text()
 

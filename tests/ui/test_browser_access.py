@@ -127,11 +127,10 @@ def goto(page, url: str, heading: str) -> None:
 
 
 def grid_cell(page, text: str, timeout_ms: int = 30_000) -> None:
-    """Until a dataframe grid holds a cell reading `text`: the grid mirrors its cells in an
-    accessible table that it keeps out of sight, hence "attached" rather than visible."""
-    page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"]').filter(has_text=text).first.wait_for(
-        state="attached", timeout=timeout_ms
-    )
+    """Until a dataframe grid or a table (the Library's documents) holds a cell reading `text`: the grid
+    mirrors its cells in an accessible table that it keeps out of sight, hence "attached" rather than visible."""
+    cells = page.locator('[data-testid="stDataFrame"] [data-testid^="glide-cell-"], [data-testid="stTable"] td')
+    cells.filter(has_text=text).first.wait_for(state="attached", timeout=timeout_ms)
 
 
 def main_text(page) -> str:

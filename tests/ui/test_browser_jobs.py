@@ -58,7 +58,7 @@ def _library_shows_done(page, url: str, name: str) -> None:
     page.locator('[data-testid="stAlert"]').filter(has_text=name).filter(has_text="importé").first.wait_for(
         timeout=60_000
     )
-    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)  # the Library's documents
 
 
 def test_upload_then_open_another_page(app, page, tmp_path: Path) -> None:

@@ -59,10 +59,8 @@ def test_a_pdf_uploaded_on_server_a_is_listed_found_and_opened_on_server_b(tmp_p
                 open_home(other, url_b)
                 assert uri in other.locator('[data-testid="stMain"]').inner_text()  # B names the shared library
                 goto(other, f"{url_b}/library")
-                grid = other.locator('[data-testid="stDataFrame"]').first
-                grid.locator('[data-testid^="glide-cell-"]').filter(has_text=PDF_NAME).first.wait_for(
-                    state="attached", timeout=30_000
-                )
+                documents = other.locator('[data-testid="stTable"]').first  # the Library's documents
+                documents.locator("td").filter(has_text=PDF_NAME).first.wait_for(state="attached", timeout=30_000)
                 other.screenshot(path=str(ARTIFACTS / "02_listed_on_b.png"), full_page=True)
 
                 goto(other, f"{url_b}/search")
