@@ -14,6 +14,8 @@ import json
 import threading
 import time
 
+import pytest
+
 from rag_core.answering import AnswerRun, Checked, Draft, Final, Queued, answer
 from rag_core.answering.guardrails.support import judge_support
 from rag_core.llm import endpoint
@@ -41,6 +43,16 @@ def wait_until(condition, limit_s: float = 15.0) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+@pytest.fixture(autouse=True)
+def _endpoint_learnt_nothing():
+    """Each test meets its fake server as a new endpoint: what was learnt about an address (its dialect, that
+    it refuses json_schema) is kept per address, and a later test's server can get a port an earlier one had
+    (a run counted 2 requests where the json_schema refusal makes 3)."""
+    endpoint.forget()
+    yield
+    endpoint.forget()
 
 
 def test_a_length_stop_is_asked_again_shorter_never_repaired(settings) -> None:
