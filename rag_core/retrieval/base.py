@@ -168,6 +168,11 @@ class FullTextChannel:
         """The hits the channel returns, from what LanceDB found (all of them unless overridden)."""
         return hits
 
+    def asks_lancedb(self, query: ChannelQuery) -> bool:
+        """Whether its hits come from LanceDB's full-text query (`request`, sent with the other channels');
+        a channel that can score on its own says False and finds its hits in `run`."""
+        return True
+
     def run(self, query: ChannelQuery) -> Hits:
         (hits,) = query.store.full_text([self.request(query)], query.scope)
         return self.keep(hits, query)

@@ -42,9 +42,9 @@ class Candidates:
 def run_all(query: ChannelQuery) -> Candidates:
     """Every registered channel that applies to `query`, in registration order."""
     wanted = [c for c in channels() if c.applies(query)]
-    batched = [c for c in wanted if isinstance(c, FullTextChannel)]
+    batched = [c for c in wanted if isinstance(c, FullTextChannel) and c.asks_lancedb(query)]
     pending = _POOL.submit(query.store.full_text, [c.request(query) for c in batched], query.scope) if batched else None
-    found: dict[str, Hits] = {c.name: c.run(query) for c in wanted if not isinstance(c, FullTextChannel)}
+    found: dict[str, Hits] = {c.name: c.run(query) for c in wanted if c not in batched}
     if pending is not None:
         for channel, hits in zip(batched, pending.result(), strict=True):
             found[channel.name] = channel.keep(hits, query)

@@ -106,3 +106,23 @@ def test_the_page_channel_ranks_the_library_as_bm25s_over_its_pages(
     vector = select_embedder(library).embed_query(question)
     candidates = retrieval.run_channels(question, vector, store, scope, 10, language, pages=True)
     assert [(h.doc_id, h.page) for h in candidates.pages("page")] == expected
+
+
+def test_a_page_channel_that_scores_on_its_own_sends_no_page_query_to_lancedb(
+    library: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = pipeline.open_store(library)
+    sent: list[str] = []
+    full_text = store.full_text
+
+    def spy(requests, scope):
+        sent.extend(r.table for r in requests)
+        return full_text(requests, scope)
+
+    monkeypatch.setattr(store, "full_text", spy)
+    vector = select_embedder(library).embed_query("ordinary deductible per payment variable")
+    candidates = retrieval.run_channels(
+        "ordinary deductible per payment variable", vector, store, store.document_ids(), 10, "en", pages=True
+    )
+    assert candidates.pages("page")  # the channel ran, on its own index
+    assert sent and "pages" not in sent  # the lexical channel still asked LanceDB; the page channel did not

@@ -25,10 +25,13 @@ class PageChannel(FullTextChannel):
     def request(self, query: ChannelQuery) -> FullText:
         return FullText("pages", query.query, query.language, query.candidate_k, query.extra_terms)
 
-    def keep(self, hits: Hits, query: ChannelQuery) -> Hits:
+    def asks_lancedb(self, query: ChannelQuery) -> bool:
+        return page_index(query.store) is None  # LanceDB's ranking only for a library too large to score here
+
+    def run(self, query: ChannelQuery) -> Hits:
         index = page_index(query.store)
         if index is None:
-            return hits
+            return super().run(query)
         return index.search(query.query, query.language, query.scope, query.candidate_k, query.extra_terms)
 
 
