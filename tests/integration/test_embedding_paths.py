@@ -73,5 +73,14 @@ def test_the_offline_embedder_embeds_passages_with_the_fast_path_and_keeps_its_n
     assert query.shape == (384,) and abs(float(np.linalg.norm(query)) - 1.0) < 1e-4
 
 
+def test_token_ids_are_those_of_the_transformers_tokenizer(passages: list[str]) -> None:
+    from rag_core.chunking.tokenizer import default_tokenizer_path, load_tokenizer
+
+    reference = load_tokenizer(default_tokenizer_path())
+    texts = [*passages, " ".join(passages)[:6000], "", "  ", "Δ€ ﬁn\u00a0× 1,5 %"]
+    expected = reference(texts, add_special_tokens=True, truncation=False, padding=False)["input_ids"]
+    assert e5_torch._token_ids(texts) == expected
+
+
 def test_empty_input_gives_no_rows() -> None:
     assert e5_torch.embed_passages([]).shape == (0, 384)

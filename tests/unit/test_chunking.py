@@ -41,6 +41,10 @@ def test_tokenizer_is_xlmr(settings: Settings) -> None:
     tok = chunking.load_tokenizer(chunking.tokenizer_path(settings))
     assert len(tok) == 250_002
     assert tok.tokenize("Provisions techniques") == ["▁Pro", "vision", "s", "▁techniques"]
+    fast = chunking.load_fast_tokenizer(chunking.tokenizer_path(settings))  # what counts, without transformers
+    words = fast.encode("Provisions techniques", add_special_tokens=False)
+    assert words.tokens == ["▁Pro", "vision", "s", "▁techniques"]
+    assert count_tokens("Provisions techniques", settings) == 4
     assert count_tokens("", settings) == 0
     versions = chunking_versions()
     assert versions["docling_core"] and len(versions["tokenizer_sha256"]) == 64
