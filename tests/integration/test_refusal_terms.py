@@ -12,6 +12,7 @@ as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sale
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
@@ -91,23 +92,40 @@ def _cites(answer: Answer, words: str) -> bool:
     return any(words in " ".join(t.split()) for t in texts)
 
 
+def _sentence(start: str) -> str:
+    """The filing's whole sentence that starts with `start`, as the PDF above writes it."""
+    text = " ".join(p for page in FILING_PAGES for p in page)
+    return next(
+        m.group() for m in re.finditer(r"[A-Z][^.]*?(?:\.\d[^.]*?)*\.(?=\s|$)", text) if m.group().startswith(start)
+    )
+
+
+def _lead(answer: Answer) -> str:
+    """The answer's first paragraph, one line (the filing's sentences are wrapped on the page)."""
+    return " ".join(answer.paragraphs[0].text.split()) if answer.paragraphs else ""
+
+
 def test_a_fiscal_year_asked_as_fy_is_found_where_the_filing_writes_fiscal(library) -> None:
     answer = ask(library, "What were Northwind's net sales in FY2023?", FILING)
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
+    assert _sentence("Net sales for fiscal 2023") in _lead(answer)  # the sentence that answers leads
 
 
 def test_a_quarter_asked_as_q4_is_found_where_the_filing_writes_fourth_quarter(library) -> None:
     answer = ask(library, "How much did comparable store sales decline in Q4 FY23?", FILING)
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
+    assert _sentence("In the fourth quarter of fiscal 2023") in _lead(answer)
 
 
 def test_an_abbreviation_is_found_through_the_thesaurus(library) -> None:
     answer = ask(library, "What was Northwind's COGS in fiscal 2023?", FILING)  # the filing says "cost of sales"
     assert answer.mode != "refused", answer.missing_information
+    assert _sentence("Cost of sales") in _lead(answer)
     answer = ask(library, "How large were the SG&A expenses as a share of sales?", FILING)
     assert answer.mode != "refused", answer.missing_information
+    assert _sentence("Selling, general and administrative") in _lead(answer)
 
 
 def test_a_period_the_library_lacks_is_refused_by_name_with_the_closest_passages(library) -> None:
