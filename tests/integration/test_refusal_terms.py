@@ -7,7 +7,8 @@ Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), t
 Bornhuetter-Ferguson paper that compares the example's CL and BF reserves by year, and a short annual
 report written here with PyMuPDF, since no corpus PDF is a financial filing: it writes its periods
 as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sales", never "FY2023",
-"Q4" or "COGS". The questions are written for these tests.
+"Q4" or "COGS". The questions are written for these tests. The same three documents show that an answer
+drawing on several documents never runs their passages together as one paragraph.
 """
 
 from __future__ import annotations
@@ -186,3 +187,17 @@ def test_constraints_the_document_holds_only_in_different_passages_are_refused_n
     assert _cites(answer, "distribution centre in Ohio")  # the closest passages are still listed
     together = ask(library, "What was the cost of sales in 2022?", FILING)
     assert together.mode != "refused", together.missing_information
+
+
+def test_passages_of_different_documents_are_never_run_together_as_one_paragraph(library) -> None:
+    settings, _ = library
+    # asked of the whole library: the CAS pages and Mack's page both write about estimating claims reserves
+    answer = pipeline.ask("How are the reserves for outstanding claims estimated?", settings, principal=LOCAL)
+    assert answer.mode == "extractive"
+    sources = {s.id: s for s in answer.sources}
+    documents = [{sources[i].doc_id for i in p.source_ids} for p in answer.paragraphs]
+    assert len(set().union(*documents)) >= 2, documents  # the answer draws on two documents ...
+    for paragraph, docs in zip(answer.paragraphs, documents, strict=True):
+        assert len(docs) == 1, paragraph.text  # ... each paragraph on one of them
+        quoted = sources[paragraph.source_ids[0]]  # and quotes that document's own text
+        assert " ".join(paragraph.quote.split()) in " ".join(quoted.text.split()), paragraph.quote
