@@ -105,6 +105,17 @@ def test_a_two_word_row_label_and_a_development_year_name_the_cell(library) -> N
     )
 
 
+def test_a_method_named_in_the_question_does_not_pick_the_column_that_borrows_its_name(library) -> None:
+    _, tables = library
+    # "Mack" names the method; the summary's "Mack.S.E" column (its standard error) is not asked for
+    a = ask(library, "What does the Mack chain ladder summary report for origin year 1988?")
+    summary = next(t for t in tables if any(collapse_ws(c.text) == "Ultimate" for c in t.cells if c.row == 0))
+    row = [c for c in summary.cells if c.row == next(x.row for x in summary.cells if x.col == 0 and x.text == "1988")]
+    lead = a.paragraphs[0].text
+    assert lead.startswith("1988")
+    assert all(collapse_ws(c.text) in lead for c in row if c.text.strip())  # the row whole, every column
+
+
 STATEMENT = "northwind_cash_flows.pdf"
 STATEMENT_ROWS = [
     ["", "Fiscal 2023", "Fiscal 2022"],
