@@ -17,19 +17,26 @@ from collections.abc import Sequence
 from rag_core.answering.evidence import stem_set
 from rag_core.citations import item_source_id
 from rag_core.models import Item, Paragraph, RetrievedParent, TableCell, TableExcerpt
-from rag_core.text import collapse_ws
+from rag_core.text import collapse_ws, fold
 
 MAX_ROWS = 3
 MAX_TABLES = 2
 _FIGURE = re.compile(r"\d[\d.,]*")
+_LETTER = re.compile(r"(?<![^\W\d_])[^\W\d_](?![^\W\d_]|['’])")  # a letter alone, not an elision (l', d')
 
 
 def _figures(text: str) -> set[str]:
     return {m.group().strip(".,") for m in _FIGURE.finditer(text) if len(m.group().strip(".,")) >= 2}
 
 
-def _names(label: str, figures: set[str], stems: frozenset[str]) -> bool:
-    """Does the question name this label? Its figures (a year) or all its words."""
+def _symbols(text: str) -> set[str]:
+    """The one-letter symbols a text writes ("S.E" of "Mack.S.E", "z"), which content stems leave out."""
+    return {w for w in _LETTER.findall(fold(text)) if w not in ("a", "à")}
+
+
+def _names(label: str, figures: set[str], stems: frozenset[str], symbols: set[str]) -> bool:
+    """Does the question name this label? Its figures (a year) or all its words, one-letter symbols
+    included: a header "Mack.S.E" is not named by a question that says "Mack" for the method."""
     label = collapse_ws(label)
     if not label:
         return False
@@ -37,7 +44,7 @@ def _names(label: str, figures: set[str], stems: frozenset[str]) -> bool:
     if own and re.fullmatch(r"[\d\s.,/-]+", label):
         return own <= figures
     words = stem_set(label)
-    return bool(words) and words <= stems and not own - figures
+    return bool(words) and words <= stems and not own - figures and _symbols(label) <= symbols
 
 
 def _grid(item: Item) -> dict[tuple[int, int], TableCell]:
@@ -59,11 +66,13 @@ def excerpt(item: Item, source_id: str, question: str) -> TableExcerpt | None:
     if item.kind != "table" or not item.cells or item.n_rows < 2:
         return None
     grid = _grid(item)
-    figures, stems = _figures(question), stem_set(question)
-    rows = [r for r in range(1, item.n_rows) if _names(grid[(r, 0)].text if (r, 0) in grid else "", figures, stems)]
+    figures, stems, symbols = _figures(question), stem_set(question), _symbols(question)
+    rows = [
+        r for r in range(1, item.n_rows) if _names(grid[(r, 0)].text if (r, 0) in grid else "", figures, stems, symbols)
+    ]
     if not rows:
         return None
-    cols = [c for c in range(1, item.n_cols) if (0, c) in grid and _names(grid[(0, c)].text, figures, stems)]
+    cols = [c for c in range(1, item.n_cols) if (0, c) in grid and _names(grid[(0, c)].text, figures, stems, symbols)]
     shown = [0, *cols] if cols else list(range(item.n_cols))
     header = [grid[(0, c)] for c in shown if (0, c) in grid]
     body = [[grid[(r, c)] for c in shown if (r, c) in grid] for r in rows[:MAX_ROWS]]

@@ -246,8 +246,9 @@ def _fused_pages(
             [ranked[c.name] for c in voting], weights=[retrieval.weight(c, weights) for c in voting]
         )
         over_pages = [c for c in voting if c.unit == "pages"]
-        if weights.page_first and over_pages and group == "question":  # as retrieval.lead_with_first_page, on pages
-            pages = metrics.dedupe([*ranked[over_pages[0].name][:1], *pages])
+        first = ranked[over_pages[0].name][:1] if over_pages else []
+        if weights.page_first and group == "question" and first and first[0] in pages[: retrieval.PAGE_FIRST_WITHIN]:
+            pages = metrics.dedupe([*first, *pages])  # as retrieval.lead_with_first_page, on pages
         return pages
 
     ratio = retrieval.crosslingual.candidates_evidence_ratio(candidates, languages, language)

@@ -27,7 +27,7 @@ from rag_core.retrieval.crosslingual import (
     placed_key,
     placement,
 )
-from rag_core.retrieval.fusion import fuse_group, fuse_parents, fuse_rankings
+from rag_core.retrieval.fusion import PAGE_FIRST_WITHIN, fuse_group, fuse_parents, fuse_rankings
 from rag_core.retrieval.pages import answer_pages, parent_pages
 from rag_core.retrieval.reduction import ParentRankings, best_child_per_parent, page_ranks
 from rag_core.retrieval.registry import ChannelError, channel, channels, only, register, unregister, with_role
@@ -35,6 +35,7 @@ from rag_core.retrieval.running import Candidates, run_all, run_channels
 from rag_core.retrieval.search import search
 
 __all__ = [
+    "PAGE_FIRST_WITHIN",
     "answer_pages",
     "parent_pages",
     "Candidates",

@@ -33,26 +33,35 @@ def fuse_rankings(
 def fuse_group(reduced: ParentRankings, group: Group, settings: RetrievalSettings) -> list[tuple[str, float]]:
     """Weighted RRF on parents of the registered channels of `group` that ran, in registration order,
     each weighing its `weight_setting`; with `page_first`, the parents of the first page of the question's
-    channel over pages lead (`lead_with_first_page`; the other language's ranking is not changed)."""
+    channel over pages that the fusion ranks in its first five lead (`lead_with_first_page`; the other
+    language's ranking is not changed)."""
     voting = [c for c in channels() if c.group == group and c.name in reduced.by_channel]
     fused = fuse_rankings([reduced.ranking(c.name) for c in voting], weights=[weight(c, settings) for c in voting])
     return lead_with_first_page(fused, reduced, group) if settings.page_first and group == "question" else fused
 
 
+# The page channel's first page leads only from within the fusion's first five: moving a page up inside
+# them leaves the same pages in the first five, so hit@5 cannot fall (docs/refusals_and_pages.md).
+PAGE_FIRST_WITHIN = 5
+
+
 def lead_with_first_page(
     fused: list[tuple[str, float]], reduced: ParentRankings, group: Group
 ) -> list[tuple[str, float]]:
-    """The parents on the first page of the group's first channel over pages come first, in their fused order.
+    """The parents on the first page of the group's first channel over pages that the fusion ranks within
+    its first `PAGE_FIRST_WITHIN` come first, in their fused order; the others keep their place.
 
     RRF over three channels preferred a page that every channel ranks 2nd to 4th to the page that BM25
     over whole pages ranks first; the page channel's first page is the best single guess of the
-    answering page (docs/refusals_and_pages.md), the other channels order the rest.
+    answering page (docs/refusals_and_pages.md), the other channels order the rest. Promoting it from
+    further down cost questions whose answer the fusion had in its first five.
     """
     pages = [c for c in channels("pages") if c.group == group and c.name in reduced.by_channel]
     if not pages:
         return fused
     first = {pid for pid, hit in reduced.by_channel[pages[0].name].items() if hit.rank == 1}
-    return [f for f in fused if f[0] in first] + [f for f in fused if f[0] not in first]
+    lead = [f for f in fused[:PAGE_FIRST_WITHIN] if f[0] in first]
+    return lead + [f for f in fused if f not in lead]
 
 
 def fuse_parents(candidates: Candidates, settings: RetrievalSettings | None = None) -> list[tuple[str, float]]:

@@ -7,11 +7,13 @@ Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), t
 Bornhuetter-Ferguson paper that compares the example's CL and BF reserves by year, and a short annual
 report written here with PyMuPDF, since no corpus PDF is a financial filing: it writes its periods
 as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sales", never "FY2023",
-"Q4" or "COGS". The questions are written for these tests.
+"Q4" or "COGS". The questions are written for these tests. The same three documents show that an answer
+drawing on several documents never runs their passages together as one paragraph.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
@@ -91,23 +93,40 @@ def _cites(answer: Answer, words: str) -> bool:
     return any(words in " ".join(t.split()) for t in texts)
 
 
+def _sentence(start: str) -> str:
+    """The filing's whole sentence that starts with `start`, as the PDF above writes it."""
+    text = " ".join(p for page in FILING_PAGES for p in page)
+    return next(
+        m.group() for m in re.finditer(r"[A-Z][^.]*?(?:\.\d[^.]*?)*\.(?=\s|$)", text) if m.group().startswith(start)
+    )
+
+
+def _lead(answer: Answer) -> str:
+    """The answer's first paragraph, one line (the filing's sentences are wrapped on the page)."""
+    return " ".join(answer.paragraphs[0].text.split()) if answer.paragraphs else ""
+
+
 def test_a_fiscal_year_asked_as_fy_is_found_where_the_filing_writes_fiscal(library) -> None:
     answer = ask(library, "What were Northwind's net sales in FY2023?", FILING)
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
+    assert _sentence("Net sales for fiscal 2023") in _lead(answer)  # the sentence that answers leads
 
 
 def test_a_quarter_asked_as_q4_is_found_where_the_filing_writes_fourth_quarter(library) -> None:
     answer = ask(library, "How much did comparable store sales decline in Q4 FY23?", FILING)
     assert answer.mode != "refused", answer.missing_information
     assert answer.missing_terms == []
+    assert _sentence("In the fourth quarter of fiscal 2023") in _lead(answer)
 
 
 def test_an_abbreviation_is_found_through_the_thesaurus(library) -> None:
     answer = ask(library, "What was Northwind's COGS in fiscal 2023?", FILING)  # the filing says "cost of sales"
     assert answer.mode != "refused", answer.missing_information
+    assert _sentence("Cost of sales") in _lead(answer)
     answer = ask(library, "How large were the SG&A expenses as a share of sales?", FILING)
     assert answer.mode != "refused", answer.missing_information
+    assert _sentence("Selling, general and administrative") in _lead(answer)
 
 
 def test_a_period_the_library_lacks_is_refused_by_name_with_the_closest_passages(library) -> None:
@@ -168,3 +187,17 @@ def test_constraints_the_document_holds_only_in_different_passages_are_refused_n
     assert _cites(answer, "distribution centre in Ohio")  # the closest passages are still listed
     together = ask(library, "What was the cost of sales in 2022?", FILING)
     assert together.mode != "refused", together.missing_information
+
+
+def test_passages_of_different_documents_are_never_run_together_as_one_paragraph(library) -> None:
+    settings, _ = library
+    # asked of the whole library: the CAS pages and Mack's page both write about estimating claims reserves
+    answer = pipeline.ask("How are the reserves for outstanding claims estimated?", settings, principal=LOCAL)
+    assert answer.mode == "extractive"
+    sources = {s.id: s for s in answer.sources}
+    documents = [{sources[i].doc_id for i in p.source_ids} for p in answer.paragraphs]
+    assert len(set().union(*documents)) >= 2, documents  # the answer draws on two documents ...
+    for paragraph, docs in zip(answer.paragraphs, documents, strict=True):
+        assert len(docs) == 1, paragraph.text  # ... each paragraph on one of them
+        quoted = sources[paragraph.source_ids[0]]  # and quotes that document's own text
+        assert " ".join(paragraph.quote.split()) in " ".join(quoted.text.split()), paragraph.quote

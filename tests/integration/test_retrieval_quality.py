@@ -25,6 +25,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from rag_core.pipeline.connection import forget_stores
+from rag_core.retrieval import PAGE_FIRST_WITHIN
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
@@ -174,13 +175,18 @@ def test_the_fused_order_is_the_weighted_reciprocal_rank_of_the_channels(
     ranks = (library.retrieval.other_language_strong_rank, library.retrieval.other_language_rank)
     expected = []
     for hit in result.parents:
+        score = sum(w / (60 + hit.ranks[c].rank) for c, w in weights.items() if c in hit.ranks)
         if hit.placed:  # the other language's best passage sits at its rank, outside the fusion (retrieval.place)
             assert hit.fused_rank in ranks and hit.document.language != result.language, hit.parent.id
-            continue
-        score = sum(w / (60 + hit.ranks[c].rank) for c, w in weights.items() if c in hit.ranks)
-        assert hit.fused_score == pytest.approx(score, rel=1e-9), (hit.parent.id, hit.fused_score, score)
-        # the parents of the page channel's first page lead (retrieval.page_first), then RRF; ties by id
-        leads = library.retrieval.page_first and "page" in hit.ranks and hit.ranks["page"].rank == 1
-        expected.append((0 if leads else 1, -round(score, 12), hit.parent.id))
-    assert [pid for *_, pid in sorted(expected)] == [h.parent.id for h in result.parents if not h.placed]
+        else:
+            assert hit.fused_score == pytest.approx(score, rel=1e-9), (hit.parent.id, hit.fused_score, score)
+        if score:  # the question's own fusion, before the other language's passage is placed
+            expected.append((-round(score, 12), hit.parent.id))
+    rrf = [pid for _, pid in sorted(expected)]  # ties by id
+    # the parents of the page channel's first page that RRF ranks in its first five lead (retrieval.page_first)
+    first_page = {h.parent.id for h in result.parents if "page" in h.ranks and h.ranks["page"].rank == 1}
+    leads = [pid for pid in rrf[:PAGE_FIRST_WITHIN] if pid in first_page] if library.retrieval.page_first else []
+    placed = {h.parent.id for h in result.parents if h.placed}
+    fused = [pid for pid in leads + [pid for pid in rrf if pid not in leads] if pid not in placed]
+    assert fused == [h.parent.id for h in result.parents if not h.placed]
     assert sum(h.placed for h in result.parents) <= 1
