@@ -39,6 +39,15 @@ TOKEN = re.compile(r"\w+")  # a word, in questions and passages alike
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
 _SENTENCE_END = re.compile(r"[.?!:;(\[«\"]\s*$")
+# A later sentence that only says how to write the answer ("Please write the answer in int format.",
+# "Answer 'yes' or 'no'.", "Format your answer as YYYY-MM-DD."): the question's scaffolding, no term.
+_INSTRUCTION = re.compile(
+    r"(?<=[.?!])\s*(?:please\s+|merci\s+de\s+|veuillez\s+)?"
+    r"(?:write|format|answer|give|express|round|return|respond|provide|list|use|r[ée]pond|donne|[ée]cri|indique)"
+    r"[^.?!]*?\b(?:answers?|format|r[ée]ponses?|oui|yes)\b[^?!]*$",
+    re.IGNORECASE,
+)
+SHOUTED = 0.8  # share of a question's letters in capitals above which its capitals say nothing
 
 
 @dataclass(frozen=True)
@@ -134,8 +143,23 @@ def period_term(period: Period) -> Term:
     return Term(period.text, "period" if period.year is not None else "word", words, variants)
 
 
+def _shouted(question: str) -> bool:
+    """A question written in capitals ("WHAT IS THE LAST YEAR IN THE TABLE?"): no word of it is a
+    name by its capitals, and a word in capitals may be an abbreviation, whose absence proves nothing."""
+    letters = [c for c in question if c.isalpha()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) >= SHOUTED * len(letters)
+
+
+def asked_part(question: str) -> str:
+    """The question without its later sentences on how to write the answer (`_INSTRUCTION`)."""
+    found = _INSTRUCTION.search(question)
+    return question[: found.start()] if found else question
+
+
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
+    question = asked_part(question)
+    shouted = _shouted(question)
     groups = _groups(question)
     aliases = _alias_spans(question)
     periods = [p for p in find_periods(question) if not p.text.isdigit() or _asked_year(question, p)]
@@ -156,7 +180,7 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
         if len(group) > 1:
             words = _content(folded)
             alpha = [r for r in raws if not r.isdigit()]
-            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) else "word"
+            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) and not shouted else "word"
             if words:
                 terms.append((Term(text, kind, words), positions))
             continue
@@ -168,15 +192,24 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
                 (
                     Term(
                         f"{text} {number}" if number else text,
-                        "abbreviation" if _short(raw) else "identifier",
+                        "abbreviation" if _short(raw) or shouted else "identifier",
                         (word, number) if number else (word,),
                     ),
                     positions,
                 )
             )
-        elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
+        elif (
+            raw[0].isupper()
+            and raw.isalpha()
+            and not opens
+            and not shouted
+            and word not in STOP_WORDS
+            and len(word) > 2
+        ):
             if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
                 terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
+            elif word in REFERENCE_WORDS:  # "the Section Warnings" says where, like "Page": a plain word
+                terms.append((Term(text, "word", (word,)), positions))
             else:
                 terms.append((Term(text, "name", (word,)), positions))
         elif word not in STOP_WORDS and len(word) > 2:
