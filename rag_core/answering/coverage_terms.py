@@ -150,10 +150,49 @@ def _shouted(question: str) -> bool:
     return len(letters) >= 12 and sum(c.isupper() for c in letters) >= SHOUTED * len(letters)
 
 
+def _name_heads(question: str, groups: list[tuple[list[_Token], bool]]) -> set[int]:
+    """The last word of a name of three capitalised words or more ("College Board Search Platform",
+    "Erstwhile ITC Hotels Limited"): its generic head, which documents drop when they name it again
+    ("the College Board Search"); it carries the question like a plain word. Indexes into `groups`."""
+    heads: set[int] = set()
+    run: list[int] = []
+    for g, (group, opens) in enumerate(groups):
+        capital = len(group) == 1 and group[0].raw[:1].isupper() and group[0].raw.isalpha() and not opens
+        follows = bool(run) and question[groups[g - 1][0][-1].end : group[0].start].isspace()
+        if capital and (follows or not run):
+            run.append(g)
+            continue
+        if len(run) >= 3:
+            heads.add(run[-1])
+        run = [g] if capital else []
+    if len(run) >= 3:
+        heads.add(run[-1])
+    return heads
+
+
 def asked_part(question: str) -> str:
     """The question without its later sentences on how to write the answer (`_INSTRUCTION`)."""
     found = _INSTRUCTION.search(question)
     return question[: found.start()] if found else question
+
+
+def _word_term(raw: str, text: str, number: str, opens: bool, shouted: bool, head: bool, inside: bool) -> Term | None:
+    """The term of one word `raw` (`number`: the number written after it, `opens`: it opens a sentence,
+    `head`: the last word of a long name, `inside`: within a short parenthesised name); None if none."""
+    word = fold(raw)
+    if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
+        return None
+    if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
+        kind: Kind = "abbreviation" if _short(raw) or shouted else "identifier"
+        return Term(f"{text} {number}", kind, (word, number)) if number else Term(text, kind, (word,))
+    if word in STOP_WORDS or len(word) <= 2:
+        return None
+    if raw[0].isupper() and raw.isalpha() and not opens and not shouted:
+        if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
+            return Term(f"{text} {number}", "identifier", (word, number))
+        # "the Section Warnings" says where, like "Page"; a long name's head is dropped when named again
+        return Term(text, "word" if word in REFERENCE_WORDS or head else "name", (word,))
+    return Term(text, "alias" if inside and raw.isalpha() else "word", (word,))  # not X_ind, not (2,1)
 
 
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
@@ -161,6 +200,7 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
     question = asked_part(question)
     shouted = _shouted(question)
     groups = _groups(question)
+    heads = _name_heads(question, groups)
     aliases = _alias_spans(question)
     periods = [p for p in find_periods(question) if not p.text.isdigit() or _asked_year(question, p)]
     terms: list[tuple[Term, list[int]]] = []
@@ -184,37 +224,10 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
             if words:
                 terms.append((Term(text, kind, words), positions))
             continue
-        raw, word = raws[0], folded[0]
-        if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
-            continue
-        if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
-            terms.append(
-                (
-                    Term(
-                        f"{text} {number}" if number else text,
-                        "abbreviation" if _short(raw) or shouted else "identifier",
-                        (word, number) if number else (word,),
-                    ),
-                    positions,
-                )
-            )
-        elif (
-            raw[0].isupper()
-            and raw.isalpha()
-            and not opens
-            and not shouted
-            and word not in STOP_WORDS
-            and len(word) > 2
-        ):
-            if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
-                terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
-            elif word in REFERENCE_WORDS:  # "the Section Warnings" says where, like "Page": a plain word
-                terms.append((Term(text, "word", (word,)), positions))
-            else:
-                terms.append((Term(text, "name", (word,)), positions))
-        elif word not in STOP_WORDS and len(word) > 2:
-            inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
-            terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
+        inside = any(a <= group[0].start < b for a, b in aliases)
+        term = _word_term(raws[0], text, number, opens, shouted, g in heads, inside)
+        if term is not None:
+            terms.append((term, positions))
     if thesaurus is not None or glossary is not None:
         terms = _with_variants(question, terms, thesaurus, glossary)
     unique: dict[tuple[str, ...], Term] = {}

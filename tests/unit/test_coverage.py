@@ -275,3 +275,16 @@ def test_a_reference_word_without_its_number_says_where_and_is_no_name() -> None
     assert ("Section", "word") in [(t.text, t.kind) for t in terms]
     assert ("Warnings", "name") in [(t.text, t.kind) for t in terms]
     assert ("Section 4", "identifier") in [(t.text, t.kind) for t in question_terms("What does Section 4 require?")]
+
+
+def test_the_head_of_a_long_name_carries_the_question_like_a_plain_word() -> None:
+    found = kinds("Is market CA03 part of the College Board Search Platform in the San Francisco Bay Area?")
+    assert found["Platform"] == "word" and found["Area"] == "word"  # "the College Board Search" names it too
+    assert found["College"] == found["Board"] == found["Search"] == found["San"] == "name"
+    assert kinds("Who are the bankers of Apple Inc?")["Inc"] == "name"  # a name of two words keeps both
+
+
+def test_the_numbers_of_a_split_fiscal_year_are_mentioned_only_next_to_each_other() -> None:
+    assert mentions(("2018", "19"), ["dividends paid in 2018-19 rose"]) == 1
+    assert mentions(("2018", "19"), ["the survey of may 2018: 19 % said so"]) == 0
+    assert mentions(("taxe", "conventions"), ["la taxe sur les conventions"]) == 1  # words keep their gap
