@@ -1,6 +1,10 @@
 """Which refusal decision separates answerable from unanswerable questions, fitted and cross-validated.
 
     python -m benchmarks.refusal_fit signals_A.json signals_dev.json [--show]
+    python -m benchmarks.refusal_fit --halves R_A.json R_dev.json
+
+`--halves` reads `benchmarks.pages_and_refusals --out` files instead and prints the product's false and
+true refusals on each set whole and on each half of the split below (a decision with no threshold).
 
 Reads the records of `benchmarks.refusal_signals` (one file per question set) and scores candidate
 decisions on every question of all the files together: the product's decision as recorded, and graded
@@ -102,7 +106,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("signals", type=Path, nargs="+")
     parser.add_argument("--show", action="store_true", help="each question's features and decision")
+    parser.add_argument("--halves", action="store_true", help="the files are pages_and_refusals results")
     args = parser.parse_args()
+    if args.halves:
+        for path in args.signals:
+            found = json.loads(path.read_text(encoding="utf-8"))["refusals"]
+            for part, name in ((None, "whole"), (0, "half 0"), (1, "half 1")):
+                group = [f for f in found if part is None or half(f["id"]) == part]
+                false = [float(f["refused"]) for f in group if f["answerable"]]
+                true = [float(f["refused"]) for f in group if not f["answerable"]]
+                print(f"{path.stem} {name}: false refusals {_say(false)}; true refusals {_say(true)}")
+        return 0
     sets = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in args.signals}
     rows = {name: [(r["answerable"], features(r), r["id"]) for r in records] for name, records in sets.items()}
     everything = [(a, f) for found in rows.values() for a, f, _ in found]

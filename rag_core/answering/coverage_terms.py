@@ -8,6 +8,12 @@ translations) as variants that count as mentions. A fiscal or reporting period (
 quarter of fiscal 2023", "T4", `understanding.periods`) is one term whose variants are the ways
 documents write that period ("fiscal 2023", "exercice 2023", "2023"): a filing that says "fiscal
 2023" mentions the question's "FY2023".
+
+The question's own scaffolding is no term: a later sentence that only says how to write the answer
+("Format your answer as YYYY-MM-DD."), the capitals of a question written in capitals (its words may
+be abbreviations, never names or identifiers), a reference word without its number ("the Section
+Warnings", like "Page") and the generic head of a name of three capitalised words or more ("College
+Board Search Platform": documents drop it when they name the thing again) count as plain words.
 """
 
 from __future__ import annotations
