@@ -90,8 +90,25 @@ def _has_phrase(sequence: Sequence[frozenset[str]], words: tuple[str, ...]) -> b
     return False
 
 
+def _joined_numbers(form: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Numbers written as one ("2018-19", "2018/19": a split fiscal year), never "2018: 19 %"; None
+    unless every word of `form` is a number."""
+    if len(form) < 2 or not all(w.isdigit() for w in form):
+        return None
+    return re.compile(r"\b" + r"\s?[-/\u2013]\s?".join(form) + r"\b")
+
+
+def _says(form: tuple[str, ...], text: str, sequence: Sequence[frozenset[str]]) -> bool:
+    """`text` (folded; `sequence` its stems) mentions `form`."""
+    if (joined := _joined_numbers(form)) is not None:
+        return bool(joined.search(text))
+    return bool(both_stems(form[0]) & frozenset().union(*sequence)) if len(form) == 1 else _has_phrase(sequence, form)
+
+
 def mentions(form: tuple[str, ...], texts: Iterable[str]) -> int:
     """How many of `texts` (folded) mention `form` (a word, or a phrase in order)."""
+    if (joined := _joined_numbers(form)) is not None:
+        return sum(1 for t in texts if joined.search(t))
     if len(form) == 1:
         wanted = both_stems(form[0])
         return sum(1 for t in texts if any(s & wanted for s in _stem_sequence(t)))
@@ -186,14 +203,7 @@ def _held(terms: Sequence[Term], folded: Sequence[str]) -> list[set[str]]:
     out = []
     for text in folded if terms else ():
         sequence = _stem_sequence(text)
-        stems = frozenset().union(*sequence)
-        out.append(
-            {
-                t.text
-                for t in terms
-                if any((both_stems(f[0]) & stems) if len(f) == 1 else _has_phrase(sequence, f) for f in t.forms)
-            }
-        )
+        out.append({t.text for t in terms if any(_says(f, text, sequence) for f in t.forms)})
     return out
 
 

@@ -8,6 +8,12 @@ translations) as variants that count as mentions. A fiscal or reporting period (
 quarter of fiscal 2023", "T4", `understanding.periods`) is one term whose variants are the ways
 documents write that period ("fiscal 2023", "exercice 2023", "2023"): a filing that says "fiscal
 2023" mentions the question's "FY2023".
+
+The question's own scaffolding is no term: a later sentence that only says how to write the answer
+("Format your answer as YYYY-MM-DD."), the capitals of a question written in capitals (its words may
+be abbreviations, never names or identifiers), a reference word without its number ("the Section
+Warnings", like "Page") and the generic head of a name of three capitalised words or more ("College
+Board Search Platform": documents drop it when they name the thing again) count as plain words.
 """
 
 from __future__ import annotations
@@ -39,6 +45,15 @@ TOKEN = re.compile(r"\w+")  # a word, in questions and passages alike
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
 _SENTENCE_END = re.compile(r"[.?!:;(\[«\"]\s*$")
+# A later sentence that only says how to write the answer ("Please write the answer in int format.",
+# "Answer 'yes' or 'no'.", "Format your answer as YYYY-MM-DD."): the question's scaffolding, no term.
+_INSTRUCTION = re.compile(
+    r"(?<=[.?!])\s*(?:please\s+|merci\s+de\s+|veuillez\s+)?"
+    r"(?:write|format|answer|give|express|round|return|respond|provide|list|use|r[ée]pond|donne|[ée]cri|indique)"
+    r"[^.?!]*?\b(?:answers?|format|r[ée]ponses?|oui|yes)\b[^?!]*$",
+    re.IGNORECASE,
+)
+SHOUTED = 0.8  # share of a question's letters in capitals above which its capitals say nothing
 
 
 @dataclass(frozen=True)
@@ -134,9 +149,64 @@ def period_term(period: Period) -> Term:
     return Term(period.text, "period" if period.year is not None else "word", words, variants)
 
 
+def _shouted(question: str) -> bool:
+    """A question written in capitals ("WHAT IS THE LAST YEAR IN THE TABLE?"): no word of it is a
+    name by its capitals, and a word in capitals may be an abbreviation, whose absence proves nothing."""
+    letters = [c for c in question if c.isalpha()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) >= SHOUTED * len(letters)
+
+
+def _name_heads(question: str, groups: list[tuple[list[_Token], bool]]) -> set[int]:
+    """The last word of a name of three capitalised words or more ("College Board Search Platform",
+    "Erstwhile ITC Hotels Limited"): its generic head, which documents drop when they name it again
+    ("the College Board Search"); it carries the question like a plain word. Indexes into `groups`."""
+    heads: set[int] = set()
+    run: list[int] = []
+    for g, (group, opens) in enumerate(groups):
+        capital = len(group) == 1 and group[0].raw[:1].isupper() and group[0].raw.isalpha() and not opens
+        follows = bool(run) and question[groups[g - 1][0][-1].end : group[0].start].isspace()
+        if capital and (follows or not run):
+            run.append(g)
+            continue
+        if len(run) >= 3:
+            heads.add(run[-1])
+        run = [g] if capital else []
+    if len(run) >= 3:
+        heads.add(run[-1])
+    return heads
+
+
+def asked_part(question: str) -> str:
+    """The question without its later sentences on how to write the answer (`_INSTRUCTION`)."""
+    found = _INSTRUCTION.search(question)
+    return question[: found.start()] if found else question
+
+
+def _word_term(raw: str, text: str, number: str, opens: bool, shouted: bool, head: bool, inside: bool) -> Term | None:
+    """The term of one word `raw` (`number`: the number written after it, `opens`: it opens a sentence,
+    `head`: the last word of a long name, `inside`: within a short parenthesised name); None if none."""
+    word = fold(raw)
+    if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
+        return None
+    if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
+        kind: Kind = "abbreviation" if _short(raw) or shouted else "identifier"
+        return Term(f"{text} {number}", kind, (word, number)) if number else Term(text, kind, (word,))
+    if word in STOP_WORDS or len(word) <= 2:
+        return None
+    if raw[0].isupper() and raw.isalpha() and not opens and not shouted:
+        if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
+            return Term(f"{text} {number}", "identifier", (word, number))
+        # "the Section Warnings" says where, like "Page"; a long name's head is dropped when named again
+        return Term(text, "word" if word in REFERENCE_WORDS or head else "name", (word,))
+    return Term(text, "alias" if inside and raw.isalpha() else "word", (word,))  # not X_ind, not (2,1)
+
+
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
+    question = asked_part(question)
+    shouted = _shouted(question)
     groups = _groups(question)
+    heads = _name_heads(question, groups)
     aliases = _alias_spans(question)
     periods = [p for p in find_periods(question) if not p.text.isdigit() or _asked_year(question, p)]
     terms: list[tuple[Term, list[int]]] = []
@@ -156,32 +226,14 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
         if len(group) > 1:
             words = _content(folded)
             alpha = [r for r in raws if not r.isdigit()]
-            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) else "word"
+            kind: Kind = "name" if alpha and all(r[0].isupper() for r in alpha) and not shouted else "word"
             if words:
                 terms.append((Term(text, kind, words), positions))
             continue
-        raw, word = raws[0], folded[0]
-        if raw.isdigit() or len(raw) < 2 or (number and word in LOCATOR_WORDS):
-            continue
-        if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
-            terms.append(
-                (
-                    Term(
-                        f"{text} {number}" if number else text,
-                        "abbreviation" if _short(raw) else "identifier",
-                        (word, number) if number else (word,),
-                    ),
-                    positions,
-                )
-            )
-        elif raw[0].isupper() and raw.isalpha() and not opens and word not in STOP_WORDS and len(word) > 2:
-            if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")
-                terms.append((Term(f"{text} {number}", "identifier", (word, number)), positions))
-            else:
-                terms.append((Term(text, "name", (word,)), positions))
-        elif word not in STOP_WORDS and len(word) > 2:
-            inside = raw.isalpha() and any(a <= group[0].start < b for a, b in aliases)  # not X_ind, not (2,1)
-            terms.append((Term(text, "alias" if inside else "word", (word,)), positions))
+        inside = any(a <= group[0].start < b for a, b in aliases)
+        term = _word_term(raws[0], text, number, opens, shouted, g in heads, inside)
+        if term is not None:
+            terms.append((term, positions))
     if thesaurus is not None or glossary is not None:
         terms = _with_variants(question, terms, thesaurus, glossary)
     unique: dict[tuple[str, ...], Term] = {}

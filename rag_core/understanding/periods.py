@@ -21,7 +21,9 @@ Public API:
 Keys: "2023" for a whole (fiscal) year, "2023-Q4" for a quarter, "2023-H1" for a half year;
 "Q4" / "H1" for a part written without a year. Two-digit years are read as 20xx ("FY23" is
 2023). A bare four-digit year between 1900 and 2099 is a period: "FY2023", "fiscal 2023",
-"fiscal year 2023", "exercice 2023" and "2023" all have the key "2023". This module only reads
+"fiscal year 2023", "exercice 2023" and "2023" all have the key "2023", and so has a fiscal year
+written across the two calendar years it spans ("2022-23", "FY2022-23": the year it ends in; two
+years that do not follow each other, "2002-05", are no fiscal year). This module only reads
 text; it does not search.
 """
 
@@ -98,6 +100,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # FY2023, FY 2023, FY23, FY'23, fiscal 2023, fiscal year 2023, exercice 2023, exercice fiscal 2023
         ("Y", rf"\bFY\s?'?(?P<y>{_YEAR4}|\d{{2}})\b"),
         ("Y", rf"\b(?:fiscal(?:\s+year)?|exercice(?:\s+fiscal)?)\s+(?P<y>{_YEAR4})\b"),
+        # a fiscal year across two calendar years, as India's or the UK's filings write it: 2002-03, 2002/03
+        ("S", rf"\b(?:FY\s?)?(?P<a>{_YEAR4})\s?[-/\u2013]\s?(?P<b>\d{{2}})\b(?![-/.]\d)"),
         ("Y", rf"\b(?P<y>{_YEAR4})\b"),
     )
 )
@@ -131,6 +135,9 @@ def _key(year: int | None, part: str | None) -> str:
 
 def _read(kind: str, match: re.Match[str]) -> tuple[int | None, str | None]:
     groups = match.groupdict()
+    if kind == "S":  # a split fiscal year is the year it ends in; two years apart it is no fiscal year
+        start = int(groups["a"])
+        return (start + 1, None) if (start + 1) % 100 == int(groups["b"]) else (None, None)
     year = _year(groups.get("y") or groups.get("y2") or groups.get("y3") or groups.get("y4"))
     if kind == "Y":
         return year, None
@@ -181,7 +188,8 @@ def same_period(a: str, b: str) -> bool:
 
 def surface_forms(key: str) -> tuple[str, ...]:
     """How documents write the period of `key` (English, then French), most specific first; a whole
-    year ends with the bare year ("2023"), which every other form of it contains."""
+    year ends with the bare year ("2023"), which every other form of it contains but the split fiscal
+    year that ends in it ("2022-23")."""
     year_text, _, part = key.partition("-")
     if not year_text.isdigit():  # "Q4", "H1": a part without a year
         part, year_text = year_text, ""
@@ -194,6 +202,7 @@ def surface_forms(key: str) -> tuple[str, ...]:
             f"FY{yy}",
             f"FY {year_text}",
             f"exercice {year_text}",
+            f"{int(year_text) - 1}-{yy}",  # the fiscal year that ends in it, split: 2002-03
             year_text,
         )
     n = int(part[1])

@@ -6,9 +6,10 @@ embedding, LanceDB): two pages cut out of the CAS tail-factor report (its runnin
 Actuarial Society E-Forum, Fall 2013" and the page number, is page furniture), the page of Mack's
 Bornhuetter-Ferguson paper that compares the example's CL and BF reserves by year, and a short annual
 report written here with PyMuPDF, since no corpus PDF is a financial filing: it writes its periods
-as filings do ("fiscal 2023", "fourth quarter of fiscal 2023") and "cost of sales", never "FY2023",
-"Q4" or "COGS". The questions are written for these tests. The same three documents show that an answer
-drawing on several documents never runs their passages together as one paragraph.
+as filings do ("fiscal 2023", "fourth quarter of fiscal 2023", a year split across two calendar years
+"2016-17") and "cost of sales", never "FY2023", "Q4" or "COGS". The questions are written for these tests.
+The same three documents show that an answer drawing on several documents never runs their passages
+together as one paragraph.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ FILING_PAGES = [
         "Selling, general and administrative expenses were $1,021 million, or 21.2% of net sales, "
         "reflecting higher incentive compensation and advertising.",
         "The board declared a quarterly dividend of $0.23 per share and repurchased 1.4 million shares.",
+    ],
+    [
+        "Five-Year Summary",
+        "Northwind's fiscal year ends on 31 March. In 2016-17 the stores sold goods worth $4,206 million and "
+        "the dividend per share was $0.81.",
     ],
 ]
 
@@ -201,3 +207,33 @@ def test_passages_of_different_documents_are_never_run_together_as_one_paragraph
         assert len(docs) == 1, paragraph.text  # ... each paragraph on one of them
         quoted = sources[paragraph.source_ids[0]]  # and quotes that document's own text
         assert " ".join(paragraph.quote.split()) in " ".join(quoted.text.split()), paragraph.quote
+
+
+def test_a_year_is_found_where_the_filing_writes_the_split_fiscal_year_that_ends_in_it(library) -> None:
+    answer = ask(library, "What was the dividend per share in 2017?", FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert _cites(answer, "In 2016-17 the stores sold goods")
+    absent = ask(library, "What was the dividend per share in 2014?", FILING)
+    assert absent.mode == "refused" and absent.missing_terms == ["2014"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What were Northwind's net sales in fiscal 2023? Please write the answer in XBRL format.",
+        "WHAT WERE THE NET SALES IN FISCAL 2023 ACCORDING TO THE FILING?",
+        "In the Section Results of Operations, what were the net sales in fiscal 2023?",
+        "What were the net sales of Northwind Outfitters Company in fiscal 2023?",
+    ],
+    ids=["answer format", "shouted", "reference word", "head of a long name"],
+)
+def test_the_question_s_scaffolding_never_refuses(library, question: str) -> None:
+    answer = ask(library, question, FILING)
+    assert answer.mode != "refused", answer.missing_information
+    assert _cites(answer, "Net sales for fiscal 2023")
+
+
+def test_a_name_the_filing_never_writes_is_still_refused_by_name_with_the_closest_passages(library) -> None:
+    refused = ask(library, "What were the net sales of Northwind's Kaplan division in fiscal 2023?", FILING)
+    assert refused.mode == "refused" and refused.missing_terms == ["Kaplan"]
+    assert _cites(refused, "Net sales for fiscal 2023")

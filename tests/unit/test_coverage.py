@@ -210,7 +210,9 @@ def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_for
 def test_a_shouted_function_word_is_no_acronym() -> None:
     terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
     assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
-    assert terms["TSCA"] == "identifier"
+    # in a question written in capitals every word is: an abbreviation maybe, never an identifier
+    assert terms["TSCA"] == "abbreviation" and terms["ROLE"] == "abbreviation"
+    assert kinds("What is the role of the TSCA?")["TSCA"] == "identifier"
 
 
 def test_a_year_asked_about_is_a_period_term_and_a_cited_year_is_not() -> None:
@@ -247,3 +249,42 @@ def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
     assert named.read_as == (("Fischer", "Fisher"),) and not named.refuses
     plain = check_coverage("What are its quartiles?", empty_index, ["Its quantiles are given."], "en", {"en"})
     assert plain.read_as == ()  # a paraphrase's word, never a reason to refuse, is not "read as" another
+
+
+def test_a_sentence_on_how_to_write_the_answer_is_no_part_of_what_is_asked() -> None:
+    terms = question_terms("What is the date of the filing? Format your answer as YYYY-MM-DD.")
+    assert [t.text for t in terms] == ["date", "filing"]
+    terms = question_terms("Is market CA03 part of the Bay Area? Answer 'yes' or 'no'.")
+    assert "CA03" in [t.text for t in terms] and not {"yes", "no", "Answer"} & {t.text for t in terms}
+    terms = question_terms("Quel est le taux de la TSCA ? Répondez en pourcentage, format 0,0 %.")
+    assert "TSCA" in [t.text for t in terms] and "format" not in [t.text for t in terms]
+    # a question that is itself an imperative keeps its words
+    assert "ProgramFC" in [t.text for t in question_terms("Please list the F1 scores for ProgramFC in order.")]
+
+
+def test_a_question_written_in_capitals_has_no_identifier_or_name_by_its_capitals() -> None:
+    terms = question_terms("WHAT IS THE USCA CASE NUMBER OF THE COURT-APPEAL?")
+    assert {t.kind for t in terms} == {"abbreviation", "word"}
+    assert "usca" in [t.words[0] for t in terms]
+    # one shouted word in a written question is still an acronym
+    assert ("TSCA", "identifier") in [(t.text, t.kind) for t in question_terms("What is the TSCA rate in France?")]
+
+
+def test_a_reference_word_without_its_number_says_where_and_is_no_name() -> None:
+    terms = question_terms("In the Section Warnings and Cautions, which subsection shows a screen?")
+    assert ("Section", "word") in [(t.text, t.kind) for t in terms]
+    assert ("Warnings", "name") in [(t.text, t.kind) for t in terms]
+    assert ("Section 4", "identifier") in [(t.text, t.kind) for t in question_terms("What does Section 4 require?")]
+
+
+def test_the_head_of_a_long_name_carries_the_question_like_a_plain_word() -> None:
+    found = kinds("Is market CA03 part of the College Board Search Platform in the San Francisco Bay Area?")
+    assert found["Platform"] == "word" and found["Area"] == "word"  # "the College Board Search" names it too
+    assert found["College"] == found["Board"] == found["Search"] == found["San"] == "name"
+    assert kinds("Who are the bankers of Apple Inc?")["Inc"] == "name"  # a name of two words keeps both
+
+
+def test_the_numbers_of_a_split_fiscal_year_are_mentioned_only_next_to_each_other() -> None:
+    assert mentions(("2018", "19"), ["dividends paid in 2018-19 rose"]) == 1
+    assert mentions(("2018", "19"), ["the survey of may 2018: 19 % said so"]) == 0
+    assert mentions(("taxe", "conventions"), ["la taxe sur les conventions"]) == 1  # words keep their gap

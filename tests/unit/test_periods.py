@@ -74,3 +74,20 @@ def test_surface_forms_of_each_key_are_read_back_as_that_key() -> None:
         assert all(same_period(period_key(form) or "", key) for form in forms), key
     assert {"fiscal 2023", "FY23", "exercice 2023", "2023"} <= set(surface_forms("2023"))
     assert {"fourth quarter", "T4", "quatrième trimestre", "4Q23"} <= set(surface_forms("2023-Q4"))
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("2002-03", "2003"), ("FY2022-23", "2023"), ("2022/23", "2023"), ("1999-00", "2000"), ("2002 \u2013 03", "2003")],
+)
+def test_a_fiscal_year_split_across_two_calendar_years_is_the_year_it_ends_in(text: str, key: str) -> None:
+    assert period_key(text) == key
+
+
+def test_two_years_that_do_not_follow_each_other_or_a_date_are_no_split_fiscal_year() -> None:
+    assert [p.key for p in find_periods("sales in 2002-05 were flat")] == ["2002"]
+    assert [p.key for p in find_periods("filed on 2002-03-15")] == ["2002"]
+
+
+def test_a_year_is_written_as_the_split_fiscal_year_that_ends_in_it() -> None:
+    assert "2002-03" in surface_forms("2003")
