@@ -53,6 +53,10 @@ _INSTRUCTION = re.compile(
     r"[^.?!]*?\b(?:answers?|format|r[ée]ponses?|oui|yes)\b[^?!]*$",
     re.IGNORECASE,
 )
+# A format placeholder ("YYYY-MM-DD", "YYYY-MM", "JJ/MM/AAAA", "YYYY") says how to write a date, never what
+# the documents hold: its parts are Y/M/D letters (A/J in French) repeated, and at least one is a year's.
+_PLACEHOLDER_PART = re.compile(r"^(?:[ya]{2,4}|m{1,2}|[dj]{1,2})$", re.IGNORECASE)
+_PLACEHOLDER_YEAR = re.compile(r"^[ya]{4}$", re.IGNORECASE)
 SHOUTED = 0.8  # share of a question's letters in capitals above which its capitals say nothing
 
 
@@ -201,6 +205,16 @@ def _word_term(raw: str, text: str, number: str, opens: bool, shouted: bool, hea
     return Term(text, "alias" if inside and raw.isalpha() else "word", (word,))  # not X_ind, not (2,1)
 
 
+def _placeholder(question: str, group: list[_Token]) -> bool:
+    """`group` and the parts written after it with "/" or "-" form a date format's placeholder."""
+    parts = [t.raw for t in group]
+    end = group[-1].end
+    while (m := re.match(r"[/-](\w+)", question[end:])) and _PLACEHOLDER_PART.match(m.group(1)):
+        parts.append(m.group(1))
+        end += m.end()
+    return all(_PLACEHOLDER_PART.match(p) for p in parts) and any(_PLACEHOLDER_YEAR.match(p) for p in parts)
+
+
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
     question = asked_part(question)
@@ -217,6 +231,8 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
                 terms.append((period_term(period), [t.index for t in group]))
             continue
         raws = [t.raw for t in group]
+        if _placeholder(question, group):
+            continue
         folded = tuple(fold(r) for r in raws)
         text = question[group[0].start : group[-1].end]
         positions = [t.index for t in group]

@@ -224,8 +224,9 @@ def test_a_year_is_found_where_the_filing_writes_the_split_fiscal_year_that_ends
         "WHAT WERE THE NET SALES IN FISCAL 2023 ACCORDING TO THE FILING?",
         "In the Section Results of Operations, what were the net sales in fiscal 2023?",
         "What were the net sales of Northwind Outfitters Company in fiscal 2023?",
+        "What were the net sales in fiscal 2023? Write the year's end as YYYY-MM-DD",
     ],
-    ids=["answer format", "shouted", "reference word", "head of a long name"],
+    ids=["answer format", "shouted", "reference word", "head of a long name", "date placeholder"],
 )
 def test_the_question_s_scaffolding_never_refuses(library, question: str) -> None:
     answer = ask(library, question, FILING)

@@ -288,3 +288,17 @@ def test_the_numbers_of_a_split_fiscal_year_are_mentioned_only_next_to_each_othe
     assert mentions(("2018", "19"), ["dividends paid in 2018-19 rose"]) == 1
     assert mentions(("2018", "19"), ["the survey of may 2018: 19 % said so"]) == 0
     assert mentions(("taxe", "conventions"), ["la taxe sur les conventions"]) == 1  # words keep their gap
+
+
+def test_a_date_format_placeholder_is_no_term_of_the_question() -> None:
+    # the placeholder says how to write the answer; a library never writes "YYYY-MM-DD"
+    for question in (
+        "Format the date mentioned on page 14 as YYYY-MM-DD.",
+        "What date is mentioned on the second page? Format the date as YYYY-MM",
+        "Donnez la date du rapport au format JJ/MM/AAAA.",
+    ):
+        texts = [t.text for t in question_terms(question)]
+        assert texts and not any(part in " ".join(texts) for part in ("YYYY", "MM", "DD", "JJ", "AAAA")), texts
+    # letters that are no date placeholder stay terms: a rating, an abbreviation beside a year
+    assert [t.text for t in question_terms("What does the AAA rating mean?")][0] == "AAA"
+    assert "SCR" in [t.text for t in question_terms("What is the SCR ratio in 2023?")]
