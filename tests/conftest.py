@@ -78,3 +78,11 @@ def corpus_dir() -> Path:
 @pytest.fixture(scope="session")
 def docling_fixtures_dir() -> Path:
     return shared(DOCLING_FIXTURES, "the Docling fixtures")
+
+
+@pytest.fixture(scope="session")
+def parse_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Parses shared by every test process of this run (tests/parse_cache.py)."""
+    from tests.parse_cache import ParseCache, shared_base
+
+    return ParseCache(shared_base(tmp_path_factory) / "parse-cache")

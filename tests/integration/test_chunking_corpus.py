@@ -15,7 +15,7 @@ from rag_core.chunking.splitter import MarkdownTablesProvider, SplitterReusingCh
 from rag_core.chunking.tokenizer import load_tokenizer, tokenizer_path
 from rag_core.config import Settings
 from rag_core.models import Chunked
-from rag_core.parsing import parse
+from tests.parse_cache import ParseCache
 from tests.parsing_support import assert_chunk_invariants, assert_items_share_parent
 
 SMALL_PDFS = [
@@ -26,10 +26,12 @@ SMALL_PDFS = [
 
 
 @pytest.mark.parametrize("name", SMALL_PDFS)
-def test_corpus_pdf_chunks(name: str, corpus_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_corpus_pdf_chunks(
+    name: str, corpus_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parse_cache: ParseCache
+) -> None:
     path = corpus_dir / name
     settings = Settings(data_dir=tmp_path / "data")
-    doc = parse(path, settings, tmp_path / "artifacts").document
+    doc = parse_cache.parse(path, settings, tmp_path / "artifacts").document
     assert doc.pages
     progress: list[tuple[int, int]] = []
     started = time.perf_counter()

@@ -23,6 +23,7 @@ from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable, InputError
 from rag_core.parsing import ParsedDocument, parse, parser_signature, resolve_pdf_backend, validate_file
 from rag_core.parsing.layout_text import Line, join_lines, line_from_spans, split_bullet
+from tests.parse_cache import ParseCache
 from tests.parsing_support import check_invariants, with_parsing
 
 LOREM = (
@@ -333,8 +334,10 @@ def test_docx_and_markdown_parse_offline(tmp_path: Path, settings: Settings) -> 
 @pytest.mark.parametrize(
     "name", ["en_actuar_coverage_modifications.pdf", "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"]
 )
-def test_corpus_pdf_structure(name: str, corpus_dir: Path, tmp_path: Path, settings: Settings) -> None:
-    parsed = parse(corpus_dir / name, settings, tmp_path / "artifacts")
+def test_corpus_pdf_structure(
+    name: str, corpus_dir: Path, tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = parse_cache.parse(corpus_dir / name, settings, tmp_path / "artifacts")
     check_invariants(parsed)
     doc = parsed.document
     headings = [t for t in doc.texts if isinstance(t, SectionHeaderItem)]

@@ -14,6 +14,7 @@ from rag_core.chunking import build_chunks
 from rag_core.citations import build_sources, quote_highlight, source_target, viewer_annotations
 from rag_core.config import Settings
 from rag_core.models import Chunked, DocumentRecord, HighlightBox, RetrievedParent, SearchResult, Source
+from tests.parse_cache import ParseCache
 
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
 DOC_ID = "6" * 64
@@ -28,17 +29,15 @@ def _letters(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory, parse_cache: ParseCache):
     """name -> Chunked, each corpus PDF parsed and chunked once for the module."""
-    from rag_core import parsing
-
     cache: dict[str, Chunked] = {}
 
     def get(name: str) -> Chunked:
         if name not in cache:
             tmp = tmp_path_factory.mktemp("quote")
             settings = Settings(data_dir=tmp / "data")
-            doc = parsing.parse(corpus_dir / name, settings, tmp / "artifacts").document
+            doc = parse_cache.parse(corpus_dir / name, settings, tmp / "artifacts").document
             cache[name] = build_chunks(doc, DOC_ID, settings)
         return cache[name]
 
