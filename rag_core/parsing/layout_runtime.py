@@ -7,11 +7,14 @@ spinning costs CPU without saving time: measured on Mack 2008 pages, the image m
 ~0.29 s CPU per page with one thread against ~0.47 s with the default pool, the GNN 0.04 s
 against 0.07 s, and wall time does not get worse under load. The outputs are bit-identical
 (same graph, same kernels, same optimisation level), so the layout boxes do not change.
+ONNX Runtime's CPU memory arena is on (the library turns it off): without it every tensor of
+the image model is a fresh allocation, and the model's run costs ~0.22 s of CPU per page
+against ~0.15 s with it (paired, outputs bit-identical; `benchmarks/layout_sessions.py`).
 
 `use_single_thread_sessions()` rebuilds both sessions from the same model files with
-`intra_op_num_threads=1`, `inter_op_num_threads=1`, spinning off, and the library's other
-option (CPU memory arena off). It reaches private names of pymupdf-layout 2.0: the `MODEL`
-closure variable of `pymupdf._get_layout` (a `MultiProcessWrapper`), its `_model`
+`intra_op_num_threads=1`, `inter_op_num_threads=1`, spinning off, and the CPU memory arena on.
+It reaches private names of pymupdf-layout 2.0: the `MODEL` closure variable of
+`pymupdf._get_layout` (a `MultiProcessWrapper`), its `_model`
 (`BoxRFDGNN`) with `session`, `model_path`, `imf_model_path` and
 `feature_extractor._session`. tests/integration/test_parsing_runtime.py fails if these move; at
 run time a missing name only logs a warning and leaves the library's sessions in place.
@@ -26,6 +29,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 THREADS = 1
+ARENA = True  # the same outputs for less CPU: tensors reuse the arena's memory from page to page
 _lock = threading.Lock()
 _done = False
 
@@ -47,7 +51,7 @@ def session_options():
     import onnxruntime as ort
 
     so = ort.SessionOptions()
-    so.enable_cpu_mem_arena = False  # as pymupdf.layout.onnx.common_util.make_session
+    so.enable_cpu_mem_arena = ARENA  # pymupdf.layout.onnx.common_util.make_session turns it off
     so.intra_op_num_threads = THREADS
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
