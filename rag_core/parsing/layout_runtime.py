@@ -7,11 +7,16 @@ spinning costs CPU without saving time: measured on Mack 2008 pages, the image m
 ~0.29 s CPU per page with one thread against ~0.47 s with the default pool, the GNN 0.04 s
 against 0.07 s, and wall time does not get worse under load. The outputs are bit-identical
 (same graph, same kernels, same optimisation level), so the layout boxes do not change.
+The page-image model keeps ONNX Runtime's CPU memory arena (the library turns it off): without
+it every tensor of the model is a fresh allocation, and the layout analysis costs 0.27-0.32 s of
+CPU per page against 0.20-0.25 s with it (paired, boxes identical; `benchmarks/layout_sessions.py`),
+for ~130-160 MB more peak memory per page process. Its input has one shape, so the arena's blocks
+are reused page after page; the GNN, whose input grows with the page's boxes, keeps it off.
 
 `use_single_thread_sessions()` rebuilds both sessions from the same model files with
-`intra_op_num_threads=1`, `inter_op_num_threads=1`, spinning off, and the library's other
-option (CPU memory arena off). It reaches private names of pymupdf-layout 2.0: the `MODEL`
-closure variable of `pymupdf._get_layout` (a `MultiProcessWrapper`), its `_model`
+`intra_op_num_threads=1`, `inter_op_num_threads=1`, spinning off (and the image model's arena).
+It reaches private names of pymupdf-layout 2.0: the `MODEL` closure variable of
+`pymupdf._get_layout` (a `MultiProcessWrapper`), its `_model`
 (`BoxRFDGNN`) with `session`, `model_path`, `imf_model_path` and
 `feature_extractor._session`. tests/integration/test_parsing_runtime.py fails if these move; at
 run time a missing name only logs a warning and leaves the library's sessions in place.
@@ -26,6 +31,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 THREADS = 1
+ARENA = True  # the image model's arena: the same outputs for less CPU (its tensors keep one shape)
 _lock = threading.Lock()
 _done = False
 
@@ -43,11 +49,11 @@ def layout_model():
     return getattr(wrapper, "_model", None)
 
 
-def session_options():
+def session_options(arena: bool = False):
     import onnxruntime as ort
 
     so = ort.SessionOptions()
-    so.enable_cpu_mem_arena = False  # as pymupdf.layout.onnx.common_util.make_session
+    so.enable_cpu_mem_arena = arena  # pymupdf.layout.onnx.common_util.make_session turns it off
     so.intra_op_num_threads = THREADS
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
@@ -79,7 +85,7 @@ def use_single_thread_sessions() -> bool:
             providers = model.session.get_providers()
             model.session = ort.InferenceSession(model.model_path, sess_options=session_options(), providers=providers)
             extractor._session = ort.InferenceSession(
-                model.imf_model_path, sess_options=session_options(), providers=extractor._session.get_providers()
+                model.imf_model_path, sess_options=session_options(ARENA), providers=extractor._session.get_providers()
             )
         except Exception:  # never lose a parse over a speed setting
             log.warning("could not set pymupdf-layout's ONNX threads", exc_info=True)

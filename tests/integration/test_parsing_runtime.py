@@ -44,21 +44,22 @@ def test_library_internals_are_where_the_patch_expects_them() -> None:
     assert model.model_path and model.imf_model_path
 
 
-def test_sessions_are_single_threaded_and_give_the_same_boxes() -> None:
+def test_sessions_are_single_threaded_the_image_model_with_an_arena_and_give_the_same_boxes() -> None:
     from pymupdf.layout.onnx.common_util import make_session
 
     doc = _page_pdf()
     assert layout_runtime.use_single_thread_sessions()
     model = layout_runtime.layout_model()
     for session in (model.session, model.feature_extractor._session):
-        options = session.get_session_options()
-        assert options.intra_op_num_threads == 1
-        assert options.enable_cpu_mem_arena is False
+        assert session.get_session_options().intra_op_num_threads == 1
+    # the page-image model (one fixed input shape) keeps its memory arena; the library's has none
+    assert model.feature_extractor._session.get_session_options().enable_cpu_mem_arena is True
+    assert model.session.get_session_options().enable_cpu_mem_arena is False
     patched = _boxes(doc[0])
     assert patched, "the layout model found nothing on the test page"
 
     single = (model.session, model.feature_extractor._session)
-    try:  # the library's own sessions, default threads
+    try:  # the library's own sessions: default threads, no memory arena
         model.session = make_session(model.model_path, single[0].get_providers())
         model.feature_extractor._session = make_session(model.imf_model_path, single[1].get_providers())
         default = _boxes(doc[0])
