@@ -49,7 +49,7 @@ from rag_core.parsing.pictures import draws_something, graphics_of, missed_image
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
-from rag_core.parsing.titles import PAGES_CHECKED, document_title
+from rag_core.parsing.titles import PAGES_CHECKED, document_title, running_title
 from rag_core.parsing.watermarks import cut_picture, is_watermark, watermark_boxes
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,9 @@ def _parse_open(
     document, heading_title = build_document(name.stem, blocks, sizes, toc, artifacts_dir.name)
     first_pages = "\n".join(doc[p].get_text() for p in range(min(PAGES_CHECKED, total)))
     meta_title = doc.metadata.get("title") if doc.metadata else ""
-    title = document_title(meta_title, first_pages, blocks, heading_title or name.stem)
+    title = document_title(
+        meta_title, first_pages, blocks, heading_title or name.stem, partial(running_title, doc, toc)
+    )
     return ParsedDocument(
         document=document,
         parser=NAME,
