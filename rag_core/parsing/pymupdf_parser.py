@@ -50,7 +50,7 @@ from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
 from rag_core.parsing.titles import PAGES_CHECKED, document_title, running_title
-from rag_core.parsing.watermarks import cut_picture, is_watermark, watermark_boxes
+from rag_core.parsing.watermarks import cut_picture, formula_blocks, is_watermark, watermark_boxes
 
 log = logging.getLogger(__name__)
 
@@ -288,9 +288,10 @@ def _page_blocks(
             continue
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
-        elif kind == "formula":
-            lines = [ln for ln in _lines_in_rect(page, bbox, width, height) if not is_watermark(ln, marks)]
-            block = Block("formula", page_no, bbox, lines=lines)
+        elif kind == "formula":  # cut back to its equations when a watermark stretched it
+            others = [t for t in taken if t != bbox]
+            blocks.extend(formula_blocks(page_no, bbox, _line_blocks_in_rect(page, bbox, width, height), marks, others))
+            continue
         else:
             spans = [
                 (clamp_bbox(tl["bbox"], width, height), rtl.for_line(tl["bbox"], tl.get("spans") or []))
