@@ -50,6 +50,11 @@ def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
         HeadingInfo("Column mask", 10, 14.0),
     ]
     assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3]
+    # its chapter's number joined to the title: the other chapters ("Preface") stay chapters, and
+    # the back cover's large lines after the last sub-section are no sub-sub-sections
+    infos[2] = HeadingInfo("1 Securing and protecting data", 5, 26.0)
+    infos.append(HeadingInfo("Row and Column Access Control Support", 18, 24.0))
+    assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3, 1]
 
 
 def test_numbers_sentences_captions_and_merged_lines(
