@@ -13,7 +13,10 @@ that hold in any document:
   line are a paragraph (the layout model merged them);
 - a heading: a line of a paragraph that is short and printed clearly larger than its other lines
   (a title merged into its paragraph), and a short line of text of two words or more printed far
-  larger than the page's body text, outside the page's top and bottom margins.
+  larger than the page's body text, outside the page's top and bottom margins;
+- a chapter number printed alone and far larger than the body text (a 40-point "1" above a
+  chapter's title) is part of the heading that comes next on its page, when nothing but
+  pictures lies between them: "1 Securing and protecting data", not a stray "1".
 
 The page's body size is the font size that holds most characters of its text and list blocks.
 """
@@ -38,6 +41,7 @@ _BULLET = re.compile(r"^[•‣◦▪●○■□➢➤►▶✓✔\-–—*·]\
 _MATH = re.compile(r"[=+×∑∫√≤≥<>^_/]")
 _NUMBER_ONLY = re.compile(r"^\(?(?:\d{1,3}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Z])[.)]?$")
 _CODE = re.compile(r"^(?:R?>|\$|>>>|In \[\d*\]:)\s|<-|^\w+\(.*\)$")  # a console prompt, R assignment, a call
+_CHAPTER_NUMBER = re.compile(r"^\d{1,2}$")
 _SENTENCE_END = re.compile(r"[.!?。…]$")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -62,6 +66,7 @@ def fix_headings(blocks: list[Block], page_height: float = 0.0) -> list[Block]:
             block.kind = "text" if _one_of_a_series(block, out, body) else heading_kind(text, block.font_size(), body)
         elif block.kind == "text" and body and _large_title(block, text, body, page_height):
             block.kind = "heading"
+    out = _join_chapter_number(out, body, page_height)
     # a "heading" without a letter or digit is a stray glyph (a slide's lone bullet): nothing to keep
     return [b for b in out if b.kind != "heading" or any(ch.isalnum() for line in b.lines for ch in line.text)]
 
@@ -212,3 +217,31 @@ def _same_line_right(number: Block, heading: Block) -> bool:
     first = heading.lines[0].bbox if heading.lines else heading.bbox
     overlap = min(n_bottom, first[3]) - max(n_top, first[1])
     return n1 <= h0 + 1 and h0 - n1 <= 60 and overlap >= 0.5 * min(n_bottom - n_top, first[3] - first[1])
+
+
+def _join_chapter_number(blocks: list[Block], body: float, page_height: float) -> list[Block]:
+    """A chapter number alone on its line, printed far larger than the body text and outside the
+    page's margins, put at the start of the first heading below it when no text lies between
+    them (see the module's docstring); the blocks otherwise unchanged."""
+    margin = MARGIN_SHARE * page_height
+    for number in blocks:
+        text = " ".join(line.text for line in number.lines).strip()
+        if (
+            number.kind not in ("text", "heading")
+            or len(number.lines) != 1
+            or not _CHAPTER_NUMBER.match(text)
+            or not body
+            or number.font_size() < LARGE_RATIO * body
+            or (page_height and not margin <= number.bbox[1] <= page_height - margin)
+        ):
+            continue
+        below = sorted(
+            (b for b in blocks if b is not number and b.bbox[1] >= number.bbox[3] - 1), key=lambda b: b.bbox[1]
+        )
+        first = next((b for b in below if b.kind not in ("picture", "header")), None)
+        if first is None or first.kind != "heading" or numbering_depth(" ".join(ln.text for ln in first.lines)):
+            continue
+        first.lines = [number.lines[0], *first.lines]
+        first.bbox = union_bbox([number.bbox, first.bbox]) or first.bbox
+        return [b for b in blocks if b is not number]
+    return blocks

@@ -6,13 +6,14 @@ labelled units ("Guideline 12", "Article 5": `unit_levels`) when there are MIN_N
 of them, the numbering ("2.3.1 ..." is level 3) when at least half of the headings or MIN_NUMBERED of them
 are numbered, and otherwise the rank of the heading's font size among heading font sizes
 (pymupdf4llm's own rule). Under numbering, an unnumbered heading at least as large as the
-numbered level-1 headings (or, when only sub-sections are numbered, larger than all of them)
-is level 1, and another is one level below the heading before it that has a level from its
-number or size.
+numbered level-1 headings, or larger than every numbered sub-section heading ("Preface" in a
+report whose chapters read "1 Securing ..." and sections "1.1 ..."), is level 1, and another is
+one level below the heading before it that has a level from its number or size.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,7 +52,10 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
             return font_levels
     top_sizes = [h.font_size for h, lvl in zip(headings, primary) if lvl == 1]
     top_size = min(top_sizes) if top_sizes else None
-    if top_size is None:  # only sub-sections are numbered ("1.1"): larger unnumbered headings are chapters
+    sub_sizes = [h.font_size for h, lvl in zip(headings, primary) if lvl is not None and lvl > 1]
+    if sub_sizes:  # larger than every numbered sub-section ("1.1"): a chapter ("Preface" beside "1 Securing")
+        top_size = min(top_size or math.inf, max(sub_sizes) + SIZE_STEP)
+    if top_size is None:
         top_size = max(h.font_size for h, lvl in zip(headings, primary) if lvl is not None) + SIZE_STEP
     levels: list[int] = []
     anchor = 0

@@ -49,8 +49,8 @@ from rag_core.parsing.pictures import draws_something, graphics_of, missed_image
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
-from rag_core.parsing.titles import PAGES_CHECKED, document_title
-from rag_core.parsing.watermarks import cut_picture, is_watermark, watermark_boxes
+from rag_core.parsing.titles import PAGES_CHECKED, document_title, running_title
+from rag_core.parsing.watermarks import cut_picture, formula_blocks, is_watermark, watermark_boxes
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,9 @@ def _parse_open(
     document, heading_title = build_document(name.stem, blocks, sizes, toc, artifacts_dir.name)
     first_pages = "\n".join(doc[p].get_text() for p in range(min(PAGES_CHECKED, total)))
     meta_title = doc.metadata.get("title") if doc.metadata else ""
-    title = document_title(meta_title, first_pages, blocks, heading_title or name.stem)
+    title = document_title(
+        meta_title, first_pages, blocks, heading_title or name.stem, partial(running_title, doc, toc)
+    )
     return ParsedDocument(
         document=document,
         parser=NAME,
@@ -286,9 +288,10 @@ def _page_blocks(
             continue
         elif kind == "table":
             block = _table(page, page_no, bbox, box.table or {}, width, height)
-        elif kind == "formula":
-            lines = [ln for ln in _lines_in_rect(page, bbox, width, height) if not is_watermark(ln, marks)]
-            block = Block("formula", page_no, bbox, lines=lines)
+        elif kind == "formula":  # cut back to its equations when a watermark stretched it
+            others = [t for t in taken if t != bbox]
+            blocks.extend(formula_blocks(page_no, bbox, _line_blocks_in_rect(page, bbox, width, height), marks, others))
+            continue
         else:
             spans = [
                 (clamp_bbox(tl["bbox"], width, height), rtl.for_line(tl["bbox"], tl.get("spans") or []))

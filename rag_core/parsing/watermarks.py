@@ -10,6 +10,12 @@ box over them, down over the headings and paragraphs below it (the ChainLadder v
 plots reached 200 points below their drawing). A picture box that a watermark overlaps is cut
 back to what the figure draws: the union of its images and drawings, and the text lines that
 reach within LABEL_MARGIN_PT of it (axis titles, a legend); the lines left out are the page's text.
+
+A formula box gets stretched the same way (the vignette's equations (6)-(9) reached over a whole
+page, its "3.3.1 The "triangles" class" heading and code inside): a formula box that a watermark
+overlaps ends where the first paragraph of prose begins (a text-layer block of two lines or more,
+PROSE_WORDS words or more, mostly letters); the blocks from there on are the page's text again,
+less the lines another layout box already holds.
 """
 
 from __future__ import annotations
@@ -19,13 +25,16 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from rag_core.parsing.layout_text import BBox, Line
+from rag_core.parsing.document_builder import Block
+from rag_core.parsing.layout_text import BBox, Line, union_bbox
 
 SLANT = 0.2  # a direction with both components above this is slanted (about 11 degrees or more)
 SIZE_RATIO = 3.0  # a watermark's font is at least this many times the body's
 LABEL_MARGIN_PT = 48.0  # text this close to a figure's drawing is the figure's (axis titles, legends)
 MIN_INSIDE = 0.5  # share of a drawing inside the picture box for it to be the figure's
 SAME_BOX_PT = 3.0
+PROSE_WORDS = 12  # a text-layer block of this many words, mostly letters, is prose, not a formula
+PROSE_LETTERS = 0.7
 
 
 def watermark_boxes(page: pymupdf.Page) -> list[BBox]:
@@ -114,3 +123,28 @@ def cut_picture(
 
 def _middle(bbox: BBox) -> pymupdf.Point:
     return pymupdf.Point((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2)
+
+
+def formula_blocks(
+    page_no: int, bbox: BBox, line_blocks: list[list[Line]], watermarks: Sequence[BBox], others: Sequence[BBox]
+) -> list[Block]:
+    """A formula box's block, and when a watermark stretched it, the text blocks below the formula
+    it swallowed (see the module's docstring); `others`: the page's other layout boxes."""
+    line_blocks = without_watermarks(line_blocks, watermarks)
+    cut = next((i for i, blk in enumerate(line_blocks) if i and _prose(blk)), None)
+    if not watermarks or not overlaps(bbox, watermarks) or cut is None:
+        return [Block("formula", page_no, bbox, lines=[ln for blk in line_blocks for ln in blk])]
+    head = [ln for blk in line_blocks[:cut] for ln in blk]
+    out = [Block("formula", page_no, union_bbox(ln.bbox for ln in head) or bbox, lines=head)]
+    for blk in line_blocks[cut:]:
+        free = [ln for ln in blk if not any(_middle(ln.bbox) in pymupdf.Rect(o) for o in others)]
+        if free:
+            out.append(Block("text", page_no, union_bbox(ln.bbox for ln in free) or bbox, lines=free))
+    return out
+
+
+def _prose(lines: list[Line]) -> bool:
+    text = " ".join(line.text for line in lines)
+    chars = text.replace(" ", "")
+    letters = sum(ch.isalpha() for ch in chars)
+    return len(lines) >= 2 and len(text.split()) >= PROSE_WORDS and letters >= PROSE_LETTERS * len(chars)

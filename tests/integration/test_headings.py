@@ -50,6 +50,11 @@ def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
         HeadingInfo("Column mask", 10, 14.0),
     ]
     assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3]
+    # its chapter's number joined to the title: the other chapters ("Preface") stay chapters, and
+    # the back cover's large lines after the last sub-section are no sub-sub-sections
+    infos[2] = HeadingInfo("1 Securing and protecting data", 5, 26.0)
+    infos.append(HeadingInfo("Row and Column Access Control Support", 18, 24.0))
+    assert assign_levels(infos, toc=[]) == [1, 2, 1, 2, 3, 2, 3, 1]
 
 
 def test_numbers_sentences_captions_and_merged_lines(
@@ -105,3 +110,19 @@ def test_levels_from_numbering_and_no_code_headings(corpus_dir: Path, tmp_path: 
     title = next(t.text for t in doc.texts if isinstance(t, SectionHeaderItem | TitleItem))
     assert title.startswith("Claims reserving with R") and "Gesmann" not in title  # the authors are not the title
     assert any(t.text.startswith("Markus Gesmann") for t in doc.texts)
+
+
+def test_a_large_chapter_number_above_its_title_is_part_of_the_heading(
+    docling_fixtures_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
+    """An IBM Redpaper's chapter page prints its number alone in 40 points, high above the title
+    in 26 points: the chapter's heading carries its number (a stray "1" text before it helped no
+    one), so it reads and ranks as chapter 1 above its numbered sections."""
+    pdf = _cut(docling_fixtures_dir / "redp5110_sampled.pdf", [5, 6], tmp_path / "chapter.pdf")
+    parsed = parse(pdf, with_parsing(settings, workers=1, ocr=False), tmp_path / "a")
+    check_invariants(parsed)
+    doc = parsed.document
+    headings = _headings(doc)
+    assert headings["1 Securing and protecting IBM DB2 data"] == 1
+    assert headings["1.1 Security fundamentals"] == 2
+    assert not [t.text for t in doc.texts if t.text.strip() == "1" and t.prov[0].bbox.t < 200]

@@ -23,10 +23,12 @@ from rag_core.parsing import parse
 from rag_core.pipeline.exports import table_bytes
 from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
+from tests.parsing_support import with_parsing
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
 MACK = "en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf"
+ACT2008 = "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"
 _GUIDELINE = re.compile(r"^Guideline (\d+)[A-Z]? [–-] ")
 _KEY = re.compile(r"\w+")
 
@@ -97,6 +99,14 @@ def test_outline_entries_of_the_triangles_report_are_headings_on_their_page(pars
 def test_the_metadata_title_is_used_when_meaningful(parsed) -> None:
     result, _ = parsed(TRIANGLES)
     assert result.title == "Provisionnement Non Vie"  # its PDF metadata; its cover's first line is a degree name
+
+
+def test_the_running_header_is_the_title_when_the_first_page_has_none(corpus_dir: Path, tmp_path: Path) -> None:
+    """ACT-2008's aide-mémoire: no metadata title, a first page listing its contributors, its name
+    printed small at the top of each page; the title is that name, not its first chapter."""
+    settings = with_parsing(Settings(data_dir=tmp_path / "data"), backend="pymupdf", workers=1, ocr=False)
+    result = parse(corpus_dir / ACT2008, settings, tmp_path / "artifacts")
+    assert result.title == "Aide-mémoire pour Mathématiques actuarielles IARD II (ACT-2008)"
 
 
 def test_a_microsoft_word_title_is_ignored_and_where_is_not_a_heading(parsed) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 import pymupdf
 import pytest
 from docling_core.types.doc import DocItemLabel, PictureItem, RefItem, SectionHeaderItem, TableItem
+from openpyxl import load_workbook
 
 from rag_core.chunking import build_chunks
 from rag_core.config import Settings
@@ -85,6 +86,14 @@ def test_mack_tables_have_whole_words_spans_and_captions(corpus_dir: Path, tmp_p
     # where a table was read is bookkeeping, not table text
     assert not any("text layer" in c.context_text for c in chunked.children)
     assert not any("text layer" in item.text for p in chunked.parents for item in p.items)
+    # exported in English, the figures are numbers a spreadsheet sums: "41020", "32299.9", "10.0%"
+    items = {item.ref: item for p in chunked.parents for item in p.items if item.kind == "table"}
+    premiums = pd.read_csv(io.StringIO(table_bytes(items[doc.tables[0].self_ref], "csv", "en").decode("utf-8")))
+    assert premiums["Premium"].dtype.kind in "if" and premiums["Premium"].iloc[0] == 41020
+    assert premiums["Premium"].sum() == sum(int(row[1]) for row in part_a[1:] if row[1].isdigit())
+    sheet = load_workbook(io.BytesIO(table_bytes(items[reserves.self_ref], "xlsx", "en")))["table"]
+    values = [cell.value for cell in next(r for r in sheet.iter_rows() if r[0].value == 1992)][:4]
+    assert values[1:] == [pytest.approx(32299.9), pytest.approx(0.1), 1130]
 
 
 def test_ruled_groups_and_partial_rules_make_spans(

@@ -54,3 +54,21 @@ def test_a_watermark_neither_stretches_a_picture_nor_becomes_text(corpus_dir: Pa
     assert not isinstance(owner, PictureItem)  # its own section, not a picture's text
     code = next(t for t in texts if t.text.startswith("BootChainLadder(Triangle = RAA"))
     assert not isinstance(code.parent.resolve(document) if code.parent else None, PictureItem)
+
+
+def test_a_formula_box_the_watermark_stretched_ends_where_prose_begins(
+    corpus_dir: Path, tmp_path: Path, settings
+) -> None:
+    """Page 25: the layout model stretched the box of equations (6)-(9) over the watermark down to
+    the page's end; the heading "3.3.1 The "triangles" class" and the code under it were formula
+    text. The formula ends at the first paragraph; what follows is text again, each line once."""
+    cut_with_outline(corpus_dir / VIGNETTE, [25], tmp_path / "cut.pdf")
+    settings = with_parsing(settings, workers=1, ocr=False, table_images=False)
+    document = parse(tmp_path / "cut.pdf", settings, tmp_path / "artifacts").document
+    texts = [item for item, _ in document.iterate_items() if getattr(item, "text", None)]
+    heading = next(t for t in texts if t.text.endswith('The "triangles" class'))
+    assert heading.label == DocItemLabel.SECTION_HEADER
+    formulas = [t.text for t in texts if t.label == DocItemLabel.FORMULA]
+    assert formulas and not any("Consider the two" in f or "R>" in f for f in formulas)
+    assert len([t for t in texts if t.text.startswith("R> showMethods")]) == 1
+    assert len([t for t in texts if t.text.startswith("For exmaple")]) == 1

@@ -1,12 +1,18 @@
 """A document's title (`parsing.titles`): the metadata title when meaningful and printed on its
 first pages, else the largest text of the first page (not a generic "Contributors"), else the
+running header that names the document (read from real corpus PDFs' text layer), else the
 fallback (the layout's title or the file name)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pymupdf
+import pytest
+
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.layout_text import Line
-from rag_core.parsing.titles import document_title
+from rag_core.parsing.titles import document_title, running_title
 
 COVER = "Master en Actuariat Provisionnement Non Vie Projet réalisé par des étudiants"
 
@@ -54,3 +60,39 @@ def test_a_cover_whose_title_holds_most_of_its_characters_gives_that_title() -> 
     blocks += _page(("Nicholas Langevin", 14.3), ("6 juin 2020", 14.3))
     expected = "Mathématiques actuarielles IARD-1 ACT-2005 Notes de cours"
     assert document_title("", "", blocks, "fr_notes_ACT2005") == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # an aide-mémoire: its name printed small at the top of every page, beside a link
+        # ("Liste des contributeurs") on every page too
+        (
+            "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf",
+            "Aide-mémoire pour Mathématiques actuarielles IARD II (ACT-2008)",
+        ),
+        ("fr_aide_memoire_ACT3000_theorie_du_risque.pdf", "Aide-mémoire pour Théorie du risque (ACT-3000)"),
+        # a paper's title repeated at the top of its pages
+        ("en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf", "The Prediction Error of Bornhuetter-Ferguson"),
+        # slides: a navigation bar spelling the outline's entries on every page names no document
+        ("fr_slides_MCS_chap3_modele_collectif.pdf", ""),
+        ("fr_slides_provisionnement_IARD.pdf", ""),
+        # guidelines with no running header
+        ("en_EIOPA_guidelines_valuation_technical_provisions.pdf", ""),
+    ],
+)
+def test_the_running_header_that_names_the_document(corpus_dir: Path, name: str, expected: str) -> None:
+    with pymupdf.open(corpus_dir / name) as pdf:
+        assert running_title(pdf, pdf.get_toc(simple=True)) == expected
+
+
+def test_the_running_header_names_a_document_whose_first_page_has_no_title(corpus_dir: Path) -> None:
+    """The first page is a list of contributors under "CONTRIBUTEURS" (a generic heading) in the
+    body's size: no title of its own, so the running header is the title, not the first chapter."""
+    blocks = _page(("CONTRIBUTEURS", 14.3), *BODY)
+    with pymupdf.open(corpus_dir / "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf") as pdf:
+        title = document_title("", "", blocks, "1 Introduction", lambda: running_title(pdf, pdf.get_toc()))
+    assert title == "Aide-mémoire pour Mathématiques actuarielles IARD II (ACT-2008)"
+    # a first page that has a title keeps it, and the running header is not even read
+    blocks = _page(("Mathématiques actuarielles IARD-1", 18.0), *BODY)
+    assert document_title("", "", blocks, "x", lambda: pytest.fail("read")) == "Mathématiques actuarielles IARD-1"
