@@ -26,17 +26,10 @@ from docling_core.types.doc import DoclingDocument
 from filelock import FileLock
 
 from rag_core.config import Settings
+from rag_core.library import sha256_file
 from rag_core.parsing import ParsedDocument, parse, parser_signature
 
 PARSING_SOURCES = Path(__file__).resolve().parents[1] / "rag_core" / "parsing"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def parser_source_hash() -> str:
@@ -72,7 +65,7 @@ class ParseCache:
 
     def key(self, path: Path, settings: Settings, artifacts_dir: Path) -> str:
         payload = {
-            "file": _sha256(path),
+            "file": sha256_file(path),
             "name": path.name,  # the document's name comes from it
             "code": self._sources,
             "options": settings.parsing.model_dump(mode="json"),
