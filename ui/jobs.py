@@ -46,7 +46,10 @@ def outcome(job, record=None) -> None:
     if job.state == "done":
         key = "already_present" if job.message_key == "already_present" else "ingested"
         show = st.info if key == "already_present" else st.success
-        show(escape_md(f"{job.file_name} — {t('library.result.' + key)} : {user_message(job.message)}"))
+        # the job's message already opens with its verb ("Ingested: 20 pages…"): the result word only stands in
+        # for a missing message, never before it ("ingested : Ingested: …")
+        said = user_message(job.message) if job.message else t("library.result." + key)
+        show(escape_md(f"{job.file_name} — {said}"))
         for warning in record.warnings if record is not None else []:
             st.warning(escape_md(f"{job.file_name} — {user_message(warning)}"))
     elif job.state == "failed":

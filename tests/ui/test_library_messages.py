@@ -93,6 +93,7 @@ def _check(at: AppTest, cases: list[bad_files.Case]) -> None:
         mine = [(kind, text) for kind, text in alerts if text.startswith(f"{name} — ")]
         result = [text for kind, text in mine if kind == SHOWN_AS[case.status]]
         assert len(result) == 1, (case.label, mine)
+        assert not re.search(r" — (\w+) : \1\b", result[0], re.IGNORECASE), result  # "ingested : Ingested: …"
         shown = " ".join(text for _, text in mine)
         assert case.phrase in shown, (case.label, shown)
         if case.phrase in ("OCR found no text", "repaired"):  # per-page problems come as warnings
