@@ -94,7 +94,7 @@ def _journey(app_url: str, page, pdf: Path) -> None:
     result = upload_in_library(page, app_url, pdf, PDF_NAME, 150_000)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)  # the Library's documents
     shot(page, "01_library_ingested")
-    assert "importé" in result.first.inner_text(), result.first.inner_text()
+    assert "importé" in result.first.inner_text().lower(), result.first.inner_text()  # "Importé : 3 pages…"
 
     # 2. Inspect: sections and the page's table, drawn as a grid with its cells.
     goto(page, f"{app_url}/inspect")
