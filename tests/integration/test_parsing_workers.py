@@ -123,13 +123,16 @@ def test_a_dead_helper_hands_its_work_back() -> None:
 
 
 def test_an_error_here_propagates(spawn_pool: ProcessPoolExecutor) -> None:
-    def here(n: int) -> int:
-        if n == 0:
+    # Which process takes the broken task is a race (a quick helper can take them all): math.sqrt
+    # fails on -1 in the helper too, so the task comes back here whichever took it, and its error here
+    # must reach the caller.
+    def here(n: int) -> float:
+        if n < 0:
             raise RuntimeError("broken page")
-        return n
+        return math.sqrt(n)
 
     with pytest.raises(RuntimeError, match="broken page"):
-        page_workers.run_in_order([0, 1, 2, 3], here, abs, spawn_pool, 1)
+        page_workers.run_in_order([-1, 1, 4, 9], here, math.sqrt, spawn_pool, 1)
 
 
 def test_without_a_pool_everything_runs_here() -> None:

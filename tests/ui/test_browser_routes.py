@@ -84,7 +84,7 @@ def test_another_browser_cannot_replay_a_download_button(browser, app: ScopedApp
         assert not answer.deferred_file.url and answer.error_msg, headers
     assert app.events("table_exported") == []
 
-    with page.expect_download() as got:  # Ann's own click still works, and is recorded as hers
+    with page.expect_download(timeout=90_000) as got:  # Ann's own click still works, and is recorded as hers
         page.get_by_role("button", name=CSV).click()
     assert TABLE_CELL in got.value.path().read_bytes()
     assert [e["user"] for e in app.events("table_exported")] == ["ann@example.org"]
@@ -181,7 +181,9 @@ def test_oidc_download_works_for_its_user_and_its_address_dies_at_sign_out(brows
     browser_sign_in(page, oidc_app.url, "ann@example.org", OIDC_USERS["ann@example.org"]["password"])
     goto(page, f"{oidc_app.url}/inspect")
     page.get_by_role("button", name=CSV).wait_for(timeout=30_000)
-    with page.expect_download() as got:
+    # the export is written at click time by the app server, which a loaded machine (CI, two test
+    # processes and their servers on two cores) has taken more than Playwright's default 30 s to answer
+    with page.expect_download(timeout=90_000) as got:
         page.get_by_role("button", name=CSV).click()
     assert TABLE_CELL in got.value.path().read_bytes()  # the principal read again at click time is Ann
     assert [e["user"] for e in oidc_app.events("table_exported")] == ["ann@example.org"]
