@@ -1,14 +1,16 @@
 """Inspect's section tree: one row per heading of the document, in reading order, with its
 depth, its first page (a click opens it) and a warning when the section looks mis-detected
-(no text under it, or a single short line: a stray line taken for a heading)."""
+(no text under it, or a single short line: a stray line taken for a heading); and the one-line
+label of each child in Inspect's list of children."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag_core.models import Parent
+from rag_core.models import Child, Parent
 
+CHILD_LABEL_CHARS = 60  # of a child's text, in its label
 SHORT_SECTION_CHARS = 80  # a section whose whole text is one line this short looks mis-detected
 
 
@@ -55,3 +57,11 @@ def _own_text(text: str, heading: str) -> str:
     """A parent's text without its heading line (the chunker may repeat it first)."""
     stripped = text.strip()
     return stripped[len(heading) :].strip() if stripped.startswith(heading) else stripped
+
+
+def child_label(child: Child) -> str:
+    """'#3 · p. 1,2 · its first words': one line. The list shows its choice in a text input,
+    which drops line breaks, so the text's lines are joined by a space here (not glued)."""
+    words = " ".join(child.text.split())
+    pages = ",".join(map(str, child.pages))
+    return f"#{child.index} · p. {pages} · {words[:CHILD_LABEL_CHARS]}"

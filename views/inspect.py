@@ -9,7 +9,7 @@ from ui.auth import page_context, principal_key
 from ui.downloads import inline_image
 from ui.i18n import t
 from ui.markdown import escape_md
-from ui.section_tree import section_rows
+from ui.section_tree import child_label, section_rows
 from ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
 
 EM_SPACE = "\u2003"  # indents a sub-section's button in the section tree
@@ -92,10 +92,7 @@ with left:
             [c.id for c in children],
             key="inspect_child",
             on_change=_follow_child,
-            format_func=lambda i: (
-                f"#{children_by_id[i].index} · p. {','.join(map(str, children_by_id[i].pages))} · "
-                f"{children_by_id[i].text[:60]}"
-            ),
+            format_func=lambda i: child_label(children_by_id[i]),
             label_visibility="collapsed",
         )
         child = children_by_id[child_id]

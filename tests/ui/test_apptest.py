@@ -250,6 +250,18 @@ def test_inspect_shows_the_text_inside_a_figure(fake_pipeline: dict, monkeypatch
     assert len(shown) == 1 and "Development year" in shown[0] and "Texte dans la figure" in shown[0]
 
 
+def test_a_child_whose_text_breaks_lines_is_listed_with_spaces(
+    fake_pipeline: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The list shows its choice in a text input, which drops line breaks: "Working PartySteven".
+    broken = CHUNKED.children[0].model_copy(update={"text": "CAS Tail Factor Working Party\nSteven C. Herman"})
+    chunked = CHUNKED.model_copy(update={"children": [broken, *CHUNKED.children[1:]]})
+    replace(monkeypatch, pipeline, "load_chunks", lambda doc_id, settings, *, principal: chunked)
+    at = run_app("views/inspect.py")
+    first = at.selectbox(key="inspect_child").options[0]
+    assert first.endswith("CAS Tail Factor Working Party Steven C. Herman") and "\n" not in first
+
+
 def test_search_lists_ranks_with_absent_channel(fake_pipeline: dict) -> None:
     at = run_app("views/search.py")
     at.text_input(key="search_query").input("deductible")
