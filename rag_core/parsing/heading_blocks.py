@@ -7,8 +7,10 @@ that hold in any document:
 - never a heading: one of a series of short text blocks printed alike (taglines), a list item,
   a formula, a line of code (a console prompt "R>", a call), a line that is only a number (a
   section number in its own box is joined to the heading on its right, else it is text), a
-  sentence that ends with a full stop in the body's font size (a column's first line), or more
-  than a sentence;
+  sentence that ends with a full stop in the body's font size (a column's first line), a line
+  in the body's size that starts in lower case (a sentence carried on from the column or slide
+  before: "bilité au contrat. On peut démontrer que", "puis on note que"), or more than a
+  sentence;
 - the lines at the end of a heading that are in the body's size and smaller than its first
   line are a paragraph (the layout model merged them);
 - a heading: a line of a paragraph that is short and printed clearly larger than its other lines
@@ -16,7 +18,11 @@ that hold in any document:
   larger than the page's body text, outside the page's top and bottom margins;
 - a chapter number printed alone and far larger than the body text (a 40-point "1" above a
   chapter's title) is part of the heading that comes next on its page, when nothing but
-  pictures lies between them: "1 Securing and protecting data", not a stray "1".
+  pictures lies between them: "1 Securing and protecting data", not a stray "1";
+- a heading wrapped over two lines that the layout boxed as two headings is one heading: the
+  second comes right below the first (no wider gap than a line's spacing), in the same size,
+  aligned with it (same left edge or same centre), and opens no numbered or labelled unit of
+  its own ("THE ESTIMATION OF LOSS DEVELOPMENT TAIL" / "FACTORS: A SUMMARY REPORT").
 
 The page's body size is the font size that holds most characters of its text and list blocks.
 """
@@ -34,6 +40,8 @@ MAX_HEADING_WORDS = 20
 SHORT_HEADING_WORDS = 10  # a promoted line is at most this long
 FIRST_LINE_RATIO = 1.15  # a paragraph's first line this much larger than the rest is its title
 LARGE_RATIO = 1.8  # a short line of text this much larger than the body text is a heading
+WRAP_GAP_RATIO = 0.6  # of the font size: a wrapped heading's next line is no further below its first
+ALIGN_CENTRE_SHARE = 0.05  # of the wider line: centred lines whose centres are this close are aligned
 MARGIN_SHARE = 0.06  # of the page's height: the top and bottom bands where running titles are
 SIZE_TOLERANCE = 0.25  # points: same size as the body
 SERIES_EDGE_PT = 2.0  # blocks whose left edges are this close are aligned
@@ -43,6 +51,7 @@ _NUMBER_ONLY = re.compile(r"^\(?(?:\d{1,3}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Z])[.)
 _CODE = re.compile(r"^(?:R?>|\$|>>>|In \[\d*\]:)\s|<-|^\w+\(.*\)$")  # a console prompt, R assignment, a call
 _CHAPTER_NUMBER = re.compile(r"^\d{1,2}$")
 _SENTENCE_END = re.compile(r"[.!?。…]$")
+_ENUMERATION = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[.)]\s")  # "a) Scope", "iv. Limits": a label, not a sentence
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -67,6 +76,7 @@ def fix_headings(blocks: list[Block], page_height: float = 0.0) -> list[Block]:
         elif block.kind == "text" and body and _large_title(block, text, body, page_height):
             block.kind = "heading"
     out = _join_chapter_number(out, body, page_height)
+    out = _join_wrapped(out)
     # a "heading" without a letter or digit is a stray glyph (a slide's lone bullet): nothing to keep
     return [b for b in out if b.kind != "heading" or any(ch.isalnum() for line in b.lines for ch in line.text)]
 
@@ -94,8 +104,11 @@ def heading_kind(text: str, size: float = 0.0, body: float = 0.0) -> str:
     words = len(text.split())
     if words > MAX_HEADING_WORDS or re.search(r"[.!?]\s+\S+.*[.!?]$", text) and words > 12:
         return "text"
-    if body and size <= body + SIZE_TOLERANCE and _SENTENCE_END.search(text) and numbering_depth(text) is None:
-        return "text"  # a sentence in the body's size: the first line of a column, not a title
+    if body and size <= body + SIZE_TOLERANCE and numbering_depth(text) is None:
+        if _SENTENCE_END.search(text):
+            return "text"  # a sentence in the body's size: the first line of a column, not a title
+        if text[:1].islower() and not _ENUMERATION.match(text):
+            return "text"  # a sentence carried on from the column or slide before ("bilité au contrat…")
     return "heading"
 
 
@@ -245,3 +258,47 @@ def _join_chapter_number(blocks: list[Block], body: float, page_height: float) -
         first.bbox = union_bbox([number.bbox, first.bbox]) or first.bbox
         return [b for b in blocks if b is not number]
     return blocks
+
+
+def _join_wrapped(blocks: list[Block]) -> list[Block]:
+    """Consecutive headings that are one heading wrapped over two boxes, joined (see the module's
+    docstring); the blocks otherwise unchanged."""
+    from rag_core.parsing.outline import labelled_heading  # outline.py imports this module
+
+    out: list[Block] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        text = " ".join(line.text for line in block.lines).strip()
+        if (
+            prev is not None
+            and block.kind == prev.kind
+            and block.kind in ("heading", "title")
+            and prev.page_no == block.page_no
+            and prev.lines
+            and block.lines
+            and _wraps_onto(prev, block)
+            and numbering_depth(text) is None
+            and not labelled_heading(text)
+            and not _SENTENCE_END.search(prev.lines[-1].text)
+        ):
+            prev.lines = [*prev.lines, *block.lines]
+            prev.bbox = union_bbox([prev.bbox, block.bbox]) or prev.bbox
+            continue
+        out.append(block)
+    return out
+
+
+def _wraps_onto(first: Block, second: Block) -> bool:
+    """`second` reads as the next line of `first`: same size, right below it, aligned with it."""
+    last, nxt = first.lines[-1], second.lines[0]
+    size = max(last.size, nxt.size)
+    if not size or abs(last.size - nxt.size) > SIZE_TOLERANCE:
+        return False
+    gap = nxt.bbox[1] - last.bbox[3]
+    if not -0.5 * size <= gap <= WRAP_GAP_RATIO * size:
+        return False
+    (l0, _, l1, _), (n0, _, n1, _) = last.bbox, nxt.bbox
+    wider = max(l1 - l0, n1 - n0)
+    same_left = abs(l0 - n0) <= SERIES_EDGE_PT
+    same_centre = abs((l0 + l1) - (n0 + n1)) / 2 <= ALIGN_CENTRE_SHARE * wider
+    return same_left or same_centre

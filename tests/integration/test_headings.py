@@ -36,6 +36,10 @@ def test_false_headings_by_text() -> None:
     assert heading_kind("R> mack <- MackChainLadder(RAA)") == "text"
     assert heading_kind("The reserve is then computed from the factors.", size=10.0, body=10.0) == "text"
     assert heading_kind("The reserve is then computed from the factors.", size=14.0, body=10.0) == "heading"
+    # a line in the body's size that starts in lower case carries on a sentence; an enumeration is a label
+    assert heading_kind("variable comonotone et la borne supérieure", size=10.0, body=10.0) == "text"
+    assert heading_kind("variable comonotone et la borne supérieure", size=14.0, body=10.0) == "heading"
+    assert heading_kind("a) Scope of the guidelines", size=10.0, body=10.0) == "heading"
 
 
 def test_levels_from_numbering_when_only_sub_sections_are_numbered() -> None:
@@ -126,3 +130,26 @@ def test_a_large_chapter_number_above_its_title_is_part_of_the_heading(
     assert headings["1 Securing and protecting IBM DB2 data"] == 1
     assert headings["1.1 Security fundamentals"] == 2
     assert not [t.text for t in doc.texts if t.text.strip() == "1" and t.prov[0].bbox.t < 200]
+
+
+def test_a_sentence_carried_on_from_the_column_before_is_no_heading(
+    corpus_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
+    """Two French aide-mémoires in three columns: a column's first line carries on the sentence the
+    column before left off ("bilité au contrat. On peut démontrer que", "variable comonotone et la
+    borne supérieure de Fréchet"), in the body's size and lower case; the layout model called it a
+    section header. The bold sub-headings of those pages stay headings."""
+    settings = with_parsing(settings, workers=1, ocr=False)
+    for name, sub_heading in (
+        ("fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf", "Nombre de sinistres dans une période"),
+        ("fr_aide_memoire_ACT3000_theorie_du_risque.pdf", "2.2.1 Algorithme"),
+    ):
+        pdf = _cut(corpus_dir / name, [2], tmp_path / name)
+        parsed = parse(pdf, settings, tmp_path / name[:12])
+        check_invariants(parsed)
+        headings = _headings(parsed.document)
+        assert sub_heading in headings, headings
+        # (not yet: a lower-case line that an icon glyph in 12 points, on its line, makes larger)
+        assert not [h for h in headings if h[:1].islower() and not h.endswith("•")], headings
+        texts = [t.text for t in parsed.document.texts if not isinstance(t, SectionHeaderItem | TitleItem)]
+        assert any(t.startswith(("bilité au contrat", "variable comonotone")) for t in texts)

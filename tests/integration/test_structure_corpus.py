@@ -24,11 +24,13 @@ from rag_core.pipeline.exports import table_bytes
 from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
 from tests.parsing_support import with_parsing
+from ui.section_tree import child_label
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
 MACK = "en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf"
 ACT2008 = "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"
+CAS = "en_CAS_tail_factor_working_party_2013.pdf"
 _GUIDELINE = re.compile(r"^Guideline (\d+)[A-Z]? [–-] ")
 _KEY = re.compile(r"\w+")
 
@@ -107,6 +109,31 @@ def test_the_running_header_is_the_title_when_the_first_page_has_none(corpus_dir
     settings = with_parsing(Settings(data_dir=tmp_path / "data"), backend="pymupdf", workers=1, ocr=False)
     result = parse(corpus_dir / ACT2008, settings, tmp_path / "artifacts")
     assert result.title == "Aide-mémoire pour Mathématiques actuarielles IARD II (ACT-2008)"
+
+
+def test_a_title_wrapped_over_two_lines_is_one_heading_that_heads_the_first_passages(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    """The CAS report's title is printed in two centred lines that the layout boxes as two headings.
+    Read as two, the second replaced the first in the heading path: the first passages were
+    indexed under 'FACTORS: A SUMMARY REPORT' alone. In Inspect, a passage whose text breaks
+    lines is listed with its words apart ('Working Party Steven', not 'Working PartySteven')."""
+    cut = tmp_path / "cas.pdf"
+    with pymupdf.open(corpus_dir / CAS) as pdf:
+        pdf.select([0, 1])
+        pdf.save(cut)
+    settings = with_parsing(Settings(data_dir=tmp_path / "data"), backend="pymupdf", workers=1, ocr=False)
+    result = parse(cut, settings, tmp_path / "artifacts")
+    title = "THE ESTIMATION OF LOSS DEVELOPMENT TAIL FACTORS: A SUMMARY REPORT"
+    first_page = [text for page, text in _headings(result.document) if page == 1]
+    assert title in first_page and "FACTORS: A SUMMARY REPORT" not in first_page, first_page
+    children = build_chunks(result.document, "c" * 64, settings).children
+    assert children[0].context_text.startswith(title + "\n"), children[0].context_text[:120]
+    broken = [c for c in children if "\n" in c.text[:60]]
+    assert broken  # the working party's name, then its members: lines of one passage
+    for child in children:
+        label = child_label(child)
+        assert "\n" not in label and label.endswith(" ".join(child.text.split())[:60]), label
 
 
 def test_a_microsoft_word_title_is_ignored_and_where_is_not_a_heading(parsed) -> None:
