@@ -9,7 +9,7 @@ that hold in any document:
   section number in its own box is joined to the heading on its right, else it is text), a
   sentence that ends with a full stop in the body's font size (a column's first line), a line
   in the body's size that starts in lower case (a sentence carried on from the column or slide
-  before: "bilité au contrat. On peut démontrer que", "puis on note que"), or more than a
+  before: "bilité au contrat. On peut démontrer que"), or more than a
   sentence;
 - the lines at the end of a heading that are in the body's size and smaller than its first
   line are a paragraph (the layout model merged them);
