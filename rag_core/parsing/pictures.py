@@ -57,10 +57,11 @@ def missed_images(
     return found
 
 
-def graphics_of(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
+def graphics_of(page: pymupdf.Page, images: Sequence[pymupdf.Rect] | None = None) -> list[tuple[pymupdf.Rect, str]]:
     """(box, "image" | "rect" | "path") of every image and vector path of the page; "rect" is a
-    path made of rectangles and horizontal or vertical rules only."""
-    found = [(rect, "image") for rect in page_images(page)]
+    path made of rectangles and horizontal or vertical rules only. `images`: the page's
+    `page_images` when the caller has them already (each reading builds a text page)."""
+    found = [(rect, "image") for rect in (page_images(page) if images is None else images)]
     try:
         paths = page.get_drawings()
     except Exception:  # a broken content stream: assume the pictures draw something

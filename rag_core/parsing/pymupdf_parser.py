@@ -267,8 +267,10 @@ def _page_blocks(
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     graphics: list | None = None
+    images = page_images(page)  # read once: graphics_of and missed_images both need them
     rtl = RtlSpans(page)
-    marks = watermark_boxes(page)  # a slanted "DRAFT" across the page is no text of the document
+    # a slanted "DRAFT" across the page is no text of the document
+    marks = watermark_boxes(page, getattr(layout, "fulltext", None))
     bands = gutters([(b.x0, b.y0, b.x1, b.y1) for b in layout.boxes if b.boxclass in ("text", "list-item")])
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
@@ -276,7 +278,7 @@ def _page_blocks(
         kind = _KINDS.get(box.boxclass, "text")
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
         if kind == "picture":
-            graphics = graphics_of(page) if graphics is None else graphics
+            graphics = graphics_of(page, images) if graphics is None else graphics
             if not draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
                 lines = _lines_in_rect(page, bbox, width, height)
                 if lines:
@@ -306,8 +308,8 @@ def _page_blocks(
                 block = None
         if block is not None:
             blocks.append(block)
-    for bbox in missed_images(page_images(page), blocks, width, height):
-        graphics = graphics_of(page) if graphics is None else graphics
+    for bbox in missed_images(images, blocks, width, height):
+        graphics = graphics_of(page, images) if graphics is None else graphics
         found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, False, marks)
         below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
         blocks[below:below] = found
