@@ -100,7 +100,13 @@ def _announcement(line: str, sentence: str, following: str = "") -> bool:
         return False
     if _ANNOUNCES.search(sentence):
         return True
-    return sentence.rstrip()[-1:] not in _FINAL + ",)" and _is_item(following) and not is_code_like(sentence)
+    words = re.findall(r"[^\W\d_]{2,}", sentence)  # a heading or a sentence, not a page number or a formula
+    return (
+        sentence.rstrip()[-1:] not in _FINAL + ",)"
+        and _is_item(following)
+        and len(words) >= 2
+        and not is_code_like(sentence)
+    )
 
 
 def _title_end(lines: Sequence[str], start: int) -> int:
