@@ -131,6 +131,7 @@ class Candidate:
     stems: frozenset[str]
     relevance: float
     line: int = -1  # the line of the parent's text that holds it (`units.parent_lines`)
+    terms: frozenset[tuple[int, float]] = frozenset()  # the question's terms it holds: (term, share of weight)
 
 
 def candidates(
@@ -175,11 +176,12 @@ def candidates(
     total = sum(w for _, w in weights) or 1.0
     out = []
     for p, order, text, stems, best, doc_language, line_no in raw:
-        covered = sum(w for s, w in weights if s & stems) / total
+        terms = frozenset((i, w / total) for i, (words, w) in enumerate(weights) if words & stems)
+        covered = sum(w for _, w in terms)
         bonus = (BEST_CHILD_BONUS if best and covered else 0.0) + (
             LANGUAGE_BONUS if covered and doc_language == language else 0.0
         )
-        out.append(Candidate(p, order, text, stems, covered + bonus, line_no))
+        out.append(Candidate(p, order, text, stems, covered + bonus, line_no, terms))
     return out
 
 

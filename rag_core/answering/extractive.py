@@ -2,9 +2,13 @@
 
 Used when no language model is configured, and as the fallback when the model fails. The
 sentences are chosen across the context parents by `evidence.select` (relevance floor,
-redundancy removed, code and console output never offered); each parent that gives
-sentences gets one paragraph, in context order, made of its sentences in document order,
-citing the parent and quoting its first sentence, so the usual verification marks it
+redundancy removed, code and console output never offered) and widened to the units they
+belong to (`units`: a list with the sentence that announces it, a numbered paragraph). The
+answer leads with the piece that answers best; another piece follows only when it answers
+about as well (`CLOSE_SHARE` of the lead's relevance) or carries evidence the pieces before it
+lack (a question term none of them holds), so a passage that only shares the topic (a weaker
+repeat of words already quoted) is left out; the others follow in context and document order, one paragraph each,
+citing the parent and quoting its most relevant sentence, so the usual verification marks it
 supported. When the question names a row label of a table in the context (an accident
 year, "IBNR"), the answer starts with those rows (`table_rows`). When no sentence reaches
 the floor, the answer shows where the search landed (the best passage's first sentence).
@@ -26,6 +30,12 @@ from rag_core.models import Paragraph, RetrievedParent
 # this share of what the best passage in the question's language covers: a translation-matched passage
 # scores lower by construction (its terms count at half weight), so only one that answers passes.
 OTHER_LANGUAGE_SHARE = 0.8
+# A piece after the lead is kept when it answers about as well as the lead (at least this share of its
+# relevance: another place that may hold the answer), or when it holds a question term that neither the
+# lead nor a piece kept before it holds; a piece under the share whose terms are all already quoted only
+# shares the topic. Measured on the dev sets (docs/refusals_and_pages.md, "Answers composed").
+CLOSE_SHARE = 0.45
+NEW_EVIDENCE = 0.005  # a term's share of the question's weight that counts as new (not rounding noise)
 
 
 def _landing(hit: RetrievedParent) -> str:
@@ -50,11 +60,15 @@ class _Piece:
     quote: str  # its most relevant chosen sentence, verbatim
     relevance: float
     whole: bool  # a unit (numbered paragraph, list with its announcement, guideline)
+    terms: set[tuple[int, float]]  # the question's terms its sentences hold (`Candidate.terms`)
 
 
-def _pieces(hits: Sequence[RetrievedParent], chosen: Sequence[Candidate]) -> list[_Piece]:
+def _pieces(
+    hits: Sequence[RetrievedParent], chosen: Sequence[Candidate], every: Sequence[Candidate] = ()
+) -> list[_Piece]:
     """The chosen sentences widened to their units; a sentence inside a quoted unit is not repeated;
-    sentences of adjacent lines of one parent read as one piece, distant ones stay apart."""
+    sentences of adjacent lines of one parent read as one piece, distant ones stay apart. A unit holds
+    the question terms of every sentence in it (`every`: all the candidates)."""
     lines = {p: parent_lines(hits[p]) for p in {c.parent for c in chosen}}
     units: list[_Piece] = []
     for c in sorted(chosen, key=lambda c: -c.relevance):
@@ -65,7 +79,10 @@ def _pieces(hits: Sequence[RetrievedParent], chosen: Sequence[Candidate]) -> lis
         if inside is not None:
             continue
         text = unit_text(lines[c.parent], unit)
-        units.append(_Piece(c.parent, unit.start, unit.end, c.order, [text], c.text, c.relevance, True))
+        terms = {t for o in every if o.parent == c.parent and unit.start <= o.line < unit.end for t in o.terms}
+        units.append(
+            _Piece(c.parent, unit.start, unit.end, c.order, [text], c.text, c.relevance, True, terms | c.terms)
+        )
     pieces = list(units)
     for c in sorted(chosen, key=lambda c: (c.parent, c.order)):
         owner = next((u for u in units if u.parent == c.parent and u.start <= c.line < u.end), None)
@@ -75,11 +92,12 @@ def _pieces(hits: Sequence[RetrievedParent], chosen: Sequence[Candidate]) -> lis
         last = pieces[-1] if pieces and not pieces[-1].whole and pieces[-1].parent == c.parent else None
         if last is not None and c.line - last.end <= 0:
             last.texts.append(c.text)
+            last.terms |= c.terms
             last.end = c.line + 1
             if c.relevance > last.relevance:
                 last.quote, last.relevance = c.text, c.relevance
             continue
-        pieces.append(_Piece(c.parent, c.line, c.line + 1, c.order, [c.text], c.text, c.relevance, False))
+        pieces.append(_Piece(c.parent, c.line, c.line + 1, c.order, [c.text], c.text, c.relevance, False, set(c.terms)))
     return pieces
 
 
@@ -96,7 +114,20 @@ def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: s
     if not pieces:
         return []
     lead = max(pieces, key=lambda p: (p.relevance, -p.parent))
-    return [lead, *sorted((p for p in pieces if p is not lead), key=lambda p: (p.parent, p.order))]
+    return [lead, *sorted(_adding_evidence(lead, pieces), key=lambda p: (p.parent, p.order))]
+
+
+def _adding_evidence(lead: _Piece, pieces: Sequence[_Piece]) -> list[_Piece]:
+    """The pieces other than `lead`, most relevant first, that answer about as well as the lead
+    (`CLOSE_SHARE`) or hold a question term that the lead and the pieces kept before them lack."""
+    covered = {i for i, _ in lead.terms}
+    kept = []
+    for p in sorted((p for p in pieces if p is not lead), key=lambda p: (-p.relevance, p.parent, p.order)):
+        new = sum(w for i, w in p.terms if i not in covered)
+        if new >= NEW_EVIDENCE or p.relevance >= CLOSE_SHARE * lead.relevance:
+            kept.append(p)
+            covered |= {i for i, _ in p.terms}
+    return kept
 
 
 def extractive_paragraphs(
@@ -112,10 +143,11 @@ def extractive_paragraphs(
     registry id of `hits[i]`. A parent written in another language than the question's (`language`)
     is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
     question's translated terms to match it)."""
-    chosen = select(candidates(hits, question, language, extra_terms))
+    every = candidates(hits, question, language, extra_terms)
+    chosen = select(every)
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     paragraphs = list(cells)
-    for piece in _in_order(_pieces(hits, chosen), hits, language):
+    for piece in _in_order(_pieces(hits, chosen, every), hits, language):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
         paragraphs.append(

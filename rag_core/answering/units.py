@@ -7,7 +7,8 @@ writes one paragraph or list item per line, a list item with its marker):
   is quoted from its number to its end: its sentences, its list items and a line the page break
   cut off (a continuation starts in lower case after a line without final punctuation);
 - a sentence that announces a list (it ends with a colon, or says "the following", "as follows",
-  "suivants") is quoted with the items that follow it;
+  "suivants", or it ends its line without final punctuation right above a list item, as a slide's
+  "Deux problèmes se posent néanmoins" or a heading does) is quoted with the items that follow it;
 - a numbered title of a regulatory text ("Guideline 69 – ...", "Article 12", "Orientation 5")
   is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
   whole).
@@ -21,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rag_core.answering.evidence import is_code_like
 from rag_core.models import RetrievedParent
 
 MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) past this length
@@ -90,9 +92,21 @@ def _items_end(lines: Sequence[str], start: int, number: int | None) -> int:
     return end
 
 
-def _announcement(line: str, sentence: str) -> bool:
-    """The chosen sentence ends its line and announces what follows."""
-    return line.rstrip().endswith(sentence.rstrip()) and bool(_ANNOUNCES.search(sentence))
+def _announcement(line: str, sentence: str, following: str = "") -> bool:
+    """The chosen sentence ends its line and announces what follows: it says so (a colon, "the
+    following", "suivants"), or it ends without final punctuation right above a list item (a slide's
+    "Deux problèmes se posent néanmoins" over its bullets, a heading over its items)."""
+    if not line.rstrip().endswith(sentence.rstrip()):
+        return False
+    if _ANNOUNCES.search(sentence):
+        return True
+    words = re.findall(r"[^\W\d_]{2,}", sentence)  # a heading or a sentence, not a page number or a formula
+    return (
+        sentence.rstrip()[-1:] not in _FINAL + ",)"
+        and _is_item(following)
+        and len(words) >= 2
+        and not is_code_like(sentence)
+    )
 
 
 def _title_end(lines: Sequence[str], start: int) -> int:
@@ -126,12 +140,14 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
         end = _title_end(lines, start)
         return Unit(start, end, head.strip()) if end > start + 1 else None
     if start == line_no:
-        if _announcement(head, sentence) and line_no + 1 < len(lines):
+        if line_no + 1 < len(lines) and _announcement(head, sentence, lines[line_no + 1]):
             end = _items_end(lines, start, None)
             return Unit(start, end, sentence.strip()) if end > start + 1 else None
         return None
     announcer = (split(head) or [""])[-1]
-    if announcer and _announcement(head, announcer):  # a chosen item: with the sentence that announces it
+    if announcer and _announcement(
+        head, announcer, lines[start + 1]
+    ):  # a chosen item: with the sentence that announces it
         return Unit(start, _items_end(lines, start, None), announcer.strip())
     return None
 

@@ -62,3 +62,26 @@ def test_a_line_cut_by_the_page_joins_its_paragraph() -> None:
 def test_a_numbered_title_is_quoted_with_its_paragraphs() -> None:
     lines = ["Guideline 4 – Data quality", "- 20. First rule.", "- 21. Second rule.", "Guideline 5 – Other", "- 22. X."]
     assert quoted(lines, 0, lines[0]) == "\n".join(lines[:3])
+
+
+SLIDE = [
+    "Le modèle est très précis. Deux problèmes se posent néanmoins",
+    "- 1 La loi de la charge est inaccessible sauf par simulation",
+    "- 2 La calibration demande un historique important.",
+    "Les moments s'expriment simplement.",
+]
+
+
+def test_a_sentence_ending_without_punctuation_above_items_announces_them() -> None:
+    assert quoted(SLIDE, 0, "Deux problèmes se posent néanmoins") == "\n".join(
+        ["Deux problèmes se posent néanmoins", SLIDE[1], SLIDE[2]]
+    )
+    assert quoted(SLIDE, 2, SLIDE[2]) == quoted(SLIDE, 0, "Deux problèmes se posent néanmoins")
+    assert quoted(SLIDE, 0, "Le modèle est très précis.") is None  # a finished sentence announces nothing
+
+
+def test_a_formula_above_an_item_does_not_announce_it() -> None:
+    lines = ["r = S'k / Zk ~ + l -- i", "- r 7 = selected premium factor for accident year i", "Next paragraph."]
+    assert quoted(lines, 1, lines[1]) is None
+    lines = ["1-797", "- 'Notional deferred taxes' refers to the sum of the products.", "- 'Other' means other."]
+    assert quoted(lines, 1, lines[1]) is None  # a page's furniture above a definition list announces nothing
