@@ -7,7 +7,9 @@ names one (`pdf` or `scope_pdf`), as `pages_and_refusals` asks it. The searches 
 (`question.flow.retrieve`) are recorded as they ran, and for each (sub-)question this writes: the term
 check's terms (kind, words, how many passages of the scope mention each, up to `COUNT_LIMIT`, and which of
 the context passages mention it), the first parents' fused score and their place and score in every
-channel, the number of passages in scope, and the product's decision (refused, why, the terms named).
+channel, the number of passages in scope, and the product's decision (refused, why, the terms named);
+with `--texts N`, the best passage (child) of the first N context parents, as indexed (for scoring a reader offline:
+`benchmarks/refusal_reader.py`).
 `benchmarks/refusal_fit.py` reads these files. A row is answerable when it has `pages` or `evidence`.
 """
 
@@ -33,6 +35,7 @@ from rag_core.text import fold
 LOCAL = Principal.local_operator()
 COUNT_LIMIT = 400  # passages counted per term form (the term check itself stops at a dozen)
 PARENTS = 10
+TEXT_CHARS = 2000  # a recorded passage's text (the parent's best child, as indexed), for a reader
 
 
 def _count(ctx: QuestionContext, forms: tuple[tuple[str, ...], ...]) -> int:
@@ -44,8 +47,8 @@ def _count(ctx: QuestionContext, forms: tuple[tuple[str, ...], ...]) -> int:
     return best
 
 
-def signals(ctx: QuestionContext, got: Retrieved) -> dict[str, Any]:
-    """One (sub-)question's record (see the module docstring)."""
+def signals(ctx: QuestionContext, got: Retrieved, texts: int = 0) -> dict[str, Any]:
+    """One (sub-)question's record (see the module docstring); `texts` context passages' text too."""
     share = got.sub.parents
     context = [fold(passage_text(h)) for h in got.result.parents[:share]]
     coverage = got.coverage
@@ -79,6 +82,7 @@ def signals(ctx: QuestionContext, got: Retrieved) -> dict[str, Any]:
         "apart": list(coverage.apart) if coverage else [],
         "not_retrieved": list(coverage.not_retrieved) if coverage else [],
         "parents": parents,
+        "texts": [h.best_child.context_text[:TEXT_CHARS] for h in got.result.parents[: min(share, texts)]],
     }
 
 
@@ -87,6 +91,7 @@ def main() -> int:
     parser.add_argument("questions", type=Path)
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--texts", type=int, default=0, help="record the first N context passages' text")
     args = parser.parse_args()
     settings = Settings(data_dir=args.data_dir)
     recorded: list[dict[str, Any]] = []
@@ -94,7 +99,7 @@ def main() -> int:
 
     def spy(ctx: QuestionContext, question: str, share: int, reranker: Reranker | None) -> Retrieved:
         got = original(ctx, question, share, reranker)
-        recorded.append(signals(ctx, got))
+        recorded.append(signals(ctx, got, args.texts))
         return got
 
     flow.retrieve = spy  # the benchmark records the searches as they ran
