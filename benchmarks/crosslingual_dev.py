@@ -70,13 +70,14 @@ CHANNELS = {
 SHOWN = ("hit@1", "hit@3", "hit@5", "mrr", "ndcg@10", "doc@3")
 
 
-def collect(name: str, corpus: Corpus, settings: Settings) -> list[dict]:
-    """Every channel's page ranking for each answerable question of one set."""
+def collect(name: str, corpus: Corpus, settings: Settings, path: Path | None = None) -> list[dict]:
+    """Every channel's page ranking for each answerable question of one set (`path`: another
+    question file in the dev sets' format than shared/eval's `name`)."""
     languages = {r.file_name: r.language for r in corpus.records.values()}
     languages_of_docs = {doc_id: r.language for doc_id, r in corpus.records.items()}
     embedder = corpus.embedder()
     out = []
-    for row in load_rows(SHARED / "eval" / f"{name}.jsonl"):
+    for row in load_rows(path or SHARED / "eval" / f"{name}.jsonl"):
         q = build_question(row, corpus.page_text)
         if not q.answerable or any(pdf not in languages for pdf in q.pdfs):
             continue
