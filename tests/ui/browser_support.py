@@ -25,6 +25,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VIEWER_IFRAME = 'iframe[title*="pdf_viewer"]'
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the app shows no run in progress
 
 
 def free_port() -> int:
@@ -137,6 +138,7 @@ class _Runs:
     rather than for a fixed time."""
 
     def __init__(self, page) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self._done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -144,6 +146,8 @@ class _Runs:
         self.finished = 0  # on any websocket of the page
         self.sockets = 0  # websockets the page has opened (one per page load)
         self.finished_on_latest = 0  # on the websocket opened last
+        self.file_requests = 0  # deferred-file requests the page has sent (a download button's click)
+        self._back = BackMsg.FromString
         page.on("websocket", self._opened)
 
     def _opened(self, ws) -> None:
@@ -151,6 +155,17 @@ class _Runs:
         self.finished_on_latest = 0
         number = self.sockets
         ws.on("framereceived", lambda payload: self._frame(payload, number))
+        ws.on("framesent", self._sent)
+
+    def _sent(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            msg = self._back(payload)
+        except Exception:  # not a BackMsg
+            return
+        if msg.WhichOneof("type") == "backend_operation_request":
+            self.file_requests += 1
 
     def _frame(self, payload: str | bytes, socket_number: int) -> None:
         if isinstance(payload, str):
@@ -186,7 +201,48 @@ def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:
         if time.monotonic() > deadline:
             raise TimeoutError(f"no Streamlit run finished within {timeout_ms} ms of the action")
         page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int = 15_000):  # type: ignore[no-untyped-def]
+    """The `Download` that one click on the download button `button` (a locator) gives.
+
+    The click is made once the app shows no run in progress and the button is enabled. Streamlit
+    redraws the page on every run (a fragment on a timer runs every few seconds): a click that lands
+    on a button being redrawn is lost, and the browser never asks for the file. Such a click is
+    made again; a click whose file request was sent is never repeated, so the server makes the
+    export once (a test can count its records). Call after the page's first `goto`."""
+    from playwright.sync_api import expect
+
+    runs = _runs(page)
+    deadline = time.monotonic() + timeout_ms / 1000
+    downloads: list = []
+
+    def started(download) -> None:  # type: ignore[no-untyped-def]
+        downloads.append(download)
+
+    page.on("download", started)
+    try:
+        while True:
+            left_ms = max(1_000, int((deadline - time.monotonic()) * 1000))
+            page.wait_for_selector(IDLE, timeout=left_ms)
+            expect(button).to_be_enabled(timeout=left_ms)
+            asked = runs.file_requests
+            button.click(timeout=left_ms)
+            asked_by = time.monotonic() + asked_within_ms / 1000
+            while runs.file_requests == asked and not downloads and time.monotonic() < asked_by:
+                page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
+            if runs.file_requests > asked or downloads:
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no click on the download button asked for its file within {timeout_ms} ms")
+        while not downloads:  # the file was asked for: its download comes once the server has made it
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms")
+            page.wait_for_timeout(100)
+        return downloads[0]
+    finally:
+        page.remove_listener("download", started)
 
 
 def goto(page, url: str, timeout_ms: int = 120_000) -> None:
@@ -201,7 +257,7 @@ def goto(page, url: str, timeout_ms: int = 120_000) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"no Streamlit run of {url} finished within {timeout_ms} ms")
         page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
 def open_home(page, url: str, heading: str = "Questions-réponses sur vos documents") -> None:
