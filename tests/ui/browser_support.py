@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -119,9 +120,32 @@ def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeou
     raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            after_name = stat.read_text().rsplit(")", 1)[1].split()  # the state, then the parent's pid
+        except (OSError, IndexError):
+            continue
+        if after_name[1:2] == [str(pid)]:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def stop_app(proc: subprocess.Popen) -> None:
-    """SIGTERM to the supervisor, which stops the app and the worker (their process groups)."""
+    """SIGTERM to the supervisor, which stops the app and the workers (their process groups).
+
+    The supervisor stops its children one after the other, each taking seconds to exit (a worker
+    several on a loaded machine): the same SIGTERM is sent to their groups here at once, so a
+    test's teardown waits for the slowest of them rather than for their sum."""
+    children = _children(proc.pid)
     proc.terminate()
+    for child in children:  # each started in its own session: its group's id is its pid
+        try:
+            os.killpg(child, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):  # gone already, or not a group of its own
+            pass
     try:
         proc.wait(timeout=40)
     except subprocess.TimeoutExpired:
