@@ -171,6 +171,7 @@ class _Runs:
         self.sockets = 0  # websockets the page has opened (one per page load)
         self.finished_on_latest = 0  # on the websocket opened last
         self.file_requests = 0  # deferred-file requests the page has sent (a download button's click)
+        self.files_refused = 0  # answers to them without a file (the server made nothing)
         self._back = BackMsg.FromString
         page.on("websocket", self._opened)
 
@@ -198,7 +199,10 @@ class _Runs:
             msg = self._parse(payload)
         except Exception:  # not a ForwardMsg: not a run
             return
-        if msg.WhichOneof("type") == "script_finished" and msg.script_finished in self._done:
+        kind = msg.WhichOneof("type")
+        if kind == "backend_operation_response" and not msg.backend_operation_response.deferred_file.url:
+            self.files_refused += 1
+        if kind == "script_finished" and msg.script_finished in self._done:
             self.finished += 1
             if socket_number == self.sockets:
                 self.finished_on_latest += 1
@@ -233,9 +237,11 @@ def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int 
 
     The click is made once the app shows no run in progress and the button is enabled. Streamlit
     redraws the page on every run (a fragment on a timer runs every few seconds): a click that lands
-    on a button being redrawn is lost, and the browser never asks for the file. Such a click is
-    made again; a click whose file request was sent is never repeated, so the server makes the
-    export once (a test can count its records). Call after the page's first `goto`."""
+    on a button being redrawn is lost, and the browser never asks for the file; or the file asked for
+    belongs to a drawing that a run has just replaced, and the server answers without one. Either
+    click is made again: in neither case did the server make the file. A click whose file is on its
+    way is never repeated, so the export is made once (a test can count its records). Call after
+    the page's first `goto`."""
     from playwright.sync_api import expect
 
     runs = _runs(page)
@@ -251,20 +257,20 @@ def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int 
             left_ms = max(1_000, int((deadline - time.monotonic()) * 1000))
             page.wait_for_selector(IDLE, timeout=left_ms)
             expect(button).to_be_enabled(timeout=left_ms)
-            asked = runs.file_requests
+            asked, refused = runs.file_requests, runs.files_refused
             button.click(timeout=left_ms)
             asked_by = time.monotonic() + asked_within_ms / 1000
             while runs.file_requests == asked and not downloads and time.monotonic() < asked_by:
                 page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
-            if runs.file_requests > asked or downloads:
-                break
+            if runs.file_requests > asked:  # the file was asked for: a download, or an answer without a file
+                while not downloads and runs.files_refused == refused:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms")
+                    page.wait_for_timeout(100)
+            if downloads:
+                return downloads[0]
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no click on the download button asked for its file within {timeout_ms} ms")
-        while not downloads:  # the file was asked for: its download comes once the server has made it
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms")
-            page.wait_for_timeout(100)
-        return downloads[0]
+                raise TimeoutError(f"no click on the download button gave its file within {timeout_ms} ms")
     finally:
         page.remove_listener("download", started)
 
