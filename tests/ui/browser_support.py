@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +26,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VIEWER_IFRAME = 'iframe[title*="pdf_viewer"]'
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the app shows no run in progress
 
 
 def free_port() -> int:
@@ -118,9 +120,32 @@ def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeou
     raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            after_name = stat.read_text().rsplit(")", 1)[1].split()  # the state, then the parent's pid
+        except (OSError, IndexError):
+            continue
+        if after_name[1:2] == [str(pid)]:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def stop_app(proc: subprocess.Popen) -> None:
-    """SIGTERM to the supervisor, which stops the app and the worker (their process groups)."""
+    """SIGTERM to the supervisor, which stops the app and the workers (their process groups).
+
+    The supervisor stops its children one after the other, each taking seconds to exit (a worker
+    several on a loaded machine): the same SIGTERM is sent to their groups here at once, so a
+    test's teardown waits for the slowest of them rather than for their sum."""
+    children = _children(proc.pid)
     proc.terminate()
+    for child in children:  # each started in its own session: its group's id is its pid
+        try:
+            os.killpg(child, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):  # gone already, or not a group of its own
+            pass
     try:
         proc.wait(timeout=40)
     except subprocess.TimeoutExpired:
@@ -137,6 +162,7 @@ class _Runs:
     rather than for a fixed time."""
 
     def __init__(self, page) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self._done = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -144,6 +170,9 @@ class _Runs:
         self.finished = 0  # on any websocket of the page
         self.sockets = 0  # websockets the page has opened (one per page load)
         self.finished_on_latest = 0  # on the websocket opened last
+        self.file_requests = 0  # deferred-file requests the page has sent (a download button's click)
+        self.files_refused = 0  # answers to them without a file (the server made nothing)
+        self._back = BackMsg.FromString
         page.on("websocket", self._opened)
 
     def _opened(self, ws) -> None:
@@ -151,6 +180,17 @@ class _Runs:
         self.finished_on_latest = 0
         number = self.sockets
         ws.on("framereceived", lambda payload: self._frame(payload, number))
+        ws.on("framesent", self._sent)
+
+    def _sent(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            msg = self._back(payload)
+        except Exception:  # not a BackMsg
+            return
+        if msg.WhichOneof("type") == "backend_operation_request":
+            self.file_requests += 1
 
     def _frame(self, payload: str | bytes, socket_number: int) -> None:
         if isinstance(payload, str):
@@ -159,7 +199,10 @@ class _Runs:
             msg = self._parse(payload)
         except Exception:  # not a ForwardMsg: not a run
             return
-        if msg.WhichOneof("type") == "script_finished" and msg.script_finished in self._done:
+        kind = msg.WhichOneof("type")
+        if kind == "backend_operation_response" and not msg.backend_operation_response.deferred_file.url:
+            self.files_refused += 1
+        if kind == "script_finished" and msg.script_finished in self._done:
             self.finished += 1
             if socket_number == self.sockets:
                 self.finished_on_latest += 1
@@ -186,7 +229,50 @@ def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:
         if time.monotonic() > deadline:
             raise TimeoutError(f"no Streamlit run finished within {timeout_ms} ms of the action")
         page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int = 15_000):  # type: ignore[no-untyped-def]
+    """The `Download` that one click on the download button `button` (a locator) gives.
+
+    The click is made once the app shows no run in progress and the button is enabled. Streamlit
+    redraws the page on every run (a fragment on a timer runs every few seconds): a click that lands
+    on a button being redrawn is lost, and the browser never asks for the file; or the file asked for
+    belongs to a drawing that a run has just replaced, and the server answers without one. Either
+    click is made again: in neither case did the server make the file. A click whose file is on its
+    way is never repeated, so the export is made once (a test can count its records). Call after
+    the page's first `goto`."""
+    from playwright.sync_api import expect
+
+    runs = _runs(page)
+    deadline = time.monotonic() + timeout_ms / 1000
+    downloads: list = []
+
+    def started(download) -> None:  # type: ignore[no-untyped-def]
+        downloads.append(download)
+
+    page.on("download", started)
+    try:
+        while True:
+            left_ms = max(1_000, int((deadline - time.monotonic()) * 1000))
+            page.wait_for_selector(IDLE, timeout=left_ms)
+            expect(button).to_be_enabled(timeout=left_ms)
+            asked, refused = runs.file_requests, runs.files_refused
+            button.click(timeout=left_ms)
+            asked_by = time.monotonic() + asked_within_ms / 1000
+            while runs.file_requests == asked and not downloads and time.monotonic() < asked_by:
+                page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
+            if runs.file_requests > asked:  # the file was asked for: a download, or an answer without a file
+                while not downloads and runs.files_refused == refused:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms")
+                    page.wait_for_timeout(100)
+            if downloads:
+                return downloads[0]
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no click on the download button gave its file within {timeout_ms} ms")
+    finally:
+        page.remove_listener("download", started)
 
 
 def goto(page, url: str, timeout_ms: int = 120_000) -> None:
@@ -201,7 +287,7 @@ def goto(page, url: str, timeout_ms: int = 120_000) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"no Streamlit run of {url} finished within {timeout_ms} ms")
         page.wait_for_timeout(50)  # lets Playwright deliver the websocket frames
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
 def open_home(page, url: str, heading: str = "Questions-réponses sur vos documents") -> None:
