@@ -33,7 +33,7 @@ import re
 from collections import Counter
 
 from rag_core.parsing.document_builder import Block
-from rag_core.parsing.headings import numbering_depth
+from rag_core.parsing.headings import labelled_heading, numbering_depth
 from rag_core.parsing.layout_text import union_bbox
 
 MAX_HEADING_WORDS = 20
@@ -263,8 +263,6 @@ def _join_chapter_number(blocks: list[Block], body: float, page_height: float) -
 def _join_wrapped(blocks: list[Block]) -> list[Block]:
     """Consecutive headings that are one heading wrapped over two boxes, joined (see the module's
     docstring); the blocks otherwise unchanged."""
-    from rag_core.parsing.outline import labelled_heading  # outline.py imports this module
-
     out: list[Block] = []
     for block in blocks:
         prev = out[-1] if out else None

@@ -119,3 +119,18 @@ def numbering_depth(text: str) -> int | None:
     if not match:
         return None
     return (match.group(1) or match.group(2)).count(".") + 1
+
+
+_LABEL = r"Guidelines?|Article|Articles|Orientation|Section|Chapter|Chapitre|Annex|Annexe|Appendix|Part|Partie|Titre"
+# "Guideline 24B – ...", "Article L. 123-4", "Annex IV", "Chapitre 2 :"
+# (a reference, "Article 5 of", has no separator after its number: not a heading)
+LABELLED = re.compile(
+    rf"^(?:{_LABEL})\s+(?:[LRD]\.?\s?)?(?:\d{{1,4}}(?:[-.]\d{{1,4}})*[A-Z]?|[IVXLC]{{1,6}})\b\.?(?P<rest>.*)$"
+)
+_TITLE_SEP = re.compile(r"^\s*(?:[–—:\-.]\s*\S|$)")
+
+
+def labelled_heading(text: str) -> bool:
+    """A line that opens a labelled unit: "Guideline 12 – Data quality", "Article L. 123-4"."""
+    match = LABELLED.match(text.strip())
+    return match is not None and bool(_TITLE_SEP.match(match.group("rest")))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.heading_blocks import body_size
+from rag_core.parsing.headings import labelled_heading
 from rag_core.parsing.layout_text import Line, fold_key, union_bbox
 
 MAX_LINES = 3  # an outline title or a labelled heading spans at most this many lines
@@ -29,13 +30,6 @@ MAX_LABELLED_WORDS = 25
 BODY_TOLERANCE = 0.5  # points: a labelled line this much smaller than the body text is a margin's label
 _HEADING_KINDS = ("heading", "title")
 _SEARCHED_KINDS = ("heading", "title", "text", "list", "caption")
-_LABEL = r"Guidelines?|Article|Articles|Orientation|Section|Chapter|Chapitre|Annex|Annexe|Appendix|Part|Partie|Titre"
-# "Guideline 24B – ...", "Article L. 123-4", "Annex IV", "Chapitre 2 :"
-# (a reference, "Article 5 of", has no separator after its number: not a heading)
-LABELLED = re.compile(
-    rf"^(?:{_LABEL})\s+(?:[LRD]\.?\s?)?(?:\d{{1,4}}(?:[-.]\d{{1,4}})*[A-Z]?|[IVXLC]{{1,6}})\b\.?(?P<rest>.*)$"
-)
-_TITLE_SEP = re.compile(r"^\s*(?:[–—:\-.]\s*\S|$)")
 _CONTINUATION = re.compile(r"^(?:where|with|so that|such that|and|or|then|hence|thus|i\.e\.|où|avec|soit|donc|et|ou)\b")
 _LEAD_IN = re.compile(r"^(?:where|with|so that|such that|où|avec|soit)\b", re.IGNORECASE)
 # "2.3 ", "IV. ", "III Annexes" (a part number), "• 4.3 " (a bullet the layout read before a section number)
@@ -62,12 +56,6 @@ def wordmark(text: str) -> bool:
     trademark sign. Large and bold, but it names a product, not a part of the document."""
     words = text.split()
     return 0 < len(words) <= MAX_WORDMARK_WORDS and text.rstrip().endswith(_MARK_SIGNS)
-
-
-def labelled_heading(text: str) -> bool:
-    """A line that opens a labelled unit: "Guideline 12 – Data quality", "Article L. 123-4"."""
-    match = LABELLED.match(text.strip())
-    return match is not None and bool(_TITLE_SEP.match(match.group("rest")))
 
 
 PageLines = Callable[[int], Sequence[Line]]  # a page's text-layer lines, in reading order

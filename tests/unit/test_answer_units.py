@@ -83,5 +83,5 @@ def test_a_sentence_ending_without_punctuation_above_items_announces_them() -> N
 def test_a_formula_above_an_item_does_not_announce_it() -> None:
     lines = ["r = S'k / Zk ~ + l -- i", "- r 7 = selected premium factor for accident year i", "Next paragraph."]
     assert quoted(lines, 1, lines[1]) is None
-    lines = ["1-797", "- 'Notional deferred taxes' refers to the sum of the products.", "- 'Other' means other."]
+    lines = ["1-797", "- 'Gross premium' is the amount before any cession.", "- 'Other' means other."]
     assert quoted(lines, 1, lines[1]) is None  # a page's furniture above a definition list announces nothing
