@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks import crosslingual_dev as xl
+from benchmarks import crosslingual_frontier as xf
 from benchmarks import crosslingual_variants as xv
 from rag_core import pipeline, retrieval
 from rag_core.access import Principal
@@ -229,7 +230,7 @@ def frontier(rows: list[dict], chosen: dict[str, Variant]) -> None:
         docs = sum(scored[id(r)]["doc@3"] for r in cross)
         hit3 = xv.mean([scored[id(r)]["hit@3"] for r in dev])
         low = d["low"]
-        met = [hits >= 5, docs >= 7, low is not None and low >= -0.01, hit3 > 0.84]
+        met = xf.targets_met(hits, docs, low, hit3)
         print(
             f"{name:<52}{hits:>5.0f}/{len(cross)}{docs:>5.0f}/{len(cross)}   "
             f"{d['mean']:+.4f} [{d['low']:+.4f},{d['high']:+.4f}]   {hit3:>8.3f}   {sum(met)}/4"
