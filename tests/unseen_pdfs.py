@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pymupdf
@@ -237,3 +238,19 @@ BUILDERS = {
     "decorated": decorated,
     "report": report,
 }
+
+
+def headed_pages(path: Path, pages: Sequence[Sequence[str]]) -> Path:
+    """A report of A4 pages in Helvetica, each a 14-point heading (its first string) followed by its
+    10.5-point paragraphs: text a parser reads as written, for tests that ask about named details."""
+    doc = pymupdf.open()
+    for paragraphs in pages:
+        page = doc.new_page(width=595, height=842)
+        y = 72.0
+        for i, text in enumerate(paragraphs):
+            size = 14 if i == 0 else 10.5
+            box = pymupdf.Rect(72, y, 523, y + 200)
+            left = page.insert_textbox(box, text, fontsize=size, fontname="helv")
+            y += 200 - left + (14 if i == 0 else 10)
+    doc.save(path)
+    return path

@@ -24,6 +24,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
+from tests.unseen_pdfs import headed_pages
 
 LOCAL = Principal.local_operator()
 CAS = "en_CAS_tail_factor_working_party_2013.pdf"
@@ -60,17 +61,7 @@ FILING_PAGES = [
 
 def _filing(path: Path) -> Path:
     """The annual report: one heading and its paragraphs per page (Helvetica, A4)."""
-    doc = pymupdf.open()
-    for paragraphs in FILING_PAGES:
-        page = doc.new_page(width=595, height=842)
-        y = 72.0
-        for i, text in enumerate(paragraphs):
-            size = 14 if i == 0 else 10.5
-            box = pymupdf.Rect(72, y, 523, y + 200)
-            left = page.insert_textbox(box, text, fontsize=size, fontname="helv")
-            y += 200 - left + (14 if i == 0 else 10)
-    doc.save(path)
-    return path
+    return headed_pages(path, FILING_PAGES)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import json
 import os
 from pathlib import Path
 
-import pymupdf
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -20,6 +19,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from tests.ui.apptest_support import APP
+from tests.unseen_pdfs import headed_pages
 from ui.i18n import t
 
 LOCAL = Principal.local_operator()
@@ -37,16 +37,7 @@ PAGES = [
 
 
 def _report(path: Path) -> Path:
-    doc = pymupdf.open()
-    for paragraphs in PAGES:
-        page = doc.new_page(width=595, height=842)
-        y = 72.0
-        for i, text in enumerate(paragraphs):
-            box = pymupdf.Rect(72, y, 523, y + 200)
-            left = page.insert_textbox(box, text, fontsize=14 if i == 0 else 10.5, fontname="helv")
-            y += 200 - left + 12
-    doc.save(path)
-    return path
+    return headed_pages(path, PAGES)
 
 
 @pytest.fixture
