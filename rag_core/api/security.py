@@ -104,6 +104,8 @@ class BodyLimit:
         limit = self.upload_limit if scope["path"].rstrip("/") == "/api/uploads" else self.json_limit
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
+            if int(declared) <= limit + DRAIN_MAX_BYTES:
+                await _drain(receive, DRAIN_MAX_BYTES)
             await _too_large(send, limit)
             return
         seen = 0
@@ -114,10 +116,32 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
+                    if message.get("more_body"):
+                        await _drain(receive, DRAIN_MAX_BYTES)
                     raise ApiError(413, _too_large_text(limit))
             return message
 
         await self.app(scope, counted, send)
+
+
+# A refused body is read to its end (and dropped) before the 413 goes out, up to this much: a client
+# such as urllib, curl without `Expect: 100-continue` or the browser sends the whole body before it
+# reads any answer, and a server that closes the connection on unread bytes resets it, so the client
+# gets a broken pipe instead of the message. A body declared larger than the limit plus this is
+# answered at once: no one should stream that much to learn it is refused.
+DRAIN_MAX_BYTES = 64 << 20
+
+
+async def _drain(receive: Receive, most: int) -> None:
+    """Read and drop what is left of the request body, up to `most` bytes."""
+    read = 0
+    while read <= most:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        read += len(message.get("body", b""))
+        if not message.get("more_body"):
+            return
 
 
 def _too_large_text(limit: int) -> str:

@@ -9,6 +9,8 @@ get a clear 4xx and nothing of anyone else's data.
 from __future__ import annotations
 
 import json
+import socket
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,6 +108,37 @@ def test_a_bad_upload_gets_the_apps_message_as_json_and_creates_no_job(served: S
         status, message = _error(reply)
         assert status == expected and words in message, (status, message)
     assert _job_ids(served, "alice") == before
+
+
+def test_a_too_large_upload_still_being_sent_when_refused_gets_the_413_not_a_reset(served: Served) -> None:
+    """The server refuses on the declared length at once; the client is still sending (as urllib, and
+    curl without `Expect: 100-continue`, do: the whole body, then the answer) and has asked for
+    `Connection: close` (urllib always does), so the server closes after its answer. Closing on unread
+    bytes resets the connection and the client sees a broken pipe, not the message: the refused body
+    must be read to its end first. The pause between the two parts makes the order certain."""
+    url = urllib.parse.urlsplit(served.url)
+    size = (MAX_FILE_MB << 20) + (4 << 20)
+    head = (
+        f"POST /api/uploads?collection=alice-notes&file_name=big.pdf HTTP/1.1\r\nHost: {url.netloc}\r\n"
+        f"Authorization: Bearer {served.tokens['alice']}\r\nContent-Type: application/pdf\r\nConnection: close\r\n"
+        f"Content-Length: {size}\r\n\r\n"
+    ).encode()
+    with socket.create_connection((url.hostname, url.port), timeout=60) as sock:
+        sock.sendall(head + b"%PDF-1.7\n" + b"0" * ((1 << 16) - 9))
+        time.sleep(1.0)  # the server has answered by now, or it never will before reading the body
+        sent = 1 << 16
+        while sent < size:
+            part = min(1 << 20, size - sent)
+            sock.sendall(b"0" * part)  # a reset connection raises here (broken pipe / reset by peer)
+            sent += part
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+            if b"\r\n\r\n" in reply and reply.endswith(b"}}"):
+                break
+    status_line, _, rest = reply.partition(b"\r\n")
+    assert status_line.split()[1] == b"413", status_line
+    assert b"larger than" in rest.partition(b"\r\n\r\n")[2], reply
 
 
 def test_forged_job_ids_get_the_same_404_as_a_missing_job(served: Served) -> None:
