@@ -8,23 +8,51 @@ can drop a session's URLs without importing the download buttons, which ask `ui.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
 _EXPORTS: dict[str, set[str]] = {}  # session id -> /media file ids made by its bound downloads
 _DEADLINES: dict[str, float] = {}  # /media file id -> time.monotonic() after which its URL is deleted
 _EXPORTS_LOCK = threading.Lock()
+_SWEEP_LOCK = threading.Lock()
 
 
 def remember_export(session_id: str, file_id: str, lifetime_s: float) -> None:
     # Streamlit names stored bytes by their hash: the same export clicked again is the same file,
     # whose address lives until the latest click's deadline.
+    _outlive_streamlits_sweep()
     with _EXPORTS_LOCK:
         _EXPORTS.setdefault(session_id, set()).add(file_id)
         _DEADLINES[file_id] = max(_DEADLINES.get(file_id, 0.0), time.monotonic() + lifetime_s)
     timer = threading.Timer(lifetime_s, _expire, args=(file_id,))
     timer.daemon = True
     timer.start()
+
+
+def _outlive_streamlits_sweep() -> None:
+    """Keep a live export out of Streamlit's own cleanup (once per process).
+
+    Streamlit deletes a download that no element of any session maps, at the second script run of any
+    session after it was made: a deferred download is never mapped, and the pages' fragments run every
+    few seconds, so its address died after 3 to 6 s, whatever the lifetime setting said. A slow fetch
+    (a loaded server, a browser that asks again) then got 404. The exports' own deadlines and
+    `forget_exports` delete them instead; every other file is left to Streamlit."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    with _SWEEP_LOCK:
+        original = MediaFileManager._get_inactive_file_ids
+        if getattr(original, "_keeps_exports", False):
+            return
+
+        @functools.wraps(original)
+        def inactive(self: MediaFileManager) -> set[str]:
+            with _EXPORTS_LOCK:  # never held while the manager's lock is taken, so no lock-order cycle
+                live = set(_DEADLINES)
+            return original(self) - live
+
+        inactive._keeps_exports = True  # type: ignore[attr-defined]  # a marker on the wrapper: install once
+        MediaFileManager._get_inactive_file_ids = inactive  # type: ignore[method-assign]
 
 
 def _expire(file_id: str) -> None:

@@ -232,6 +232,17 @@ def rerun(page, timeout_ms: int = 120_000) -> Iterator[None]:
     page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
+def wait_for_runs(page, count: int, timeout_ms: int = 60_000) -> None:  # type: ignore[no-untyped-def]
+    """Wait until `count` more script runs (the page's own, its fragments' included) have finished."""
+    runs = _runs(page)
+    until = runs.finished + count
+    deadline = time.monotonic() + timeout_ms / 1000
+    while runs.finished < until:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{count} script runs did not finish within {timeout_ms} ms")
+        page.wait_for_timeout(100)  # lets Playwright deliver the websocket frames
+
+
 def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int = 15_000):  # type: ignore[no-untyped-def]
     """The `Download` that one click on the download button `button` (a locator) gives.
 

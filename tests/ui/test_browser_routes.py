@@ -28,6 +28,7 @@ from tests.ui.browser_support import (
     report_first_citation,
     start_app,
     stop_app,
+    wait_for_runs,
 )
 from tests.ui.scoped_app import (
     ANN,
@@ -196,9 +197,10 @@ def test_oidc_download_works_for_its_user_and_its_address_dies_at_sign_out(brows
     # the export is written at click time by the app server, which a loaded machine (CI, two test
     # processes and their servers on two cores) has taken more than Playwright's default 30 s to answer
     got = click_download(page, page.get_by_role("button", name=CSV))
-    # fetched by the outsider as soon as the download starts: Streamlit deletes an unmapped download
-    # after two script runs of any session (the pages' fragments run every few seconds), which on a
-    # loaded machine came before a fetch made once the browser had saved the file
+    # Streamlit's own cleanup deletes an unmapped download at the second script run of any session
+    # after it was made (the pages' fragments run every few seconds): the address must outlive it and
+    # answer for its lifetime (an hour here), which a loaded machine's slow fetch once needed.
+    wait_for_runs(page, 3)
     export = got.url
     assert TABLE_CELL in outsider.request.get(export).body()  # a bearer address until...
     assert TABLE_CELL in got.path().read_bytes()  # the principal read again at click time is Ann
