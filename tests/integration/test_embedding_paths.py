@@ -161,3 +161,18 @@ def test_the_torch_path_takes_over_when_the_graph_cannot_be_built(
         vectors = embedder.embed_passages(passages[:5])
     assert "no graph today" in caplog.text and embedder.passages == "torch"
     assert np.allclose(vectors, e5_torch.embed_passages(passages[:5]), atol=1e-6)
+
+
+def test_the_onnx_path_imports_no_torch(graph_dir: Path) -> None:
+    """The memory it saves: a worker that embeds with the graph never loads torch."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom rag_core.embedding.e5_small import E5SmallEmbedder\n"
+        f"embedder = E5SmallEmbedder(graph_cache_dir=Path({str(graph_dir)!r}))\n"
+        "v = embedder.embed_passages(['Provisions techniques', 'Best estimate'])\n"
+        "assert v.shape == (2, 384), v.shape\nprint('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "False"
