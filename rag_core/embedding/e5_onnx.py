@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from rag_core.embedding.e5_torch import ModelFile, in_batches, model_file, words
+from rag_core.library import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +45,9 @@ def default_cache_dir() -> Path:
     return Path(base) / "rag_core" / "e5-onnx"
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def graph_path(cache_dir: Path, model: Path) -> Path:
     """Where the graph of this model file, by this builder and this onnx package, is kept."""
-    return cache_dir / f"e5-small-{file_sha256(model)[:16]}-g{GRAPH_VERSION}-onnx{version('onnx')}.onnx"
+    return cache_dir / f"e5-small-{sha256_file(model)[:16]}-g{GRAPH_VERSION}-onnx{version('onnx')}.onnx"
 
 
 def build_graph(f: ModelFile) -> bytes:
