@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from rag_core.embedding.e5_torch import ModelFile, in_batches, model_file, words
-from rag_core.library import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +44,11 @@ def default_cache_dir() -> Path:
     return Path(base) / "rag_core" / "e5-onnx"
 
 
-def graph_path(cache_dir: Path, model: Path) -> Path:
-    """Where the graph of this model file, by this builder and this onnx package, is kept."""
-    return cache_dir / f"e5-small-{sha256_file(model)[:16]}-g{GRAPH_VERSION}-onnx{version('onnx')}.onnx"
+def graph_path(cache_dir: Path, model_bytes: bytes) -> Path:
+    """Where the graph of this model file (its bytes, already read), by this builder and this onnx
+    package, is kept."""
+    digest = hashlib.sha256(model_bytes).hexdigest()
+    return cache_dir / f"e5-small-{digest[:16]}-g{GRAPH_VERSION}-onnx{version('onnx')}.onnx"
 
 
 def build_graph(f: ModelFile) -> bytes:
@@ -177,7 +178,7 @@ class Runtime:
         f = ModelFile(model)
         self.bos, self.eos, self.pad, self.max_pos, self.hidden = f.bos, f.eos, f.pad, f.max_pos, f.hidden
         self.word = f.word_blocks()
-        path = graph_path(cache_dir, model)
+        self.path = path = graph_path(cache_dir, f.data)  # the bytes just read, not the file read again
         graph = read_cached(path)
         self.built = graph is None
         if graph is None:

@@ -77,6 +77,11 @@ class ModelFile:
             self._entries[name] = (dtype, n, offset)
         self._buf = buf
 
+    @property
+    def data(self) -> bytes:
+        """The model file's bytes as read."""
+        return self._buf
+
     def raw(self, name: str) -> np.ndarray:
         dtype, n, offset = self._entries[name]
         if dtype == 0:

@@ -131,7 +131,8 @@ def test_empty_input_gives_no_rows() -> None:
 def test_a_cached_graph_whose_bytes_do_not_match_is_built_again_not_used(passages: list[str], tmp_path: Path) -> None:
     model = e5_torch.model_file()
     first = e5_onnx.Runtime(tmp_path, model)
-    path = e5_onnx.graph_path(tmp_path, model)
+    path = e5_onnx.graph_path(tmp_path, model.read_bytes())
+    assert first.path == path
     assert first.built and e5_onnx.read_cached(path) is not None and [p.name for p in tmp_path.iterdir()] == [path.name]
     assert not e5_onnx.Runtime(tmp_path, model).built  # read from the cache
     expected = first.forward([[0, 5, 6, 2]])
