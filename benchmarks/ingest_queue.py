@@ -60,6 +60,20 @@ class PeakMemory:
         self._thread.join()
 
 
+def _machine_cpu():
+    import psutil
+
+    return psutil.cpu_times()
+
+
+def _busy_cores(before, after, wall: float) -> float:
+    """Cores busy on average between two readings of the machine's CPU times (idle and I/O wait are
+    not busy): on an idle machine, how much of the two cores the queue used."""
+    idle = (after.idle - before.idle) + (getattr(after, "iowait", 0.0) - getattr(before, "iowait", 0.0))
+    total = sum(after) - sum(before)
+    return (total - idle) / total * (os.cpu_count() or 1) if total > 0 else 0.0
+
+
 def run(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> int:
     import warnings
 
@@ -89,12 +103,13 @@ def run(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> int:
     thread = threading.Thread(target=worker.run_forever, name="worker", daemon=True)
     thread.start()
     try:
-        started, started_at = time.perf_counter(), time.time()
+        started, started_at, cpu_before = time.perf_counter(), time.time(), _machine_cpu()
         submitted = [
             (pdf, pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, principal=local)) for pdf in pdfs
         ]
         done = {job.id: _wait(job.id, settings, local) for _, job in submitted}
         wall = time.perf_counter() - started
+        busy = _busy_cores(cpu_before, _machine_cpu(), wall)
         rows = []
         for pdf, job in submitted:
             final, _ = done[job.id]
@@ -116,6 +131,7 @@ def run(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> int:
         total_pages = sum(r[1] for r in rows)
         print(f"\n{len(rows)} documents, {total_pages} pages through the queue: wall {wall:.1f} s = ", end="")
         print(f"{wall / total_pages:.3f} s/page (target ≤ 0.5), load {_load()}")
+        print(f"  the machine's cores busy on average over that wall: {busy:.2f} of {os.cpu_count()}")
         for stage in names:
             total = sum(r[2].get(stage, 0.0) for r in rows)
             print(f"  {stage:<6} {total:7.1f} s  {total / total_pages:.3f} s/page")
