@@ -49,6 +49,10 @@ def expected_pages(q: dict) -> set[tuple[str, int]]:
     return {(q["pdf"], p) for p in q.get("pages", [])} if isinstance(q.get("pdf"), str) else set()
 
 
+def expected_files(q: dict) -> set[str]:
+    return {pdf for pdf, _ in expected_pages(q)} | ({q["pdf"]} if isinstance(q.get("pdf"), str) else set())
+
+
 def load(path: str) -> list[dict]:
     return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
 
@@ -89,6 +93,9 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
         started = time.perf_counter()
         a = pipeline.ask(q["question"], settings, principal=Principal.local_operator())
         text = " ".join(p.text for p in a.paragraphs)
+        by_id = {s.id: s for s in a.sources}
+        cited = [[by_id[i] for i in p.source_ids if i in by_id] for p in a.paragraphs]
+        files = expected_files(q)
         rows.append(
             {
                 "id": q["id"],
@@ -100,6 +107,9 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
                 "quoted": bool(q.get("quote")) and any(contains_quote(s.text, q["quote"]) for s in a.sources),
                 "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
                 "words": len(text.split()),
+                # per paragraph: does it cite an expected document / an expected page (answer precision)
+                "on_document": [any(s.file_name in files for s in c) for c in cited],
+                "on_page": [any((s.file_name, n) in expected_pages(q) for s in c for n in s.pages) for c in cited],
                 "paragraphs": len(a.paragraphs),
                 "console": [
                     p.text[:120] for p in a.paragraphs if CONSOLE.search(p.text) and getattr(p, "table", None) is None
@@ -139,6 +149,13 @@ def report(name: str, rows: list[dict], full: bool) -> None:
         print(
             f"  answer length: {sum(r['words'] for r in shown) / len(shown):.0f} words, "
             f"{sum(r['paragraphs'] for r in shown) / len(shown):.1f} paragraphs (mean of answers given)"
+        )
+    paragraphs = [(r, i) for r in shown for i in range(len(r.get("on_document", [])))]
+    if paragraphs:
+        off = sum(not r["on_document"][i] for r, i in paragraphs)
+        print(
+            f"  paragraphs citing no expected document: {off}/{len(paragraphs)} = {off / len(paragraphs):.3f}; "
+            f"citing an expected page: {sum(r['on_page'][i] for r, i in paragraphs) / len(paragraphs):.3f}"
         )
     console = [r for r in rows if r.get("console")]
     print(f"  answers with code or console text: {len(console)}  " + "; ".join(r["id"] for r in console))
