@@ -24,7 +24,9 @@ and the job table's versions before and after compaction.
 `--done-when` gives the figures the imports issue asks for, through the upload queue as `serve`
 runs it (`benchmarks/ingest_queue.py`): each stage's s/page per document and in total, the
 corpus's s/page from the uploads to the last job done, the triangles report's s/page, a 20-page
-text PDF's seconds from upload to searchable (`--text-pdf`, its first 20 pages), peak memory.
+text PDF's seconds from upload to searchable (`--text-pdf`, its first 20 pages), peak memory;
+then the corpus again through the worker processes `serve` starts on this machine (its wall,
+cores busy and peak memory), each worker warmed up by one untimed job first.
 """
 
 from __future__ import annotations

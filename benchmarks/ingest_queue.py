@@ -151,7 +151,94 @@ def run(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> int:
         f"peak resident memory: {memory.tree_mb:.0f} MB for this process and its helpers together, "
         f"{memory.process_mb:.0f} MB for the largest process"
     )
+    _serve_workers(pdfs, data_dir, text_pdf)
     return 0
+
+
+def _serve_workers(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> None:
+    """The corpus again through the worker processes `serve` starts on this machine (`worker_commands`:
+    one per two cores, plus the small-files lane), each warmed up first by one untimed job of its own:
+    the wall from the uploads to the last job done, and the cores busy meanwhile."""
+    import signal
+    import subprocess
+    import sys
+
+    from rag_core import pipeline
+    from rag_core.access import Principal
+    from rag_core.config import Settings
+    from rag_core.jobs.cli import worker_commands
+
+    local = Principal.local_operator()
+    root = data_dir / "serve-workers"
+    settings = Settings(data_dir=root)
+    commands = worker_commands(settings)
+    env = {**os.environ, "RAG_DATA_DIR": str(root)}
+    memory = PeakMemory()
+    logs = [open(root.parent / f"serve-worker-{i}.log", "w") for i in range(len(commands))]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "rag_core", *cmd],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for cmd, log in zip(commands, logs, strict=True)
+    ]
+    try:
+        # warm-up, untimed: a large cut for the main worker (the small lane may not take it), then a small
+        # one, which the small lane takes while the main worker is busy; each starts its page helpers
+        warm = []
+        for first, last in (
+            (0, settings.jobs.small_job_pages),
+            (settings.jobs.small_job_pages + 1, 2 * settings.jobs.small_job_pages - 8),
+        ):
+            cut = _cut(text_pdf, root.parent / f"warm-{first}-{last}.pdf", first, last)
+            warm.append(pipeline.submit_upload(cut.read_bytes(), cut.name, settings, principal=local))
+            while pipeline.get_job(warm[-1].id, settings, principal=local).state == "queued":
+                time.sleep(0.2)
+        for job in warm:
+            _wait(job.id, settings, local)
+        started, cpu_before = time.perf_counter(), _machine_cpu()
+        jobs = [pipeline.submit_upload(pdf.read_bytes(), pdf.name, settings, principal=local) for pdf in pdfs]
+        finished = [_wait(job.id, settings, local)[0] for job in jobs]
+        wall = time.perf_counter() - started
+        busy = _busy_cores(cpu_before, _machine_cpu(), wall)
+    finally:
+        for proc in procs:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for proc in procs:
+            proc.wait()
+        for log in logs:
+            log.close()
+        memory.stop()
+    import pymupdf
+
+    pages = sum(pymupdf.open(pdf).page_count for pdf, job in zip(pdfs, finished, strict=True) if job.state == "done")
+    failed = [job.file_name for job in finished if job.state != "done"]
+    print(
+        f"\nthe same corpus through the {len(procs)} worker processes serve starts here "
+        f"({', '.join(' '.join(c) for c in commands)}): {pages} pages, wall {wall:.1f} s = {wall / pages:.3f} s/page "
+        f"(target ≤ 0.5), cores busy {busy:.2f} of {os.cpu_count()}, load {_load()}"
+        + (f"; not done: {failed}" if failed else "")
+    )
+    print(
+        f"peak resident memory: {memory.tree_mb:.0f} MB for the worker processes and their helpers together, "
+        f"{memory.process_mb:.0f} MB for the largest process"
+    )
+
+
+def _cut(source: Path, out: Path, first: int, last: int) -> Path:
+    """Pages `first`..`last` (inclusive, 0-based) of `source` as a new PDF."""
+    import pymupdf
+
+    with pymupdf.open(source) as src, pymupdf.open() as pdf:
+        pdf.insert_pdf(src, from_page=first, to_page=min(last, src.page_count - 1))
+        pdf.save(out)
+    return out
 
 
 def _text_upload(source: Path, data_dir: Path, settings, principal) -> None:
