@@ -11,8 +11,11 @@ signals the PDF gives are trusted above the model:
   "Article L. 123-4", "Orientation 3", "Chapitre 2", "Annex I"): that line (and its
   continuation lines, while the title has not ended) is a heading, whatever its size.
 
-And two rules the other way: a "heading" that opens with a word that continues a sentence or a
-formula ("where", "with", "so that", "où", "avec") is text, and so is a logo's brand name ("Redpaper ™").
+And three rules the other way: a "heading" that opens with a word that continues a sentence or a
+formula ("where", "with", "so that", "où", "avec") is text, so is a displayed equation the layout took for
+a heading ("PSAP = (1 − pc) × Primes acquises", under "on a calculé les PSAP en suivant cette formule :")
+unless it is numbered, labelled or an outline entry ("2.4.3 Connaître la loi de N = M1 + M2" stays),
+and so is a logo's brand name ("Redpaper ™").
 """
 
 from __future__ import annotations
@@ -45,6 +48,16 @@ def continues_sentence(text: str) -> bool:
     if _CONTINUATION.match(text):
         return True
     return bool(_LEAD_IN.match(text)) and (len(text.split()) <= 2 or text.endswith(":"))
+
+
+# an equals sign (or an order sign) between two operands: "Prime acquises_i = Prime acquises_i−1 × 1.04"
+_EQUATION = re.compile(r"[\w)\]}|]\s*(?:=|≤|≥|≈|≠)\s*[\w(\[{|−-]")
+
+
+def displayed_equation(text: str) -> bool:
+    """A line that states an equation and carries no section number or label: a formula printed on a
+    line of its own, which the layout may take for a heading (it is short and set apart)."""
+    return bool(_EQUATION.search(text)) and not _LEADING_NUMBER.match(text) and not labelled_heading(text)
 
 
 _MARK_SIGNS = ("™", "®", "℠")
@@ -83,7 +96,11 @@ def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: 
             any(_mark_unboxed(out, title, candidate, page_lines, entry_keys) for candidate in (page, page + 1))
     for block in out:
         text = " ".join(line.text for line in block.lines)
-        if block.kind == "heading" and (continues_sentence(text) or wordmark(text)):
+        if block.kind != "heading":
+            continue
+        if continues_sentence(text) or wordmark(text):
+            block.kind = "text"
+        elif displayed_equation(text) and not any(_keys(text) & keys for keys in entry_keys):
             block.kind = "text"
     return out
 

@@ -31,6 +31,7 @@ TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
 MACK = "en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf"
 ACT2008 = "fr_aide_memoire_ACT2008_credibilite_provisionnement.pdf"
 CAS = "en_CAS_tail_factor_working_party_2013.pdf"
+CHAINLADDER = "fr_rapport_provisionnement_non_vie_ChainLadder_Mack_Bootstrap.pdf"
 _GUIDELINE = re.compile(r"^Guideline (\d+)[A-Z]? [–-] ")
 _KEY = re.compile(r"\w+")
 
@@ -142,6 +143,21 @@ def test_a_microsoft_word_title_is_ignored_and_where_is_not_a_heading(parsed) ->
     assert "Bornhuetter" in result.title  # the paper's title, printed largest on its first page
     heads = [text.strip().lower() for _, text in _headings(result.document)]
     assert heads and not any(h in ("where", "with", "so that") or h.startswith("where ") for h in heads)
+
+
+def test_a_formula_under_a_sentence_that_announces_it_is_not_a_heading(parsed) -> None:
+    """The report prints its premium and PSAP formulas on lines of their own; the layout took them for
+    headings, so the passages after them were labelled with a formula instead of their section."""
+    result, settings = parsed(CHAINLADDER)
+    heads = [text for _, text in _headings(result.document)]
+    assert heads and not [h for h in heads if "=" in h and not h[:1].isdigit()], heads
+    parents = build_chunks(result.document, "c" * 64, settings).parents
+    holder = next(p for p in parents if "PSAP = (1" in p.text)
+    assert "suivant cette formule" in holder.text  # the formula stays with the sentence that announces it
+    assert "Loss Ratio" in holder.section and "PSAP =" not in holder.section, holder.section
+    # a numbered heading that states an equation stays a heading
+    other, _ = parsed("fr_aide_memoire_ACT3000_theorie_du_risque.pdf")
+    assert any(h.startswith("2.4.3") and "N = M1 + M2" in h for _, h in _headings(other.document))
 
 
 def test_the_contents_page_is_not_a_table_and_a_triangle_keeps_its_development_years(parsed) -> None:
