@@ -11,7 +11,8 @@ writes one paragraph or list item per line, a list item with its marker):
   "Deux problèmes se posent néanmoins" or a heading does) is quoted with the items that follow it;
 - a numbered title of a regulatory text ("Guideline 69 – ...", "Article 12", "Orientation 5")
   is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
-  whole).
+  whole); a title cut there ends with `CUT_MARK` on a line of its own, so the reader knows that more
+  of it follows in the document (the citation opens it).
 A chosen list item is quoted with the sentence that announces its list. Any other sentence is
 quoted alone, as before. Nothing is generated: a unit is the document's own lines.
 """
@@ -26,6 +27,7 @@ from rag_core.answering.evidence import is_code_like
 from rag_core.models import RetrievedParent
 
 MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) past this length
+CUT_MARK = "[…]"  # the last line of a title's quote that stops before its last paragraph
 
 _NUMBERED = re.compile(r"^\s*(?:[-–•]\s+)?(\d{1,4})\.\s+(?=[^\W\d_])")
 _ITEM = re.compile(r"^\s*(?:[-–—•▪●◦○■□➢►✓*]|\(?[a-zA-Z]\)|\(?[ivxIVX]{1,5}\)|\(?\d{1,2}\)|\d{1,2}\.(?=\s))\s+(?=\S)")
@@ -50,6 +52,7 @@ class Unit:
     start: int
     end: int
     first: str
+    cut: bool = False  # more of the unit follows `end` (a title past `MAX_UNIT_CHARS`)
 
 
 def parent_lines(hit: RetrievedParent) -> list[str]:
@@ -109,8 +112,9 @@ def _announcement(line: str, sentence: str, following: str = "") -> bool:
     )
 
 
-def _title_end(lines: Sequence[str], start: int) -> int:
-    """A numbered title with the numbered paragraphs under it, cut past `MAX_UNIT_CHARS`."""
+def _title_end(lines: Sequence[str], start: int) -> tuple[int, bool]:
+    """A numbered title with the numbered paragraphs under it, cut past `MAX_UNIT_CHARS`: the end, and
+    whether a paragraph of it was left out there."""
     end, size = start + 1, len(lines[start])
     while end < len(lines):
         n = _number(lines[end])
@@ -119,9 +123,9 @@ def _title_end(lines: Sequence[str], start: int) -> int:
         stop = _items_end(lines, end, n)
         size += sum(len(x) for x in lines[end:stop])
         if size > MAX_UNIT_CHARS and end > start + 1:
-            break
+            return end, True
         end = stop
-    return end
+    return end, False
 
 
 def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
@@ -137,8 +141,8 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
     if number is not None:
         return Unit(start, _items_end(lines, start, number), head.strip())
     if start == line_no and _TITLE.match(head):
-        end = _title_end(lines, start)
-        return Unit(start, end, head.strip()) if end > start + 1 else None
+        end, cut = _title_end(lines, start)
+        return Unit(start, end, head.strip(), cut) if end > start + 1 else None
     if start == line_no:
         if line_no + 1 < len(lines) and _announcement(head, sentence, lines[line_no + 1]):
             end = _items_end(lines, start, None)
@@ -154,7 +158,7 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
 
 def unit_text(lines: Sequence[str], unit: Unit) -> str:
     """The unit as quoted: its first sentence (or line), then its lines as written, one a line (a line the
-    page break cut off joins the one before)."""
+    page break cut off joins the one before), and `CUT_MARK` when it stops before its end."""
     out = [unit.first]
     for i in range(unit.start + 1, unit.end):
         line = lines[i].strip()
@@ -164,4 +168,6 @@ def unit_text(lines: Sequence[str], unit: Unit) -> str:
             out[-1] += " " + line
         else:
             out.append(line)
+    if unit.cut:
+        out.append(CUT_MARK)
     return "\n".join(out)

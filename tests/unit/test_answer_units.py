@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag_core.answering.evidence import split_sentences
-from rag_core.answering.units import unit_of, unit_text
+from rag_core.answering.units import CUT_MARK, unit_of, unit_text
 
 
 def quoted(lines: list[str], line_no: int, sentence: str) -> str | None:
@@ -62,6 +62,18 @@ def test_a_line_cut_by_the_page_joins_its_paragraph() -> None:
 def test_a_numbered_title_is_quoted_with_its_paragraphs() -> None:
     lines = ["Guideline 4 – Data quality", "- 20. First rule.", "- 21. Second rule.", "Guideline 5 – Other", "- 22. X."]
     assert quoted(lines, 0, lines[0]) == "\n".join(lines[:3])
+
+
+def test_a_title_cut_past_its_length_says_so_and_one_quoted_whole_does_not() -> None:
+    long = [f"- {n}. " + "Undertakings should assess the data used in the calculation. " * 8 for n in range(30, 36)]
+    lines = ["Guideline 9 – Data quality", *long, "Guideline 10 – Other", "- 40. X."]
+    text = quoted(lines, 0, lines[0])
+    assert text is not None
+    kept = text.splitlines()
+    assert kept[0] == lines[0] and kept[-1] == CUT_MARK  # the reader is told that more follows
+    assert 2 < len(kept) - 1 < len(long) + 1 and kept[1:-1] == [x.strip() for x in long[: len(kept) - 2]]
+    short = ["Guideline 4 – Data quality", "- 20. First rule.", "- 21. Second rule.", "Guideline 5 – Other"]
+    assert CUT_MARK not in (quoted(short, 0, short[0]) or "")
 
 
 SLIDE = [
