@@ -153,11 +153,14 @@ def _item_source(hit: RetrievedParent, item: Item) -> Source:
 
 
 def build_sources(result: SearchResult, context_k: int) -> list[Source]:
-    """The citable sources of the first `context_k` parents: each parent, then its items."""
+    """The citable sources of the first `context_k` parents: each parent, then its items, then the parents
+    that hold the items of a list it announces at its end (`SearchResult.announced`)."""
     sources: list[Source] = []
     seen: set[str] = set()
+    announced = {a.parent_id: a.items for a in result.announced}
     for hit in result.parents[: max(context_k, 0)]:
-        for source in [_parent_source(hit), *(_item_source(hit, item) for item in hit.parent.items)]:
+        listed = [_parent_source(item) for item in announced.get(hit.parent.id, [])]
+        for source in [_parent_source(hit), *(_item_source(hit, item) for item in hit.parent.items), *listed]:
             if source.id not in seen:
                 seen.add(source.id)
                 sources.append(source)

@@ -17,14 +17,15 @@ Nothing here is generated: every word comes from the document.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from rag_core.answering.cells import cell_paragraphs
 from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
 from rag_core.answering.table_rows import table_paragraphs
 from rag_core.answering.units import parent_lines, unit_of, unit_text
-from rag_core.models import Paragraph, RetrievedParent
+from rag_core.citations import parent_source_id
+from rag_core.models import AnnouncedList, Paragraph, RetrievedParent
 
 # A passage in another language than the question's is offered when its best sentence covers at least
 # this share of what the best passage in the question's language covers: a translation-matched passage
@@ -61,19 +62,48 @@ class _Piece:
     relevance: float
     whole: bool  # a unit (numbered paragraph, list with its announcement, guideline)
     terms: set[tuple[int, float]]  # the question's terms its sentences hold (`Candidate.terms`)
+    also: list[str] = field(default_factory=list)  # source ids of the parents holding its announced items
+
+
+def _item_line(hit: RetrievedParent) -> str:
+    """One item of a list announced at the end of the parent before: its heading and first sentence."""
+    heading = hit.parent.heading_path[-1] if hit.parent.heading_path else ""
+    prose = (line for line in hit.parent.text.splitlines() if not line.lstrip().startswith(("|", "$$")))
+    first = next((x for line in prose for x in split_sentences(line) if x.strip() and not is_code_like(x)), "")
+    return "- " + " — ".join(x.strip() for x in (heading, first) if x.strip())
+
+
+def _announced_piece(
+    c: Candidate, lines: Sequence[str], announced: Mapping[str, AnnouncedList], hit: RetrievedParent
+) -> _Piece | None:
+    """The chosen sentence when it is the announcement that ends its parent, with the items the parents
+    after it hold (`SearchResult.announced`); None otherwise."""
+    listed = announced.get(hit.parent.id)
+    if listed is None or c.line != len(lines) - 1 or c.text.strip() != listed.sentence:
+        return None
+    text = "\n".join([listed.sentence, *(_item_line(item) for item in listed.items)])
+    also = [parent_source_id(item.parent) for item in listed.items]
+    return _Piece(c.parent, c.line, c.line + 1, c.order, [text], c.text, c.relevance, True, set(c.terms), also)
 
 
 def _pieces(
-    hits: Sequence[RetrievedParent], chosen: Sequence[Candidate], every: Sequence[Candidate] = ()
+    hits: Sequence[RetrievedParent],
+    chosen: Sequence[Candidate],
+    every: Sequence[Candidate] = (),
+    announced: Mapping[str, AnnouncedList] | None = None,
 ) -> list[_Piece]:
     """The chosen sentences widened to their units; a sentence inside a quoted unit is not repeated;
     sentences of adjacent lines of one parent read as one piece, distant ones stay apart. A unit holds
-    the question terms of every sentence in it (`every`: all the candidates)."""
+    the question terms of every sentence in it (`every`: all the candidates). A sentence that announces
+    a list at the end of its parent comes with the items the parents after it hold (`announced`)."""
     lines = {p: parent_lines(hits[p]) for p in {c.parent for c in chosen}}
     units: list[_Piece] = []
     for c in sorted(chosen, key=lambda c: -c.relevance):
         unit = unit_of(lines[c.parent], c.line, c.text, split_sentences)
         if unit is None:
+            listed = _announced_piece(c, lines[c.parent], announced or {}, hits[c.parent])
+            if listed is not None:
+                units.append(listed)
             continue
         inside = next((u for u in units if u.parent == c.parent and u.start <= unit.start < u.end), None)
         if inside is not None:
@@ -136,24 +166,27 @@ def extractive_paragraphs(
     source_ids: Sequence[str],
     language: str = "",
     extra_terms: Sequence[str] = (),
+    announced: Sequence[AnnouncedList] = (),
 ) -> list[Paragraph]:
     """The cell that holds a figure asked for, or the table rows whose row and column the question names;
     then the piece that answers best, the other relevant pieces of the context parents (one paragraph
     each, never two parents in one), then the other table rows the question names; `source_ids[i]` is the
     registry id of `hits[i]`. A parent written in another language than the question's (`language`)
     is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
-    question's translated terms to match it)."""
+    question's translated terms to match it). `announced`: the lists context parents announce at their end,
+    whose items open the parents after them (quoted under the announcement, and cited)."""
     every = candidates(hits, question, language, extra_terms)
     chosen = select(every)
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     paragraphs = list(cells)
-    for piece in _in_order(_pieces(hits, chosen, every), hits, language):
+    lists = {a.parent_id: a for a in announced}
+    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
         paragraphs.append(
             Paragraph(
                 text=" ".join(piece.texts),
-                source_ids=[source_ids[piece.parent]],
+                source_ids=[source_ids[piece.parent], *piece.also],
                 quote=piece.quote,
                 language=hit.document.language if other else None,
             )

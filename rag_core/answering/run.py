@@ -253,7 +253,12 @@ class AnswerRun:
         forms = self.result.translated.forms if self.result.translated is not None else []
         ids = [parent_source_id(h.parent) for h in self.context]
         paragraphs = extractive_paragraphs(
-            self.context, self.question, ids, self.language, [*self.result.expanded_terms, *forms]
+            self.context,
+            self.question,
+            ids,
+            self.language,
+            [*self.result.expanded_terms, *forms],
+            [a for a in self.result.announced if a.parent_id in {h.parent.id for h in self.context}],
         )
         checked = verify_citations(paragraphs, self.sources, self.language)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))

@@ -9,6 +9,9 @@ writes one paragraph or list item per line, a list item with its marker):
 - a sentence that announces a list (it ends with a colon, or says "the following", "as follows",
   "suivants", or it ends its line without final punctuation right above a list item, as a slide's
   "Deux problèmes se posent néanmoins" or a heading does) is quoted with the items that follow it;
+  one that ends with a colon above a paragraph (a formula, a rule) is quoted with that paragraph;
+  one that ends its parent is quoted with the items the parents after it hold
+  (`announced_items`, read by the question's search: `rag_core.question.announced`);
 - a numbered title of a regulatory text ("Guideline 69 – ...", "Article 12", "Orientation 5")
   is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
   whole); a title cut there ends with `CUT_MARK` on a line of its own, so the reader knows that more
@@ -24,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag_core.answering.evidence import is_code_like
-from rag_core.models import RetrievedParent
+from rag_core.models import Parent, RetrievedParent
 
 MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) past this length
 CUT_MARK = "[…]"  # the last line of a title's quote that stops before its last paragraph
@@ -112,6 +115,77 @@ def _announcement(line: str, sentence: str, following: str = "") -> bool:
     )
 
 
+_COUNT_WORDS = {
+    w: n
+    for n, words in enumerate(
+        [(), (), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"), ("six",),
+         ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"), ("eleven", "onze"),
+         ("twelve", "douze")]
+    )
+    for w in words
+}  # fmt: skip
+# a count before the plural noun it counts, maybe after one adjective: "4 areas", "two possible methods"
+_COUNT = re.compile(r"\b(\d{1,2}|" + "|".join(_COUNT_WORDS) + r")\s+(?:[^\W\d_]+\s+)?[^\W\d_]+[sx]\b", re.IGNORECASE)
+MAX_ANNOUNCED_ITEMS = 12  # a list longer than this is not read from the parents after its announcement
+
+
+def closing_announcement(text: str, split: Callable[[str], list[str]]) -> str | None:
+    """The sentence that ends `text` (a parent's) when it announces what follows in so many words (a
+    colon, "the following", "suivants"): the list it announces is not in `text`. None otherwise."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or _is_item(lines[-1]) or _number(lines[-1]) is not None:
+        return None
+    sentence = (split(lines[-1]) or [""])[-1]
+    if not sentence or is_code_like(sentence) or not _ANNOUNCES.search(sentence):
+        return None
+    return sentence.strip()
+
+
+def announced_count(sentence: str) -> int | None:
+    """How many items the sentence announces, when it says ("across 4 areas:", "deux méthodes :")."""
+    found = [m.group(1).lower() for m in _COUNT.finditer(sentence)]
+    counts = [int(w) if w.isdigit() else _COUNT_WORDS[w] for w in found]
+    counts = [n for n in counts if 2 <= n <= MAX_ANNOUNCED_ITEMS]
+    return counts[-1] if len(counts) == 1 else None
+
+
+def announced_items(announcing: Parent, following: Sequence[Parent], sentence: str) -> list[Parent]:
+    """The parents after `announcing` that hold the items of the list its last `sentence` announces:
+    its subsections (their heading path extends its own; two at least, none a numbered section of the
+    document), consecutive from the next parent; else, when
+    the sentence says how many items there are, that many next parents under headings of one level (a
+    layout that set each item as a heading beside the announcement). Nothing when neither holds."""
+    path = announcing.heading_path
+    subsections = []
+    for parent in following[:MAX_ANNOUNCED_ITEMS]:
+        if len(parent.heading_path) <= len(path) or parent.heading_path[: len(path)] != path or _sectioned(parent):
+            break
+        subsections.append(parent)
+    if len(subsections) >= 2:
+        return subsections
+    count = announced_count(sentence)
+    if count is None or len(following) < count:
+        return []
+    chosen = list(following[:count])
+    depth = len(chosen[0].heading_path)
+    if depth == 0 or any(
+        len(p.heading_path) != depth or p.heading_path[:-1] != chosen[0].heading_path[:-1] or _sectioned(p)
+        for p in chosen
+    ):
+        return []
+    return chosen
+
+
+_SECTION_NUMBER = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}\.|[IVX]{1,5}\.|[A-Z]\.)\s")
+
+
+def _sectioned(parent: Parent) -> bool:
+    """The parent opens a numbered section of the document ("5.3.2.1 Exact fitting", "Guideline 12 – …"),
+    not an item of a list: the document's own sections are never read as the items announced before them."""
+    heading = parent.heading_path[-1] if parent.heading_path else ""
+    return bool(_SECTION_NUMBER.match(heading) or _TITLE.match(heading))
+
+
 def _title_end(lines: Sequence[str], start: int) -> tuple[int, bool]:
     """A numbered title with the numbered paragraphs under it, cut past `MAX_UNIT_CHARS`: the end, and
     whether a paragraph of it was left out there."""
@@ -126,6 +200,22 @@ def _title_end(lines: Sequence[str], start: int) -> tuple[int, bool]:
             return end, True
         end = stop
     return end, False
+
+
+MAX_CHAINED = 4  # an announcement above a paragraph that announces a formula: at most this many lines
+
+
+def _plain(line: str) -> bool:
+    """A paragraph of prose: not a numbered title nor a numbered paragraph (a unit of its own), not a table
+    row (the table answers through its cells) and not code or console output."""
+    text = line.strip()
+    return (
+        bool(text)
+        and not text.startswith("|")
+        and not is_code_like(text)
+        and not _TITLE.match(line)
+        and _number(line) is None
+    )
 
 
 def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
@@ -146,7 +236,16 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
     if start == line_no:
         if line_no + 1 < len(lines) and _announcement(head, sentence, lines[line_no + 1]):
             end = _items_end(lines, start, None)
-            return Unit(start, end, sentence.strip()) if end > start + 1 else None
+            if end > start + 1:
+                return Unit(start, end, sentence.strip())
+            following = lines[line_no + 1]
+            if sentence.rstrip().endswith(":") and _plain(following):
+                end = start + 2  # what it announces is the paragraph after it (and what that one announces)
+                while end < min(len(lines), start + MAX_CHAINED) and lines[end - 1].rstrip().endswith(":"):
+                    if not _plain(lines[end]):
+                        break
+                    end += 1
+                return Unit(start, end, sentence.strip())
         return None
     announcer = (split(head) or [""])[-1]
     if announcer and _announcement(

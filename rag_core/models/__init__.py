@@ -42,9 +42,17 @@ from rag_core.models.documents import (
     Stage,
     TableCell,
 )
-from rag_core.models.search import ChannelHit, PageChannelHit, RetrievedParent, SearchResult, TranslatedTerms
+from rag_core.models.search import (
+    AnnouncedList,
+    ChannelHit,
+    PageChannelHit,
+    RetrievedParent,
+    SearchResult,
+    TranslatedTerms,
+)
 
 __all__ = [
+    "AnnouncedList",
     "Answer",
     "ChannelHit",
     "Child",

@@ -44,6 +44,15 @@ class RetrievedParent(Frozen):
         return None if hit is None else hit.rank
 
 
+class AnnouncedList(Frozen):
+    """The items of a list that a retrieved parent announces in its last sentence ("… across 4 areas:")
+    while the items themselves open the next parents of the document (each under a heading of its own)."""
+
+    parent_id: str = Field(description="The retrieved parent whose text ends with the announcing sentence")
+    sentence: str = Field(description="That sentence, as written")
+    items: list[RetrievedParent] = Field(description="The parents that hold the items, in document order")
+
+
 class TranslatedTerms(Frozen):
     """The question's terms as searched in the documents of another language (glossary, thesaurus)."""
 
@@ -72,5 +81,9 @@ class SearchResult(Frozen):
     channel_labels: dict[str, str] = Field(
         default_factory=dict,
         description="The key of the UI string that names each channel (its `label_key`), by channel name",
+    )
+    announced: list[AnnouncedList] = Field(
+        default_factory=list,
+        description="Lists that a context parent announces at its end and whose items open the parents after it",
     )
     elapsed_s: float = 0.0

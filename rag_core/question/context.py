@@ -22,6 +22,7 @@ from rag_core.models import DocumentRecord, Language, SearchResult
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.rechecks import stored_row_check
+from rag_core.question.announced import with_announced_lists
 from rag_core.store import Store
 from rag_core.text import detect_language
 from rag_core.understanding.followups import HISTORY_MESSAGES, Message
@@ -113,7 +114,7 @@ def scoped_searcher(
         translation = (
             translate(request.query, request.language, others[0], glossary, thesaurus) if glossary and others else None
         )
-        return retrieval.search(
+        result = retrieval.search(
             request.query,
             store,
             embedder,
@@ -124,6 +125,7 @@ def scoped_searcher(
             language=request.language,
             translation=translation,
         )
+        return with_announced_lists(result, store, min(request.k, settings.retrieval.context_k))
 
     return search
 

@@ -234,6 +234,15 @@ class Store(SearchChannels, Maintenance):
         rows = table.search().where(f"doc_id = {_quote(doc_id)}").select(["data"]).limit(None).to_arrow()
         return sorted((Parent.model_validate_json(r) for r in rows["data"].to_pylist()), key=lambda p: p.index)
 
+    def parents_after(self, doc_id: str, index: int, count: int) -> list[Parent]:
+        """The next `count` parents of a document after the one at `index`, in document order."""
+        table = self._open("parents")
+        if table is None or count <= 0:
+            return []
+        where = f"doc_id = {_quote(doc_id)} AND idx > {int(index)} AND idx <= {int(index) + int(count)}"
+        rows = table.search().where(where).select(["data"]).limit(None).to_arrow()
+        return sorted((Parent.model_validate_json(r) for r in rows["data"].to_pylist()), key=lambda p: p.index)
+
     def children_of_parents(self, parent_ids: Sequence[str]) -> dict[str, list[Child]]:
         table = self._open("children")
         out: dict[str, list[Child]] = {pid: [] for pid in parent_ids}

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from rag_core.answering.evidence import split_sentences
-from rag_core.answering.units import CUT_MARK, unit_of, unit_text
+from rag_core.answering.units import (
+    CUT_MARK,
+    announced_count,
+    announced_items,
+    closing_announcement,
+    unit_of,
+    unit_text,
+)
+from rag_core.models import Parent
 
 
 def quoted(lines: list[str], line_no: int, sentence: str) -> str | None:
@@ -97,3 +105,48 @@ def test_a_formula_above_an_item_does_not_announce_it() -> None:
     assert quoted(lines, 1, lines[1]) is None
     lines = ["1-797", "- 'Gross premium' is the amount before any cession.", "- 'Other' means other."]
     assert quoted(lines, 1, lines[1]) is None  # a page's furniture above a definition list announces nothing
+
+
+def test_a_sentence_ending_with_a_colon_above_a_paragraph_is_quoted_with_it() -> None:
+    lines = [
+        "The simplification can be applied per module. With respect to level (3) of the hierarchy:",
+        "The risk margin is approximated by the best estimate times a ratio.",
+        "Another paragraph follows.",
+    ]
+    sentence = "With respect to level (3) of the hierarchy:"
+    assert quoted(lines, 0, sentence) == "\n".join([sentence, lines[1]])
+    # a sentence that only mentions "the following" and ends with a full stop announces nothing here
+    plain = ["The following sections describe the method.", "It starts with data."]
+    assert quoted(plain, 0, plain[0]) is None
+    # what follows the colon is a table row or console output: the sentence is quoted alone
+    for below in ("| > [1,] | data(x) state ratio.1 | 1 1738 1642 |", "> data(hachemeister) <- read.csv(f)"):
+        assert quoted(["Columns 2-13 contain the claim averages:", below, "Text."], 0,
+                      "Columns 2-13 contain the claim averages:") is None  # fmt: skip
+
+
+def _parent(index: int, path: list[str], text: str = "Some text.") -> Parent:
+    return Parent(id=f"d:p{index:04d}", doc_id="d", index=index, heading_path=path, text=text, tokens=3, pages=[1],
+                  child_ids=[])  # fmt: skip
+
+
+def test_the_items_of_a_list_announced_at_a_parent_end_are_its_subsections() -> None:
+    annex = ["Annex IV - Simplifications"]
+    announcing = _parent(1, annex, "Intro.\nWith respect to level (1) of the hierarchy:")
+    sentence = closing_announcement(announcing.text, split_sentences)
+    assert sentence == "With respect to level (1) of the hierarchy:"
+    following = [_parent(2, [*annex, "Life risk"]), _parent(3, [*annex, "Non-life risk"]), _parent(4, ["Annex V"])]
+    assert announced_items(announcing, following, sentence) == following[:2]
+
+
+def test_a_counted_list_set_as_headings_beside_its_announcement_takes_that_many_parents() -> None:
+    team = ["Assurance", "Teams you could join: Internal Audit"]
+    announcing = _parent(1, team, "We look deeper.\nWe perform IA support across 4 areas:")
+    sentence = closing_announcement(announcing.text, split_sentences)
+    assert sentence is not None and announced_count(sentence) == 4
+    areas = [_parent(i, ["Assurance", f"Area {i}"]) for i in range(2, 7)]  # a fifth heading: the next team
+    assert announced_items(announcing, areas, sentence) == areas[:4]
+    # without a count and without subsections, nothing is taken
+    assert announced_items(announcing, areas, "We perform IA support across these areas:") == []
+    assert announced_count("we begin with an eight year (96-month) triangle:") is None
+    assert closing_announcement("A finished sentence.", split_sentences) is None
+    assert closing_announcement("Items:\n- one", split_sentences) is None  # its items are in the parent
