@@ -95,6 +95,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("H", rf"\b[HS](?P<n>[12])(?:[-/](?P<y3>{_YEAR4}|\d{{2}})\b|{_YEAR_AFTER})\b"),
         # fourth quarter (of fiscal 2023), quatrième trimestre 2023, 4e trimestre de l'exercice 2023
         ("Q", rf"\b(?P<w>{_Q_ORD})\s+(?:fiscal\s+)?(?:quarter|trimestre){_YEAR_AFTER}\b"),
+        # Quarter 3 (2023), QUARTER 3: a school year's or a plan's quarters, numbered after the word
+        ("Q", rf"\bquarter\s+(?P<n>[1-4])\b(?![.,]\d){_YEAR_AFTER}\b"),
         # first half (of 2023), premier semestre 2023
         ("H", rf"\b(?P<w>{_H_ORD})\s+(?:fiscal\s+)?(?:half(?:\s+year|-year)?|semestre){_YEAR_AFTER}\b"),
         # FY2023, FY 2023, FY23, FY'23, fiscal 2023, fiscal year 2023, exercice 2023, exercice fiscal 2023
@@ -208,7 +210,14 @@ def surface_forms(key: str) -> tuple[str, ...]:
     n = int(part[1])
     yy = year_text[2:]
     if part[0] == "Q":
-        forms = [f"{_ORDINAL_EN[n]} quarter", f"Q{n}", f"{_ORDINAL_FR[n]} trimestre", f"{n}e trimestre", f"T{n}"]
+        forms = [
+            f"{_ORDINAL_EN[n]} quarter",
+            f"Q{n}",
+            f"quarter {n}",
+            f"{_ORDINAL_FR[n]} trimestre",
+            f"{n}e trimestre",
+            f"T{n}",
+        ]
         dated = [f"Q{n} {year_text}", f"{n}Q{yy}", f"Q{n} FY{yy}", f"T{n} {year_text}"] if year_text else []
     else:
         forms = [f"{_ORDINAL_EN[n]} half", f"H{n}", f"{_ORDINAL_FR[n]} semestre", f"S{n}"]

@@ -195,6 +195,8 @@ def test_a_fiscal_period_is_one_term_whose_variants_are_its_written_forms() -> N
     assert ("fiscal", "2022") in year.variants and ("2022",) in year.variants
     assert not {"fourth", "quarter", "fiscal"} & set(terms)  # its words are not terms of their own
     assert kinds("Revenue in Q4?")["Q4"] == "word"  # a part without its year never refuses on its own
+    assert kinds("How to prepare the skills for QUARTER 3?")["QUARTER 3"] == "word"  # not an identifier
+    assert kinds("What were sales in Quarter 3 2023?")["Quarter 3 2023"] == "period"
     assert "2008" not in kinds("Does Wüthrich's 2008 method apply?")  # a bare year stays a citation's
 
 

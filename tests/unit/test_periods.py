@@ -30,6 +30,8 @@ from rag_core.understanding.periods import find_periods, period_key, same_period
         ("4e trimestre de l'exercice 2023", "2023-Q4"),
         ("Q4", "Q4"),
         ("fourth quarter", "Q4"),
+        ("QUARTER 3", "Q3"),
+        ("Quarter 3 2023", "2023-Q3"),
         ("H1 2024", "2024-H1"),
         ("1H24", "2024-H1"),
         ("first half of 2024", "2024-H1"),
@@ -57,6 +59,7 @@ def test_text_that_is_not_one_period_has_no_key() -> None:
     assert period_key("Revenue 2023") is None  # a label with a year is not a period header
     assert period_key("2022 2023") is None
     assert find_periods("12000 units, 3Q, Q5 and section 2.3") == []
+    assert find_periods("a quarter 3.5 times as large, quarter 5") == []
 
 
 def test_same_period_matches_a_part_without_its_year() -> None:
@@ -73,7 +76,7 @@ def test_surface_forms_of_each_key_are_read_back_as_that_key() -> None:
         assert forms and len(set(forms)) == len(forms)
         assert all(same_period(period_key(form) or "", key) for form in forms), key
     assert {"fiscal 2023", "FY23", "exercice 2023", "2023"} <= set(surface_forms("2023"))
-    assert {"fourth quarter", "T4", "quatrième trimestre", "4Q23"} <= set(surface_forms("2023-Q4"))
+    assert {"fourth quarter", "T4", "quatrième trimestre", "4Q23", "quarter 4"} <= set(surface_forms("2023-Q4"))
 
 
 @pytest.mark.parametrize(
