@@ -10,7 +10,9 @@
   (presentation forms, lam-alef ligatures) in visual order, one line as one run, one line
   as one run per word placed right to left (DejaVu Sans, Debian's fonts-dejavu-core);
 - `decorated`: three pages with a strip image along the left edge and a logo;
-- `report`: an ordinary report (headings, paragraphs, a list, a ruled table), for comparison.
+- `report`: an ordinary report (headings, paragraphs, a list, a ruled table), for comparison;
+- `image_headings`: a survey report whose chapter headings are images of their lines, their words
+  given as the images' replacement text (a tagged PDF's ActualText), as some publishers print them.
 """
 
 from __future__ import annotations
@@ -229,7 +231,80 @@ def report(path: Path) -> Path:
     return path
 
 
+IMAGE_HEADINGS = (
+    "Sharp divides in views of security issues, from use of force to defence budgeting",
+    "Both publics differ in their views of international organisations",
+)
+
+
+def _text_image(words: str, width: float, height: float) -> bytes:
+    """A PNG of one line of heading text (bold, dark blue on white), as a publisher's tool renders it."""
+    scratch = pymupdf.open()
+    page = scratch.new_page(width=width, height=height)
+    page.insert_text((1, height * 0.78), words, fontsize=height * 0.8, fontname="hebo", color=(0.1, 0.2, 0.5))
+    png = page.get_pixmap(dpi=200).tobytes("png")
+    scratch.close()
+    return png
+
+
+def heading_lines(words: str, per_line: int = 5) -> list[str]:
+    split = words.split()
+    return [" ".join(split[i : i + per_line]) for i in range(0, len(split), per_line)]
+
+
+def image_headings(path: Path) -> Path:
+    """Three pages of a tagged PDF; on the second and third a chapter heading drawn as one image per line,
+    each image marked content whose structure element (a Span under an H2) carries that line's words as
+    its ActualText, as a publisher's tool writes them; body paragraphs in Helvetica around them."""
+    body = (
+        "Differences on security issues predominate when looking at the two publics' opinion. "
+        "Majorities in one country say their country should defend an ally, while an equal share in "
+        "the other say their country should not. "
+    )
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Introduction", fontsize=14, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 90, 520, 300), body * 3, fontsize=10.5)
+    root = doc.get_new_xref()
+    parent_tree: list[str] = []
+    headings: list[int] = []
+    for number, heading in enumerate(IMAGE_HEADINGS):
+        page = doc.new_page()
+        element = doc.get_new_xref()
+        spans: list[int] = []
+        y = 90.0
+        for mcid, line in enumerate(heading_lines(heading)):
+            width = 9.0 * len(line)
+            page.insert_image(pymupdf.Rect(72, y, 72 + width, y + 16), stream=_text_image(line, width, 16))
+            xref = page.get_contents()[-1]
+            doc.update_stream(xref, f"/P <</MCID {mcid}>> BDC".encode() + doc.xref_stream(xref) + b"EMC\n")
+            span = doc.get_new_xref()
+            words = (line + " ").replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            doc.update_object(
+                span, f"<</Type/StructElem/S/Span/P {element} 0 R/Pg {page.xref} 0 R/K [{mcid}]/ActualText ({words})>>"
+            )
+            spans.append(span)
+            y += 16
+        kids = " ".join(f"{x} 0 R" for x in spans)
+        doc.update_object(element, f"<</Type/StructElem/S/H2/P {root} 0 R/Pg {page.xref} 0 R/K [{kids}]>>")
+        headings.append(element)
+        doc.xref_set_key(page.xref, "StructParents", str(number))
+        parent_tree.append(f"{number} [{kids}]")
+        page.insert_textbox(pymupdf.Rect(72, y + 14, 520, y + 300), body * 3, fontsize=10.5)
+        page.insert_text((280, 800), f"Page {doc.page_count}", fontsize=8)
+    tree = doc.get_new_xref()
+    doc.update_object(tree, f"<</Nums [{' '.join(parent_tree)}]>>")
+    kids = " ".join(f"{x} 0 R" for x in headings)
+    doc.update_object(root, f"<</Type/StructTreeRoot/K [{kids}]/ParentTree {tree} 0 R/ParentTreeNextKey 2>>")
+    catalog = doc.pdf_catalog()
+    doc.xref_set_key(catalog, "StructTreeRoot", f"{root} 0 R")
+    doc.xref_set_key(catalog, "MarkInfo", "<</Marked true>>")
+    doc.save(path)
+    return path
+
+
 BUILDERS = {
+    "image_headings": image_headings,
     "picture_form": picture_form,
     "picture_chart": picture_chart,
     "footer_only": footer_only,

@@ -46,6 +46,7 @@ from rag_core.parsing.page_ocr import use_product_engine
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
+from rag_core.parsing.replacement_text import Placed, replacement_blocks, replacement_texts, stands_for
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
@@ -205,6 +206,7 @@ def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
     artifacts_dir = Path(batch.artifacts_dir)
     warnings: list[str] = []
     started = time.perf_counter()
+    replacing = _replacement_texts(doc, batch.pages)
     pages = _analyse(doc, batch.pages, batch.needs_ocr, warnings)
     ocr_seconds = time.perf_counter() - started if batch.needs_ocr else 0.0
     blocks: list[Block] = []
@@ -214,13 +216,27 @@ def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
         page = doc.load_page(pno)
         width, height = float(page_layout.width), float(page_layout.height)
         sizes[pno + 1] = PageSize(width, height)
-        page_blocks = _page_blocks(page, page_layout, width, height, artifacts_dir, batch.table_images)
+        page_blocks = _page_blocks(
+            page, page_layout, width, height, artifacts_dir, batch.table_images, replacing.get(pno, [])
+        )
         if pno in batch.no_text and not any(b.has_text() for b in page_blocks) and _has_marks(page):
             warnings.append(message("parse.no_text" if batch.ocr else "parse.no_text_ocr_off", page=pno + 1))
         blocks.extend(page_blocks)
     for pno in batch.pages:  # pages whose analysis failed still exist in the document
         sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
     return BatchResult(blocks, sizes, warnings, ocr_seconds)
+
+
+def _replacement_texts(doc: pymupdf.Document, pages: Sequence[int]) -> dict[int, list[Placed]]:
+    """The replacement texts of the batch's images (`replacement_text`), read from a handle of their own:
+    once a layout analysis ran on `doc` (an earlier batch in this process) its pages no longer give them."""
+    fresh = pymupdf.open(doc.name, filetype="pdf") if doc.name and Path(doc.name).is_file() else None
+    try:
+        source = fresh or doc
+        return {pno: replacement_texts(source[pno]) for pno in pages}
+    finally:
+        if fresh is not None:
+            fresh.close()
 
 
 def _analyse_batch_in_helper(path: Path, batch: Batch) -> BatchResult:
@@ -262,8 +278,16 @@ def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings:
 
 
 def _page_blocks(
-    page: pymupdf.Page, layout, width: float, height: float, artifacts_dir: Path, table_images: bool = False
+    page: pymupdf.Page,
+    layout,
+    width: float,
+    height: float,
+    artifacts_dir: Path,
+    table_images: bool = False,
+    replacing: Sequence[Placed] = (),
 ) -> list[Block]:
+    """The page's blocks in reading order; `replacing`: the replacement texts of its images
+    (`replacement_text`), read before its layout analysis."""
     page_no = int(layout.page_number)
     blocks: list[Block] = []
     graphics: list | None = None
@@ -274,9 +298,12 @@ def _page_blocks(
     bands = gutters([(b.x0, b.y0, b.x1, b.y1) for b in layout.boxes if b.boxclass in ("text", "list-item")])
     # text of other layout boxes is theirs, never a picture's
     taken = [clamp_bbox((b.x0, b.y0, b.x1, b.y1), width, height) for b in layout.boxes if b.boxclass != "picture"]
+    replaced = replacement_blocks(replacing, page_no, images, width, height)  # text set as images of its lines
     for box in layout.boxes:
         kind = _KINDS.get(box.boxclass, "text")
         bbox = clamp_bbox((box.x0, box.y0, box.x1, box.y1), width, height)
+        if kind == "picture" and stands_for(bbox, replaced):
+            continue
         if kind == "picture":
             graphics = graphics_of(page, images) if graphics is None else graphics
             if not draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
@@ -308,6 +335,9 @@ def _page_blocks(
                 block = None
         if block is not None:
             blocks.append(block)
+    for block in replaced:  # in reading order: before the first block below its top
+        below = next((i for i, b in enumerate(blocks) if b.bbox[1] > block.bbox[1]), len(blocks))
+        blocks.insert(below, block)
     for bbox in missed_images(images, blocks, width, height):
         graphics = graphics_of(page, images) if graphics is None else graphics
         found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, False, marks)

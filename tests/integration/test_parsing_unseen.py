@@ -111,3 +111,34 @@ def test_edge_strips_repeated_on_every_page_are_not_pictures(tmp_path: Path, set
     assert boxes == [(1, 60, 110), (2, 60, 110), (3, 60, 110)]  # the logos stay, the strips go
     body = [t for t in _texts(parsed) if t.content_layer == ContentLayer.BODY]
     assert sum("paragraph" in t.text for t in body) == 15
+
+
+def test_a_heading_printed_as_images_of_its_lines_is_read_from_their_replacement_text(
+    tmp_path: Path, settings: Settings
+) -> None:
+    parsed = _parse("image_headings", tmp_path, settings)
+    headers = {t.text: t for t in _texts(parsed) if t.label == DocItemLabel.SECTION_HEADER}
+    first, second = unseen_pdfs.IMAGE_HEADINGS
+    assert first in headers and second in headers
+    assert headers[first].prov[0].page_no == 2 and headers[second].prov[0].page_no == 3
+    box = headers[first].prov[0].bbox  # over all its line images (16 pt each from y=90), where it is printed
+    bottom = 90 + 16 * len(unseen_pdfs.heading_lines(first))
+    assert 70 < box.l < 75 and abs(min(box.t, box.b) - 90) < 2 and abs(max(box.t, box.b) - bottom) < 2
+    assert not _pictures(parsed)  # the images are the heading's lines, not figures
+    chunked = chunking.build_chunks(parsed.document, "h" * 20, _settings(settings))
+    under = [p for p in chunked.parents if "predominate" in p.text and 3 in p.pages]
+    assert under and under[0].heading_path[-1] == second  # the passage is labelled with its chapter
+
+
+def test_replacement_texts_survive_an_earlier_layout_analysis_of_the_same_document(tmp_path: Path) -> None:
+    import pymupdf
+    from pymupdf4llm.helpers import document_layout
+
+    from rag_core.parsing import pymupdf_parser
+
+    pdf = unseen_pdfs.image_headings(tmp_path / "image_headings.pdf")
+    with pymupdf.open(pdf) as doc:
+        list(document_layout.parse_document(doc, pages=[0], use_ocr=document_layout.OCRMode.NEVER).pages)
+        # a batch analysed earlier in this process: the document's own pages no longer give the text
+        read = pymupdf_parser._replacement_texts(doc, [1, 2])
+    assert [text for _box, text in read[1] + read[2]] == list(unseen_pdfs.IMAGE_HEADINGS)
