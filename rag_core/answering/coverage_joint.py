@@ -14,15 +14,30 @@ The constraints the library mentions must all occur in ONE of the retrieved pass
 section's text with its headings and captions). When none holds them all, the question is refused,
 naming the constraints that the passage holding most of them lacks, and what that passage does hold.
 Formula symbols (`F_S`, `r_i`) are no constraint: the text layer writes them in many ways.
+A question that coordinates what it asks about ("the Executive Leadership and the Prosecution Services
+Staff", "Mack or Merz", "en 2019 et en 2020") asks about each conjunct: the constraints of one
+conjunct must occur together, those of two conjuncts may be in two passages.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from rag_core.answering.coverage_terms import Term
 
 CONSTRAINT_KINDS = ("identifier", "name", "period")
+
+# what joins two things a question asks about (its conjuncts), in English and French
+_COORDINATOR = re.compile(
+    r"\s(?:and|or|as well as|versus|vs\.?|compared (?:with|to)|et|ou|ainsi que|par rapport (?:à|aux?))\s", re.IGNORECASE
+)
+
+
+def _conjunct(question: str, term: str) -> int:
+    """The index of the conjunct of `question` where `term` is first written (0 when not found)."""
+    at = question.lower().find(term.lower())
+    return len(_COORDINATOR.findall(question[:at])) if at >= 0 else 0
 
 
 def constraints(terms: Sequence[Term], library_counts: Mapping[str, int]) -> list[Term]:
@@ -31,13 +46,21 @@ def constraints(terms: Sequence[Term], library_counts: Mapping[str, int]) -> lis
 
 
 def apart(
-    terms: Sequence[Term], library_counts: Mapping[str, int], held: Sequence[set[str]]
+    terms: Sequence[Term], library_counts: Mapping[str, int], held: Sequence[set[str]], question: str = ""
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(constraints no single passage holds with the others, those the best passage holds);
-    `held[i]` is the set of term texts passage i mentions. ((), ()) when one passage holds them all."""
+    """(constraints no single passage holds with the others of their conjunct, those the best passages
+    hold); `held[i]` is the set of term texts passage i mentions; `question` says which conjunct each
+    constraint belongs to (one conjunct without it). ((), ()) when each conjunct is held by one passage."""
     wanted = [t.text for t in constraints(terms, library_counts)]
     if not wanted or not held:
         return (), ()
-    best = max(held, key=lambda h: sum(1 for w in wanted if w in h))
-    lacking = tuple(w for w in wanted if w not in best)
-    return (lacking, tuple(w for w in wanted if w in best)) if lacking else ((), ())
+    groups: dict[int, list[str]] = {}
+    for text in wanted:
+        groups.setdefault(_conjunct(question, text), []).append(text)
+    lacking: list[str] = []
+    together: list[str] = []
+    for group in groups.values():
+        best = max(held, key=lambda h: sum(1 for w in group if w in h))
+        lacking += [w for w in group if w not in best]
+        together += [w for w in group if w in best]
+    return (tuple(lacking), tuple(together)) if lacking else ((), ())

@@ -241,6 +241,24 @@ def test_constraints_are_apart_when_no_one_passage_holds_them_all() -> None:
     assert apart(symbols, {t.text: 3 for t in symbols}, [{"Northwind"}]) == ((), ())  # a formula symbol
 
 
+def test_the_conjuncts_of_a_question_may_be_held_by_two_passages_each_by_one() -> None:
+    from rag_core.answering.coverage_joint import apart
+
+    question = "How many people are in the Northwind Executive Team and the Prosecution Services Staff?"
+    terms = question_terms(question)
+    counts = {t.text: 3 for t in terms}
+    two = [{"Northwind", "Executive"}, {"Prosecution", "Services"}]  # each group listed on its own page
+    assert apart(terms, counts, two, question) == ((), ())
+    assert apart(terms, counts, two)[0]  # read as one conjunct, no passage holds both
+    french = "Quel était le ratio de Northwind en 2019 et celui de Southwind en 2020 ?"
+    terms = question_terms(french)
+    counts = {t.text: 3 for t in terms}
+    # within a conjunct the constraints still go together: Southwind's passage lacks 2020
+    lacking, _ = apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2019"}, {"2020"}], french)
+    assert lacking == ("2020",)
+    assert apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2020"}], french) == ((), ())
+
+
 def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
     from rag_core.answering.coverage import check_coverage
 
