@@ -207,6 +207,10 @@ def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_for
     variants = {t.text: t.variants for t in question_terms("How did COGS and EBITDA evolve?", thesaurus)}
     assert ("cost", "sales") in variants["COGS"]
     assert any(v[0] == "earnings" and "amortization" in v for v in variants["EBITDA"])
+    # a currency named in words is found where a filing writes its symbol or code
+    variants = {t.text: t.variants for t in question_terms("Total dividend (in Rupee) and capital in euros?", thesaurus)}
+    assert ("rs",) in variants["Rupee"] and ("inr",) in variants["Rupee"]
+    assert ("eur",) in variants["euros"]
 
 
 def test_a_shouted_function_word_is_no_acronym() -> None:
