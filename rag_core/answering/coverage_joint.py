@@ -30,7 +30,8 @@ CONSTRAINT_KINDS = ("identifier", "name", "period")
 
 # what joins two things a question asks about (its conjuncts), in English and French
 _COORDINATOR = re.compile(
-    r"\s(?:and|or|as well as|versus|vs\.?|compared (?:with|to)|et|ou|ainsi que|par rapport (?:à|aux?))\s", re.IGNORECASE
+    r"\s(?:and|or|nor|as well as|versus|vs\.?|compared (?:with|to)|et|ou|ni|ainsi que|par rapport (?:à|aux?))\s",
+    re.IGNORECASE,
 )
 
 

@@ -208,7 +208,9 @@ def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_for
     assert ("cost", "sales") in variants["COGS"]
     assert any(v[0] == "earnings" and "amortization" in v for v in variants["EBITDA"])
     # a currency named in words is found where a filing writes its symbol or code
-    variants = {t.text: t.variants for t in question_terms("Total dividend (in Rupee) and capital in euros?", thesaurus)}
+    variants = {
+        t.text: t.variants for t in question_terms("Total dividend (in Rupee) and capital in euros?", thesaurus)
+    }
     assert ("rs",) in variants["Rupee"] and ("inr",) in variants["Rupee"]
     assert ("eur",) in variants["euros"]
 
@@ -261,6 +263,10 @@ def test_the_conjuncts_of_a_question_may_be_held_by_two_passages_each_by_one() -
     lacking, _ = apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2019"}, {"2020"}], french)
     assert lacking == ("2020",)
     assert apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2020"}], french) == ((), ())
+    neither = "Did neither Northwind in 2019 nor Southwind in 2020 report a loss?"
+    terms = question_terms(neither)
+    counts = {t.text: 3 for t in terms}
+    assert apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2020"}], neither) == ((), ())
 
 
 def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
