@@ -47,7 +47,9 @@ MAX_CHIPS = 12  # a row of a triangle has many figures: the rest stay marked in 
 
 
 def marked_text(paragraph: Paragraph) -> str:
-    """The paragraph as markdown, each traced number wrapped in its coloured mark."""
+    """The paragraph as markdown, each traced number wrapped in its coloured mark, each of its lines on a
+    line of its own (a list's items under the sentence that announces them, as the document sets them;
+    markdown would run them into one line)."""
     text, out, pos = paragraph.text, [], 0
     for n in sorted(paragraph.numbers, key=lambda n: n.start):
         if n.start < pos or text[n.start : n.end] != n.text:
@@ -58,7 +60,7 @@ def marked_text(paragraph: Paragraph) -> str:
         out += [escape_md(text[pos : n.start]), f":{color}-background[{escape_md(n.text)} {symbol}]"]
         pos = n.end
     out.append(escape_md(text[pos:]))
-    return "".join(out)
+    return "".join(out).replace("\n", "  \n")  # two spaces: a hard line break
 
 
 def number_target(n: NumberTrace, source: Source) -> ViewerTarget:

@@ -111,3 +111,13 @@ def test_only_a_figure_checked_against_a_cell_carries_a_check_mark() -> None:
     ]
     shown = marked_text(Paragraph(text=text, source_ids=[SOURCE.id], numbers=numbers))
     assert shown.count("✓") == 1 and ":green-background[1\\.004 ✓]" in shown, shown
+
+
+def test_the_lines_of_a_quoted_list_are_shown_as_lines() -> None:
+    from ui.number_marks import marked_text
+
+    text = "144. Two possible methods are:\n- consideration of the number of claims;\n- case-by-case estimation."
+    shown = marked_text(Paragraph(text=text, source_ids=[SOURCE.id]))
+    # each item on a line of its own (a hard break), its dash shown as written, not as a markdown list
+    assert shown.split("  \n") == ["144\\. Two possible methods are\\:", "\\- consideration of the number of claims;",
+                                   "\\- case-by-case estimation."]  # fmt: skip
