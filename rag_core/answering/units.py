@@ -33,6 +33,7 @@ MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) pas
 CUT_MARK = "[…]"  # the last line of a title's quote that stops before its last paragraph
 
 _NUMBERED = re.compile(r"^\s*(?:[-–•]\s+)?(\d{1,4})\.\s+(?=[^\W\d_])")
+_MARKER = re.compile(r"^[-–•]\s+(?=\d)")  # "- 144. Two possible methods…": the bullet before a paragraph number
 _ITEM = re.compile(r"^\s*(?:[-–—•▪●◦○■□➢►✓*]|\(?[a-zA-Z]\)|\(?[ivxIVX]{1,5}\)|\(?\d{1,2}\)|\d{1,2}\.(?=\s))\s+(?=\S)")
 _TITLE = re.compile(
     r"^\s*(?:Guideline|Guidelines|Orientation|Orientations|Article|Recommendation|Recommandation|Principle|Principe)"
@@ -228,8 +229,8 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
         start -= 1
     head = lines[start]
     number = _number(head)
-    if number is not None:
-        return Unit(start, _items_end(lines, start, number), head.strip())
+    if number is not None:  # quoted from its number: a list marker the layout set before it is no text of it
+        return Unit(start, _items_end(lines, start, number), _MARKER.sub("", head.strip(), count=1))
     if start == line_no and _TITLE.match(head):
         end, cut = _title_end(lines, start)
         return Unit(start, end, head.strip(), cut) if end > start + 1 else None

@@ -67,6 +67,15 @@ def test_a_line_cut_by_the_page_joins_its_paragraph() -> None:
     assert quoted(lines, 0, lines[0]) == "7. Undertakings should pay attention to whether the assumptions hold."
 
 
+def test_a_numbered_paragraph_the_layout_set_as_a_list_item_is_quoted_from_its_number() -> None:
+    lines = [
+        "- 144. Two possible methods are:",
+        "- consideration of the number of claims;",
+        "- case-by-case estimation.",
+    ]
+    assert quoted(lines, 0, "Two possible methods are:") == "\n".join(["144. Two possible methods are:", *lines[1:]])
+
+
 def test_a_numbered_title_is_quoted_with_its_paragraphs() -> None:
     lines = ["Guideline 4 – Data quality", "- 20. First rule.", "- 21. Second rule.", "Guideline 5 – Other", "- 22. X."]
     assert quoted(lines, 0, lines[0]) == "\n".join(lines[:3])
