@@ -126,6 +126,14 @@ def clamp_bbox(bbox: Iterable[float], width: float, height: float) -> BBox:
     return (x0, y0, x1, y1)
 
 
+def middle_in(bbox: Iterable[float], rect: Iterable[float]) -> bool:
+    """The middle of `bbox` lies inside `rect` (edges included)."""
+    x0, y0, x1, y1 = tuple(bbox)
+    r0, r1, r2, r3 = tuple(rect)
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    return r0 <= x <= r2 and r1 <= y <= r3
+
+
 def union_bbox(boxes: Iterable[BBox]) -> BBox | None:
     boxes = list(boxes)
     if not boxes:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from rag_core.parsing.document_builder import Block
 from rag_core.parsing.heading_blocks import body_size
 from rag_core.parsing.headings import labelled_heading
-from rag_core.parsing.layout_text import Line, fold_key, union_bbox
+from rag_core.parsing.layout_text import Line, fold_key, middle_in, union_bbox
 
 MAX_LINES = 3  # an outline title or a labelled heading spans at most this many lines
 MAX_LABELLED_WORDS = 25
@@ -151,7 +151,7 @@ def _mark_unboxed(
     held = [b for b in blocks if b.page_no == page and b.kind not in _FURNITURE_KINDS]
     free = [line for line in page_lines(page) if line.text and not any(_holds(b, line) for b in held)]
     furniture = [b for b in blocks if b.page_no == page and b.kind in _FURNITURE_KINDS]
-    running = [line for line in free if any(_middle_in(line.bbox, b.bbox) for b in furniture)]
+    running = [line for line in free if any(middle_in(line.bbox, b.bbox) for b in furniture)]
     navigation = len({i for line in running for i, keys in enumerate(entry_keys) if _keys(line.text) & keys}) >= 2
     probe = Block("text", page, (0.0, 0.0, 0.0, 0.0), lines=free)
     for start in range(len(free)):
@@ -165,11 +165,6 @@ def _mark_unboxed(
         blocks.insert(_position(blocks, heading), heading)
         return True
     return False
-
-
-def _middle_in(bbox, rect) -> bool:
-    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
 def _holds(block: Block, line: Line) -> bool:

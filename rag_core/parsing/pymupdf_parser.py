@@ -38,7 +38,7 @@ from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
 from rag_core.parsing.layout_runtime import use_single_thread_sessions
-from rag_core.parsing.layout_text import Line, clamp_bbox, line_from_spans
+from rag_core.parsing.layout_text import clamp_bbox, line_from_spans, middle_in
 from rag_core.parsing.metadata import document_author, document_date
 from rag_core.parsing.outline import apply_outline
 from rag_core.parsing.page_batches import Batch, BatchResult, PageBatchRunner, plan
@@ -46,10 +46,11 @@ from rag_core.parsing.page_ocr import use_product_engine
 from rag_core.parsing.pdf_tables import table_block
 from rag_core.parsing.picture_text import split_picture, text_blocks
 from rag_core.parsing.pictures import draws_something, graphics_of, missed_images, page_images, picture_block
-from rag_core.parsing.replacement_text import Placed, replacement_blocks, replacement_texts, stands_for
+from rag_core.parsing.replacement_text import Placed, read_replacement_texts, replacement_blocks, stands_for
 from rag_core.parsing.rtl_text import RtlSpans
 from rag_core.parsing.spreads import read_spread
 from rag_core.parsing.table_images import on_picture_read, read_table_picture
+from rag_core.parsing.text_layer import line_blocks_in_rect, lines_in_rect, page_lines
 from rag_core.parsing.titles import PAGES_CHECKED, document_title, running_title
 from rag_core.parsing.watermarks import cut_picture, formula_blocks, is_watermark, watermark_boxes
 
@@ -155,7 +156,7 @@ def _parse_open(
     if ocr_pages:
         log.info("OCR on %d page(s) of %s took %.1f s", ocr_pages, name.name, sum(r.ocr_seconds for r in results))
     toc = doc.get_toc(simple=True)
-    blocks = apply_outline(blocks, toc, partial(_page_lines, doc))
+    blocks = apply_outline(blocks, toc, partial(page_lines, doc))
     document, heading_title = build_document(name.stem, blocks, sizes, toc, artifacts_dir.name)
     first_pages = "\n".join(doc[p].get_text() for p in range(min(PAGES_CHECKED, total)))
     meta_title = doc.metadata.get("title") if doc.metadata else ""
@@ -206,7 +207,7 @@ def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
     artifacts_dir = Path(batch.artifacts_dir)
     warnings: list[str] = []
     started = time.perf_counter()
-    replacing = _replacement_texts(doc, batch.pages)
+    replacing = read_replacement_texts(doc, batch.pages)
     pages = _analyse(doc, batch.pages, batch.needs_ocr, warnings)
     ocr_seconds = time.perf_counter() - started if batch.needs_ocr else 0.0
     blocks: list[Block] = []
@@ -225,18 +226,6 @@ def _analyse_batch(doc: pymupdf.Document, batch: Batch) -> BatchResult:
     for pno in batch.pages:  # pages whose analysis failed still exist in the document
         sizes.setdefault(pno + 1, PageSize(float(doc[pno].rect.width), float(doc[pno].rect.height)))
     return BatchResult(blocks, sizes, warnings, ocr_seconds)
-
-
-def _replacement_texts(doc: pymupdf.Document, pages: Sequence[int]) -> dict[int, list[Placed]]:
-    """The replacement texts of the batch's images (`replacement_text`), read from a handle of their own:
-    once a layout analysis ran on `doc` (an earlier batch in this process) its pages no longer give them."""
-    fresh = pymupdf.open(doc.name, filetype="pdf") if doc.name and Path(doc.name).is_file() else None
-    try:
-        source = fresh or doc
-        return {pno: replacement_texts(source[pno]) for pno in pages}
-    finally:
-        if fresh is not None:
-            fresh.close()
 
 
 def _analyse_batch_in_helper(path: Path, batch: Batch) -> BatchResult:
@@ -307,7 +296,7 @@ def _page_blocks(
         if kind == "picture":
             graphics = graphics_of(page, images) if graphics is None else graphics
             if not draws_something(graphics, bbox):  # a banner of text, or a plain coloured band
-                lines = _lines_in_rect(page, bbox, width, height)
+                lines = lines_in_rect(page, bbox, width, height)
                 if lines:
                     blocks.append(Block("text", page_no, bbox, lines=lines))
                 continue
@@ -319,7 +308,7 @@ def _page_blocks(
             block = _table(page, page_no, bbox, box.table or {}, width, height)
         elif kind == "formula":  # cut back to its equations when a watermark stretched it
             others = [t for t in taken if t != bbox]
-            blocks.extend(formula_blocks(page_no, bbox, _line_blocks_in_rect(page, bbox, width, height), marks, others))
+            blocks.extend(formula_blocks(page_no, bbox, line_blocks_in_rect(page, bbox, width, height), marks, others))
             continue
         else:
             spans = [
@@ -364,8 +353,8 @@ def _picture(
     left out and which cut a box they stretched back to its figure (`watermarks.cut_picture`)."""
     width, height = page.rect.width, page.rect.height
     line_blocks = [
-        [ln for ln in blk if not any(_middle_in(ln.bbox, t) for t in taken)]
-        for blk in _line_blocks_in_rect(page, bbox, width, height)
+        [ln for ln in blk if not any(middle_in(ln.bbox, t) for t in taken)]
+        for blk in line_blocks_in_rect(page, bbox, width, height)
     ]
     bbox, line_blocks, above, below = cut_picture(bbox, graphics, [blk for blk in line_blocks if blk], marks)
     split = split_picture(bbox, line_blocks, graphics)
@@ -383,46 +372,10 @@ def _picture(
     return found + after
 
 
-def _middle_in(bbox, rect) -> bool:
-    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
-
-
 def _table(page: pymupdf.Page, page_no: int, bbox, table: dict, width: float, height: float) -> Block | None:
     block = table_block(page, page_no, bbox, table, width, height)
     if block is None or not block.has_text():
         # no grid: keep its text as a paragraph rather than lose it
-        lines = _lines_in_rect(page, bbox, width, height)
+        lines = lines_in_rect(page, bbox, width, height)
         return Block("text", page_no, bbox, lines=lines) if lines else None
     return block
-
-
-def _lines_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[Line]:
-    """Text-layer lines inside a box (formulas, tables without a grid)."""
-    return [line for blk in _line_blocks_in_rect(page, bbox, width, height) for line in blk]
-
-
-def _page_lines(doc: pymupdf.Document, page_no: int) -> list[Line]:
-    """All text-layer lines of a page (1-based; none past the last page)."""
-    if not 1 <= page_no <= doc.page_count:
-        return []
-    page = doc[page_no - 1]
-    width, height = page.rect.width, page.rect.height
-    return _lines_in_rect(page, page.rect, width, height)
-
-
-# ligatures ("ﬂ", "ﬁ") written as their letters, as the layout's own text lines have them
-_TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_LIGATURES
-
-
-def _line_blocks_in_rect(page: pymupdf.Page, bbox, width: float, height: float) -> list[list[Line]]:
-    """Text-layer lines inside a box, grouped by text-layer block."""
-    found: list[list[Line]] = []
-    for blk in page.get_text("dict", clip=pymupdf.Rect(bbox), flags=_TEXT_FLAGS)["blocks"]:
-        lines = [
-            line_from_spans(line.get("spans", []), clamp_bbox(line["bbox"], width, height))
-            for line in blk.get("lines", [])
-        ]
-        if any(ln.text for ln in lines):
-            found.append([ln for ln in lines if ln.text])
-    return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pymupdf
 
@@ -70,6 +71,18 @@ def _line_images(x0: float, y0: float, y1: float, images: Sequence[pymupdf.Rect]
         if not below:
             return lines
         lines.extend(below)
+
+
+def read_replacement_texts(doc: pymupdf.Document, pages: Sequence[int]) -> dict[int, list[Placed]]:
+    """The replacement texts of the images of `pages` (0-based), read from a handle of their own: once a
+    layout analysis ran on `doc` (an earlier batch in this process) its pages no longer give them."""
+    fresh = pymupdf.open(doc.name, filetype="pdf") if doc.name and Path(doc.name).is_file() else None
+    try:
+        source = fresh or doc
+        return {pno: replacement_texts(source[pno]) for pno in pages}
+    finally:
+        if fresh is not None:
+            fresh.close()
 
 
 def replacement_blocks(

@@ -134,11 +134,11 @@ def test_replacement_texts_survive_an_earlier_layout_analysis_of_the_same_docume
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
-    from rag_core.parsing import pymupdf_parser
+    from rag_core.parsing.replacement_text import read_replacement_texts
 
     pdf = unseen_pdfs.image_headings(tmp_path / "image_headings.pdf")
     with pymupdf.open(pdf) as doc:
         list(document_layout.parse_document(doc, pages=[0], use_ocr=document_layout.OCRMode.NEVER).pages)
         # a batch analysed earlier in this process: the document's own pages no longer give the text
-        read = pymupdf_parser._replacement_texts(doc, [1, 2])
+        read = read_replacement_texts(doc, [1, 2])
     assert [text for _box, text in read[1] + read[2]] == list(unseen_pdfs.IMAGE_HEADINGS)
