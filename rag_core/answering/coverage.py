@@ -193,8 +193,8 @@ def check_coverage(
         if carries and not any(mentions(form, folded) for form in term.forms):
             not_retrieved.append(term.text)
     named = [t.text for t in terms if t.text in missing and t.kind in ("identifier", "name", "period")]
-    held = _held(constraints(terms, counts), folded)
-    lacking, together = apart(terms, counts, held, question) if not missing else ((), ())
+    held = _held(constraints(terms, counts), folded) if not missing else []
+    lacking, together = apart(terms, counts, held, question)
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
     return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read), lacking, together)
 

@@ -258,7 +258,7 @@ class AnswerRun:
             ids,
             self.language,
             [*self.result.expanded_terms, *forms],
-            [a for a in self.result.announced if a.parent_id in {h.parent.id for h in self.context}],
+            self.result.announced,
         )
         checked = verify_citations(paragraphs, self.sources, self.language)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))

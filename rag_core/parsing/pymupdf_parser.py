@@ -324,15 +324,19 @@ def _page_blocks(
                 block = None
         if block is not None:
             blocks.append(block)
-    for block in replaced:  # in reading order: before the first block below its top
-        below = next((i for i, b in enumerate(blocks) if b.bbox[1] > block.bbox[1]), len(blocks))
-        blocks.insert(below, block)
+    for block in replaced:
+        _insert_in_order(blocks, block.bbox[1], [block])
     for bbox in missed_images(images, blocks, width, height):
         graphics = graphics_of(page, images) if graphics is None else graphics
         found = _picture(page, page_no, bbox, graphics, taken, artifacts_dir, len(blocks), table_images, False, marks)
-        below = next((i for i, b in enumerate(blocks) if b.bbox[1] > bbox[1]), len(blocks))
-        blocks[below:below] = found
+        _insert_in_order(blocks, bbox[1], found)
     return attach_captions(fix_headings(relabel(read_spread(blocks, width, height)), height))
+
+
+def _insert_in_order(blocks: list[Block], top: float, found: list[Block]) -> None:
+    """`found` (a box whose top is at `top`) in reading order: before the first block below that top."""
+    below = next((i for i, b in enumerate(blocks) if b.bbox[1] > top), len(blocks))
+    blocks[below:below] = found
 
 
 def _picture(

@@ -75,11 +75,15 @@ def _line_images(x0: float, y0: float, y1: float, images: Sequence[pymupdf.Rect]
 
 def read_replacement_texts(doc: pymupdf.Document, pages: Sequence[int]) -> dict[int, list[Placed]]:
     """The replacement texts of the images of `pages` (0-based), read from a handle of their own: once a
-    layout analysis ran on `doc` (an earlier batch in this process) its pages no longer give them."""
+    layout analysis ran on `doc` (an earlier batch in this process) its pages no longer give them. A batch
+    whose pages draw no image (most of them) opens and reads nothing."""
+    pictured = [pno for pno in pages if doc[pno].get_images(full=False)]
+    if not pictured:
+        return {}
     fresh = pymupdf.open(doc.name, filetype="pdf") if doc.name and Path(doc.name).is_file() else None
     try:
         source = fresh or doc
-        return {pno: replacement_texts(source[pno]) for pno in pages}
+        return {pno: replacement_texts(source[pno]) for pno in pictured}
     finally:
         if fresh is not None:
             fresh.close()

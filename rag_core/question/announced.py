@@ -27,6 +27,8 @@ def with_announced_lists(result: SearchResult, store: Store, context_k: int) -> 
             continue
         following = store.parents_after(hit.parent.doc_id, hit.parent.index, MAX_ANNOUNCED_ITEMS)
         items = announced_items(hit.parent, following, sentence)
+        if not items:
+            continue
         children = store.children_of_parents([p.id for p in items])
         held = [
             RetrievedParent(

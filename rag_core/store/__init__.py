@@ -228,18 +228,20 @@ class Store(SearchChannels, Maintenance):
         return {p.id: p for p in parsed}
 
     def parents_of(self, doc_id: str) -> list[Parent]:
-        table = self._open("parents")
-        if table is None:
-            return []
-        rows = table.search().where(f"doc_id = {_quote(doc_id)}").select(["data"]).limit(None).to_arrow()
-        return sorted((Parent.model_validate_json(r) for r in rows["data"].to_pylist()), key=lambda p: p.index)
+        return self._parents_in_order(f"doc_id = {_quote(doc_id)}")
 
     def parents_after(self, doc_id: str, index: int, count: int) -> list[Parent]:
         """The next `count` parents of a document after the one at `index`, in document order."""
-        table = self._open("parents")
-        if table is None or count <= 0:
+        if count <= 0:
             return []
-        where = f"doc_id = {_quote(doc_id)} AND idx > {int(index)} AND idx <= {int(index) + int(count)}"
+        return self._parents_in_order(
+            f"doc_id = {_quote(doc_id)} AND idx > {int(index)} AND idx <= {int(index) + int(count)}"
+        )
+
+    def _parents_in_order(self, where: str) -> list[Parent]:
+        table = self._open("parents")
+        if table is None:
+            return []
         rows = table.search().where(where).select(["data"]).limit(None).to_arrow()
         return sorted((Parent.model_validate_json(r) for r in rows["data"].to_pylist()), key=lambda p: p.index)
 
