@@ -16,6 +16,8 @@ script context, and serves the bytes under `/media/<id>` to anyone holding the U
   it is deleted `settings.audit.export_url_lifetime_s` after the click, and at once when its
   session signs out or changes principal (`forget_exports`), instead of waiting for Streamlit's
   own cleanup (minutes when the tab was closed).
+- Its click runs no script, and its answer is kept when a run starts before it is sent
+  (`_keep_answers_through_a_run_start`): either lost the file, and the browser waited for nothing.
 - `inline_image` sends an image inside the page's own websocket message, as a data URI.
 
 This module does not decide what anyone may read (`rag_core` does); it reaches into Streamlit's
@@ -59,12 +61,14 @@ _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif
 
 
 def _install() -> None:
-    """Make the asking session's id known to deferred callables (once per process)."""
+    """Make the asking session's id known to deferred callables, and keep their answers through a
+    run's start (once per process)."""
     from streamlit.runtime.backend_operation_handler import DeferredFileHandler
 
     with _INSTALL_LOCK:
         if getattr(DeferredFileHandler.handle, "_tells_session", False):
             return
+        _keep_answers_through_a_run_start()
         original = DeferredFileHandler.handle
 
         @functools.wraps(original)
@@ -82,6 +86,27 @@ def _install() -> None:
 
         handle._tells_session = True  # type: ignore[attr-defined]  # a marker on the wrapper: install once
         DeferredFileHandler.handle = handle  # type: ignore[method-assign]  # wrapping Streamlit's handler is the point
+
+
+def _keep_answers_through_a_run_start() -> None:
+    """A deferred file's answer (its URL, or its refusal) survives the start of a script run.
+
+    Streamlit queues that answer for the browser like any message, and a whole-page run that starts
+    before the queue is sent clears it of everything but lifecycle messages: the answer was lost, the
+    browser waited for it (three minutes) and no file came. A loaded server, where the queue waits
+    longest, lost one so. Nothing in the answer belongs to the run that starts, so it is kept."""
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
+    original = ForwardMsgQueue.clear
+
+    @functools.wraps(original)
+    def clear(self, retain_lifecycle_msgs: bool = False, fragment_ids_this_run: list[str] | None = None) -> None:
+        answers = [m for m in self._queue if m.WhichOneof("type") == "backend_operation_response"]
+        original(self, retain_lifecycle_msgs, fragment_ids_this_run)
+        if retain_lifecycle_msgs:  # a run starts; a clear without it is a flush, which sent them
+            self._queue.extend(m for m in answers if not any(m is kept for kept in self._queue))
+
+    ForwardMsgQueue.clear = clear  # type: ignore[method-assign]  # keeping what Streamlit drops is the point
 
 
 def session_principal(settings: Settings, session_id: str) -> Principal | None:
@@ -144,7 +169,11 @@ def download(
     """A deferred `st.download_button` (in `container` when given) whose bytes are `produce(principal)`,
     made on click only, and only for this session and its signed-in principal (see `bound`)."""
     target = container if container is not None else st
-    target.download_button(label, bound(produce, settings, principal, key), file_name, mime, key=key, **options)
+    # on_click="ignore": a click runs no script. A run started by the click raced the file's answer
+    # (see `_keep_answers_through_a_run_start`), and the page has nothing to redraw for a download.
+    target.download_button(
+        label, bound(produce, settings, principal, key), file_name, mime, key=key, on_click="ignore", **options
+    )
 
 
 def inline_image(path: Path, caption: str, width: int = 480) -> None:

@@ -172,6 +172,7 @@ class _Runs:
         self.finished_on_latest = 0  # on the websocket opened last
         self.file_requests = 0  # deferred-file requests the page has sent (a download button's click)
         self.files_refused = 0  # answers to them without a file (the server made nothing)
+        self.files_served = 0  # answers to them with a file's URL
         self._back = BackMsg.FromString
         page.on("websocket", self._opened)
 
@@ -200,8 +201,11 @@ class _Runs:
         except Exception:  # not a ForwardMsg: not a run
             return
         kind = msg.WhichOneof("type")
-        if kind == "backend_operation_response" and not msg.backend_operation_response.deferred_file.url:
-            self.files_refused += 1
+        if kind == "backend_operation_response":
+            if msg.backend_operation_response.deferred_file.url:
+                self.files_served += 1
+            else:
+                self.files_refused += 1
         if kind == "script_finished" and msg.script_finished in self._done:
             self.finished += 1
             if socket_number == self.sockets:
@@ -268,7 +272,7 @@ def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int 
             left_ms = max(1_000, int((deadline - time.monotonic()) * 1000))
             page.wait_for_selector(IDLE, timeout=left_ms)
             expect(button).to_be_enabled(timeout=left_ms)
-            asked, refused = runs.file_requests, runs.files_refused
+            asked, refused, served_before = runs.file_requests, runs.files_refused, runs.files_served
             button.click(timeout=left_ms)
             asked_by = time.monotonic() + asked_within_ms / 1000
             while runs.file_requests == asked and not downloads and time.monotonic() < asked_by:
@@ -276,7 +280,8 @@ def click_download(page, button, timeout_ms: int = 90_000, asked_within_ms: int 
             if runs.file_requests > asked:  # the file was asked for: a download, or an answer without a file
                 while not downloads and runs.files_refused == refused:
                     if time.monotonic() > deadline:
-                        raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms")
+                        served = "its URL came" if runs.files_served > served_before else "no answer came"
+                        raise TimeoutError(f"the download asked for was not received within {timeout_ms} ms ({served})")
                     page.wait_for_timeout(100)
             if downloads:
                 return downloads[0]
