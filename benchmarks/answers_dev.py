@@ -7,15 +7,20 @@ DIR must hold a library with the set's PDFs (e.g. the one `benchmarks/eval_dev.p
 corpus PDFs are the search space). Prints, per set: refusals of unanswerable questions (and the
 terms named), false refusals of answerable ones (with the terms that caused them), the share of
 answers whose cited sources contain the expected quote (normalised) and include an expected page,
-the mean answer length (words, paragraphs), and how many answers show code or R console text
-(an independent ruler, not the filter the answers use). `--terms-only` runs only the question's
-term check against the library (no search, no answer): what tuning the refusal rules needs.
+the mean answer length (words, paragraphs), how many answers show code or R console text
+(an independent ruler, not the filter the answers use), and, for a set whose questions carry their
+expected answer (`answer`: the outside sets' figures and names), how many answers hold it in their
+text, anywhere and in the paragraph they lead with (`holds_answer`: a figure equal once written out,
+a name or each item of a list as written; small figures match by chance, so compare runs paired).
+`--terms-only` runs only the question's term check against the library (no search, no answer):
+what tuning the refusal rules needs.
 Runs on an older checkout too (fields it lacks count as absent), which gives the "before" figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -51,6 +56,37 @@ def expected_pages(q: dict) -> set[tuple[str, int]]:
 
 def expected_files(q: dict) -> set[str]:
     return {pdf for pdf, _ in expected_pages(q)} | ({q["pdf"]} if isinstance(q.get("pdf"), str) else set())
+
+
+_FIGURE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def _figure(text: str) -> float | None:
+    """The value of an expected answer that is one figure ("18.40%", "$453.25", "435000000"); else None."""
+    bare = text.strip().strip("$€£%").replace(",", "").strip()
+    try:
+        return float(bare)
+    except ValueError:
+        return None
+
+
+def holds_answer(text: str, answer: str) -> bool:
+    """`text` holds the expected `answer`: its figure (any writing: "18.4%" for "18.40%", "435,000,000"),
+    else each item of a list answer, else the answer's words in order (case and spacing aside)."""
+    answer = answer.strip()
+    if not answer:
+        return False
+    if answer.startswith("["):
+        try:
+            items = ast.literal_eval(answer)
+        except (ValueError, SyntaxError):
+            items = None
+        if isinstance(items, list) and items:
+            return all(holds_answer(text, str(item)) for item in items)
+    value = _figure(answer)
+    if value is not None:
+        return any(_figure(m) == value for m in _FIGURE.findall(text))
+    return " ".join(answer.lower().split()) in " ".join(text.lower().split())
 
 
 def load(path: str) -> list[dict]:
@@ -105,6 +141,9 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
                 "missing": list(getattr(a, "missing_terms", [])),
                 "retried": list(getattr(a, "retried_terms", [])),
                 "quoted": bool(q.get("quote")) and any(contains_quote(s.text, q["quote"]) for s in a.sources),
+                "holds_answer": bool(q.get("answer")) and holds_answer(text, str(q["answer"])),
+                "lead_holds_answer": bool(q.get("answer") and a.paragraphs)
+                and holds_answer(a.paragraphs[0].text, str(q["answer"])),
                 "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
                 "words": len(text.split()),
                 # per paragraph: does it cite an expected document / an expected page (answer precision)
@@ -145,6 +184,12 @@ def report(name: str, rows: list[dict], full: bool) -> None:
         f"{sum(r['quoted'] for r in shown)}/{len(shown)})"
     )
     print(f"  cited sources include an expected page:   {sum(r['paged'] for r in answerable) / n:.2f}")
+    with_answer = [r for r in answerable if "holds_answer" in r]
+    if any(r["holds_answer"] for r in with_answer):
+        print(
+            f"  answer text holds the expected answer: {sum(r['holds_answer'] for r in with_answer)}/{n}, "
+            f"in its first paragraph: {sum(r['lead_holds_answer'] for r in with_answer)}/{n}"
+        )
     if shown:
         print(
             f"  answer length: {sum(r['words'] for r in shown) / len(shown):.0f} words, "

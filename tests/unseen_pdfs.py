@@ -329,3 +329,34 @@ def headed_pages(path: Path, pages: Sequence[Sequence[str]]) -> Path:
             y += 200 - left + (14 if i == 0 else 10)
     doc.save(path)
     return path
+
+
+SCHEDULE_ROWS = (
+    "Programme Full-Time",
+    "Leaders in Education Programme 7 months",
+    "Management and Leadership in",
+    "Schools Programme 17 weeks",
+    "Building Educational Bridges: Innovation for School Leaders 2 weeks",
+)
+
+
+def schedule_lines(path: Path) -> Path:
+    """A brochure page whose schedule is a table set as lines of text (no rules, no columns): a header
+    row, then each programme with its duration, one name cut over two lines, as a layout tool prints it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Leadership Programmes", fontsize=18, fontname="hebo")
+    intro = (
+        "Leadership learning is an integral part of the education system. Its purpose is to develop school "
+        "leaders' capacity to meet the challenges of a complex and dynamic education system. The programmes "
+        "below are open to officers nominated by the Ministry."
+    )
+    page.insert_textbox(pymupdf.Rect(72, 100, 523, 170), intro, fontsize=10.5, fontname="helv")
+    y = 200.0
+    for line in SCHEDULE_ROWS:
+        page.insert_text((72, y), line, fontsize=10.5, fontname="helv")
+        y += 30
+    after = "Participants who wish to attend a programme may write in directly to the programme office."
+    page.insert_textbox(pymupdf.Rect(72, y + 20, 523, y + 120), after, fontsize=10.5, fontname="helv")
+    doc.save(path)
+    return path

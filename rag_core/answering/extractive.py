@@ -92,7 +92,7 @@ def _pieces(
     every: Sequence[Candidate] = (),
     announced: Mapping[str, AnnouncedList] | None = None,
 ) -> list[_Piece]:
-    """The chosen sentences widened to their units; a sentence inside a quoted unit is not repeated;
+    """The chosen sentences widened to their units; a line inside a quoted unit is not repeated;
     sentences of adjacent lines of one parent read as one piece, distant ones stay apart. A unit holds
     the question terms of every sentence in it (`every`: all the candidates). A sentence that announces
     a list at the end of its parent comes with the items the parents after it hold (`announced`)."""
@@ -105,8 +105,9 @@ def _pieces(
             if listed is not None:
                 units.append(listed)
             continue
-        inside = next((u for u in units if u.parent == c.parent and u.start <= unit.start < u.end), None)
-        if inside is not None:
+        # a line is quoted once: a unit that overlaps one already quoted (a run of lines after another) is not
+        overlaps = next((u for u in units if u.parent == c.parent and unit.start < u.end and u.start < unit.end), None)
+        if overlaps is not None:
             continue
         text = unit_text(lines[c.parent], unit)
         terms = {t for o in every if o.parent == c.parent and unit.start <= o.line < unit.end for t in o.terms}

@@ -16,6 +16,11 @@ writes one paragraph or list item per line, a list item with its marker):
   is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
   whole); a title cut there ends with `CUT_MARK` on a line of its own, so the reader knows that more
   of it follows in the document (the citation opens it).
+- a fragment (a line of a few words without final punctuation: a table the layout set as lines of
+  text, "Programme Full-Time" over "Leaders in Education Programme 7 months", or a heading inside
+  the passage) is never quoted alone, since alone it says nothing: it is quoted with the run of such
+  lines around it (`MAX_RUN` at most) when half of them hold a figure (a table's rows do; a slide's
+  navigation bar does not), else with the paragraph below it (a heading over its text).
 A chosen list item is quoted with the sentence that announces its list. Any other sentence is
 quoted alone, as before. Nothing is generated: a unit is the document's own lines.
 """
@@ -219,6 +224,46 @@ def _plain(line: str) -> bool:
     )
 
 
+MAX_FRAGMENT_WORDS = 12  # a line of more words is a sentence even without its final punctuation
+MAX_RUN = 10  # lines of a run of fragments quoted together (a table set as text: its header and rows)
+MAX_RUN_BEFORE = 2  # of them, lines above the chosen one (a header row)
+
+
+def _fragment(line: str) -> bool:
+    """A line of a few words that ends without final punctuation and is nothing else: no list item,
+    numbered paragraph, title, table row or code (each of those is a unit or a row of its own)."""
+    text = line.strip()
+    return (
+        _plain(line)
+        and not _is_item(line)
+        and text[-1:] not in _FINAL + ","
+        and len(text.split()) <= MAX_FRAGMENT_WORDS
+        and bool(re.search(r"[^\W\d_]{2,}", text))
+    )
+
+
+def _fragment_unit(lines: Sequence[str], line_no: int) -> Unit | None:
+    """A chosen fragment with the run of fragments around it; alone in its run, with the prose paragraph
+    below it (a heading over its text). None when there is nothing to quote it with."""
+    start = line_no
+    while start > max(0, line_no - MAX_RUN_BEFORE) and _fragment(lines[start - 1]):
+        start -= 1
+    end = line_no + 1
+    while end < len(lines) and end - start < MAX_RUN and _fragment(lines[end]):
+        end += 1
+    if sum(bool(re.search(r"\d", x)) for x in lines[start:end]) * 2 < end - start:
+        # a run of words only (a slide's navigation bar, a title page) is no table: the fragment alone
+        start, end = line_no, line_no + 1
+    if end - start == 1:
+        if end < len(lines) and _plain(lines[end]) and not _is_item(lines[end]) and not _fragment(lines[end]):
+            end += 1  # a heading with its paragraph (a list below it is an announcement's, handled before)
+        else:
+            return None
+    if sum(len(x) for x in lines[start:end]) > MAX_UNIT_CHARS:
+        return None
+    return Unit(start, end, lines[start].strip())
+
+
 def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
     """The unit the chosen `sentence` (on line `line_no`) must be quoted with; None: the sentence alone.
     `split` cuts a line into sentences (as the candidates were cut), to find a list's announcing one."""
@@ -247,6 +292,8 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
                         break
                     end += 1
                 return Unit(start, end, sentence.strip())
+        if sentence.strip() == head.strip() and _fragment(head):
+            return _fragment_unit(lines, line_no)
         return None
     announcer = (split(head) or [""])[-1]
     if announcer and _announcement(

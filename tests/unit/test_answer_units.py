@@ -159,3 +159,30 @@ def test_a_counted_list_set_as_headings_beside_its_announcement_takes_that_many_
     assert announced_count("we begin with an eight year (96-month) triangle:") is None
     assert closing_announcement("A finished sentence.", split_sentences) is None
     assert closing_announcement("Items:\n- one", split_sentences) is None  # its items are in the parent
+
+
+SCHEDULE = [
+    "Leadership learning develops school leaders' capacity to meet the challenges of the system.",
+    "Programme Full-Time",
+    "Leaders in Education Programme 7 months",
+    "Management and Leadership in",
+    "Schools Programme 17 weeks",
+    "Fees are set each year by the programme office.",
+]
+
+
+def test_a_fragment_of_a_table_set_as_lines_is_quoted_with_its_rows() -> None:
+    rows = "\n".join(SCHEDULE[1:5])
+    assert quoted(SCHEDULE, 1, SCHEDULE[1]) == rows  # the header row alone said nothing
+    assert quoted(SCHEDULE, 3, SCHEDULE[3]) == rows  # a row cut in two: the header above it comes too
+    assert quoted(SCHEDULE, 0, SCHEDULE[0]) is None  # a sentence is quoted alone, as before
+
+
+def test_a_fragment_of_words_only_is_no_table_and_a_heading_comes_with_its_paragraph() -> None:
+    slide = [
+        "Introduction Analyse du provisionnement Méthodes Conclusion",  # a slide's navigation bar
+        "Modèle de Mack",
+        "Le modèle de Mack est basé sur les hypothèses d'indépendance des années de survenance.",
+    ]
+    assert quoted(slide, 1, slide[1]) == "\n".join(slide[1:])  # the heading with its paragraph, not the bar
+    assert quoted(slide[:2], 1, slide[1]) is None  # nothing to quote it with: alone
