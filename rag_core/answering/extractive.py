@@ -17,6 +17,7 @@ Nothing here is generated: every word comes from the document.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +26,8 @@ from rag_core.answering.evidence import Candidate, candidates, is_code_like, sel
 from rag_core.answering.table_rows import table_paragraphs
 from rag_core.answering.units import parent_lines, unit_of, unit_text
 from rag_core.citations import parent_source_id
-from rag_core.models import AnnouncedList, Paragraph, RetrievedParent
+from rag_core.models import AnnouncedList, Paragraph, RetrievedParent, TableExcerpt
+from rag_core.text import fold
 
 # A passage in another language than the question's is offered when its best sentence covers at least
 # this share of what the best passage in the question's language covers: a translation-matched passage
@@ -36,6 +38,7 @@ OTHER_LANGUAGE_SHARE = 0.8
 # lead nor a piece kept before it holds; a piece under the share whose terms are all already quoted only
 # shares the topic. Measured on the dev sets (docs/refusals_and_pages.md, "Answers composed").
 CLOSE_SHARE = 0.45
+_TOKEN = re.compile(r"\w+")
 NEW_EVIDENCE = 0.005  # a term's share of the question's weight that counts as new (not rounding noise)
 
 
@@ -132,10 +135,12 @@ def _pieces(
     return pieces
 
 
-def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: str) -> list[_Piece]:
+def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: str, question: str = "") -> list[_Piece]:
     """The most relevant piece first (the sentence that answers), then the others in context and document
     order; a piece in another language than the question's only when it answers about as well as the
-    best one in the question's language (or when there is none)."""
+    best one in the question's language (or when there is none). A piece whose every word the question
+    already holds (a heading it names, "TABLE II"; a source note it quotes) tells the reader nothing, so
+    it never leads when another piece can; it may follow, for its citation of the place."""
     own = [p.relevance for p in pieces if not language or hits[p.parent].document.language == language]
     if own:
         floor = OTHER_LANGUAGE_SHARE * max(own)
@@ -144,7 +149,9 @@ def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: s
         ]
     if not pieces:
         return []
-    lead = max(pieces, key=lambda p: (p.relevance, -p.parent))
+    asked = _words(question)
+    telling = [p for p in pieces if not _words(" ".join(p.texts)) <= asked] or pieces
+    lead = max(telling, key=lambda p: (p.relevance, -p.parent))
     return [lead, *sorted(_adding_evidence(lead, pieces), key=lambda p: (p.parent, p.order))]
 
 
@@ -159,6 +166,17 @@ def _adding_evidence(lead: _Piece, pieces: Sequence[_Piece]) -> list[_Piece]:
             kept.append(p)
             covered |= {i for i, _ in p.terms}
     return kept
+
+
+def _words(text: str) -> set[str]:
+    return set(_TOKEN.findall(fold(text)))
+
+
+def _crosses_news(table: TableExcerpt, question: str) -> bool:
+    """A named row crosses a named column at a cell that holds a word or figure the question does not."""
+    named = {(r, c) for r, c in table.matched if c}
+    asked = _words(question)
+    return any((cell.row, cell.col) in named and not _words(cell.text) <= asked for row in table.rows for cell in row)
 
 
 def extractive_paragraphs(
@@ -181,7 +199,7 @@ def extractive_paragraphs(
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     paragraphs = list(cells)
     lists = {a.parent_id: a for a in announced}
-    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language):
+    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language, question):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
         paragraphs.append(
@@ -193,8 +211,10 @@ def extractive_paragraphs(
             )
         )
     tables = table_paragraphs(hits, question)
-    # a row and a column the question names are a figure asked for: they lead; other rows follow the prose
-    named = [t for t in tables if t.table is not None and any(c for _, c in t.table.matched)]
+    # a row and a column the question names are what it asks for: they lead, unless where they cross the
+    # question already says it all (a chart's source note read as a row, named by a question that quotes
+    # it); other rows follow the prose
+    named = [t for t in tables if t.table is not None and _crosses_news(t.table, question)]
     paragraphs = [*cells, *named, *paragraphs[len(cells) :], *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])
