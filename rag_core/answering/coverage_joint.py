@@ -16,7 +16,9 @@ naming the constraints that the passage holding most of them lacks, and what tha
 Formula symbols (`F_S`, `r_i`) are no constraint: the text layer writes them in many ways.
 A question that coordinates what it asks about ("the Executive Leadership and the Prosecution Services
 Staff", "Mack or Merz", "en 2019 et en 2020") asks about each conjunct: the constraints of one
-conjunct must occur together, those of two conjuncts may be in two passages.
+conjunct must occur together, those of two conjuncts may be in two passages. So does a question that
+names two parts of a document ("the papers in Table 2 ... not mentioned in Section 3.4"): a passage
+is one place, so each part named after the first opens a conjunct of its own.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from rag_core.answering.coverage_terms import Term
+from rag_core.answering.coverage_terms import REFERENCE_WORDS, Term
 
 CONSTRAINT_KINDS = ("identifier", "name", "period")
 
@@ -35,10 +37,22 @@ _COORDINATOR = re.compile(
 )
 
 
-def _conjunct(question: str, term: str) -> int:
-    """The index of the conjunct of `question` where `term` is first written (0 when not found)."""
+def _conjunct(question: str, term: str, parts: Sequence[int] = ()) -> int:
+    """The index of the conjunct of `question` where `term` is first written (0 when not found); `parts`:
+    where the question names a part of a document after its first ("Section 3.4" after "Table 2")."""
     at = question.lower().find(term.lower())
-    return len(_COORDINATOR.findall(question[:at])) if at >= 0 else 0
+    return len(_COORDINATOR.findall(question[:at])) + sum(1 for p in parts if p <= at) if at >= 0 else 0
+
+
+def _parts(question: str, terms: Sequence[Term]) -> list[int]:
+    """Where the question names a part of a document ("Table 2", "Section 3"), the first one excepted."""
+    found = sorted(
+        at
+        for t in terms
+        if t.kind == "identifier" and t.words and t.words[0] in REFERENCE_WORDS
+        if (at := question.lower().find(t.text.lower())) >= 0
+    )
+    return found[1:]
 
 
 def constraints(terms: Sequence[Term], library_counts: Mapping[str, int]) -> list[Term]:
@@ -56,8 +70,9 @@ def apart(
     if not wanted or not held:
         return (), ()
     groups: dict[int, list[str]] = {}
+    parts = _parts(question, constraints(terms, library_counts))
     for text in wanted:
-        groups.setdefault(_conjunct(question, text), []).append(text)
+        groups.setdefault(_conjunct(question, text, parts), []).append(text)
     lacking: list[str] = []
     together: list[str] = []
     for group in groups.values():

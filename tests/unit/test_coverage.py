@@ -269,6 +269,22 @@ def test_the_conjuncts_of_a_question_may_be_held_by_two_passages_each_by_one() -
     assert apart(terms, counts, [{"Northwind", "2019"}, {"Southwind", "2020"}], neither) == ((), ())
 
 
+def test_two_parts_of_a_document_a_question_names_may_be_held_by_two_passages() -> None:
+    from rag_core.answering.coverage_joint import apart
+
+    question = "Which papers of Table 2 adopt the Northwind strategy but are not mentioned in Section 3.4?"
+    terms = question_terms(question)
+    counts = {t.text: 3 for t in terms}
+    two = [{"Northwind", "Table 2"}, {"Section 3"}]  # the table lists it; the section is another place
+    assert apart(terms, counts, two, question) == ((), ())
+    # what is asked of one part still goes together: the passage of Table 2 must name Northwind
+    lacking, _ = apart(terms, counts, [{"Table 2"}, {"Northwind"}, {"Section 3"}], question)
+    assert lacking == ("Northwind",)
+    one = "Which papers of Table 2 adopt the Northwind strategy?"  # one part named: as before
+    terms = question_terms(one)
+    assert apart(terms, {t.text: 3 for t in terms}, [{"Table 2"}, {"Northwind"}], one)[0]
+
+
 def test_only_a_word_whose_absence_would_refuse_is_read_as_a_typo() -> None:
     from rag_core.answering.coverage import check_coverage
 
