@@ -162,16 +162,21 @@ def make_result(
 _GRID = [["Année", "12 mois", "24 mois"], ["2021", "1 200", "1 850"], ["2022", "1 310", "2 020"]]
 
 
-CELLS = [
-    TableCell(
-        row=r,
-        col=c,
-        text=text,
-        box=HighlightBox(page=13, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c, y1=320 + 20 * r),
-    )
-    for r, row in enumerate(_GRID)
-    for c, text in enumerate(row)
-]
+def grid_cells(grid: list[list[str]], page: int) -> list[TableCell]:
+    """A table's cells, row by row, each with its own box (90 pt columns, 20 pt rows, from (72, 300))."""
+    return [
+        TableCell(
+            row=r,
+            col=c,
+            text=text,
+            box=HighlightBox(page=page, x0=72 + 90 * c, y0=300 + 20 * r, x1=162 + 90 * c, y1=320 + 20 * r),
+        )
+        for r, row in enumerate(grid)
+        for c, text in enumerate(row)
+    ]
+
+
+CELLS = grid_cells(_GRID, 13)
 
 
 TABLE_WITH_CELLS = Item(

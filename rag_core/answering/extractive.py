@@ -17,11 +17,11 @@ Nothing here is generated: every word comes from the document.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag_core.answering.cells import cell_paragraphs
+from rag_core.answering.coverage_terms import TOKEN
 from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
 from rag_core.answering.table_rows import table_paragraphs
 from rag_core.answering.units import parent_lines, unit_of, unit_text
@@ -38,7 +38,6 @@ OTHER_LANGUAGE_SHARE = 0.8
 # lead nor a piece kept before it holds; a piece under the share whose terms are all already quoted only
 # shares the topic. Measured on the dev sets (docs/refusals_and_pages.md, "Answers composed").
 CLOSE_SHARE = 0.45
-_TOKEN = re.compile(r"\w+")
 NEW_EVIDENCE = 0.005  # a term's share of the question's weight that counts as new (not rounding noise)
 
 
@@ -135,12 +134,15 @@ def _pieces(
     return pieces
 
 
-def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: str, question: str = "") -> list[_Piece]:
+def _in_order(
+    pieces: list[_Piece], hits: Sequence[RetrievedParent], language: str, asked: frozenset[str] = frozenset()
+) -> list[_Piece]:
     """The most relevant piece first (the sentence that answers), then the others in context and document
     order; a piece in another language than the question's only when it answers about as well as the
     best one in the question's language (or when there is none). A piece whose every word the question
     already holds (a heading it names, "TABLE II"; a source note it quotes) tells the reader nothing, so
-    it never leads when another piece can; it may follow, for its citation of the place."""
+    it never leads when another piece can; it may follow, for its citation of the place. `asked`: the
+    question's words (`_words`)."""
     own = [p.relevance for p in pieces if not language or hits[p.parent].document.language == language]
     if own:
         floor = OTHER_LANGUAGE_SHARE * max(own)
@@ -149,7 +151,6 @@ def _in_order(pieces: list[_Piece], hits: Sequence[RetrievedParent], language: s
         ]
     if not pieces:
         return []
-    asked = _words(question)
     telling = [p for p in pieces if not _words(" ".join(p.texts)) <= asked] or pieces
     lead = max(telling, key=lambda p: (p.relevance, -p.parent))
     return [lead, *sorted(_adding_evidence(lead, pieces), key=lambda p: (p.parent, p.order))]
@@ -168,14 +169,14 @@ def _adding_evidence(lead: _Piece, pieces: Sequence[_Piece]) -> list[_Piece]:
     return kept
 
 
-def _words(text: str) -> set[str]:
-    return set(_TOKEN.findall(fold(text)))
+def _words(text: str) -> frozenset[str]:
+    return frozenset(TOKEN.findall(fold(text)))
 
 
-def _crosses_news(table: TableExcerpt, question: str) -> bool:
-    """A named row crosses a named column at a cell that holds a word or figure the question does not."""
+def _crosses_news(table: TableExcerpt, asked: frozenset[str]) -> bool:
+    """A named row crosses a named column at a cell that holds a word or figure the question (its words
+    `asked`) does not."""
     named = {(r, c) for r, c in table.matched if c}
-    asked = _words(question)
     return any((cell.row, cell.col) in named and not _words(cell.text) <= asked for row in table.rows for cell in row)
 
 
@@ -199,7 +200,8 @@ def extractive_paragraphs(
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     paragraphs = list(cells)
     lists = {a.parent_id: a for a in announced}
-    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language, question):
+    asked = _words(question)
+    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language, asked):
         hit = hits[piece.parent]
         other = bool(language) and hit.document.language != language
         paragraphs.append(
@@ -214,7 +216,7 @@ def extractive_paragraphs(
     # a row and a column the question names are what it asks for: they lead, unless where they cross the
     # question already says it all (a chart's source note read as a row, named by a question that quotes
     # it); other rows follow the prose
-    named = [t for t in tables if t.table is not None and _crosses_news(t.table, question)]
+    named = [t for t in tables if t.table is not None and _crosses_news(t.table, asked)]
     paragraphs = [*cells, *named, *paragraphs[len(cells) :], *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])

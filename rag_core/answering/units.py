@@ -227,6 +227,8 @@ def _plain(line: str) -> bool:
 MAX_FRAGMENT_WORDS = 12  # a line of more words is a sentence even without its final punctuation
 MAX_RUN = 10  # lines of a run of fragments quoted together (a table set as text: its header and rows)
 MAX_RUN_BEFORE = 2  # of them, lines above the chosen one (a header row)
+_WORD = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more (a fragment holds one)
+_DIGIT = re.compile(r"\d")
 
 
 def _fragment(line: str) -> bool:
@@ -238,7 +240,7 @@ def _fragment(line: str) -> bool:
         and not _is_item(line)
         and text[-1:] not in _FINAL + ","
         and len(text.split()) <= MAX_FRAGMENT_WORDS
-        and bool(re.search(r"[^\W\d_]{2,}", text))
+        and bool(_WORD.search(text))
     )
 
 
@@ -251,7 +253,7 @@ def _fragment_unit(lines: Sequence[str], line_no: int) -> Unit | None:
     end = line_no + 1
     while end < len(lines) and end - start < MAX_RUN and _fragment(lines[end]):
         end += 1
-    if sum(bool(re.search(r"\d", x)) for x in lines[start:end]) * 2 < end - start:
+    if sum(bool(_DIGIT.search(x)) for x in lines[start:end]) * 2 < end - start:
         # a run of words only (a slide's navigation bar, a title page) is no table: the fragment alone
         start, end = line_no, line_no + 1
     if end - start == 1:

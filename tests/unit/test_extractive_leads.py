@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 
 from rag_core.answering.extractive import extractive_paragraphs
-from rag_core.models import HighlightBox, Item, TableCell
-from tests.answering_support import document, retrieved
+from rag_core.models import HighlightBox, Item
+from tests.answering_support import document, grid_cells, retrieved
 
 DOC = document(hashlib.sha256(b"seniors-online.pdf").hexdigest(), "Older adults and technology use", "en")
 QUESTION = (
@@ -17,15 +17,6 @@ QUESTION = (
 )
 SOURCE_NOTE = "Pew Research Center's Internet Project July 18-September 30, 2013 tracking survey."
 ANSWER = "Today, 47% of seniors say they have a high-speed broadband connection at home."
-
-
-def _cell(row: int, col: int, text: str) -> TableCell:
-    return TableCell(
-        row=row,
-        col=col,
-        text=text,
-        box=HighlightBox(page=8, x0=72 + 200 * col, y0=300 + 20 * row, x1=270 + 200 * col, y1=320 + 20 * row),
-    )
 
 
 def test_a_sentence_that_only_says_back_the_question_does_not_lead() -> None:
@@ -51,7 +42,7 @@ def test_a_table_row_whose_named_cell_only_says_back_the_question_does_not_lead(
         page=8,
         boxes=[HighlightBox(page=8, x0=72, y0=300, x1=470, y1=340)],
         text="\n".join("| " + " | ".join(row) + " |" for row in grid),
-        cells=[_cell(r, c, t) for r, row in enumerate(grid) for c, t in enumerate(row)],
+        cells=grid_cells(grid, 8),
         n_rows=2,
         n_cols=2,
     )
