@@ -17,7 +17,8 @@ over the document types in file-name order until `--docs` PDFs; their questions 
 text or a table (a chart or a picture needs vision, which this product does not claim) and their
 unanswerable ones. `--skip N` passes over the first N PDFs the rule chooses and takes the next
 `--docs`: a second set by the same rule that shares no PDF with the first (set A is `--skip 0`, set B
-`--skip 14`), to measure once on documents nothing was tuned on.
+`--skip 14`), to measure once on documents nothing was tuned on. `--min-pages` takes longer PDFs only:
+once the sets of 40 pages at most are used up (A to D), set E is `--min-pages 41 --max-pages 70`.
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ def _git_dir(path: Path) -> Path:
     return path / ".git" if (path / ".git").is_dir() else path
 
 
-def _usable(data: bytes, max_pages: int) -> int | None:
-    """The PDF's page count when it has a text layer and at most `max_pages` pages; else None."""
+def _usable(data: bytes, max_pages: int, min_pages: int = 1) -> int | None:
+    """The PDF's page count when it has a text layer and `min_pages` to `max_pages` pages; else None."""
     try:
         with pymupdf.open(stream=data, filetype="pdf") as doc:
             pages = doc.page_count
-            if pages == 0 or pages > max_pages:
+            if pages == 0 or pages > max_pages or pages < min_pages:
                 return None
             chars = sum(len(page.get_text()) for page in doc)
     except (RuntimeError, ValueError):
@@ -78,6 +79,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("/work/cache/outside"))
     parser.add_argument("--docs", type=int, default=14)
     parser.add_argument("--max-pages", type=int, default=40)
+    parser.add_argument("--min-pages", type=int, default=1, help="longer PDFs only (a set after A-D)")
     parser.add_argument("--skip", type=int, default=0, help="pass over the first N PDFs the rule chooses")
     args = parser.parse_args()
     mirror = _git_dir(args.mirror)
@@ -102,7 +104,7 @@ def main() -> int:
                     data = _git(mirror, "show", f"HEAD:data/documents/{doc}")
                 except subprocess.CalledProcessError:
                     continue  # not in the copy (a large file left out)
-                pages = _usable(data, args.max_pages)
+                pages = _usable(data, args.max_pages, args.min_pages)
                 if pages is None:
                     continue
                 chosen.append(doc)
