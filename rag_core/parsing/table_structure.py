@@ -11,9 +11,10 @@ Then:
   the lines between two rules (full-width, or partial ones under a group header) are one
   row and each column's text there is one cell ("OTSL HTML", "0.965 0.969"); otherwise the
   grid's rows are kept;
-- header rows: the leading rows that are not mostly numbers (at most MAX_HEADER_ROWS); a
-  header label over empty slots of its row, with labels below them, spans those columns
-  (within a partial rule under it when there is one); a header slot whose column is not
+- header rows: the leading rows that are not mostly numbers (at most MAX_HEADER_ROWS), more than
+  one only above a row of figures or under a first row with empty cells (a table of words
+  throughout has one header row); a header label over empty slots of its row, with labels below
+  them, spans those columns (within a partial rule under it when there is one); a header slot whose column is not
   ruled off between two header rows spans both rows;
 - row headers: the first column when its body cells are labels or years.
 
@@ -213,22 +214,37 @@ def _banded_edges(words: Sequence[Word], row_edges: Sequence[float], rules: Sequ
 
 
 def _header_rows(texts: dict[tuple[int, int], str], n_rows: int, n_cols: int) -> int:
-    """Leading rows whose non-empty cells are mostly not numbers (at least one, at most 3)."""
+    """Leading rows whose non-empty cells are mostly not numbers (at least one, at most 3). Rows of
+    words after the first are header rows only where the header reads apart from the body: a row of
+    figures follows them, or the first row leaves cells empty (a label over a group of columns). In a
+    table of words throughout ("Stage | Requirement | Deadline" over rows of words) they are its first
+    rows of data, and a header of them would merge those rows into its column names."""
     count = 0
     for r in range(min(n_rows, MAX_HEADER_ROWS)):
-        values = [texts.get((r, c), "") for c in range(n_cols)]
-        values = [v for v in values if v]
+        values = [v for v in _row_values(texts, r, n_cols) if v]
         if not values:
             if count:
                 break
             continue
-        numeric = sum(looks_numeric(v) for v in values)
-        if numeric * 2 > len(values) and not _column_numbers(values):
+        if _mostly_figures(values):
             break
         count = r + 1
     if n_rows > 1 and count >= n_rows:
         count = 1
+    if count > 1 and all(_row_values(texts, 0, n_cols)):
+        after = [v for v in _row_values(texts, count, n_cols) if v] if count < n_rows else []
+        if not (after and _mostly_figures(after)):
+            count = 1
     return max(count, 1) if n_rows > 1 else 0
+
+
+def _row_values(texts: dict[tuple[int, int], str], r: int, n_cols: int) -> list[str]:
+    return [texts.get((r, c), "") for c in range(n_cols)]
+
+
+def _mostly_figures(values: list[str]) -> bool:
+    """More than half of the values are numbers, and they are not a header of development periods."""
+    return sum(looks_numeric(v) for v in values) * 2 > len(values) and not _column_numbers(values)
 
 
 def _column_numbers(values: list[str]) -> bool:

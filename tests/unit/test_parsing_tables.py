@@ -106,6 +106,30 @@ def test_group_header_spans_its_columns_under_a_partial_rule() -> None:
     assert [c.text for c in table.cells if c.row == 1] == ["simple", "all"]  # "Lang" covers (1, 0)
 
 
+def test_a_table_of_words_has_one_header_row() -> None:
+    # words in every row: the rows after the first are data, never merged into the column names
+    rows = [
+        ("Stage", "Requirement", "Deadline"),
+        ("Coursework", "Graded modules", "Month twelve"),
+        ("Qualifying", "Oral defence", "Month twenty"),
+        ("Dissertation", "Written work", "Month sixty"),
+    ]
+    words = [
+        _w(word, 10 + 100 * c + 30 * i, 10 + 20 * r, 35 + 100 * c + 30 * i, 18 + 20 * r)
+        for r, row in enumerate(rows)
+        for c, cell in enumerate(row)
+        for i, word in enumerate(cell.split())
+    ]
+    table = build_table(words, [0, 100, 200, 300], [5, 25, 45, 65, 85])
+    assert {c.row for c in table.cells if c.column_header} == {0}
+    assert [c.text for c in table.cells if c.row == 2] == ["Qualifying", "Oral defence", "Month twenty"]
+    # above a row of figures, rows of words are a header of two rows
+    head = [w for w in words if w.bbox[1] < 40]  # the first two rows
+    figures = [_w(v, 10 + 100 * c, 50, 35 + 100 * c, 58) for c, v in enumerate(("2021", "12", "24"))]
+    table = build_table([*head, *figures], [0, 100, 200, 300], [5, 25, 45, 65])
+    assert {c.row for c in table.cells if c.column_header} == {0, 1}
+
+
 def test_ocr_boxes_become_a_grid_of_numbers() -> None:
     assert [w.text for w in split_numbers(_w("105.78% 100.45%", 0, 0, 100, 10))] == ["105.78%", "100.45%"]
     assert [w.text for w in split_numbers(_w("6 359 225,8", 0, 0, 100, 10))] == ["6 359 225,8"]
