@@ -360,3 +360,39 @@ def schedule_lines(path: Path) -> Path:
     page.insert_textbox(pymupdf.Rect(72, y + 20, 523, y + 120), after, fontsize=10.5, fontname="helv")
     doc.save(path)
     return path
+
+
+MILESTONES = (
+    ("Stage", "Requirement", "Deadline"),
+    ("Coursework", "Complete 30 modular credits of graded modules", "Month 24"),
+    ("Qualifying examination", "Oral defence of the proposal before the committee", "Month 24"),
+    ("Dissertation", "Submission of the written work for examination", "Month 60"),
+)
+
+
+def milestones_table(path: Path) -> Path:
+    """A handbook page with a ruled table of words throughout (no figures but the month numbers): a header
+    row over three rows of stages, between two paragraphs."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Programme milestones", fontsize=18, fontname="hebo")
+    intro = (
+        "Each candidate follows the milestones of the table below. The graduate office reviews the "
+        "progress of every candidate at the end of each semester and reports to the board."
+    )
+    page.insert_textbox(pymupdf.Rect(72, 100, 523, 160), intro, fontsize=10.5, fontname="helv")
+    xs, top, height = (72, 200, 440, 523), 190, 40
+    for r, row in enumerate(MILESTONES):
+        y = top + r * height
+        for c, text in enumerate(row):
+            box = pymupdf.Rect(xs[c] + 4, y + 4, xs[c + 1] - 4, y + height - 2)
+            assert page.insert_textbox(box, text, fontsize=9.5, fontname="hebo" if r == 0 else "helv") >= 0
+    bottom = top + len(MILESTONES) * height
+    for r in range(len(MILESTONES) + 1):
+        page.draw_line((xs[0], top + r * height), (xs[-1], top + r * height), width=0.8)
+    for x in xs:
+        page.draw_line((x, top), (x, bottom), width=0.8)
+    after = "Candidates who need more time may apply to the board for an extension of one semester."
+    page.insert_textbox(pymupdf.Rect(72, bottom + 30, 523, bottom + 90), after, fontsize=10.5, fontname="helv")
+    doc.save(path)
+    return path

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from rag_core.answering.cells import cell_paragraphs
 from rag_core.answering.coverage_terms import TOKEN
 from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
-from rag_core.answering.table_rows import table_paragraphs
+from rag_core.answering.table_rows import MAX_ROWS, quoted_row_paragraph, table_paragraphs, with_row
 from rag_core.answering.units import parent_lines, unit_of, unit_text
 from rag_core.citations import parent_source_id
 from rag_core.models import AnnouncedList, Paragraph, RetrievedParent, TableExcerpt
@@ -180,6 +180,52 @@ def _crosses_news(table: TableExcerpt, asked: frozenset[str]) -> bool:
     return any((cell.row, cell.col) in named and not _words(cell.text) <= asked for row in table.rows for cell in row)
 
 
+def _row_paragraph(hit: RetrievedParent, piece: _Piece, language: str | None) -> Paragraph | None:
+    """A piece that quotes rows of a table the parent holds, as those rows under their table's header
+    (`table_rows.quoted_row_paragraph`); None for any other piece."""
+    lines = parent_lines(hit)
+    if piece.also or not 0 <= piece.start < piece.end <= len(lines) or piece.end - piece.start > MAX_ROWS:
+        return None
+    row = quoted_row_paragraph(hit.parent, lines[piece.start : piece.end])
+    return row.model_copy(update={"language": language}) if row is not None and language else row
+
+
+def _repeats(paragraph: Paragraph, shown: set[tuple[str, int]]) -> bool:
+    """Every row of the paragraph's table excerpt is already shown by a cell or table-row paragraph."""
+    table = paragraph.table
+    return table is not None and all((table.source_id, r) in shown for r, _ in table.matched)
+
+
+def _piece_paragraphs(
+    pieces: Sequence[_Piece], hits: Sequence[RetrievedParent], source_ids: Sequence[str], language: str
+) -> tuple[list[Paragraph], list[Paragraph]]:
+    """One paragraph a piece, in order; pieces that quote rows of one table read as one table excerpt,
+    where the first of them stood. Returns the paragraphs and, of them, the table excerpts."""
+    paragraphs: list[Paragraph] = []
+    rows: dict[str, int] = {}  # a table whose quoted rows show as an excerpt -> its paragraph's index
+    for piece in pieces:
+        hit = hits[piece.parent]
+        other = bool(language) and hit.document.language != language
+        row = _row_paragraph(hit, piece, hit.document.language if other else None)
+        if row is not None and row.table is not None:
+            at = rows.get(row.table.source_id)
+            if at is None:
+                rows[row.table.source_id] = len(paragraphs)
+                paragraphs.append(row)
+            else:
+                paragraphs[at] = with_row(paragraphs[at], row)
+            continue
+        paragraphs.append(
+            Paragraph(
+                text=" ".join(piece.texts),
+                source_ids=[source_ids[piece.parent], *piece.also],
+                quote=piece.quote,
+                language=hit.document.language if other else None,
+            )
+        )
+    return paragraphs, [paragraphs[i] for i in rows.values()]
+
+
 def extractive_paragraphs(
     hits: Sequence[RetrievedParent],
     question: str,
@@ -198,26 +244,19 @@ def extractive_paragraphs(
     every = candidates(hits, question, language, extra_terms)
     chosen = select(every)
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
-    paragraphs = list(cells)
     lists = {a.parent_id: a for a in announced}
     asked = _words(question)
-    for piece in _in_order(_pieces(hits, chosen, every, lists), hits, language, asked):
-        hit = hits[piece.parent]
-        other = bool(language) and hit.document.language != language
-        paragraphs.append(
-            Paragraph(
-                text=" ".join(piece.texts),
-                source_ids=[source_ids[piece.parent], *piece.also],
-                quote=piece.quote,
-                language=hit.document.language if other else None,
-            )
-        )
+    prose, rows = _piece_paragraphs(
+        _in_order(_pieces(hits, chosen, every, lists), hits, language, asked), hits, source_ids, language
+    )
     tables = table_paragraphs(hits, question)
     # a row and a column the question names are what it asks for: they lead, unless where they cross the
     # question already says it all (a chart's source note read as a row, named by a question that quotes
     # it); other rows follow the prose
     named = [t for t in tables if t.table is not None and _crosses_news(t.table, asked)]
-    paragraphs = [*cells, *named, *paragraphs[len(cells) :], *(t for t in tables if t not in named)]
+    shown = {(t.table.source_id, r) for t in [*cells, *tables] if t.table is not None for r, _ in t.table.matched}
+    prose = [p for p in prose if not (any(p is r for r in rows) and _repeats(p, shown))]  # shown above already
+    paragraphs = [*cells, *named, *prose, *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:

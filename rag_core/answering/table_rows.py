@@ -7,6 +7,10 @@ to the named columns when the question names some, cites the table itself and qu
 as the table's text holds it; each cell keeps its box so that a click opens that cell. The
 paragraph's text reads the row ("1991 — Latest: 5,234; IBNR: 851") so that its figures are
 traced to their cells like any other. Nothing is generated and nothing is searched.
+
+A row that an extractive answer quotes as one of its sentences (a line of the parent's Markdown, chosen
+for its words, not for its label) is shown the same way (`quoted_row_paragraph`): with its table's
+header row, so that each value reads under its column; a bare "| a | b |" line says neither.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ from collections.abc import Sequence
 
 from rag_core.answering.evidence import stem_set
 from rag_core.citations import item_source_id
-from rag_core.models import Item, Paragraph, RetrievedParent, TableCell, TableExcerpt
+from rag_core.models import Item, Paragraph, Parent, RetrievedParent, TableCell, TableExcerpt
 from rag_core.text import collapse_ws, fold
 
 MAX_ROWS = 3
 MAX_TABLES = 2
 _FIGURE = re.compile(r"\d[\d.,]*")
+_KEEP = re.compile(r"[^\W_]+")  # the letters and digits of a cell, compared without spaces, dashes or pipes
+_LETTER_ANY = re.compile(r"[^\W\d_]")
 _LETTER = re.compile(r"(?<![^\W\d_])[^\W\d_](?![^\W\d_]|['’])")  # a letter alone, not an elision (l', d')
 
 
@@ -116,3 +122,90 @@ def table_paragraphs(hits: Sequence[RetrievedParent], question: str) -> list[Par
                 )
             )
     return [p for _, _, p in sorted(found, key=lambda f: f[:2])[:MAX_TABLES]]
+
+
+def _key(text: str) -> str:
+    return "".join(_KEEP.findall(fold(text)))
+
+
+def _cell_keys(keys: Sequence[str]) -> list[str]:
+    """The non-empty cells in order, a run of equal ones once (a spanning cell the Markdown repeats)."""
+    out: list[str] = []
+    for k in keys:
+        if k and (not out or out[-1] != k):
+            out.append(k)
+    return out
+
+
+def quoted_row(parent: Parent, line: str) -> tuple[Item, int] | None:
+    """The table of `parent` and its body row (not its header) that a Markdown line of the parent's text
+    writes; None when the line is no row of a table the parent holds with its cells."""
+    text = line.strip()
+    if not text.startswith("|"):
+        return None
+    written = _cell_keys([_key(x) for x in text.strip("|").split("|")])
+    if not written:
+        return None
+    for item in parent.items:
+        if item.kind != "table" or not item.cells or item.n_rows < 2:
+            continue
+        grid = _grid(item)
+        for r in range(1, item.n_rows):
+            if _cell_keys([_key(grid[(r, c)].text) if (r, c) in grid else "" for c in range(item.n_cols)]) == written:
+                return item, r
+    return None
+
+
+_PERIOD = re.compile(r"\d{1,4}")  # a development period or a year heading a column ("12", "24", "2019")
+
+
+def _header(item: Item, grid: dict[tuple[int, int], TableCell]) -> list[TableCell]:
+    """The table's first row when it reads as its header: the page shows it as one (`Item.grid`), and it
+    holds a word or counts up (development periods, years); a first row of other figures is data (a
+    table printed without a header), whose figures as column names would mislead. Else none."""
+    first = [grid[(0, c)] for c in range(item.n_cols) if (0, c) in grid]
+    texts = [collapse_ws(c.text) for c in first if c.text.strip()]
+    if not texts or item.grid()[0] != [grid[(0, c)].text if (0, c) in grid else "" for c in range(item.n_cols)]:
+        return []
+    if any(_LETTER_ANY.search(t) for t in texts):
+        return first
+    counts = [int(t) for t in texts if _PERIOD.fullmatch(t)]
+    return first if len(counts) == len(texts) and counts == sorted(set(counts)) else []
+
+
+def quoted_row_paragraph(parent: Parent, lines: Sequence[str]) -> Paragraph | None:
+    """Quoted table rows (adjacent lines of the parent's text) as a table excerpt: the table's header row
+    above them, their cells with their boxes, citing the table; None unless every line is a body row of
+    one table of `parent`."""
+    found = [f for f in (quoted_row(parent, line) for line in lines) if f is not None]
+    if not lines or len(found) != len(lines) or len({id(item) for item, _ in found}) != 1:
+        return None
+    item, rows = found[0][0], [r for _, r in found]
+    grid = _grid(item)
+    table = TableExcerpt(
+        source_id=item_source_id(parent, item),
+        caption=item.caption,
+        header=_header(item, grid),
+        rows=[[grid[(r, c)] for c in range(item.n_cols) if (r, c) in grid] for r in rows],
+        matched=[(r, 0) for r in rows],
+    )
+    quote = next((x.strip() for x in lines if x.strip()), "")
+    return Paragraph(text=_reading(table), source_ids=[table.source_id], quote=quote, table=table)
+
+
+def with_row(paragraph: Paragraph, other: Paragraph) -> Paragraph:
+    """`paragraph`'s table excerpt with the rows of `other` (rows of the same table) added below its own,
+    up to `MAX_ROWS`; unchanged when it already shows them or is full."""
+    table, extra = paragraph.table, other.table
+    if table is None or extra is None or table.source_id != extra.source_id:
+        return paragraph
+    new = [i for i, m in enumerate(extra.matched) if m not in table.matched][: max(0, MAX_ROWS - len(table.rows))]
+    if not new:
+        return paragraph
+    merged = table.model_copy(
+        update={
+            "rows": [*table.rows, *(extra.rows[i] for i in new)],
+            "matched": [*table.matched, *(extra.matched[i] for i in new)],
+        }
+    )
+    return paragraph.model_copy(update={"table": merged, "text": _reading(merged)})
