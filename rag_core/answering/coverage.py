@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag_core.answering.coverage_joint import apart, constraints
-from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
+from rag_core.answering.coverage_terms import TOKEN, Term, as_written, question_terms
 from rag_core.answering.typos import read_as
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
@@ -168,6 +168,7 @@ def check_coverage(
     its page headers and footers and of its documents' titles (never a reason to refuse)."""
     furniture_stems = frozenset(s for w in furniture for s in both_stems(w))
     terms = [t for t in question_terms(question, thesaurus, glossary) if not _furniture(t, furniture_stems)]
+    terms = as_written(terms, passages)  # a Title Case word the passages write in lower case names nothing
     languages = set(scope_languages)
     folded = [fold(p) for p in passages]
     missing: list[str] = []
@@ -180,10 +181,15 @@ def check_coverage(
             break  # no full-text index to ask: nothing can be said, nothing is refused
         counts_absent = counts_when_absent(term, question_language, languages, scope_passages)
         # only a word whose absence would refuse is read as a typo: a paraphrase's word is no slip
-        if n == 0 and counts_absent and (fixed := _misspelt(term, folded)) is not None:
+        if n == 0 and counts_absent and (fixed := _misspelt(term, folded, furniture)) is not None:
             read.append((term.text, _as_written(fixed.words, passages)))
             term = terms[index] = fixed
+            if _furniture(term, furniture_stems):
+                continue  # read as a title's word ("Neflix": the filing's company): names the document
             n = library_passages(term, lookup) or 1  # the passages hold it, whatever the index says
+        if n == 0 and term.parts and _reported(term, lookup):
+            terms[index] = replace(term, kind="word")  # computed from figures the library reports: no constraint
+            continue
         counts[term.text] = n
         if n == 0:
             if counts_absent:
@@ -197,6 +203,11 @@ def check_coverage(
     lacking, together = apart(terms, counts, held, question)
     # A missing name or identifier says it all; the words are named only when they are the whole reason.
     return Coverage(tuple(terms), tuple(named or missing), tuple(not_retrieved), counts, tuple(read), lacking, together)
+
+
+def _reported(term: Term, lookup: Lookup) -> bool:
+    """The library mentions every part a metric is computed from (`Term.parts`)."""
+    return all(library_passages(Term("", "word", part[0], part[1:]), lookup) for part in term.parts if part)
 
 
 def _held(terms: Sequence[Term], folded: Sequence[str]) -> list[set[str]]:
@@ -214,19 +225,23 @@ def _as_written(words: Sequence[str], passages: Sequence[str]) -> str:
     return " ".join(written.get(w, w) for w in words)
 
 
-def _misspelt(term: Term, folded: Sequence[str]) -> Term | None:
+def _misspelt(term: Term, folded: Sequence[str], titles: frozenset[str] = frozenset()) -> Term | None:
     """The term with each of its words the passages lack read as the passages' word one edit away
-    (`typos.read_as`); None unless every such word has one and the passages then mention the term."""
+    (`typos.read_as`), or as a word of the scope's titles, file names and page furniture (`titles`: a
+    company's name a filing writes on its cover and file name more than in its passages, "Neflix");
+    None unless every such word has one and the passages then mention the term (or it is all titles')."""
     words = [w for p in folded for w in TOKEN.findall(p)]
-    vocabulary = set(words)
+    vocabulary = set(words) | titles
     fixed = []
     for word in term.words:
-        near = word if word in vocabulary else read_as(word, words)
+        near = word if word in vocabulary else read_as(word, [*words, *sorted(titles)])
         if near is None:
             return None
         fixed.append(near)
     corrected = Term(term.text, term.kind, tuple(fixed))
-    return corrected if tuple(fixed) != term.words and mentions(corrected.words, folded) else None
+    if tuple(fixed) == term.words:
+        return None
+    return corrected if mentions(corrected.words, folded) or all(w in titles for w in fixed) else None
 
 
 def _furniture(term: Term, stems: frozenset[str]) -> bool:
@@ -320,7 +335,7 @@ _SAY = {
         "missing": "None of the documents you can access mentions {terms}.",
         "not_in_passages": "The passages used do not mention {terms}, although the library does.",
         "retried": "The search was repeated requiring {terms}.",
-        "read_as": "Read '{written}' as '{read}', the word the passages write.",
+        "read_as": "Read '{written}' as '{read}', the word the documents write.",
         "apart": "No passage found mentions {terms} together with {others}, though the documents mention each.",
         "apart_alone": "No passage found for this question mentions {terms}, though the documents do.",
         "quote": "'{}'",
@@ -331,7 +346,7 @@ _SAY = {
         "missing": "Aucun des documents auxquels vous avez accès ne mentionne {terms}.",
         "not_in_passages": "Les passages utilisés ne mentionnent pas {terms}, que la bibliothèque contient pourtant.",
         "retried": "La recherche a été refaite en exigeant {terms}.",
-        "read_as": "« {written} » a été lu « {read} », le mot qu'écrivent les passages.",
+        "read_as": "« {written} » a été lu « {read} », le mot qu'écrivent les documents.",
         "apart": "Aucun passage trouvé ne mentionne {terms} avec {others}, que les documents mentionnent.",
         "apart_alone": "Aucun passage trouvé ne mentionne {terms}, que les documents contiennent pourtant.",
         "quote": "« {} »",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag_core.text import STOP_WORDS, fold
@@ -66,6 +66,9 @@ class Term:
     kind: Kind
     words: tuple[str, ...]  # folded, stop words removed
     variants: tuple[tuple[str, ...], ...] = ()  # thesaurus labels (folded words) that count as mentions
+    # a metric computed from others (the thesaurus' computedFrom): each part's forms; the metric counts as
+    # mentioned where every part is (a filing reports operating income and depreciation, not EBITDA)
+    parts: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
     @property
     def forms(self) -> tuple[tuple[str, ...], ...]:
@@ -265,9 +268,10 @@ def _with_variants(
     synonyms and translations, a glossary term's translations. The whole term must lie inside: a label
     covering half of "Benktander-Hovinen" says nothing of the other half."""
     words = [fold(m.group()) for m in TOKEN.finditer(question)]
+    found = thesaurus.spans(words) if thesaurus is not None else []
     spans = [
         (start, end, [label for concept in concepts for label in (*concept.pref_labels, *concept.alt_labels)])
-        for start, end, concepts in (thesaurus.spans(words) if thesaurus is not None else [])
+        for start, end, concepts in found
     ]
     if glossary is not None:
         spans += [(start, end, list(forms)) for start, end, forms in glossary_spans(glossary, words)]
@@ -277,9 +281,72 @@ def _with_variants(
         for start, end, forms in spans:
             if all(start <= p < end for p in positions):
                 for label in forms:
-                    key = _content(fold(w) for w in TOKEN.findall(label))
+                    key = _label_key(label)
                     if key and key != term.words and key not in labels:
                         labels.append(key)
+        parts = tuple(
+            tuple(k for label in (*part.pref_labels, *part.alt_labels) if (k := _label_key(label)))
+            for start, end, concepts in found
+            if all(start <= p < end for p in positions)
+            for concept in concepts
+            for part in (thesaurus.parts(concept) if thesaurus is not None else [])
+        )
         variants = tuple(dict.fromkeys((*term.variants, *labels)))
-        out.append((Term(term.text, term.kind, term.words, variants) if labels else term, positions))
+        out.append((Term(term.text, term.kind, term.words, variants, parts) if labels or parts else term, positions))
     return out
+
+
+def _label_key(label: str) -> tuple[str, ...]:
+    return _content(fold(w) for w in TOKEN.findall(label))
+
+
+# Words that name an operation on the documents' figures, not an entity: a metric's title writes them with
+# capitals ("Interest Expense to Average Long-Term Debt Ratio"), and a filing reports the inputs, not the
+# ratio. Never a name, so never a constraint a passage must hold.
+COMPUTATION_WORDS = frozenset(
+    "ratio ratios margin margins return returns average averages total totals growth change difference "
+    "proportion percentage turnover coverage yield multiple cagr "
+    "marge marges taux rendement moyenne variation ecart pourcentage croissance".split()
+)
+
+# A word's capital is its style, not a name, where the passages write it in lower case: "After-tax Return
+# on Average Equity" (a metric's title) against "Netflix" or "Mexico" (capitals wherever they are written).
+_AFTER_WORD = re.compile(r"[^\W\d_][,;]?[ \t]+$")  # a word (a comma) and spaces before: inside a sentence
+_IN_ADDRESS = re.compile(r"[./@]\w")  # "netflix.com", "ir.netflix": a word of an address, not of prose
+
+
+def as_written(terms: Iterable[Term], passages: Iterable[str]) -> list[Term]:
+    """The terms, a name made plain word where each of its words names a computation (`COMPUTATION_WORDS`)
+    or the passages write it in lower case at least as often as with a capital inside a sentence (a
+    sentence's, a heading's or a table cell's first word says nothing): the question's Title Case
+    ("Return on Average Equity", "Total Assets") names no entity, and a plain word is no constraint. A
+    word the passages never write in lower case stays a name."""
+    terms = list(terms)
+    wanted = {w for t in terms if t.kind == "name" for w in t.words}
+    if not wanted:
+        return terms
+    lower: dict[str, int] = {}
+    capital: dict[str, int] = {}
+    for text in passages:
+        for m in TOKEN.finditer(text):
+            word = fold(m.group())
+            if (
+                word not in wanted
+                or _IN_ADDRESS.match(text, m.end())
+                or text[max(0, m.start() - 1) : m.start()] in (".", "/", "@")
+            ):
+                continue
+            raw = m.group()
+            if raw.islower():
+                lower[word] = lower.get(word, 0) + 1
+            elif (
+                raw[:1].isupper() and not raw.isupper() and _AFTER_WORD.search(text, max(0, m.start() - 40), m.start())
+            ):
+                capital[word] = capital.get(word, 0) + 1
+    return [
+        replace(t, kind="word")
+        if t.kind == "name"
+        and all(w in COMPUTATION_WORDS or (lower.get(w, 0) and lower[w] >= capital.get(w, 0)) for w in t.words)
+        else t
+        for t in terms
+    ]

@@ -2,7 +2,10 @@
 weighted lexical terms to a question.
 
 A thesaurus is JSON: `{"concepts": [{"id", "prefLabel": {lang: str}, "altLabel": {lang: [str]},
-"broader": [id], "related": [id]}]}` (a plain string or list is accepted for either label).
+"broader": [id], "related": [id], "computedFrom": [id]}]}` (a plain string or list is accepted for
+either label). `computedFrom` names the concepts a metric is computed from (EBITDA from operating
+income and depreciation and amortization): a filing reports those, not the metric, so the question's
+term check counts the metric as mentioned where each of them is (`parts`); nothing else uses it.
 A concept is recognised when one of its labels occurs in the question as a whole sequence of
 folded words (accents, case and a plural "s"/"x" ignored). The question keeps weight 1.0; a
 recognised concept adds its prefLabels (0.95) and altLabels (0.85) that the question does not
@@ -40,6 +43,7 @@ class Concept:
     broader: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     by_language: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (language, labels: prefLabel first)
+    computed_from: tuple[str, ...] = ()  # ids of the concepts the metric is computed from
 
     def labels_in(self, language: str) -> tuple[str, ...]:
         """This concept's labels in `language` (prefLabel first); none when its labels name no language."""
@@ -114,6 +118,7 @@ class Thesaurus:
                     broader=tuple(_labels(item.get("broader"))),
                     related=tuple(_labels(item.get("related"))),
                     by_language=_by_language(item),
+                    computed_from=tuple(_labels(item.get("computedFrom"))),
                 )
             )
         return cls(concepts, name or own_name)
@@ -124,6 +129,11 @@ class Thesaurus:
         for match in self._index.find(_key(question)):
             found.extend(c for c in match.items if c not in found)
         return found
+
+    def parts(self, concept: Concept) -> list[Concept]:
+        """The concepts `concept` is computed from (`computedFrom`), those this thesaurus holds."""
+        by_id = {c.id: c for c in self.concepts}
+        return [by_id[i] for i in concept.computed_from if i in by_id]
 
     def spans(self, words: list[str]) -> list[tuple[int, int, list[Concept]]]:
         """(start, end, concepts) of each label found in `words` (folded words, in order), longest first
