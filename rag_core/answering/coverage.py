@@ -31,8 +31,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from rag_core.answering.coverage_case import as_written
 from rag_core.answering.coverage_joint import apart, constraints
-from rag_core.answering.coverage_terms import TOKEN, Term, as_written, question_terms
+from rag_core.answering.coverage_terms import TOKEN, Term, question_terms
 from rag_core.answering.typos import read_as
 from rag_core.models import RetrievedParent, SearchResult
 from rag_core.stemming import both_stems
@@ -168,7 +169,7 @@ def check_coverage(
     its page headers and footers and of its documents' titles (never a reason to refuse)."""
     furniture_stems = frozenset(s for w in furniture for s in both_stems(w))
     terms = [t for t in question_terms(question, thesaurus, glossary) if not _furniture(t, furniture_stems)]
-    terms = as_written(terms, passages)  # a Title Case word the passages write in lower case names nothing
+    terms = as_written(terms, passages, question)  # a Title Case word the passages write in lower case names nothing
     languages = set(scope_languages)
     folded = [fold(p) for p in passages]
     missing: list[str] = []

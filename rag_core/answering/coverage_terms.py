@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from rag_core.text import STOP_WORDS, fold
@@ -298,55 +298,3 @@ def _with_variants(
 
 def _label_key(label: str) -> tuple[str, ...]:
     return _content(fold(w) for w in TOKEN.findall(label))
-
-
-# Words that name an operation on the documents' figures, not an entity: a metric's title writes them with
-# capitals ("Interest Expense to Average Long-Term Debt Ratio"), and a filing reports the inputs, not the
-# ratio. Never a name, so never a constraint a passage must hold.
-COMPUTATION_WORDS = frozenset(
-    "ratio ratios margin margins return returns average averages total totals growth change difference "
-    "proportion percentage turnover coverage yield multiple cagr "
-    "marge marges taux rendement moyenne variation ecart pourcentage croissance".split()
-)
-
-# A word's capital is its style, not a name, where the passages write it in lower case: "After-tax Return
-# on Average Equity" (a metric's title) against "Netflix" or "Mexico" (capitals wherever they are written).
-_AFTER_WORD = re.compile(r"[^\W\d_][,;]?[ \t]+$")  # a word (a comma) and spaces before: inside a sentence
-_IN_ADDRESS = re.compile(r"[./@]\w")  # "netflix.com", "ir.netflix": a word of an address, not of prose
-
-
-def as_written(terms: Iterable[Term], passages: Iterable[str]) -> list[Term]:
-    """The terms, a name made plain word where each of its words names a computation (`COMPUTATION_WORDS`)
-    or the passages write it in lower case at least as often as with a capital inside a sentence (a
-    sentence's, a heading's or a table cell's first word says nothing): the question's Title Case
-    ("Return on Average Equity", "Total Assets") names no entity, and a plain word is no constraint. A
-    word the passages never write in lower case stays a name."""
-    terms = list(terms)
-    wanted = {w for t in terms if t.kind == "name" for w in t.words}
-    if not wanted:
-        return terms
-    lower: dict[str, int] = {}
-    capital: dict[str, int] = {}
-    for text in passages:
-        for m in TOKEN.finditer(text):
-            word = fold(m.group())
-            if (
-                word not in wanted
-                or _IN_ADDRESS.match(text, m.end())
-                or text[max(0, m.start() - 1) : m.start()] in (".", "/", "@")
-            ):
-                continue
-            raw = m.group()
-            if raw.islower():
-                lower[word] = lower.get(word, 0) + 1
-            elif (
-                raw[:1].isupper() and not raw.isupper() and _AFTER_WORD.search(text, max(0, m.start() - 40), m.start())
-            ):
-                capital[word] = capital.get(word, 0) + 1
-    return [
-        replace(t, kind="word")
-        if t.kind == "name"
-        and all(w in COMPUTATION_WORDS or (lower.get(w, 0) and lower[w] >= capital.get(w, 0)) for w in t.words)
-        else t
-        for t in terms
-    ]

@@ -8,7 +8,8 @@ a neighbour one edit away, and a real gap would be read as some unrelated word).
 edit away (a letter added, dropped, changed, or two neighbours swapped); both words are long enough
 for one edit to be a slip rather than another word (`MIN_CHARS`: "SCR" and "MCR" are two things); a
 word holding a digit is an identifier, never corrected ("IFRS 17" is not "IFRS 18"); the first letter
-is kept, as in most slips of typing (the acronym "HOVER" is no slip for "cover").
+is kept, as in most slips of typing (the acronym "HOVER" is no slip for "cover"). A word glued to a
+short function word by a missing space ("Liabilitiesfor") is read as the word the passages write.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 MIN_CHARS = 5  # both words at least this long: one edit in a shorter word makes another word
+# function words a missing space glues to the word before ("Liabilitiesfor COSTCO"): the word is read alone
+GLUED = ("for", "of", "in", "the", "and", "to", "de", "du", "des", "et", "en")
 
 
 def one_edit_apart(a: str, b: str) -> bool:
@@ -40,10 +43,17 @@ def correctable(word: str) -> bool:
 
 def read_as(word: str, passage_words: Iterable[str]) -> str | None:
     """The passage word (folded) that `word` (folded) is a slip for: one edit away, the most frequent
-    in the passages when several are (then the first in alphabetical order); None when none is."""
+    in the passages when several are (then the first in alphabetical order), or glued to a short
+    function word by a missing space ("liabilitiesfor": "liabilities" + "for"); None when none is."""
     if not correctable(word):
         return None
-    counts = Counter(w for w in passage_words if correctable(w) and w[0] == word[0] and one_edit_apart(word, w))
-    if not counts:
-        return None
-    return min(counts, key=lambda w: (-counts[w], w))
+    words = list(passage_words)
+    counts = Counter(w for w in words if correctable(w) and w[0] == word[0] and one_edit_apart(word, w))
+    if counts:
+        return min(counts, key=lambda w: (-counts[w], w))
+    vocabulary = set(words)
+    for glued in GLUED:
+        head = word[: -len(glued)]
+        if word.endswith(glued) and correctable(head) and head in vocabulary:
+            return head
+    return None

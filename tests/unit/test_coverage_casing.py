@@ -8,7 +8,8 @@ was refused. Passages and questions are written for these tests (a made-up compa
 from __future__ import annotations
 
 from rag_core.answering.coverage import check_coverage
-from rag_core.answering.coverage_terms import COMPUTATION_WORDS, as_written, question_terms
+from rag_core.answering.coverage_case import COMPUTATION_WORDS, as_written, title_runs
+from rag_core.answering.coverage_terms import question_terms
 from rag_core.text import fold
 
 INCOME = (
@@ -27,7 +28,7 @@ def _index(texts: list[str]):  # a full-text index over these passages: those ho
 
 
 def _kinds(question: str, passages: list[str]) -> dict[str, str]:
-    return {t.text: t.kind for t in as_written(question_terms(question), passages)}
+    return {t.text: t.kind for t in as_written(question_terms(question), passages, question)}
 
 
 def test_title_case_words_the_passages_write_in_lower_case_are_plain_words() -> None:
@@ -82,3 +83,15 @@ def test_a_metric_computed_from_reported_figures_is_not_refused_for_its_name() -
     # a part the library never reports: the metric cannot be had from it, and its name is missing
     refused = check_coverage(question, _index([income]), [income], "en", {"en"}, thesaurus)
     assert refused.missing == ("EBITDA",), refused
+
+
+def test_every_word_of_a_title_with_a_plain_word_is_plain() -> None:
+    question = "What is the Gross Profit to Total Assets ratio of Best Buy for fiscal 2023?"
+    assert {"gross", "profit", "total", "assets"} in title_runs(question)
+    assert {"best", "buy"} in title_runs(question)
+    assert {"return", "capital", "employed"} in title_runs("What is Return on Capital Employed in 2023?")
+    assert {"after", "tax", "return"} <= max(title_runs("What is the After-tax Return on Average Equity?"), key=len)
+    # "Total" names a computation, so its title is a metric's, though no passage holds "assets"
+    kinds = _kinds(question, ["Best Buy reported net earnings. The gross profit rose at Best Buy."])
+    assert kinds["Assets"] == "word" and kinds["Gross"] == "word"
+    assert kinds["Best"] == "name"  # a title of names only stays names

@@ -25,3 +25,11 @@ def test_short_words_and_identifiers_are_never_corrected() -> None:
     assert read_as("ifrs17", ["ifrs18"]) is None
     assert read_as("fisher", ["fish"]) is None  # a passage word too short to be the intended one
     assert read_as("hover", ["cover", "cover"]) is None  # a slip keeps the first letter: an acronym stays itself
+
+
+def test_a_word_glued_to_a_function_word_is_read_as_the_word() -> None:
+    words = ["current", "liabilities", "total", "liabilities"]
+    assert read_as("liabilitiesfor", words) == "liabilities"  # "Current Liabilitiesfor COSTCO": a missing space
+    assert read_as("provisionsdes", ["provisions"]) == "provisions"
+    assert read_as("liabilitiesfor", ["assets"]) is None  # the word alone must be the passages'
+    assert read_as("seafor", ["sea"]) is None  # too short alone to be read
