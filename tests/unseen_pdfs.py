@@ -331,6 +331,15 @@ def headed_pages(path: Path, pages: Sequence[Sequence[str]]) -> Path:
     return path
 
 
+def _titled_page(title: str, intro: str, intro_bottom: float) -> tuple[pymupdf.Document, pymupdf.Page]:
+    """A new A4 document whose page opens with a bold title and an introductory paragraph."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), title, fontsize=18, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 100, 523, intro_bottom), intro, fontsize=10.5, fontname="helv")
+    return doc, page
+
+
 SCHEDULE_ROWS = (
     "Programme Full-Time",
     "Leaders in Education Programme 7 months",
@@ -343,15 +352,13 @@ SCHEDULE_ROWS = (
 def schedule_lines(path: Path) -> Path:
     """A brochure page whose schedule is a table set as lines of text (no rules, no columns): a header
     row, then each programme with its duration, one name cut over two lines, as a layout tool prints it."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 80), "Leadership Programmes", fontsize=18, fontname="hebo")
-    intro = (
+    doc, page = _titled_page(
+        "Leadership Programmes",
         "Leadership learning is an integral part of the education system. Its purpose is to develop school "
         "leaders' capacity to meet the challenges of a complex and dynamic education system. The programmes "
-        "below are open to officers nominated by the Ministry."
+        "below are open to officers nominated by the Ministry.",
+        170,
     )
-    page.insert_textbox(pymupdf.Rect(72, 100, 523, 170), intro, fontsize=10.5, fontname="helv")
     y = 200.0
     for line in SCHEDULE_ROWS:
         page.insert_text((72, y), line, fontsize=10.5, fontname="helv")
@@ -373,14 +380,12 @@ MILESTONES = (
 def milestones_table(path: Path) -> Path:
     """A handbook page with a ruled table of words throughout (no figures but the month numbers): a header
     row over three rows of stages, between two paragraphs."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 80), "Programme milestones", fontsize=18, fontname="hebo")
-    intro = (
+    doc, page = _titled_page(
+        "Programme milestones",
         "Each candidate follows the milestones of the table below. The graduate office reviews the "
-        "progress of every candidate at the end of each semester and reports to the board."
+        "progress of every candidate at the end of each semester and reports to the board.",
+        160,
     )
-    page.insert_textbox(pymupdf.Rect(72, 100, 523, 160), intro, fontsize=10.5, fontname="helv")
     xs, top, height = (72, 200, 440, 523), 190, 40
     for r, row in enumerate(MILESTONES):
         y = top + r * height
