@@ -14,7 +14,7 @@ from pathlib import Path
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
-from tests.unseen_pdfs import SCHEDULE_ROWS, schedule_lines
+from tests.answer_pdfs import SCHEDULE_ROWS, schedule_lines
 
 LOCAL = Principal.local_operator()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
-from tests.unseen_pdfs import MILESTONES, milestones_table
+from tests.answer_pdfs import MILESTONES, milestones_table
 
 LOCAL = Principal.local_operator()
 

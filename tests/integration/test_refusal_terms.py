@@ -24,7 +24,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
-from tests.unseen_pdfs import headed_pages
+from tests.answer_pdfs import headed_pages
 
 LOCAL = Principal.local_operator()
 CAS = "en_CAS_tail_factor_working_party_2013.pdf"
