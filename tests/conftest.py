@@ -15,6 +15,9 @@ from tests.ui.browser_support import CHROMIUM
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# The answering tests pin the extractive composition as ranked; the reader's own tests (test_reading*.py) set a
+# reader explicitly. Without this, every ask in the suite (and in the app servers it starts) would load the model.
+os.environ.setdefault("RAG_READER__BACKEND", "none")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("RAG_SHARED_DIR", REPO.parent / "shared"))

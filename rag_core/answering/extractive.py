@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from rag_core.answering.cells import cell_paragraphs
 from rag_core.answering.coverage_terms import TOKEN
 from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
+from rag_core.answering.lead import Lead
 from rag_core.answering.table_rows import MAX_ROWS, quoted_row_paragraph, table_paragraphs, with_row
 from rag_core.answering.units import parent_lines, unit_of, unit_text
 from rag_core.citations import parent_source_id
@@ -169,6 +170,24 @@ def _adding_evidence(lead: _Piece, pieces: Sequence[_Piece]) -> list[_Piece]:
     return kept
 
 
+def _led_by(lead: Lead, pieces: Sequence[_Piece], hits: Sequence[RetrievedParent]) -> list[_Piece]:
+    """The pieces with the reader's passage first: its unit when it belongs to one (a numbered paragraph, a
+    list with its announcement), else the window the reader judged; pieces overlapping it are dropped."""
+    if not 0 <= lead.parent < len(hits):
+        return list(pieces)
+    lines = parent_lines(hits[lead.parent])
+    unit = unit_of(lines, lead.line, lead.sentence, split_sentences) if 0 <= lead.line < len(lines) else None
+    start, end, text = (unit.start, unit.end, unit_text(lines, unit)) if unit else (lead.start, lead.end, lead.text)
+    if unit and text.rstrip().endswith(":") and lead.end > end:  # never end on an announcement: what follows too
+        start, end = min(start, lead.start), lead.end
+        text = "\n".join(x.strip() for x in lines[start:end] if x.strip())
+    rest = [p for p in pieces if not (p.parent == lead.parent and p.start < end and start < p.end)]
+    top = max((p.relevance for p in pieces), default=0.0)
+    terms = {t for p in pieces if p.parent == lead.parent and start <= p.start < end for t in p.terms}
+    first = _Piece(lead.parent, start, end, (-1, -1), [text], lead.sentence, top, True, terms)
+    return [first, *rest]
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(TOKEN.findall(fold(text)))
 
@@ -233,6 +252,7 @@ def extractive_paragraphs(
     language: str = "",
     extra_terms: Sequence[str] = (),
     announced: Sequence[AnnouncedList] = (),
+    lead: Lead | None = None,
 ) -> list[Paragraph]:
     """The cell that holds a figure asked for, or the table rows whose row and column the question names;
     then the piece that answers best, the other relevant pieces of the context parents (one paragraph
@@ -240,15 +260,17 @@ def extractive_paragraphs(
     registry id of `hits[i]`. A parent written in another language than the question's (`language`)
     is quoted as written and its paragraph labelled with its language (`extra_terms` carries the
     question's translated terms to match it). `announced`: the lists context parents announce at their end,
-    whose items open the parents after them (quoted under the announcement, and cited)."""
+    whose items open the parents after them (quoted under the announcement, and cited). `lead`: the passage a
+    reader judged to state the answer, which then comes first (`_led_by`)."""
     every = candidates(hits, question, language, extra_terms)
     chosen = select(every)
     cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
     lists = {a.parent_id: a for a in announced}
     asked = _words(question)
-    prose, rows = _piece_paragraphs(
-        _in_order(_pieces(hits, chosen, every, lists), hits, language, asked), hits, source_ids, language
-    )
+    ordered = _in_order(_pieces(hits, chosen, every, lists), hits, language, asked)
+    if lead is not None:
+        ordered = _led_by(lead, ordered, hits)
+    prose, rows = _piece_paragraphs(ordered, hits, source_ids, language)
     tables = table_paragraphs(hits, question)
     # a row and a column the question names are what it asks for: they lead, unless where they cross the
     # question already says it all (a chart's source note read as a row, named by a question that quotes
@@ -256,7 +278,8 @@ def extractive_paragraphs(
     named = [t for t in tables if t.table is not None and _crosses_news(t.table, asked)]
     shown = {(t.table.source_id, r) for t in [*cells, *tables] if t.table is not None for r, _ in t.table.matched}
     prose = [p for p in prose if not (any(p is r for r in rows) and _repeats(p, shown))]  # shown above already
-    paragraphs = [*cells, *named, *prose, *(t for t in tables if t not in named)]
+    first = prose[:1] if lead is not None else []  # the reader's passage leads, before any cell or row
+    paragraphs = [*first, *cells, *named, *prose[len(first) :], *(t for t in tables if t not in named)]
     if not paragraphs and hits:
         sentence = _landing(hits[0])
         if sentence:

@@ -25,6 +25,7 @@ from rag_core.answering.coverage import Coverage, apart_message, coverage_notes,
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.fitting import fit_messages
 from rag_core.answering.guardrails import Evidence, Mode
+from rag_core.answering.lead import ReadContext, ReaderVerdict, near_miss_message, short_paragraph
 from rag_core.answering.model_answer import (
     FORMAT_ECHOES,
     LLMReply,
@@ -35,6 +36,7 @@ from rag_core.answering.model_answer import (
 )
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
+from rag_core.answering.run_messages import ALL_DROPPED, CUT_KEPT, NOTHING_FOUND, STOPPED, STOPPED_EMPTY
 from rag_core.answering.verification import Verified, verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
@@ -44,29 +46,6 @@ from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
 
 CHARS_PER_TOKEN = 4  # a conservative estimate for French and English prose; no tokenizer is bundled
-
-NOTHING_FOUND = {
-    "en": "Nothing in the accessible documents answers this question.",
-    "fr": "Aucun des documents accessibles ne répond à cette question.",
-}
-ALL_DROPPED = {
-    "en": "No paragraph of the model's answer cited a retrieved source; showing an extractive answer.",
-    "fr": "Aucun paragraphe de la réponse du modèle ne citait une source retrouvée ; voici une réponse extractive.",
-}
-STOPPED = {
-    "en": "Generation stopped: only the {n} paragraph(s) completed and verified before the stop are kept.",
-    "fr": "Rédaction arrêtée : seuls les {n} paragraphe(s) achevés et vérifiés avant l'arrêt sont conservés.",
-}
-CUT_KEPT = {
-    "en": "The model's reply was cut off at its token limit ({limit} tokens): the {n} paragraph(s) it completed "
-    "before are kept.",
-    "fr": "La réponse du modèle a été coupée à sa limite de jetons ({limit} jetons) : les {n} paragraphe(s) "
-    "achevés avant sont conservés.",
-}
-STOPPED_EMPTY = {
-    "en": "Generation stopped before any paragraph was complete; showing an extractive answer.",
-    "fr": "Rédaction arrêtée avant qu'un paragraphe soit achevé ; voici une réponse extractive.",
-}
 
 
 @dataclass(frozen=True)
@@ -158,8 +137,11 @@ class AnswerRun:
         retried: Sequence[str] = (),
         started: float | None = None,
         language: str | None = None,
+        reader: ReadContext | None = None,
     ) -> None:
         self.question, self.result, self.settings = question, result, settings
+        self.reader = reader  # the reader stage (`answering.lead`), asked once in events()
+        self.verdict: ReaderVerdict | None = None
         self.history, self.coverage, self.retried = history, coverage, list(retried)
         self.started = time.perf_counter() if started is None else started
         # the question's language as the caller detected it once; else the search's, else detected here
@@ -196,6 +178,12 @@ class AnswerRun:
             parent_ids=[hit.parent.id for hit in self.context],
             elapsed_s=time.perf_counter() - self.started,
         )
+
+    def _near_miss(self, verdict: ReaderVerdict) -> Answer:
+        """No candidate passage was judged to state the answer: refused, naming what was looked for."""
+        terms = [t.text for t in self.coverage.terms] if self.coverage is not None else []
+        refusal = self._refusal(message=near_miss_message(terms, self.question, self.language))
+        return refusal.model_copy(update={"reading": verdict.summary})
 
     def _refused_by(self, coverage: Coverage) -> Answer:
         """A term no document mentions, else constraints no one retrieved passage holds together."""
@@ -252,6 +240,7 @@ class AnswerRun:
         """The documents' own sentences; `fallback`: why the model's answer could not be used, when one failed."""
         forms = self.result.translated.forms if self.result.translated is not None else []
         ids = [parent_source_id(h.parent) for h in self.context]
+        verdict = self.verdict
         paragraphs = extractive_paragraphs(
             self.context,
             self.question,
@@ -259,7 +248,10 @@ class AnswerRun:
             self.language,
             [*self.result.expanded_terms, *forms],
             self.result.announced,
+            verdict.lead if verdict is not None else None,
         )
+        short = short_paragraph(verdict, self.context, ids, self.language) if verdict is not None else None
+        paragraphs = [short, *paragraphs] if short is not None else paragraphs
         checked = verify_citations(paragraphs, self.sources, self.language)
         outcome = guardrails.apply(checked.paragraphs, self._evidence("extractive", checked))
         return Answer(
@@ -268,6 +260,7 @@ class AnswerRun:
             dropped=[*dropped, *checked.dropped],
             warnings=[*warnings, *outcome.warnings],
             missing_information=" ".join(self.notes),
+            reading=verdict.summary if verdict is not None else None,
         )
 
     # ---- the model's answer
@@ -320,12 +313,16 @@ class AnswerRun:
         if not self.context or max(hit.fused_score for hit in self.result.parents) < evidence_threshold(self.settings):
             yield self._finish(self._refusal())
             return
+        terms = [*self.result.expanded_terms, *(self.result.translated.forms if self.result.translated else [])]
+        self.verdict = self.reader(self.context, terms) if self.reader is not None else None
+        if self.verdict is not None and self.verdict.refuses:
+            yield self._finish(self._near_miss(self.verdict))
+            return
         if not llm_configured(self.settings):
             yield self._finish(self.extractive())
             return
         prompt_sources = number_sources(self.sources)
         self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-        terms = [*self.result.expanded_terms, *(self.result.translated.forms if self.result.translated else [])]
         messages, _ = fit_messages(  # cut to the endpoint's context: a long first parent around its best children
             self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent, terms
         )

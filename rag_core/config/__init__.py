@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rag_core.config.api_section import ApiSettings
 from rag_core.config.llm_section import LLMSettings
+from rag_core.config.reader_section import ReaderSettings
 from rag_core.config.sections import (
     AnswerSettings,
     AuditSettings,
@@ -45,6 +46,7 @@ __all__ = [
     "JobsSettings",
     "LLMSettings",
     "ParsingSettings",
+    "ReaderSettings",
     "RerankerSettings",
     "RetrievalSettings",
     "Settings",
@@ -88,6 +90,9 @@ class Settings(BaseSettings):
     )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="Chat endpoint for answers.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answer policy.")
+    reader: ReaderSettings = Field(
+        default_factory=ReaderSettings, description="The model that judges which passage states the answer."
+    )
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Sign-in mode and administrators.")
     audit: AuditSettings = Field(default_factory=AuditSettings, description="The audit trail.")
     jobs: JobsSettings = Field(default_factory=JobsSettings, description="The upload queue and its workers.")

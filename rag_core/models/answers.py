@@ -176,6 +176,19 @@ class SubQuestion(Frozen):
     reformulated: str = Field("", description="The reformulation tried when the reranker rejected everything")
 
 
+class ReadingSummary(Frozen):
+    """What the reader did for this answer (`rag_core.reading`)."""
+
+    backend: str = Field(description="embedded or endpoint")
+    model: str = ""
+    judged: int = Field(0, description="Candidate passages judged")
+    best: float = Field(0.0, description="The best judged probability that a passage states the answer")
+    threshold: float = Field(0.0, description="Under it, no passage answers: the question is refused")
+    chosen: str = Field("", description="The passage judged to answer, which the answer leads with")
+    short_answer: str = Field("", description="The span copied from it as the answer's first line, if any")
+    elapsed_s: float = 0.0
+
+
 class Answer(Frozen):
     question: str
     language: Language | None = Field(None, description="Language of the question")
@@ -228,6 +241,7 @@ class Answer(Frozen):
     dialect: str = Field(
         "", description="Structured output the endpoint was asked for: json_schema, json_object, tools or text"
     )
+    reading: ReadingSummary | None = Field(None, description="The reader's judgement (None: no reader ran)")
     marks: list[Mark] = Field(
         default_factory=list,
         description="Marks on the whole answer: a check skipped, "

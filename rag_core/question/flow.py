@@ -6,7 +6,8 @@
 2. The router gives the budget (3/5/7 parents) and, for a comparison, 1-3 sub-questions sharing it (`budget`).
 3. Each sub-question's searches run in order (`retrieving.retrieve`: search, reranker and its one
    reformulation, the term check and its one more search), the sub-questions in parallel.
-4. Each sub-question is answered from its own parents (`answering.AnswerRun`); the answer gives its paragraphs
+4. Each sub-question is answered from its own parents (`answering.AnswerRun`), after the reader stage
+   (`rag_core.reading`: which candidate passage states the answer, a near miss refused); the answer gives its paragraphs
    per sub-question and names the sub-questions that found nothing (`merge`). A single question's answer
    streams. Only this turn's sources are evidence; this module neither stores nor audits.
 """
@@ -26,6 +27,7 @@ from rag_core.question.context import QuestionContext, SearchRequest, question_l
 from rag_core.question.events import Found, Searching
 from rag_core.question.merge import merge_answers
 from rag_core.question.retrieving import Retrieved, retrieve
+from rag_core.reading import context_reader
 from rag_core.reranking import Reranker, select_reranker
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import Message, rewrite_followup
@@ -100,6 +102,7 @@ class QuestionFlow:
             got.retried,
             started,
             language=self.ctx.language,
+            reader=context_reader(got.sub.question, budget, self.ctx.language),
         )
 
     def _dress(self, answer: Answer) -> Answer:
