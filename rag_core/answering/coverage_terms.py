@@ -57,6 +57,17 @@ _INSTRUCTION = re.compile(
 # the documents hold: its parts are Y/M/D letters (A/J in French) repeated, and at least one is a year's.
 _PLACEHOLDER_PART = re.compile(r"^(?:[ya]{2,4}|m{1,2}|[dj]{1,2})$", re.IGNORECASE)
 _PLACEHOLDER_YEAR = re.compile(r"^[ya]{4}$", re.IGNORECASE)
+# Words that only say where to look ("in the French reserving report", "dans le rapport de provisionnement"): a
+# preposition, an article, at most three words, and a word for a document. They name no fact the passages must hold,
+# so they are no term: the document they point at is searched like any other, and never refused for them. An
+# acronym among them ("in the ISFA slides") stays one: it is the document's own name, which its text writes.
+_WHERE = re.compile(
+    r"\b(?:in|from|within|according\s+to|dans|selon|d'après|d'apres)\s+(?:the|this|that|our|le|la|les|l'|ce|cette|"
+    r"notre)\s*(?:[\w'-]+\s+){0,3}?(?:report|document|paper|guide|guidelines?|slides?|presentation|deck|filing|note|"
+    r"study|text|rapport|document|mémoire|memoire|étude|etude|présentation|presentation|diaporama|note|texte)s?\b"
+    r"(?:\s+(?:français|francais|anglais|annuel|final|technique)\b)?",
+    re.IGNORECASE,
+)
 SHOUTED = 0.8  # share of a question's letters in capitals above which its capitals say nothing
 
 
@@ -218,9 +229,15 @@ def _placeholder(question: str, group: list[_Token]) -> bool:
     return all(_PLACEHOLDER_PART.match(p) for p in parts) and any(_PLACEHOLDER_YEAR.match(p) for p in parts)
 
 
+def where_spans(question: str) -> list[tuple[int, int]]:
+    """The spans of `question` that only say where to look (`_WHERE`)."""
+    return [m.span() for m in _WHERE.finditer(question)]
+
+
 def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: Glossary | None = None) -> list[Term]:
     """The terms that carry `question`, in order (see the module docstring)."""
     question = asked_part(question)
+    where = where_spans(question)
     shouted = _shouted(question)
     groups = _groups(question)
     heads = _name_heads(question, groups)
@@ -236,6 +253,8 @@ def question_terms(question: str, thesaurus: Thesaurus | None = None, glossary: 
         raws = [t.raw for t in group]
         if _placeholder(question, group):
             continue
+        if any(a <= group[0].start and group[-1].end <= b for a, b in where) and not any(map(_acronym, raws)):
+            continue  # says where to look; an acronym there ("in the ISFA slides") still names a document's own
         folded = tuple(fold(r) for r in raws)
         text = question[group[0].start : group[-1].end]
         positions = [t.index for t in group]
