@@ -132,6 +132,13 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
         by_id = {s.id: s for s in a.sources}
         cited = [[by_id[i] for i in p.source_ids if i in by_id] for p in a.paragraphs]
         files = expected_files(q)
+        reading = getattr(a, "reading", None)
+        # the lead: the first paragraph, and the one after it when the first is the reader's short answer
+        first = a.paragraphs[: 2 if reading is not None and reading.short_answer else 1]
+        lead_text = " ".join(p.text for p in first)
+        lead_pages = [
+            (by_id[i].file_name, n) for p in first for i in p.source_ids[:1] if i in by_id for n in by_id[i].pages[:1]
+        ]
         rows.append(
             {
                 "id": q["id"],
@@ -145,6 +152,17 @@ def answer_all(questions: list[dict], settings: Settings) -> list[dict]:
                 "lead_holds_answer": bool(q.get("answer") and a.paragraphs)
                 and holds_answer(a.paragraphs[0].text, str(q["answer"])),
                 "paged": any((s.file_name, p) in expected_pages(q) for s in a.sources for p in s.pages),
+                # the lead states the gold fact: the expected answer (outside sets) or quote (dev sets) in it
+                "lead_states": bool(first)
+                and (
+                    holds_answer(lead_text, str(q["answer"]))
+                    if q.get("answer") and len(str(q["answer"])) <= 80
+                    else bool(q.get("quote")) and contains_quote(lead_text, q["quote"])
+                ),
+                "lead_paged": any(x in expected_pages(q) for x in lead_pages),
+                "reading_best": reading.best if reading is not None else None,
+                "reading_s": reading.elapsed_s if reading is not None else 0.0,
+                "short": reading.short_answer if reading is not None else "",
                 "words": len(text.split()),
                 # per paragraph: does it cite an expected document / an expected page (answer precision)
                 "on_document": [any(s.file_name in files for s in c) for c in cited],
