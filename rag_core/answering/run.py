@@ -19,21 +19,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rag_core import retrieval
 from rag_core.answering import guardrails
+from rag_core.answering.context_budget import CHARS_PER_TOKEN as CHARS_PER_TOKEN
+from rag_core.answering.context_budget import context_parents, evidence_threshold
 from rag_core.answering.coverage import Coverage, apart_message, coverage_notes, missing_message
 from rag_core.answering.extractive import extractive_paragraphs
 from rag_core.answering.fitting import fit_messages
 from rag_core.answering.guardrails import Evidence, Mode
 from rag_core.answering.lead import ReadContext, ReaderVerdict, near_miss_message, short_paragraph
-from rag_core.answering.model_answer import (
-    FORMAT_ECHOES,
-    LLMReply,
-    ParagraphOut,
-    sources_budget,
-    split_paragraphs,
-    stream_model,
-)
+from rag_core.answering.model_answer import FORMAT_ECHOES, LLMReply, ParagraphOut, split_paragraphs, stream_model
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.run_messages import ALL_DROPPED, CUT_KEPT, NOTHING_FOUND, STOPPED, STOPPED_EMPTY
@@ -44,8 +38,6 @@ from rag_core.errors import LLMError
 from rag_core.llm import Retrying, Waiting, known_dialect, llm_configured
 from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
-
-CHARS_PER_TOKEN = 4  # a conservative estimate for French and English prose; no tokenizer is bundled
 
 
 @dataclass(frozen=True)
@@ -84,37 +76,6 @@ class Final:
 Event = Draft | Checked | Queued | Final
 
 
-def evidence_threshold(settings: Settings) -> float:
-    """`answer.min_evidence_score` on the fused scale: a parent found by one channel at rank 1 scores
-    1/61 with equal weights, but only w/61 when that channel weighs w < 1; the threshold scales with the
-    weight of the question's "dense" channel (`retrieval.base.ROLES`: it ranks every child, so a parent it
-    alone ranks first is the weakest evidence) so that a weighted fusion refuses exactly what an equal one
-    refused."""
-    dense = retrieval.with_role("dense", "question")
-    scale = retrieval.weight(dense, settings.retrieval) if dense is not None else 1.0
-    return settings.answer.min_evidence_score * min(1.0, scale)
-
-
-def estimated_tokens(text: str) -> int:
-    return -(-len(text) // CHARS_PER_TOKEN)
-
-
-def context_parents(result: SearchResult, settings: Settings) -> int:
-    """How many of the first parents are given as context: the parent budget (`context_k`), cut so
-    that their estimated tokens stay within `llm.context_tokens`, or what the endpoint's context size leaves for
-    them (`model_answer.sources_budget`), when either is set (the first is always kept)."""
-    k = max(settings.retrieval.context_k, 0)
-    budget = sources_budget(settings)
-    if not budget:
-        return k
-    used = 0
-    for i, hit in enumerate(result.parents[:k]):
-        used += estimated_tokens(hit.parent.text)
-        if used > budget:
-            return max(i, 1)
-    return k
-
-
 def _paragraph(p: ParagraphOut) -> Paragraph:
     return Paragraph(
         text=p.text,
@@ -142,6 +103,8 @@ class AnswerRun:
         self.question, self.result, self.settings = question, result, settings
         self.reader = reader  # the reader stage (`answering.lead`), asked once in events()
         self.verdict: ReaderVerdict | None = None
+        translated = result.translated.forms if result.translated is not None else []
+        self.search_terms = [*result.expanded_terms, *translated]  # the search's added terms and translations
         self.history, self.coverage, self.retried = history, coverage, list(retried)
         self.started = time.perf_counter() if started is None else started
         # the question's language as the caller detected it once; else the search's, else detected here
@@ -304,29 +267,34 @@ class AnswerRun:
         self.final = answer
         return Final(answer)
 
+    def _refused_first(self) -> Answer | None:
+        """The refusal decided before any answer is written: a term or a constraint the library lacks, evidence
+        too weak, or no candidate the reader judged to answer (it reads here, once); None: answer."""
+        if self.coverage is not None and self.coverage.refuses:
+            return self._refused_by(self.coverage)
+        if not self.context or max(hit.fused_score for hit in self.result.parents) < evidence_threshold(self.settings):
+            return self._refusal()
+        self.verdict = self.reader(self.context, self.search_terms) if self.reader is not None else None
+        return self._near_miss(self.verdict) if self.verdict is not None and self.verdict.refuses else None
+
+    def _messages(self) -> list[dict[str, Any]]:
+        """The model's messages, cut to the endpoint's context: a long first parent around its best children."""
+        prompt_sources = number_sources(self.sources)
+        self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
+        fit = (self.settings, self.language, self.history, self.absent, self.search_terms)
+        messages, _ = fit_messages(self.question, prompt_sources, self.context, *fit)
+        return messages
+
     def events(self) -> Iterator[Event]:
         """Drafts and checked paragraphs while the model writes, then the final answer (see the module docstring)."""
-        coverage = self.coverage
-        if coverage is not None and coverage.refuses:
-            yield self._finish(self._refused_by(coverage))
-            return
-        if not self.context or max(hit.fused_score for hit in self.result.parents) < evidence_threshold(self.settings):
-            yield self._finish(self._refusal())
-            return
-        terms = [*self.result.expanded_terms, *(self.result.translated.forms if self.result.translated else [])]
-        self.verdict = self.reader(self.context, terms) if self.reader is not None else None
-        if self.verdict is not None and self.verdict.refuses:
-            yield self._finish(self._near_miss(self.verdict))
+        refused = self._refused_first()
+        if refused is not None:
+            yield self._finish(refused)
             return
         if not llm_configured(self.settings):
             yield self._finish(self.extractive())
             return
-        prompt_sources = number_sources(self.sources)
-        self.aliases = {ps.alias: ps.source.id for ps in prompt_sources}
-        messages, _ = fit_messages(  # cut to the endpoint's context: a long first parent around its best children
-            self.question, prompt_sources, self.context, self.settings, self.language, self.history, self.absent, terms
-        )
-        model = self._model = stream_model(messages, self.settings, self.language)
+        model = self._model = stream_model(self._messages(), self.settings, self.language)
         reply: LLMReply | None = None
         done = 0
         try:

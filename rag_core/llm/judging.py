@@ -26,20 +26,22 @@ def _client(settings: Settings, timeout: float) -> Any:
     return openai.OpenAI(base_url=settings.llm_base_url(), api_key=api_key(settings), timeout=timeout, max_retries=0)
 
 
-def _create(settings: Settings, timeout: float, **body: Any) -> Any:
+def _create(settings: Settings, timeout: float, language: str, **body: Any) -> Any:
     try:
         return _client(settings, timeout).chat.completions.create(model=settings.llm.model, temperature=0, **body)
     except Exception as exc:
-        raise LLMError(describe_failure(exc, settings, "en")) from exc
+        raise LLMError(describe_failure(exc, settings, language)) from exc
 
 
-def yes_no(settings: Settings, messages: list[dict[str, str]], timeout: float) -> list[tuple[str, float]]:
+def yes_no(
+    settings: Settings, messages: list[dict[str, str]], timeout: float, language: str = "en"
+) -> list[tuple[str, float]]:
     """The first reply token's (token, probability) pairs; one pair (the reply, 1.0) when the server gives
     no log-probabilities."""
     try:
-        reply = _create(settings, timeout, messages=messages, max_tokens=1, logprobs=True, top_logprobs=10)
+        reply = _create(settings, timeout, language, messages=messages, max_tokens=1, logprobs=True, top_logprobs=10)
     except LLMError:
-        reply = _create(settings, timeout, messages=messages, max_tokens=1)
+        reply = _create(settings, timeout, language, messages=messages, max_tokens=1)
     choice = reply.choices[0]
     content = getattr(getattr(choice, "logprobs", None), "content", None) or []
     if content and getattr(content[0], "top_logprobs", None):
@@ -47,6 +49,8 @@ def yes_no(settings: Settings, messages: list[dict[str, str]], timeout: float) -
     return [(str(choice.message.content or ""), 1.0)]
 
 
-def short_reply(settings: Settings, messages: list[dict[str, str]], timeout: float, tokens: int) -> str:
-    reply = _create(settings, timeout, messages=messages, max_tokens=tokens)
+def short_reply(
+    settings: Settings, messages: list[dict[str, str]], timeout: float, tokens: int, language: str = "en"
+) -> str:
+    reply = _create(settings, timeout, language, messages=messages, max_tokens=tokens)
     return str(reply.choices[0].message.content or "").strip()

@@ -105,7 +105,7 @@ def reader_for(settings: Settings) -> Reader | None:
         return None
     factory = _FACTORIES.get(backend)
     if factory is None:
-        raise BackendUnavailable(f"Unknown reader backend {backend!r}; known: {', '.join(backends())}.")
+        raise BackendUnavailable.of("backend.reader_unknown", name=backend, known=", ".join(backends()))
     key = _key(settings, backend)
     with _LOCK:
         if key not in _INSTANCES:

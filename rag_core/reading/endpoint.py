@@ -19,20 +19,23 @@ class EndpointReader:
 
     def __init__(self, settings: Settings) -> None:
         if not llm_configured(settings):
-            raise BackendUnavailable(
-                "The reader is set to the chat endpoint (RAG_READER__BACKEND=endpoint) but no endpoint is "
-                "configured: set RAG_LLM__BASE_URL (and a key), or choose another reader backend."
-            )
+            raise BackendUnavailable.of("backend.reader_endpoint")
         self.settings = settings
         self.model = settings.llm.model
 
     def judge(self, question: str, passages: Sequence[str], language: str) -> list[float]:
         timeout = self.settings.reader.timeout_s
-        return [yes_share(yes_no(self.settings, messages(ASK, question, p, language), timeout)) for p in passages]
+        return [
+            yes_share(yes_no(self.settings, messages(ASK, question, p, language), timeout, language)) for p in passages
+        ]
 
     def copy(self, question: str, passage: str, language: str) -> str:
         return short_reply(
-            self.settings, messages(COPY, question, passage, language), self.settings.reader.timeout_s, COPY_TOKENS
+            self.settings,
+            messages(COPY, question, passage, language),
+            self.settings.reader.timeout_s,
+            COPY_TOKENS,
+            language,
         )
 
 

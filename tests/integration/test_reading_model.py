@@ -8,7 +8,6 @@ machine without them it is skipped with the reason.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 

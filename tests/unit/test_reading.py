@@ -32,7 +32,7 @@ INCURRED = [
 CREDIBILITY = [
     "Several credibility formulas exist for the credibility factor. Among them, we retain Whitney's:\n"
     "z = n / (n + K)\n"
-    "where n is the number of years observed and K = s² / a.",
+    "where n is the number of years observed and K = s² / a."
 ]
 
 

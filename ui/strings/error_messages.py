@@ -4,6 +4,18 @@ under the same keys and with the same values). `errors.FRENCH_MESSAGES` takes th
 from __future__ import annotations
 
 FRENCH_ERRORS: dict[str, str] = {
+    "backend.reader_unknown": "Lecteur inconnu « {name} » ; choisissez parmi {known} (RAG_READER__BACKEND).",
+    "backend.reader_weights": "Les poids du lecteur ne sont pas à {path}. Lancez `make install` (il installe le "
+    "modèle par défaut depuis l'index de paquets et le vérifie), ou indiquez un fichier GGUF (RAG_READER__GGUF), ou "
+    "RAG_READER__BACKEND=none.",
+    "backend.reader_checksum": "Les poids du lecteur à {path} n'ont pas l'empreinte SHA-256 attendue ({expected}…) : "
+    "le fichier est abîmé ou c'est un autre modèle. Relancez `make install`, ou indiquez RAG_READER__SHA256 pour un "
+    "fichier à vous.",
+    "backend.reader_package": "Le lecteur intégré a besoin du paquet xllamacpp : lancez `make install`, ou "
+    "RAG_READER__BACKEND=none.",
+    "backend.reader_failed": "Le lecteur intégré a échoué ({detail}) ; la question n'a pas reçu de réponse.",
+    "backend.reader_endpoint": "Le lecteur est réglé sur le point d'accès du modèle (RAG_READER__BACKEND=endpoint) "
+    "mais aucun n'est configuré : indiquez RAG_LLM__BASE_URL (et une clé), ou choisissez un autre lecteur.",
     # documents, pages, figures and tables
     "doc.not_found": "Ce document n'est pas dans la bibliothèque.",
     "doc.no_chunks": "Ce document n'a pas encore de passages ; importez-le à nouveau.",
