@@ -98,19 +98,11 @@ from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored
 from rag_core.pipeline.searching import search
 from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus
-from rag_core.question import (
-    Checked,
-    Done,
-    Draft,
-    Event,
-    Failed,
-    Found,
-    QuestionStream,
-    Queued,
-    Refused,
-    Searching,
-    cited_sources,
-)
+
+# the question's modules, not its package: the package's context imports this façade's lower modules
+from rag_core.question.events import Checked, Done, Draft, Event, Failed, Found, Queued, Refused, Searching
+from rag_core.question.sources import cited_sources
+from rag_core.question.stream import QuestionStream
 from rag_core.storage import document_folder
 from rag_core.understanding import term_presence
 from rag_core.understanding.followups import Message

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from rag_core import retrieval, understanding
 from rag_core.access import Principal
@@ -19,9 +19,10 @@ from rag_core.answering.coverage import CoverageScope
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.models import DocumentRecord, Language, SearchResult
-from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.rechecks import stored_row_check
+from rag_core.pipeline.scoping import resolve_scope as resolve_scope
+from rag_core.pipeline.scoping import scope_fields as scope_fields
 from rag_core.question.announced import with_announced_lists
 from rag_core.store import Store
 from rag_core.text import detect_language
@@ -65,37 +66,6 @@ class QuestionContext:
 def question_language(question: str) -> Language:
     """The question's language: detected once per question (`detect_language` gives 'fr' or 'en')."""
     return cast(Language, detect_language(question))
-
-
-def resolve_scope(
-    settings: Settings, principal: Principal, collections: Sequence[str] | None, doc_ids: Sequence[str] | None
-) -> tuple[list[str], list[str]]:
-    """The search scope (document ids) and the collections they lie in, from one read of the table."""
-    records = open_store(settings).documents()
-    scope = perm.readable_scope(settings, principal).document_ids(records, collections, doc_ids)
-    in_scope = set(scope)
-    return scope, sorted({r.collection for r in records if r.doc_id in in_scope})
-
-
-def scope_fields(
-    settings: Settings,
-    searched: list[str],
-    text_key: str,
-    text: str,
-    collections: Sequence[str] | None,
-    doc_ids: Sequence[str] | None,
-) -> dict[str, Any]:
-    """What the audit records of a question's scope: the collections searched, and the filters asked for."""
-    fields: dict[str, Any] = {
-        "scope": searched,
-        "collections": list(collections) if collections is not None else None,
-        "documents": [{"doc_id": d} for d in doc_ids] if doc_ids is not None else None,
-    }
-    if settings.audit.mask_questions:
-        fields[f"{text_key}_masked"] = True
-    else:
-        fields[text_key] = text
-    return fields
 
 
 def scoped_searcher(
