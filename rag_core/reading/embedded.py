@@ -9,7 +9,6 @@ spinning threads on a busy two-core machine slow generation tenfold.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import threading
@@ -19,25 +18,18 @@ from typing import Any
 
 from rag_core.config import Settings
 from rag_core.errors import BackendUnavailable
+from rag_core.library import sha256_file
 from rag_core.reading.base import ASK, COPY, messages, register, yes_share
 
 TOP_LOGPROBS = 10
 COPY_TOKENS = 48
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def check_weights(path: Path, sha256: str | None) -> None:
     """The reader's GGUF file is there and, when a checksum is configured, has it."""
     if not path.is_file():
         raise BackendUnavailable.of("backend.reader_weights", path=path)
-    if sha256 and file_sha256(path) != sha256.lower():
+    if sha256 and sha256_file(path) != sha256.lower():
         raise BackendUnavailable.of("backend.reader_checksum", path=path, expected=sha256[:12])
 
 

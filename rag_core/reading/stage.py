@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rag_core.answering.lead import Lead, ReadContext, ReaderVerdict
 from rag_core.config import Settings
@@ -69,7 +69,6 @@ class Reading:
     chosen: Window | None = None
     short: str = ""
     elapsed_s: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
     @property
     def best(self) -> float:
@@ -146,4 +145,4 @@ def context_reader(
     return run
 
 
-__all__ = ["Reading", "asks_one_thing", "chosen_backend", "context_reader", "read", "verbatim_span"]
+__all__ = ["Reading", "asks_one_thing", "context_reader", "read", "verbatim_span"]

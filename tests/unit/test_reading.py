@@ -44,10 +44,8 @@ class FakeReader:
 
     def __init__(self, yes_words: Sequence[str] = (), copy_reply: str = "") -> None:
         self.yes_words, self.copy_reply = list(yes_words), copy_reply
-        self.judged: list[str] = []
 
     def judge(self, question: str, passages: Sequence[str], language: str) -> list[float]:
-        self.judged += passages
         return [0.9 if any(w in p for w in self.yes_words) else 0.1 for p in passages]
 
     def copy(self, question: str, passage: str, language: str) -> str:
