@@ -287,3 +287,16 @@ def test_nothing_edits_the_import_path() -> None:
     path = "sys." + "path"  # spelt in two parts: this file is one of those searched
     assert edit.search(f"{path}.insert(0, str(REPO))") and edit.search(f"{path}[:0] = [here]")
     assert not edit.search(f"print({path})") and not edit.search(f"{path} == before")
+
+
+@pytest.mark.parametrize(
+    "package", ["rag_core.question", "rag_core.pipeline", "rag_core.reading", "rag_core.answering", "rag_core.api"]
+)
+def test_the_question_flow_packages_import_alone(package: str) -> None:
+    """A fresh interpreter imports each package first without an import cycle through a package's __init__
+    (`rag_core.question` failed so: its context imported the façade, whose search imported the context)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import {package}"], capture_output=True, text=True, cwd=PROJECT)
+    assert done.returncode == 0, done.stderr[-2000:]
