@@ -29,12 +29,14 @@ from rag_core.question.merge import merge_answers
 from rag_core.question.retrieving import Retrieved, retrieve
 from rag_core.reading import context_reader
 from rag_core.reranking import Reranker, select_reranker
+from rag_core.text import fold
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import Message, rewrite_followup
+from rag_core.understanding.reply_checks import checked_rewrite
 from rag_core.understanding.subquestions import share_budget
 from rag_core.understanding.thesaurus import load_thesaurus
 
-_POOL = ThreadPoolExecutor(max_workers=3, thread_name_prefix="subquestion")
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="subquestion")  # the question and up to 3 subs
 
 FlowEvent = Searching | Found | answering.Event
 
@@ -71,10 +73,13 @@ class QuestionFlow:
         use_llm = llm_configured(settings)
         skip = [skipped_note(settings, c, ctx.language) if use_llm else None for c in ("rewrite", "router")]
         rewrite = rewrite_followup(ctx.question, list(ctx.history), settings, use_llm and not skip[0], ctx.language)
+        rewrite, set_aside = checked_rewrite(rewrite, ctx.history, ctx.language)
         standalone = rewrite.standalone
         plan = plan_question(standalone, settings, use_llm and not skip[1], language=ctx.language)
-        self._notes = [n for n in (skip[0] if ctx.history else None, skip[1]) if n]
-        subs = plan.sub_questions or [standalone]
+        notes = (skip[0] if ctx.history else None, skip[1], set_aside, plan.note)
+        self._notes = [n for n in notes if n]
+        # the user's question is always searched (made standalone when it is a follow-up); sub-questions add searches
+        subs = [standalone, *(s for s in plan.sub_questions if fold(s).strip(" ?") != fold(standalone).strip(" ?"))]
         self.reranker = select_reranker(settings)
         self._extra = {
             "question": ctx.question,

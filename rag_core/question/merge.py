@@ -12,17 +12,24 @@ NO_SOURCE = {
 
 
 def merge_answers(question: str, answers: list[Answer], subs: list[SubQuestion], extra: dict, language: str) -> Answer:
-    """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named."""
+    """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named.
+    The first answer is the user's question as written: its paragraphs come first, under no sub-question
+    heading, and it is not listed among the sub-questions (which only add searches to it)."""
     paragraphs, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], []
     sources: list[Source] = []
-    marked, marks = [], []
-    for ans, sub in zip(answers, subs, strict=True):
+    marked, marks, kept = [], [], []
+    for i, (ans, sub) in enumerate(zip(answers, subs, strict=True)):
         found = sub.found and ans.mode != "refused" and bool(ans.paragraphs)
-        marked.append(sub.model_copy(update={"found": found}))
+        if i:
+            marked.append(sub.model_copy(update={"found": found}))
         if not found:
-            missing.append(NO_SOURCE.get(language, NO_SOURCE["en"]).format(q=sub.question))
+            if i:
+                missing.append(NO_SOURCE.get(language, NO_SOURCE["en"]).format(q=sub.question))
             continue
-        paragraphs += [p.model_copy(update={"sub_question": sub.question}) for p in ans.paragraphs]
+        kept.append(ans)
+        heading = sub.question if i else ""
+        said = {p.text for p in paragraphs}
+        paragraphs += [p.model_copy(update={"sub_question": heading}) for p in ans.paragraphs if p.text not in said]
         sources += [s for s in ans.sources if s.id not in {x.id for x in sources}]
         uncited += ans.uncited
         dropped += ans.dropped
@@ -31,16 +38,18 @@ def merge_answers(question: str, answers: list[Answer], subs: list[SubQuestion],
         if ans.missing_information:
             missing.append(ans.missing_information)
         parent_ids += [p for p in ans.parent_ids if p not in parent_ids]
+    if not kept and answers:  # nothing found at all: the user's question's own refusal says why
+        missing.insert(0, answers[0].missing_information)
     cited = {s.id for s in sources}
     uncited = list({s.id: s for s in uncited if s.id not in cited}.values())
-    modes = {a.mode for a, s in zip(answers, marked) if s.found}
+    modes = {a.mode for a in kept}
     mode = "llm" if "llm" in modes else "extractive" if modes else "refused"
     return Answer(
         language=language,
         mode=mode,
         model=next((a.model for a in answers if a.model), ""),
         paragraphs=paragraphs,
-        missing_information="\n".join(missing),
+        missing_information="\n".join(m for m in missing if m),
         sources=sources,
         uncited=uncited,
         dropped=dropped,
@@ -50,7 +59,7 @@ def merge_answers(question: str, answers: list[Answer], subs: list[SubQuestion],
         sub_questions=marked,
         prompt_tokens=sum(a.prompt_tokens for a in answers),
         completion_tokens=sum(a.completion_tokens for a in answers),
-        unsupported_numbers=sum(a.unsupported_numbers for a, s in zip(answers, marked) if s.found),
-        mismatched_numbers=sum(a.mismatched_numbers for a, s in zip(answers, marked) if s.found),
+        unsupported_numbers=sum(a.unsupported_numbers for a in kept),
+        mismatched_numbers=sum(a.mismatched_numbers for a in kept),
         **extra,
     )

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.text import detect_language, fold
+from rag_core.understanding.reply_checks import descriptions, plan_problem, set_aside_note
 from rag_core.understanding.subquestions import MAX_SUB_QUESTIONS, split_comparison
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class Plan:
     reason: str
     decided_by: Literal["llm", "rules", "fixed"]
     sub_questions: list[str] = field(default_factory=list)
+    note: str = ""  # why the model's reply was set aside, for the answer's details
 
 
 class PlanOut(BaseModel):
@@ -129,6 +131,19 @@ def llm_plan(question: str, settings: Settings, language: str | None = None) -> 
     )
     out, _ = call_structured(messages, PlanOut, settings, language, grammar, max_tokens=300)
     subs = [s.strip() for s in out.sub_questions if s.strip()][:MAX_SUB_QUESTIONS] if out.kind == "comparison" else []
+    told = [messages[0]["content"], *descriptions(PlanOut)]
+    why = plan_problem(question, out.kind, out.reason, subs, language, told)
+    if why is not None:  # the reply is not what was asked: the rules decide, and the details say why
+        log.info("router reply set aside: %s", why)
+        rules = rule_plan(question, settings, language)
+        return Plan(
+            rules.kind,
+            rules.parents,
+            rules.reason,
+            "rules",
+            rules.sub_questions,
+            set_aside_note("router", why, language),
+        )
     if not settings.understanding.sub_questions or len(subs) < 2:
         subs = []
     return Plan(out.kind, budget_of(out.kind, settings), out.reason.strip(), "llm", subs)
@@ -147,5 +162,5 @@ def plan_question(question: str, settings: Settings, use_llm: bool, language: st
             log.warning("router fell back to rules: %s", err)
     if not settings.understanding.context_budget:
         fixed = fixed_plan(question, settings, language)
-        plan = Plan(fixed.kind, fixed.parents, fixed.reason, fixed.decided_by, plan.sub_questions)
+        plan = Plan(fixed.kind, fixed.parents, fixed.reason, fixed.decided_by, plan.sub_questions, plan.note)
     return plan

@@ -164,13 +164,18 @@ def rule_rewrite(question: str, history: list[Message]) -> Rewrite:
     return Rewrite(question, f"{question.strip().rstrip('?').strip()} ({' '.join(carried)}) ?", "rules")
 
 
+def rewrite_instructions(language: str) -> str:
+    """The rewrite's system instructions in `language` (English for another)."""
+    return _PROMPT.get(language, _PROMPT["en"])
+
+
 def llm_rewrite(question: str, history: list[Message], settings: Settings, language: str | None = None) -> Rewrite:
     from rag_core.llm import call_structured
 
     language = language or detect_language(question)
     lines = [f"{'User' if role == 'user' else 'Assistant'}: {text[:1500]}" for role, text in history]
     messages = [
-        {"role": "system", "content": _PROMPT.get(language, _PROMPT["en"])},
+        {"role": "system", "content": rewrite_instructions(language)},
         {"role": "user", "content": "Conversation:\n" + "\n".join(lines) + f"\n\nLast question: {question}"},
     ]
     grammar = RewriteOut.model_json_schema()  # bounded: a small model cannot ramble to its token limit

@@ -192,14 +192,20 @@ def test_a_sub_question_under_the_minimum_is_reformulated_once_then_reported(lib
     answer = answer_question("Compare Mack and xylophone tuning for the reserves", s, asks(searcher(store, s, calls)))
     assert answer.budget == 7 and answer.budget_kind == "comparison"
     mack, xylo = answer.sub_questions
-    assert (mack.question, mack.found, mack.parents) == ("Mack for the reserves", True, 4)
-    assert (xylo.question, xylo.found, xylo.parents) == ("xylophone tuning for the reserves", False, 3)
+    assert (mack.question, mack.found, mack.parents) == ("Mack for the reserves", True, 2)
+    assert (xylo.question, xylo.found, xylo.parents) == ("xylophone tuning for the reserves", False, 2)
     assert xylo.reformulated == "xylophone tuning reserves"
+    asked = "Compare Mack and xylophone tuning for the reserves"
+    # the user's question as written and the sub-questions, each reformulated once when the reranker keeps nothing
     assert sorted(calls) == sorted(
-        ["Mack for the reserves", "xylophone tuning for the reserves", "xylophone tuning reserves"]
-    )  # one reformulation, no more
-    # the reranker rereads the reformulation's candidates against the sub-question itself
-    assert sorted(fake.questions) == sorted(["Mack for the reserves"] + ["xylophone tuning for the reserves"] * 2)
+        [asked, "Compare Mack xylophone tuning reserves"]
+        + ["Mack for the reserves", "xylophone tuning for the reserves", "xylophone tuning reserves"]
+    )
+    # the reranker rereads the reformulation's candidates against the (sub-)question itself
+    assert sorted(fake.questions) == sorted(
+        [asked] * 2 + ["Mack for the reserves"] + ["xylophone tuning for the reserves"] * 2
+    )
+    # the reranker kept nothing for the user's whole question (it names the xylophone): Mack's paragraphs remain
     assert {p.sub_question for p in answer.paragraphs} == {"Mack for the reserves"}
     assert "xylophone tuning for the reserves" in answer.missing_information
     assert answer.mode == "extractive"
@@ -215,12 +221,15 @@ def test_a_comparison_gets_a_paragraph_per_sub_question_from_its_own_sources(lib
     subs = [s.question for s in answer.sub_questions]
     assert subs == ["le modèle de Mack pour les réserves", "le bootstrap pour les réserves"]
     assert all(s.found for s in answer.sub_questions)
-    assert [s.parents for s in answer.sub_questions] == [4, 3]
-    by_sub = {q: [p for p in answer.paragraphs if p.sub_question == q] for q in subs}
-    assert all(by_sub.values())  # at least one paragraph per sub-question
-    sources = {s.id: s for s in answer.sources}
-    first_cited = {q: sources[ps[0].source_ids[0]].section for q, ps in by_sub.items()}
-    assert first_cited == {subs[0]: "Modèle de Mack", subs[1]: "Bootstrap"}
+    assert [s.parents for s in answer.sub_questions] == [2, 2]  # the user's question itself takes 3 of the 7
+    assert not any(s.question.startswith("Compare") for s in answer.sub_questions)
+    # each sub-question's first passage is its own subject's, and the answer cites both subjects
+    section = {s.parent_id: s.section for s in answer.sources}
+    first = {sub.question: section.get(sub.parent_ids[0]) for sub in answer.sub_questions}
+    assert first == {subs[0]: "Modèle de Mack", subs[1]: "Bootstrap"}
+    # no paragraph is said twice: what the user's question's answer states, a sub-question does not repeat
+    texts = [p.text for p in answer.paragraphs]
+    assert len(texts) == len(set(texts)) and not answer.paragraphs[0].sub_question
 
 
 def test_a_definition_gets_three_parents_and_an_explanation_five(library) -> None:
