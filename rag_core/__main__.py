@@ -198,7 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("ask", cmd_ask, "answer a question with checked citations")
     p.add_argument("question")
     p.add_argument("--collection", action="append")
-    p.add_argument("--conversation", default="cli")
+    p.add_argument(
+        "--conversation",
+        default=None,
+        help="carry on this conversation (follow-ups are read against its last questions); "
+        "without it every question stands alone",
+    )
     p.add_argument("--json", action="store_true")
     p = add("delete", cmd_delete, "delete a document")
     p.add_argument("doc")

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from rag_core.cli.common import page_span, principal_of, settings_of
+from rag_core.models import Answer
 
 LANGUAGE_NAMES = {"fr": "French", "en": "English"}
 
@@ -103,4 +104,20 @@ def cmd_ask(args: argparse.Namespace) -> int:
             print(f"   [{src.file_name} · {src.section} · p. {page_span(src.pages)}]")
     for reason in answer.dropped:
         print(f"(dropped: {reason})")
+    print("\n" + answer_figures(answer))
     return 0
+
+
+def answer_figures(answer: Answer) -> str:
+    """The line under every answer: seconds, and for a model's answer its dialect and tokens (the server's
+    count, or the local estimate, said so)."""
+    parts = [f"{answer.elapsed_s:.1f} s"]
+    if answer.first_paragraph_s:
+        parts.append(f"first paragraph {answer.first_paragraph_s:.1f} s")
+    if answer.mode == "llm" or answer.prompt_tokens or answer.dialect:
+        counted = "estimated" if answer.tokens_estimated else "counted by the server"
+        parts.append(f"dialect {answer.dialect or 'none'}")
+        parts.append(f"tokens {answer.prompt_tokens} in, {answer.completion_tokens} out ({counted})")
+    if answer.fallback:
+        parts.append(f"model answer not used: {answer.fallback}")
+    return "(" + " · ".join(parts) + ")"

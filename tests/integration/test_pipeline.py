@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -144,4 +145,11 @@ def test_cli_ingest_documents_inspect_search_ask(tmp_path: Path, corpus_dir: Pat
     assert found.returncode == 0 and SMALL_EN in found.stdout
     answer = json.loads(_cli("ask", "Which book does the coverage vignette cite?", "--json", data_dir=data).stdout)
     assert answer["mode"] == "extractive" and answer["paragraphs"]
+    # each `ask` stands alone unless a conversation is named: a later question is never read as a follow-up
+    alone = _cli("ask", "and its authors?", data_dir=data)
+    assert alone.returncode == 0 and "understood as:" not in alone.stdout
+    assert re.search(r"^\(\d+\.\d s\)$", alone.stdout, re.M)  # the figures line closes every answer
+    for question in ("Which book does the coverage vignette cite?", "and its authors?"):
+        followed = _cli("ask", question, "--conversation", "c1", data_dir=data)
+    assert "understood as: and its authors (" in followed.stdout
     assert _cli("inspect", "nope", data_dir=data).returncode == 1
