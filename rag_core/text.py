@@ -122,6 +122,17 @@ def detect_language(text: str) -> str:
     return "fr" if fr > en else "en"
 
 
+def written_in(text: str, least: int = 3) -> str | None:
+    """'fr' or 'en' when the text shows at least `least` function words of that language and more than of the
+    other; None when it does not say (numbers, names, a few words)."""
+    words = re.findall(r"[a-zà-ÿ]+", text.lower())
+    fr = sum(w in _FR_WORDS for w in words)
+    en = sum(w in _EN_WORDS for w in words)
+    if max(fr, en) < least or fr == en:
+        return None
+    return "fr" if fr > en else "en"
+
+
 def collapse_ws(text: str) -> str:
     return _WS.sub(" ", text).strip()
 

@@ -12,6 +12,7 @@ This module neither searches nor stores.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from rag_core.answering.model_answer import FORMAT_ECHOES, LLMReply, ParagraphOu
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.run_messages import ALL_DROPPED, CUT_KEPT, NOTHING_FOUND, STOPPED, STOPPED_EMPTY
-from rag_core.answering.verification import Verified, verify_citations
+from rag_core.answering.verification import Verified, held_to_contract, verify_citations
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
@@ -232,6 +233,10 @@ class AnswerRun:
             paragraph = _paragraph(ParagraphOut.model_validate(raw))
         except ValidationError:
             return None  # the final validation (and its repair request) decides
+        held, over = held_to_contract([*self.completed, paragraph], self.settings.llm.max_paragraphs, self.language)
+        if len(held) == len(self.completed):  # a repeat, or one past the limit: said in the final answer
+            return Checked(index, None, [], "; ".join(over[-1:]))
+        paragraph = held[-1]
         self.completed.append(paragraph)
         checked = verify_citations([paragraph], self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if not self.first_paragraph_s:
@@ -247,11 +252,14 @@ class AnswerRun:
         tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
         estimated = reply.estimated if reply else False
         warnings = [*(reply.notes if reply else ()), *warnings]
+        paragraphs, over = held_to_contract(paragraphs, self.settings.llm.max_paragraphs, self.language)
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if paragraphs and not checked.paragraphs:
-            # Everything the model wrote was unsourced: the documents' own sentences are better.
+            # Everything the model wrote was unsourced: the documents' own sentences are better; its reply is kept.
             fallback = ALL_DROPPED.get(self.language, ALL_DROPPED["en"])
-            return self.extractive([*warnings, fallback], checked.dropped, tokens, fallback, estimated)
+            fallen = self.extractive([*warnings, fallback], [*over, *checked.dropped], tokens, fallback, estimated)
+            raw = reply.output.model_dump_json() if reply else json.dumps([p.text for p in paragraphs])
+            return fallen.model_copy(update={"fallback_reply": raw[:2000]})
         outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked, stopped))
         missing = reply.output.missing_information.strip() if reply else ""
         return Answer(
@@ -259,7 +267,7 @@ class AnswerRun:
             model=self.settings.llm.model,
             missing_information=" ".join([*self.notes, missing]).strip(),
             warnings=[*warnings, *outcome.warnings],
-            dropped=checked.dropped,
+            dropped=[*over, *checked.dropped],
             first_paragraph_s=self.first_paragraph_s or time.perf_counter() - self.started,
         )
 

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag_core.models import Mark, Paragraph, Source
-from rag_core.text import collapse_ws, contains_quote
+from rag_core.text import collapse_ws, contains_quote, written_in
 
 _MESSAGES = {
     "en": {
@@ -26,6 +26,8 @@ _MESSAGES = {
         "unknown_suffix": " (unknown: {ids})",
         "dropped_echo": "Paragraph {n} (\u201c{start}\u201d) copied the answer format's own wording instead of "
         "answering; it was removed.",
+        "dropped_repeat": "Paragraph {n} repeated paragraph {m}; it was removed.",
+        "dropped_over": "Paragraph {n} went past the {limit} paragraph(s) asked for; it was removed.",
     },
     "fr": {
         "unknown": "Citation(s) de source(s) inconnue(s) retirée(s) : {ids}.",
@@ -37,6 +39,8 @@ _MESSAGES = {
         "unknown_suffix": " (inconnues : {ids})",
         "dropped_echo": "Le paragraphe {n} (« {start} ») recopiait le libellé du format de réponse au lieu de "
         "répondre ; il a été retiré.",
+        "dropped_repeat": "Le paragraphe {n} répétait le paragraphe {m} ; il a été retiré.",
+        "dropped_over": "Le paragraphe {n} dépassait les {limit} paragraphe(s) demandé(s) ; il a été retiré.",
     },
 }
 
@@ -68,13 +72,58 @@ def resolver(sources: Sequence[Source], aliases: Mapping[str, str] | None = None
     return table
 
 
-def _resolve(raw: str, table: Mapping[str, str]) -> str | None:
+_NUMBERED = re.compile(r"(?i)^(?:sources?|src|s|ref(?:erence)?|#)?\s*(\d{1,3})$")
+_PAGE = re.compile(r"(?i)^(?:p|pp|page|pages|pg)\.?\s*(\d{1,4})$")
+
+
+def _resolve(raw: str, table: Mapping[str, str], sources: Sequence[Source] = ()) -> str | None:
+    """The id `raw` names: an id or alias as given, else a form a model writes for one when it names a single
+    source: "[1]", "Source 2" (the prompt's S1, S2...), "P. 3" (the one source on that page), a file name (the
+    one source from that file). An ambiguous form names nothing."""
     key = _BRACKETS.sub("", raw)
-    return table.get(key) or table.get(key.casefold())
+    found = table.get(key) or table.get(key.casefold())
+    if found or not key:
+        return found
+    numbered = _NUMBERED.match(key)
+    if numbered:
+        return table.get(f"s{int(numbered.group(1))}")
+    page = _PAGE.match(key)
+    parents = [s for s in sources if s.kind == "parent"]
+    if page:
+        on_page = {s.id for s in parents if int(page.group(1)) in s.pages}
+        return on_page.pop() if len(on_page) == 1 else None
+    named = {s.id for s in parents if s.file_name and s.file_name.casefold() == key.casefold()}
+    return named.pop() if len(named) == 1 else None
 
 
 def _supported(quote: str, cited: Sequence[Source]) -> bool:
     return any(contains_quote(s.text, quote) or (s.caption and contains_quote(s.caption, quote)) for s in cited)
+
+
+def held_to_contract(
+    paragraphs: Sequence[Paragraph], limit: int, language: str = "en"
+) -> tuple[list[Paragraph], list[str]]:
+    """A model's paragraphs as asked: at most `limit`, none repeating an earlier one (compared without case and
+    spacing), each written in another language than the question's labelled with its language. What is left
+    out is said, in `language`."""
+    msg = _messages(language)
+    kept: list[Paragraph] = []
+    dropped: list[str] = []
+    seen: dict[str, int] = {}
+    for n, para in enumerate(paragraphs, start=1):
+        key = collapse_ws(para.text).casefold()
+        if key and key in seen:
+            dropped.append(msg["dropped_repeat"].format(n=n, m=seen[key]))
+            continue
+        if len(kept) >= limit:
+            dropped.append(msg["dropped_over"].format(n=n, limit=limit))
+            continue
+        seen[key] = n
+        written = written_in(para.text)
+        if not para.language and written is not None and written != language:
+            para = para.model_copy(update={"language": written})
+        kept.append(para)
+    return kept, dropped
 
 
 def verify_citations(
@@ -103,7 +152,7 @@ def verify_citations(
         valid: list[str] = []
         unknown: list[str] = []
         for raw in para.source_ids:
-            sid = _resolve(raw, table)
+            sid = _resolve(raw, table, sources)
             if sid is None:
                 unknown.append(raw)
             elif sid not in valid:
