@@ -37,6 +37,7 @@ from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
 from rag_core.llm import Retrying, Waiting, known_dialect, llm_configured
+from rag_core.llm.shaping import estimate_tokens, message_chars
 from rag_core.models import Answer, Computation, Paragraph, SearchResult, Source
 from rag_core.text import detect_language
 
@@ -117,6 +118,7 @@ class AnswerRun:
         self.completed: list[Paragraph] = []  # every paragraph the model completed, as written
         self.first_paragraph_s = 0.0
         self.dialect = ""
+        self._sent = ""  # the messages sent to the model, as text (what an estimate of its tokens reads)
         self._model: Generator[str | LLMReply | Waiting | Retrying, None, None] | None = None
         self.final: Answer | None = None
         absent = list(coverage.not_retrieved) if coverage is not None else []
@@ -249,8 +251,11 @@ class AnswerRun:
     def _verified(
         self, paragraphs: list[Paragraph], reply: LLMReply | None, stopped: bool, warnings: Sequence[str] = ()
     ) -> Answer:
-        tokens = (reply.prompt_tokens, reply.completion_tokens) if reply else (0, 0)
-        estimated = reply.estimated if reply else False
+        if reply is not None:
+            tokens, estimated = (reply.prompt_tokens, reply.completion_tokens), reply.estimated
+        else:  # cut or stopped: no usage came back, so the tokens sent and the ones written are estimated
+            written = estimate_tokens(" ".join(p.text + " " + p.quote for p in paragraphs))
+            tokens, estimated = (estimate_tokens(self._sent), written), True
         warnings = [*(reply.notes if reply else ()), *warnings]
         paragraphs, over = held_to_contract(paragraphs, self.settings.llm.max_paragraphs, self.language)
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases, FORMAT_ECHOES)
@@ -302,7 +307,9 @@ class AnswerRun:
         if not llm_configured(self.settings):
             yield self._finish(self.extractive())
             return
-        model = self._model = stream_model(self._messages(), self.settings, self.language)
+        messages = self._messages()
+        self._sent = message_chars(messages)
+        model = self._model = stream_model(messages, self.settings, self.language)
         reply: LLMReply | None = None
         done = 0
         try:

@@ -26,8 +26,12 @@ def redact(text: str, settings: Settings) -> str:
 
 FAILURES = {
     "en": {
-        "timeout": "The language model could not be reached (timeout after {timeout:g} s); showing an extractive "
-        "answer.",
+        "timeout": "The language model could not be reached (no connection within {timeout:g} s); showing an "
+        "extractive answer.",
+        "first_token": "The language model accepted the request but sent no first token within {timeout:g} s (a model "
+        "on a CPU may still be reading the prompt: raise RAG_LLM__TIMEOUT_S); showing an extractive answer.",
+        "stalled": "The language model's reply stopped coming: nothing for {timeout:g} s after it began, so it was "
+        "cut there; showing an extractive answer.",
         "connection": "The language model could not be reached (connection failed); showing an extractive answer.",
         "401": "The language model refused the API key (401); check the key in the settings. Showing an extractive "
         "answer.",
@@ -50,8 +54,13 @@ FAILURES = {
         "other": "The language model call failed ({kind}); showing an extractive answer.",
     },
     "fr": {
-        "timeout": "Le modèle de langage n'a pas pu être joint (délai dépassé après {timeout:g} s) ; voici une réponse "
+        "timeout": "Le modèle de langage n'a pas pu être joint (aucune connexion en {timeout:g} s) ; voici une réponse "
         "extractive.",
+        "first_token": "Le modèle de langage a accepté la requête mais n'a envoyé aucun premier jeton en {timeout:g} s "
+        "(un modèle sur CPU lit peut-être encore le prompt : augmentez RAG_LLM__TIMEOUT_S) ; voici une réponse "
+        "extractive.",
+        "stalled": "La réponse du modèle de langage s'est arrêtée : plus rien pendant {timeout:g} s après son début, "
+        "elle a donc été coupée là ; voici une réponse extractive.",
         "connection": "Le modèle de langage n'a pas pu être joint (connexion impossible) ; voici une réponse "
         "extractive.",
         "401": "Le modèle de langage a refusé la clé d'API (401) ; vérifiez la clé dans les réglages. Voici une "
@@ -111,8 +120,9 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
 
     msgs = FAILURES.get(language, FAILURES["en"])
     fmt = {"timeout": settings.llm.timeout_s, "model": settings.llm.model, "kind": type(exc).__name__, "status": 0}
-    if isinstance(exc, openai.APITimeoutError):
-        return msgs["timeout"].format(**fmt)
+    if isinstance(exc, openai.APITimeoutError):  # nothing came back: no connection, or no first token
+        connecting = type(exc.__cause__).__name__ in ("ConnectTimeout", "PoolTimeout")
+        return msgs["timeout" if connecting else "first_token"].format(**fmt)
     if isinstance(exc, openai.APIConnectionError):
         return msgs["connection"].format(**fmt)
     if isinstance(exc, openai.APIStatusError):
@@ -124,7 +134,7 @@ def describe_failure(exc: BaseException, settings: Settings, language: str) -> s
             return msgs["5xx"].format(**fmt)
         return msgs["400"].format(**fmt)
     if isinstance(exc, StreamTimedOut):
-        return msgs["timeout"].format(**fmt)
+        return msgs["stalled"].format(**fmt)
     if isinstance(exc, StreamBroken):
         return msgs["stream"].format(**fmt)
     if isinstance(exc, Truncated):
