@@ -21,6 +21,7 @@ paragraph and in all. The timeout is long on purpose: the figures say what a def
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -39,8 +40,10 @@ from rag_core.text import contains_quote
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tools"))
-from serve_model import DEFAULT_GGUF, start  # noqa: E402
+_SPEC = importlib.util.spec_from_file_location("serve_model", REPO / "tools" / "serve_model.py")
+assert _SPEC is not None and _SPEC.loader is not None
+serve_model = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(serve_model)
 
 SEARCHED: list[str] = []
 
@@ -145,7 +148,7 @@ def report(rows: list[dict]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", action="append", required=True, help="LIBRARY_DIR:QUESTIONS.jsonl:N")
-    parser.add_argument("--gguf", type=Path, default=DEFAULT_GGUF)
+    parser.add_argument("--gguf", type=Path, default=serve_model.DEFAULT_GGUF)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--ctx", type=int, default=4096)
     parser.add_argument("--port", type=int, default=18931)
@@ -153,7 +156,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out")
     args = parser.parse_args()
-    server = start(args.gguf, args.port, args.ctx, args.threads)
+    server = serve_model.start(args.gguf, args.port, args.ctx, args.threads)
     llm = LLMSettings(
         model=args.gguf.stem,
         base_url=f"http://127.0.0.1:{args.port}/v1",

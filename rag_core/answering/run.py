@@ -32,7 +32,7 @@ from rag_core.answering.model_answer import FORMAT_ECHOES, LLMReply, ParagraphOu
 from rag_core.answering.number_trace import count
 from rag_core.answering.prompts import number_sources
 from rag_core.answering.run_messages import ALL_DROPPED, CUT_KEPT, NOTHING_FOUND, STOPPED, STOPPED_EMPTY
-from rag_core.answering.verification import Verified, held_to_contract, verify_citations
+from rag_core.answering.verification import Verified, held_to_contract, verify_citations, without_denials
 from rag_core.citations import build_sources, parent_source_id
 from rag_core.config import Settings
 from rag_core.errors import LLMError
@@ -167,6 +167,8 @@ class AnswerRun:
             self.context,
             self.aliases if mode == "llm" else {},
             stopped,
+            self.question,
+            self.search_terms,
         )
 
     def _base(
@@ -258,6 +260,9 @@ class AnswerRun:
             tokens, estimated = (estimate_tokens(self._sent), written), True
         warnings = [*(reply.notes if reply else ()), *warnings]
         paragraphs, over = held_to_contract(paragraphs, self.settings.llm.max_paragraphs, self.language)
+        said = reply.output.missing_information if reply else ""
+        paragraphs, missing, denials = without_denials(paragraphs, said, self.language)
+        over += denials
         checked = verify_citations(paragraphs, self.sources, self.language, self.aliases, FORMAT_ECHOES)
         if paragraphs and not checked.paragraphs:
             # Everything the model wrote was unsourced: the documents' own sentences are better; its reply is kept.
@@ -266,7 +271,6 @@ class AnswerRun:
             raw = reply.output.model_dump_json() if reply else json.dumps([p.text for p in paragraphs])
             return fallen.model_copy(update={"fallback_reply": raw[:2000]})
         outcome = guardrails.apply(checked.paragraphs, self._evidence("llm", checked, stopped))
-        missing = reply.output.missing_information.strip() if reply else ""
         return Answer(
             **self._base("llm", checked, outcome, tokens, estimated),
             model=self.settings.llm.model,

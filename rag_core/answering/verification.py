@@ -28,6 +28,8 @@ _MESSAGES = {
         "answering; it was removed.",
         "dropped_repeat": "Paragraph {n} repeated paragraph {m}; it was removed.",
         "dropped_over": "Paragraph {n} went past the {limit} paragraph(s) asked for; it was removed.",
+        "dropped_denial": "Paragraph {n} (\u201c{start}\u201d) said the sources do not give what another paragraph "
+        "states with its figure; it was removed.",
     },
     "fr": {
         "unknown": "Citation(s) de source(s) inconnue(s) retirée(s) : {ids}.",
@@ -41,6 +43,8 @@ _MESSAGES = {
         "répondre ; il a été retiré.",
         "dropped_repeat": "Le paragraphe {n} répétait le paragraphe {m} ; il a été retiré.",
         "dropped_over": "Le paragraphe {n} dépassait les {limit} paragraphe(s) demandé(s) ; il a été retiré.",
+        "dropped_denial": "Le paragraphe {n} (« {start} ») disait que les sources ne donnent pas ce qu'un autre "
+        "paragraphe énonce avec son chiffre ; il a été retiré.",
     },
 }
 
@@ -186,3 +190,55 @@ def verify_citations(
     cited_parents = {by_id[sid].parent_id for sid in cited_order}
     uncited = [s for s in sources if s.kind == "parent" and s.parent_id not in cited_parents]
     return Verified(paragraphs=kept, dropped=dropped, sources=cited, uncited=uncited)
+
+
+# "X is not provided", "the text does not give X", « X n'est pas indiqué », « ne précise pas X »
+_DENIAL = re.compile(
+    r"(?i)\b(not (provided|given|stated|mentioned|available|specified|reported|included)|"
+    r"(does|do|did) not (say|give|provide|mention|state|specify|report|include)|no (information|mention|figure)|"
+    r"n'(est|sont) pas (fourni|donn|indiqu|précis|mentionn|disponible)\w*|"
+    r"ne (donne|précise|fournit|mentionne|indique)n?t? pas|aucune? (information|mention|chiffre|valeur))"
+)
+_CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
+_FIGURE = re.compile(r"\d[\d\s.,\u00a0\u202f]*\d|\d")
+_FILLER = frozenset(
+    "provided given stated mentioned available specified reported included information mention figure text "
+    "sources source document documents context passage passages does provide state specify report include "
+    "fourni fournie donné donnée indiqué indiquée précisé précisée mentionné mentionnée disponible texte "
+    "sources source document documents contexte passage passages information mention chiffre valeur donne "
+    "précise fournit indique pour dans avec sans sont cette with from that this their there which what".split()
+)
+
+
+def _subject(sentence: str) -> set[str]:
+    return {w.casefold()[:5] for w in _CONTENT.findall(sentence) if w.casefold() not in _FILLER}
+
+
+def denies_a_stated_figure(sentence: str, stated: Sequence[str]) -> bool:
+    """`sentence` says the sources do not give something that one of the `stated` paragraphs gives with a
+    figure (every content word of the denial's subject is in that paragraph)."""
+    if not _DENIAL.search(sentence):
+        return False
+    subject = _subject(_DENIAL.sub(" ", sentence))
+    own = set(_FIGURE.findall(sentence))
+    return bool(subject) and any(set(_FIGURE.findall(p)) - own and subject <= _subject(p) for p in stated)
+
+
+def without_denials(
+    paragraphs: Sequence[Paragraph], missing: str, language: str = "en"
+) -> tuple[list[Paragraph], str, list[str]]:
+    """The paragraphs and the missing information without what denies a figure another paragraph states: a
+    paragraph that only says "X is not provided" next to the paragraph giving X's figure, and such a sentence of
+    the missing information. Returns what is left and the dropped paragraphs' reasons."""
+    msg = _messages(language)
+    texts = [p.text for p in paragraphs]
+    kept, dropped = [], []
+    for n, para in enumerate(paragraphs, start=1):
+        others = texts[: n - 1] + texts[n:]
+        if denies_a_stated_figure(para.text, others):
+            dropped.append(msg["dropped_denial"].format(n=n, start=collapse_ws(para.text)[:60]))
+            continue
+        kept.append(para)
+    sentences = re.split(r"(?<=[.!?])\s+", missing.strip()) if missing.strip() else []
+    left = " ".join(s for s in sentences if not denies_a_stated_figure(s, [p.text for p in kept]))
+    return kept, left, dropped

@@ -86,3 +86,26 @@ def test_a_merged_answer_keeps_the_model_calls_figures() -> None:
     assert (merged.dialect, merged.first_paragraph_s, merged.tokens_estimated) == ("json_object", 9.5, True)
     assert (merged.fallback, merged.fallback_reply) == ("format", '{"paragraphs": []}')
     assert [p.sub_question for p in merged.paragraphs] == ["", "s"] and merged.sub_questions == subs[1:]
+
+
+def test_a_true_quote_about_something_else_is_not_supported(settings, server) -> None:
+    """The quote occurs in the cited source, but names nothing the question asks about: partially supported."""
+    server.answer(
+        good(
+            para("La MSEP du modèle de Mack mesure l'erreur des réserves.", ["S1"], MSEP_QUOTE),
+            para("La MSEP vaut ce rapport de colonnes.", ["S1"], "rapports de sommes de colonnes successives"),
+        )
+    )
+    a = answer(QUESTION_FR, make_result(), llm_settings(settings, server))
+    assert [p.status for p in a.paragraphs] == ["supported", "partially_supported"]
+    assert [m.key for m in a.paragraphs[1].marks] == ["mark.subject.elsewhere"]
+
+
+def test_not_provided_never_stands_next_to_the_figure_it_denies(settings, server) -> None:
+    stated = para("Le montant à 24 mois pour 2022 est de 2 020.", ["S2"], "| 2022 | 1 310 | 2 020 |")
+    denial = para("Le montant à 24 mois pour 2022 n'est pas fourni.", ["S2"], "24 mois")
+    server.answer(good(stated, denial, missing="Le montant à 24 mois n'est pas indiqué. Le taux n'est pas donné."))
+    a = answer("Quel montant à 24 mois pour 2022 ?", make_result(), llm_settings(settings, server))
+    assert [p.text for p in a.paragraphs] == [stated["text"]]
+    assert any("disait que les sources ne donnent pas" in d for d in a.dropped)
+    assert a.missing_information == "Le taux n'est pas donné."  # the other denial names nothing stated

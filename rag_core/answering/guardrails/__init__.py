@@ -8,7 +8,9 @@ of `CHECKS`, in order, on the model's answer and on the extractive one alike:
 2. `support` — the optional second pass: a chat model judges each paragraph against its sources
    (`answer.support_check`); it needs the judge, so it is skipped, with the reason as a mark on the
    answer, for an extractive answer and after a stop;
-3. `collections` — a paragraph citing several collections names them.
+3. `subject` — a model's paragraph whose quote names nothing the question asks about is only partially
+   supported;
+4. `collections` — a paragraph citing several collections names them.
 
 While the model writes, each completed paragraph goes through the checks marked `per_paragraph`;
 the final answer goes through all of them. A check puts `models.Mark`s on the paragraphs; the Ask
@@ -27,12 +29,13 @@ from collections.abc import Sequence
 from rag_core.answering.guardrails.base import Check, Evidence, Mode, Outcome, skipped, skipped_mark
 from rag_core.answering.guardrails.collections import CollectionsCheck, mark_collections
 from rag_core.answering.guardrails.numbers import NumbersCheck
+from rag_core.answering.guardrails.subject import SubjectCheck
 from rag_core.answering.guardrails.support import SupportCheck, judge_support
 from rag_core.models import Paragraph
 
 __all__ = ["CHECKS", "Check", "Evidence", "Mode", "Outcome", "apply", "judge_support", "mark_collections"]
 
-CHECKS: tuple[Check, ...] = (NumbersCheck(), SupportCheck(), CollectionsCheck())
+CHECKS: tuple[Check, ...] = (NumbersCheck(), SupportCheck(), SubjectCheck(), CollectionsCheck())
 
 
 def apply(

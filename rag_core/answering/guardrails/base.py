@@ -34,6 +34,8 @@ class Evidence:
     context: Sequence[RetrievedParent]  # the context parents the sources come from
     aliases: Mapping[str, str] = field(default_factory=dict)  # prompt alias -> source id (model answers)
     stopped: bool = False  # the reader stopped the model: no more model calls
+    question: str = ""  # the (sub-)question answered
+    terms: Sequence[str] = ()  # the search's added terms: thesaurus labels, glossary translations
 
     @property
     def reading(self) -> str | None:

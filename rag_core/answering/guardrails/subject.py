@@ -1,0 +1,72 @@
+"""Check: a model's paragraph is "supported" only when its quote also names what the question asks about.
+
+The quote check (`verification`) only says the quote occurs in a cited source: a small model quotes a true
+sentence about something else ("0.6478" from another example for "the total Mack standard error") and the
+paragraph read as supported. Here a quote of three words or more that shares no content word with the question
+or the search's added terms (thesaurus labels, glossary translations), compared on their first letters, marks
+its paragraph partially supported. A quote in the other language than the question's, when the search added no
+translation, is not judged (no shared words are to be expected). Quotes of figures or table rows alone are left
+to the numbers check. Extractive paragraphs are the documents' own sentences, chosen by the question's terms:
+the check passes them by.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_core.answering.guardrails.base import Evidence, Need, Outcome, with_mark
+from rag_core.config import Settings
+from rag_core.models import Mark, Paragraph
+from rag_core.text import fold, written_in
+
+SUBJECT_MARK = Mark(name="subject", level="caution", key="mark.subject.elsewhere", explains=True)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+_STEM = 5
+# words any question or quote may hold: they say nothing of the subject
+_PLAIN = frozenset(
+    "the and for with that this from what which when where does are was were how why into over under than "
+    "les des une est sont pour dans par sur avec que qui quoi quel quelle quels quelles comment pourquoi "
+    "cette ces aux elle ils leur".split()
+)
+
+
+def _stems(text: str) -> set[str]:
+    return {fold(w)[:_STEM] for w in _WORD.findall(text) if len(w) > 2 and fold(w) not in _PLAIN}
+
+
+def names_the_subject(quote: str, question: str, terms: Sequence[str], language: str, written: str = "") -> bool:
+    """False only when the quote says enough to be judged and shares no content word with the question.
+    `written`: the language of the quote's source, when known."""
+    words = _stems(quote)
+    if len(words) < 3:
+        return True  # a figure or a row: the numbers check reads it
+    if not terms and ((written and written != language) or written_in(quote) not in (None, language)):
+        return True  # another language and no translation to compare with
+    asked = _stems(question) | {s for t in terms for s in _stems(t)}
+    return bool(words & asked) or not asked
+
+
+class SubjectCheck:
+    name = "subject"
+    needs: frozenset[Need] = frozenset({"sources"})
+    marks: tuple[str, ...] = ("mark.subject.elsewhere",)
+    per_paragraph = True
+
+    def enabled(self, settings: Settings) -> bool:
+        return True
+
+    def run(self, paragraphs: Sequence[Paragraph], evidence: Evidence) -> Outcome:
+        if evidence.mode != "llm" or not evidence.question:
+            return Outcome(list(paragraphs))
+        out = []
+        written = {s.id: s.language for s in evidence.sources}
+        for para in paragraphs:
+            languages = {written.get(sid) or "" for sid in para.source_ids}
+            other = next((lang for lang in languages if lang and lang != evidence.language), "")
+            if para.status == "supported" and not names_the_subject(
+                para.quote, evidence.question, evidence.terms, evidence.language, other
+            ):
+                para = with_mark(para.model_copy(update={"status": "partially_supported"}), SUBJECT_MARK)
+            out.append(para)
+        return Outcome(out)
