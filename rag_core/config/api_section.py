@@ -13,6 +13,11 @@ class ApiSettings(BaseModel):
         description="Address the API listens on. Loopback by default, as the app; beyond it only behind TLS.",
     )
     port: int = Field(8502, gt=0, lt=65536, description="Port of the API (`serve` starts it beside the app).")
+    public_url: str = Field(
+        "",
+        description="Address clients reach the API at (e.g. https://library.example.com behind a TLS proxy), "
+        "written in citation links and on the API tokens page; empty: the address a request came to.",
+    )
     rate_limit_per_minute: int = Field(
         120, gt=0, description="Requests one token may make per minute; more are answered 429 with Retry-After."
     )
