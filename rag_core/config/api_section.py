@@ -26,3 +26,7 @@ class ApiSettings(BaseModel):
     )
     token_days: int = Field(90, gt=0, description="Lifetime of a new personal API token, in days (the default).")
     token_max_days: int = Field(365, gt=0, description="Longest lifetime a user may give a personal API token.")
+
+    def url(self) -> str:
+        """Where clients reach the API: `public_url` when set, else the configured address and port."""
+        return self.public_url.rstrip("/") or f"http://{self.address}:{self.port}"
