@@ -85,11 +85,9 @@ def decode_ref(ref: str) -> Cited:
 def base_url(settings: Settings, request_base: str | None) -> str:
     """Where clients reach the API: `api.public_url` when set, else the address the request came to,
     else (stdio) the configured address and port."""
-    if settings.api.public_url:
-        return settings.api.public_url.rstrip("/")
-    if request_base:
-        return request_base.rstrip("/")
-    return f"http://{settings.api.address}:{settings.api.port}"
+    if settings.api.public_url or not request_base:
+        return settings.api.url()
+    return request_base.rstrip("/")
 
 
 def links(cited: Cited, base: str) -> dict[str, str]:
@@ -214,8 +212,9 @@ def _pdf(cited: Cited, settings: Settings, who: Caller) -> Response:
     return Response(data, media_type="application/pdf", headers={"X-Page-Map": json.dumps(mapping)})
 
 
-PNG = {200: {"content": {"image/png": {}}, "description": "The page as a PNG, the quote highlighted"}}
-PDF = {200: {"content": {"application/pdf": {}}, "description": "The cited pages alone, as a PDF"}}
+BINARY = {"schema": {"type": "string", "format": "binary"}}
+PNG = {200: {"content": {"image/png": BINARY}, "description": "The page as a PNG, the quote highlighted"}}
+PDF = {200: {"content": {"application/pdf": BINARY}, "description": "The cited pages alone, as a PDF"}}
 RefQuery = Annotated[str, Query(min_length=1, max_length=MAX_REF_CHARS, description="A citation link's `ref`")]
 PageQuery = Annotated[int | None, Query(ge=1, description="One of the cited pages (default: the first)")]
 

@@ -152,7 +152,8 @@ def _too_large_text(limit: int) -> str:
 async def _too_large(send: Callable[[Message], Awaitable[None]], limit: int) -> None:
     import json
 
-    body = json.dumps({"error": {"status": 413, "message": _too_large_text(limit)}}).encode()
+    error = {"message": _too_large_text(limit), "type": "invalid_request_error", "status": 413}
+    body = json.dumps({"error": error}).encode()
     await send(
         {
             "type": "http.response.start",

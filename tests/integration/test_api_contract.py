@@ -220,8 +220,11 @@ def test_a_chunked_json_body_past_its_limit_gets_413(served: Served) -> None:
         yield b'"}'
 
     headers = {"Authorization": f"Bearer {served.tokens['alice']}", "Content-Type": "application/json"}
-    reply = httpx.post(served.url + "/api/search", content=body(), headers=headers, timeout=60)
-    assert reply.status_code == 413 and "larger than" in reply.json()["error"]["message"]
+    chunked = httpx.post(served.url + "/api/search", content=body(), headers=headers, timeout=60)
+    declared = httpx.post(served.url + "/api/search", content=b"".join(body()), headers=headers, timeout=60)
+    for reply in (chunked, declared):
+        assert reply.status_code == 413 and "larger than" in reply.json()["error"]["message"]
+        assert set(reply.json()["error"]) == {"message", "type", "status"}  # the documented shape
 
 
 def test_a_collection_name_the_app_would_change_is_refused(served: Served) -> None:
@@ -237,3 +240,34 @@ def test_a_collection_name_the_app_would_change_is_refused(served: Served) -> No
         assert "only letters, digits" in reply.json()["error"]["message"]
     made = pipeline.list_collections(served.lib.settings, principal=ADMIN)
     assert not any("etc" in c or c.startswith("ab") for c in made), made
+
+
+def test_the_docs_page_renders_in_a_browser_that_reaches_nothing_outside(served: Served) -> None:
+    """Chromium with every request off this server aborted (as on a machine without internet): Swagger
+    UI renders the operations and the bearer 'Authorize' button."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.ui.browser_support import launch
+
+    outside: list[str] = []
+
+    def only_here(route, request) -> None:  # type: ignore[no-untyped-def]
+        if request.url.startswith(served.url):
+            route.continue_()
+        else:
+            outside.append(request.url)
+            route.abort()
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            page = browser.new_page()
+            page.route("**/*", only_here)
+            page.goto(served.url + "/docs", wait_until="networkidle", timeout=120_000)
+            page.wait_for_selector(".opblock", timeout=60_000)
+            operations = page.locator(".opblock-summary-path").all_inner_texts()
+            authorize = page.locator("button.authorize").count()
+        finally:
+            browser.close()
+    assert {"/api/search", "/api/ask", "/v1/chat/completions", "/api/citations/image"} <= set(operations)
+    assert authorize == 1 and outside == []
