@@ -162,7 +162,8 @@ def _cited_of(body: CitationRequest) -> Cited:
         ref = urllib.parse.parse_qs(urllib.parse.urlsplit(body.link).query).get("ref", [""])[0]
         return decode_ref(ref)
     if body.doc_id:
-        return Cited(body.doc_id, tuple(body.pages), tuple(body.boxes), body.parent_id or "")
+        pages = body.pages or ([body.page] if body.page else [])  # `doc_id` and `page`, as open_citation takes
+        return Cited(body.doc_id, tuple(pages), tuple(body.boxes), body.parent_id or "")
     raise InputError("Send a citation: its `source`, its `link`, or its `doc_id`, `pages` and `boxes`.")
 
 

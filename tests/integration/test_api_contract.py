@@ -92,6 +92,9 @@ def test_a_chat_citation_opens_as_returned_for_its_reader_only(served: Served, c
     assert chat_citation["boxes"] and plain.content not in (posted.content, image.content)  # the quote is highlighted
     posted = _post(served, "/api/citations/pdf", "alice", {"link": links["pdf"]})
     assert posted.status_code == 200 and _pdf_pages(posted.content) == len(chat_citation["pages"])
+    one_page = {"doc_id": chat_citation["doc_id"], "page": chat_citation["pages"][0]}  # as MCP open_citation takes it
+    posted = _post(served, "/api/citations/pdf", "alice", one_page)
+    assert posted.status_code == 200 and _pdf_pages(posted.content) == 1
 
 
 def test_only_the_cited_pages_are_served(served: Served, chat_citation: dict) -> None:
