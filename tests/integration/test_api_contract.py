@@ -110,13 +110,18 @@ def test_only_the_cited_pages_are_served(served: Served, chat_citation: dict) ->
     assert reply.status_code == 400 and "damaged" in reply.json()["error"]["message"]
 
 
-def test_rest_and_mcp_citations_carry_links_that_open(served: Served) -> None:
+def test_rest_streamed_chat_and_mcp_citations_carry_links_that_open(served: Served) -> None:
     search = _post(served, "/api/search", "alice", {"query": QUESTION, "collections": ["guides"]}).json()
     ask = _post(served, "/api/ask", "alice", {"question": QUESTION}).json()
     streamed = _post(served, "/api/ask", "alice", {"question": QUESTION, "stream": True}).text
     final = json.loads(streamed.split("event: final\ndata: ")[1].split("\n\n")[0])
     (mcp_ask, mcp_search) = _mcp(served, [("ask", {"question": QUESTION}), ("search", {"query": QUESTION})])
+    client = openai.OpenAI(base_url=served.url + "/v1", api_key=served.tokens["alice"], max_retries=0)
+    chunks = list(
+        client.chat.completions.create(model="library", messages=[{"role": "user", "content": QUESTION}], stream=True)
+    )
     links = [
+        chunks[-1].model_extra["citations"][0]["links"],
         search["parents"][0]["links"],
         ask["sources"][0]["links"],
         final["sources"][0]["links"],
