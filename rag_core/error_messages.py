@@ -56,6 +56,8 @@ ERRORS: dict[str, str] = {
     "access.group_grant": "Only an administrator or a member of the group '{group}' can give that group access: "
     "a grant would put these documents in the searches of people you do not know.",
     "access.empty_name": "Give the collection a name (letters, digits, spaces, '-', '_' or '.').",
+    "access.name_characters": "The collection name '{name}' may hold only letters, digits, spaces, '-', '_' and '.', "
+    "64 characters at most; choose another name.",
     "access.mixed_scripts": "The collection name '{name}' mixes Latin letters with Cyrillic or Greek ones, which "
     "makes it look like another name; write it in one alphabet.",
     "access.unknown_role": "Unknown role '{role}'; choose read, write or manage.",

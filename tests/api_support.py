@@ -82,12 +82,12 @@ def start_api(lib: IngestedCollections, **env: str) -> tuple[subprocess.Popen, s
     return proc, url
 
 
-def serve_library(template: IngestedCollections, root: Path) -> Served:
+def serve_library(template: IngestedCollections, root: Path, **env: str) -> Served:
     lib = copy_library(template, root)
     share_guides(lib)
     (result,) = pipeline.ingest([CORPUS_PDF], lib.settings, collection="guides", principal=ADMIN)
     assert result.status == "ingested", result.message
     tokens = {"alice": token_of(lib, ALICE), "bob": token_of(lib, BOB), "admin": token_of(lib, ADMIN)}
     tokens["limited"] = token_of(lib, BOB, "rate")
-    proc, url = start_api(lib, RAG_API__RATE_LIMIT_PER_MINUTE=str(RATE_LIMIT))
+    proc, url = start_api(lib, **{"RAG_API__RATE_LIMIT_PER_MINUTE": str(RATE_LIMIT), **env})
     return Served(lib, url, proc, tokens, result.doc_id)

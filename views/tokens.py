@@ -14,6 +14,8 @@ from ui.widgets import call
 settings, principal = page_context()
 st.title(t("tokens.title"))
 st.caption(t("tokens.intro"))
+st.markdown(t("tokens.where", url=settings.api.url()))
+st.markdown(t("tokens.links"))
 
 with st.form("new-token", clear_on_submit=True):
     name = st.text_input(t("tokens.name"), max_chars=80)

@@ -75,6 +75,16 @@ def clean(name: str) -> str:
     return " ".join(kept.split())[:MAX_LENGTH].strip()
 
 
+def check_typed(name: str) -> str:
+    """A name as a client typed it (the API), refused when the app would store another one: a
+    character the rule drops (`/`, `\\`, `:`...) or more than 64 characters. `../../etc` is refused,
+    not turned into `....etc`."""
+    typed = " ".join(unicodedata.normalize("NFKC", name or "").split())
+    if typed and clean(typed) != typed:
+        raise InputError.of("access.name_characters", name=typed[:80])
+    return typed
+
+
 def key(name: str) -> str:
     """What makes two names the same collection: the cleaned name, case-folded."""
     return unicodedata.normalize("NFKC", clean(name).casefold())

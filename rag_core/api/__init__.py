@@ -4,8 +4,9 @@ API tokens that act as their user (`rag_core.access.tokens`), with the same gran
 re-checks and the same audit records as the app, the channel written in each record.
 
 `create_app(settings)` builds the ASGI app; `python -m rag_core api` (and `serve`) runs it with
-uvicorn. The OpenAPI document is at `/openapi.json`, browsable at `/docs`. This package never
-imports Streamlit and reaches the library only through `rag_core.pipeline`.
+uvicorn. The OpenAPI document is at `/openapi.json`, browsable at `/docs` (offline, see
+`contract`). Every citation carries links that open it (`citations`). This package never imports
+Streamlit and reaches the library only through `rag_core.pipeline`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 
 from rag_core.access.principal import Channel
-from rag_core.api import errors, openai_compat, rest
+from rag_core.api import citations, contract, errors, openai_compat, rest
 from rag_core.api.auditing import AuditAfterResponse
 from rag_core.api.security import BodyLimit, Caller, RateLimiter, authenticate, bearer
 from rag_core.config import Settings
@@ -46,6 +47,8 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
         summary="Search and ask the library you may read; every answer with its citations.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
 
@@ -56,15 +59,19 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
 
     app.state.authenticate = authenticate_request
     errors.install(app)
-    app.include_router(rest.router)
-    app.include_router(openai_compat.router)
+    contract.install(app)
+    app.include_router(rest.router, responses=contract.ERRORS)
+    app.include_router(citations.router, responses=contract.ERRORS)
+    app.include_router(openai_compat.router, responses=contract.ERRORS)
 
     @app.get("/health", tags=["service"])
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
     if mcp_app is not None:
-        app.mount("/", mcp_app)  # its one route is /mcp; mounted last, after every API route
+        # its one route, /mcp, every method: a route, not a mount at "/", so that any other path
+        # gets the API's 404 and a wrong method on an API route its 405
+        app.router.add_route("/mcp", mcp_app, include_in_schema=False)
     app.add_middleware(AuditAfterResponse, settings=settings)
     app.add_middleware(BodyLimit, settings=settings)
     return app

@@ -75,10 +75,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def on_http(request: Request, err: HTTPException) -> JSONResponse:
+        if isinstance(err.__cause__, ApiError):  # raised while FastAPI read the body (too large): its own answer
+            return await on_rag_error(request, err.__cause__)
         message = {404: "There is no such endpoint; see /docs.", 405: "This method is not allowed here."}.get(
             err.status_code, str(err.detail)
         )
-        return error_response(err.status_code, message, "invalid_request_error")
+        return error_response(err.status_code, message, "invalid_request_error", getattr(err, "headers", None))
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, err: Exception) -> JSONResponse:

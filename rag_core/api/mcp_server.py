@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rag_core import pipeline
 from rag_core.access import Principal
+from rag_core.api.citations import Cited, base_url, links, with_links
 from rag_core.api.openai_compat import citations, paragraphs_text, sources_block
 from rag_core.api.security import MISSING, ApiError, RateLimiter, authenticate, bearer
 from rag_core.config import Settings
@@ -50,6 +51,11 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         # counted at the door (one HTTP request per tool call): resolved again here, not counted twice
         return pipeline.principal_of_token(settings, token.strip(), "mcp")[0]
 
+    def base(ctx: Context) -> str:
+        """Where the links point: the public URL, else the Host this request came to (HTTP), else the settings."""
+        host = (ctx.headers or {}).get("host") if stdio_token is None else None
+        return base_url(settings, f"http://{host}" if host else None)
+
     @server.tool()
     async def list_documents(ctx: Context, collection: str | None = None) -> list[dict[str, Any]]:
         """The documents you may read (of one collection when given): id, file name, title, collection, pages."""
@@ -62,7 +68,8 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
     async def search(
         ctx: Context, query: str, collections: list[str] | None = None, k: int = 5
     ) -> list[dict[str, Any]]:
-        """Passages of the documents you may read that match `query`, best first, with each channel's rank."""
+        """Passages of the documents you may read that match `query`, best first, with each channel's rank
+        and `links` (the page as a highlighted image, the passage's pages as a PDF: GET them with your token)."""
         who = principal(ctx)
         result = await run_in_threadpool(
             lambda: pipeline.search(query, settings, collections, k=max(1, min(int(k), 20)), principal=who)
@@ -77,6 +84,10 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
                 "section": hit.parent.section,
                 "text": hit.parent.text[:1500],
                 "ranks": hit.ranks,
+                "links": links(
+                    Cited(hit.document.doc_id, tuple(hit.parent.pages), tuple(hit.best_child.boxes), hit.parent.id),
+                    base(ctx),
+                ),
             }
             for i, hit in enumerate(result.parents)
         ]
@@ -84,10 +95,11 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
     @server.tool()
     async def ask(ctx: Context, question: str, collections: list[str] | None = None) -> dict[str, Any]:
         """An answer from the documents you may read: text with numbered citations [n], and the citations
-        (document, file name, pages, quote, highlight boxes) to open with `open_citation`."""
+        (document, file name, pages, quote, highlight boxes, `links`) to open with `open_citation`, or
+        by following a link with your token."""
         who = principal(ctx)
         answer = await run_in_threadpool(lambda: pipeline.ask(question, settings, None, collections, principal=who))
-        cites = citations(answer)
+        cites = with_links(citations(answer), base(ctx))
         text = "\n\n".join([*paragraphs_text(answer, cites), sources_block(cites)]).strip()
         return {"answer": text, "mode": answer.mode, "citations": cites}
 

@@ -9,7 +9,8 @@ text carries numbered markers `[1]`, `[2]`... after each paragraph, and ends wit
 block listing each number's document and page, so a client that shows only text still shows
 the citations. The structured citations are in the extension field `citations` of the response
 (and of the last chunk when streamed): number, source id, document id, file name, collection,
-pages, label, highlight boxes and the paragraph's quote; `standalone_question` is the follow-up
+pages, label, highlight boxes, the paragraph's quote and `links` (the page as a highlighted image,
+the cited pages as a PDF: GET them with the same token); `standalone_question` is the follow-up
 as it was understood (empty when it stood alone). Streaming sends the verified answer
 paragraph by paragraph once it is checked: no unverified draft ever reaches the client.
 """
@@ -28,6 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import StreamingResponse
 
 from rag_core import pipeline
+from rag_core.api import schemas
+from rag_core.api.citations import request_base, with_links
 from rag_core.api.security import Caller
 from rag_core.errors import InputError, NotFoundError
 from rag_core.models import Answer
@@ -140,7 +143,7 @@ def _completion_id() -> str:
     return "chatcmpl-" + uuid.uuid4().hex[:24]
 
 
-@router.post("/chat/completions", response_model=None)
+@router.post("/chat/completions", response_model=None, responses=schemas.ok(schemas.ChatCompletion))
 def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
     settings = request.app.state.settings
     last = next((i for i in range(len(body.messages) - 1, -1, -1) if body.messages[i].role == "user"), None)
@@ -151,9 +154,9 @@ def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] 
     history = conversation(body.messages[:last])
     stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal, history=history)
     if body.stream:
-        return StreamingResponse(_chunks(stream, body.model), media_type="text/event-stream")
+        return StreamingResponse(_chunks(stream, body.model, request_base(request)), media_type="text/event-stream")
     answer = stream.result()
-    cites = citations(answer)
+    cites = with_links(citations(answer), request_base(request))
     text = "\n\n".join([*paragraphs_text(answer, cites), sources_block(cites)]).strip()
     return {
         "id": _completion_id(),
@@ -174,7 +177,7 @@ def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] 
     }
 
 
-def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
+def _chunks(stream: Iterable[pipeline.Event], model: str, base: str) -> Iterator[str]:
     cid, created = _completion_id(), int(time.time())
 
     def chunk(delta: dict[str, Any], finish: Literal["stop"] | None = None, **extra: Any) -> str:
@@ -195,7 +198,7 @@ def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
         yield f"data: {json.dumps({'error': {'message': str(err), 'type': type(err).__name__}})}\n\n"
         return
     answer = end.answer
-    cites = citations(answer)
+    cites = with_links(citations(answer), base)
     parts = paragraphs_text(answer, cites)
     for i, part in enumerate(parts):
         yield chunk({"content": ("\n\n" if i else "") + part})

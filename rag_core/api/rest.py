@@ -1,6 +1,7 @@
 """The REST routes (`/api/...`): collections and documents the caller may read, search with each
-channel's ranks, ask (JSON, or server-sent events as the answer is written), a citation's page as
-a picture with its highlight and as a PDF excerpt, uploads and their jobs, reported citations.
+channel's ranks, ask (JSON, or server-sent events as the answer is written), uploads and their
+jobs, reported citations. Each passage and citation carries its `links` (`rag_core.api.citations`
+serves them, with a citation's page as a picture and its pages as a PDF excerpt).
 
 Each route calls the façade with the caller's principal, so the scope pre-filter, the viewer's
 re-check and the audit records are the app's own.
@@ -14,10 +15,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import StreamingResponse
 
 from rag_core import pipeline
+from rag_core.access.names import check_typed
+from rag_core.api import schemas
 from rag_core.api.auditing import library_time
+from rag_core.api.citations import answer_with_links, request_base, search_with_links, sse_with_links
 from rag_core.api.security import Caller
 from rag_core.models import Source
 
@@ -46,11 +50,6 @@ class AskRequest(BaseModel):
     stream: bool = Field(False, description="Answer as server-sent events: draft, checked, then final")
 
 
-class CitationRequest(BaseModel):
-    source: Source = Field(description="A source of an answer or a search, as this API returned it")
-    page: int | None = Field(None, ge=1, description="The page to show (default: the source's first page)")
-
-
 class ReportRequest(BaseModel):
     question: str = Field(min_length=1, max_length=4000)
     language: str = Field("en", max_length=8)
@@ -59,13 +58,13 @@ class ReportRequest(BaseModel):
     comment: str = Field("", max_length=2000)
 
 
-@router.get("/collections")
+@router.get("/collections", responses=schemas.ok(schemas.Collections))
 def collections(who: CallerDep, request: Request) -> dict[str, Any]:
     """The collections you may read."""
     return {"collections": pipeline.list_collections(request.app.state.settings, principal=who.principal)}
 
 
-@router.get("/documents")
+@router.get("/documents", responses=schemas.ok(schemas.Documents))
 def documents(who: CallerDep, request: Request, collection: str | None = None) -> dict[str, Any]:
     """The ready documents you may read (of one collection when given)."""
     settings = request.app.state.settings
@@ -87,7 +86,7 @@ def _check_scope(settings: Any, who: Caller, collections: list[str] | None) -> N
         _require_collection(name, settings, who)
 
 
-@router.post("/search")
+@router.post("/search", responses=schemas.ok(schemas.SearchResponse))
 def search(body: SearchRequest, who: CallerDep, request: Request) -> dict[str, Any]:
     """Ranked passages of the documents you may read, with each search channel's rank."""
     settings = request.app.state.settings
@@ -96,10 +95,19 @@ def search(body: SearchRequest, who: CallerDep, request: Request) -> dict[str, A
         result = pipeline.search(
             body.query, settings, body.collections, body.doc_ids, k=body.k, principal=who.principal
         )
-    return result.model_dump(mode="json")
+    return search_with_links(result.model_dump(mode="json"), request_base(request))
 
 
-@router.post("/ask", response_model=None)
+ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": schemas.AskResponse,
+        "description": "The answer; with `stream: true`, server-sent events",
+        "content": {"text/event-stream": {}},
+    }
+}
+
+
+@router.post("/ask", response_model=None, responses=ASK_RESPONSES)
 def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
     """The app's answer object: paragraphs, citations (document, page, boxes, quote), numbers and
     their checks, refusals. With `stream: true`, server-sent events `draft`, `checked`, `final`."""
@@ -109,9 +117,10 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
     if not body.stream:
         with library_time(request):
             answer = pipeline.ask(*args, principal=who.principal)
-        return answer.model_dump(mode="json")
+        return answer_with_links(answer.model_dump(mode="json"), request_base(request))
     stream = pipeline.ask_stream(*args, principal=who.principal)
-    return StreamingResponse(sse_events(stream), media_type="text/event-stream")
+    events = sse_with_links(sse_events(stream), request_base(request))
+    return StreamingResponse(events, media_type="text/event-stream")
 
 
 def sse_events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
@@ -134,25 +143,7 @@ def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-@router.post("/citations/image", responses={200: {"content": {"image/png": {}}}})
-def citation_image(body: CitationRequest, who: CallerDep, request: Request) -> Response:
-    """The cited page as a PNG with the passage highlighted (the document is checked again)."""
-    page = body.page or (body.source.pages[0] if body.source.pages else 1)
-    data = pipeline.citation_image(
-        body.source.doc_id, page, body.source, request.app.state.settings, principal=who.principal
-    )
-    return Response(data, media_type="image/png")
-
-
-@router.post("/citations/pdf", responses={200: {"content": {"application/pdf": {}}}})
-def citation_pdf(body: CitationRequest, who: CallerDep, request: Request) -> Response:
-    """Only the cited pages of the PDF; header `X-Page-Map`: original page -> page of the excerpt."""
-    pages = [body.page] if body.page else list(body.source.pages)
-    data, mapping = pipeline.page_pdf(body.source.doc_id, pages, request.app.state.settings, principal=who.principal)
-    return Response(data, media_type="application/pdf", headers={"X-Page-Map": json.dumps(mapping)})
-
-
-@router.post("/uploads", status_code=202)
+@router.post("/uploads", status_code=202, responses={202: {"model": schemas.Job}})
 async def upload(
     request: Request,
     who: CallerDep,
@@ -163,6 +154,8 @@ async def upload(
     """Queue the request body (the file's bytes) for ingestion; a job is created (see /api/jobs/{id})."""
     from starlette.concurrency import run_in_threadpool
 
+    if collection is not None:
+        check_typed(collection)  # refused as the app's rule reads it, before any byte of the body
     data = await request.body()
     job = await run_in_threadpool(
         lambda: pipeline.submit_upload(
@@ -177,13 +170,13 @@ async def upload(
     return _job(job)
 
 
-@router.get("/jobs")
+@router.get("/jobs", responses=schemas.ok(schemas.Jobs))
 def jobs(who: CallerDep, request: Request) -> dict[str, Any]:
     """Your upload jobs (every job of the collections you manage)."""
     return {"jobs": [_job(j) for j in pipeline.list_jobs(request.app.state.settings, principal=who.principal)]}
 
 
-@router.get("/jobs/{job_id}")
+@router.get("/jobs/{job_id}", responses=schemas.ok(schemas.Job))
 def job(job_id: str, who: CallerDep, request: Request) -> dict[str, Any]:
     """One job's state, stage and progress."""
     return _job(pipeline.get_job(job_id, request.app.state.settings, principal=who.principal))
@@ -194,7 +187,7 @@ def _job(job: Any) -> dict[str, Any]:
     return {k: getattr(job, k) for k in keys} | {"progress": pipeline.progress_of(job)}
 
 
-@router.post("/citations/report", status_code=201)
+@router.post("/citations/report", status_code=201, responses={201: {"model": schemas.Reported}})
 def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, Any]:
     """Report a wrong citation (recorded under your name); the document must be one you may read."""
     from rag_core.errors import NotFoundError

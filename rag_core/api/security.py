@@ -89,7 +89,8 @@ def _anonymous(channel: Channel) -> Principal:
 
 
 class BodyLimit:
-    """ASGI middleware: a body larger than its route allows is refused (413) before it is read whole.
+    """ASGI middleware: a body larger than its route allows is refused (413) before it is read whole:
+    at once when its declared length says so, at the limit when it is sent in chunks.
     Uploads may be as large as `parsing.max_file_mb`; every other body `api.max_body_kb`."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
@@ -116,19 +117,19 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
-                    if message.get("more_body"):
-                        await _drain(receive, DRAIN_MAX_BYTES)
-                    raise ApiError(413, _too_large_text(limit))
+                    # a body of undeclared length (chunked): nothing says how much more is coming,
+                    # so reading stops here and the connection is closed after the 413
+                    raise ApiError(413, _too_large_text(limit), {"Connection": "close"})
             return message
 
         await self.app(scope, counted, send)
 
 
-# A refused body is read to its end (and dropped) before the 413 goes out, up to this much: a client
-# such as urllib, curl without `Expect: 100-continue` or the browser sends the whole body before it
-# reads any answer, and a server that closes the connection on unread bytes resets it, so the client
-# gets a broken pipe instead of the message. A body declared larger than the limit plus this is
-# answered at once: no one should stream that much to learn it is refused.
+# A body refused on its declared length is read to its end (and dropped) before the 413 goes out, up
+# to this much: a client such as urllib, curl without `Expect: 100-continue` or the browser sends the
+# whole body before it reads any answer, and a server that closes the connection on unread bytes
+# resets it, so the client gets a broken pipe instead of the message. A body declared larger than the
+# limit plus this is answered at once: no one should stream that much to learn it is refused.
 DRAIN_MAX_BYTES = 64 << 20
 
 
@@ -151,7 +152,8 @@ def _too_large_text(limit: int) -> str:
 async def _too_large(send: Callable[[Message], Awaitable[None]], limit: int) -> None:
     import json
 
-    body = json.dumps({"error": {"status": 413, "message": _too_large_text(limit)}}).encode()
+    error = {"message": _too_large_text(limit), "type": "invalid_request_error", "status": 413}
+    body = json.dumps({"error": error}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -109,6 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.data_dir:
         env["RAG_DATA_DIR"] = str(args.data_dir)
+    if args.api_port:  # the app's API tokens page says where the API listens
+        env["RAG_API__PORT"] = str(args.api_port)
     from rag_core import storage
     from rag_core.config import Settings
 

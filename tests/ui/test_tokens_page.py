@@ -33,3 +33,23 @@ def test_a_token_is_created_shown_once_and_revoked_on_the_page(tmp_path: Path, m
     assert not at.exception, at.exception
     with pytest.raises(AccessDenied):
         pipeline.principal_of_token(settings, shown, "api")
+
+
+@pytest.mark.parametrize(
+    ("env", "url"),
+    [
+        ({"RAG_API__PORT": "8613"}, "http://127.0.0.1:8613"),
+        ({"RAG_API__PUBLIC_URL": "https://library.example.com/"}, "https://library.example.com"),
+    ],
+)
+def test_the_page_says_where_the_api_listens_and_how_a_citation_link_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], url: str
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "lib"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    at = run_app("views/tokens.py")
+    assert not at.exception, at.exception
+    shown = "\n".join(m.value for m in at.markdown)
+    assert f"**{url}**" in shown and f"`{url}/api`" in shown and f"`{url}/v1`" in shown and f"`{url}/mcp`" in shown
+    assert "`links.image`" in shown and "`links.pdf`" in shown and "Authorization: Bearer" in shown

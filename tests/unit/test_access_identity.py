@@ -220,6 +220,16 @@ def test_collection_names_are_normalised_and_look_alikes_found() -> None:
         names.check_new(" \u200b ")
 
 
+@pytest.mark.parametrize("typed", ["../../etc", "a/b", "x:y", "board\\2027", "x" * 65])
+def test_a_typed_name_the_rule_would_change_is_refused_not_changed(typed: str) -> None:
+    with pytest.raises(InputError) as refused:
+        names.check_typed(typed)
+    assert refused.value.key == "access.name_characters"
+    # the control: names the rule keeps as typed pass, width and spacing normalised as the app does
+    assert names.check_typed("Board 2027_v1.final") == "Board 2027_v1.final"
+    assert names.check_typed("  ｂｏａｒｄ   2027 ") == "board 2027"
+
+
 @pytest.mark.parametrize(
     "value, groups",
     [

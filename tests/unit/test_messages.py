@@ -86,6 +86,7 @@ def test_every_message_is_recognised_as_its_own_key() -> None:
 # every other raise of a RagError for the user goes through a message key.
 _ENGLISH_ONLY = {"__main__.py", "jobs/cli.py", "cli/library.py", "storage/migrate.py", "api/mcp_server.py"}
 _ENGLISH_ONLY |= {"api/rest.py"}
+_ENGLISH_ONLY |= {"api/citations.py"}  # the REST routes that open citations
 _ENGLISH_ONLY |= {"api/openai_compat.py", "api/security.py", "llm/__init__.py"}  # the LLM's: by question language
 _ENGLISH_ONLY |= {"llm/judging.py"}  # the LLM's failure texts (`llm.failures`), in the question's language
 

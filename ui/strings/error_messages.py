@@ -68,6 +68,8 @@ FRENCH_ERRORS: dict[str, str] = {
     "access.group_grant": "Seul un administrateur ou un membre du groupe « {group} » peut donner un accès à ce "
     "groupe : un tel accès mettrait ces documents dans les recherches de personnes que vous ne connaissez pas.",
     "access.empty_name": "Donnez un nom à la collection (lettres, chiffres, espaces, « - », « _ » ou « . »).",
+    "access.name_characters": "Le nom de collection « {name} » ne peut contenir que des lettres, des chiffres, des "
+    "espaces, « - », « _ » et « . », 64 caractères au plus ; choisissez un autre nom.",
     "access.mixed_scripts": "Le nom de collection « {name} » mêle des lettres latines à des lettres cyrilliques ou "
     "grecques, ce qui le fait ressembler à un autre nom ; écrivez-le dans un seul alphabet.",
     "access.unknown_role": "Rôle inconnu « {role} » ; choisissez read, write ou manage.",

@@ -26,4 +26,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{name}** · {user} · until {expires}{expired}",
     },
     "tokens.expired": {"fr": " (expiré)", "en": " (expired)"},
+    "tokens.where": {
+        "fr": "L'API écoute à l'adresse **{url}** : REST sous `{url}/api`, compatible OpenAI sous `{url}/v1`, "
+        "MCP à `{url}/mcp`, contrat et essai à `{url}/docs`. Envoyez le jeton dans l'en-tête "
+        "`Authorization: Bearer <jeton>`.",
+        "en": "The API listens at **{url}**: REST under `{url}/api`, OpenAI-compatible under `{url}/v1`, "
+        "MCP at `{url}/mcp`, contract and try-out at `{url}/docs`. Send the token in the header "
+        "`Authorization: Bearer <token>`.",
+    },
+    "tokens.links": {
+        "fr": "Chaque citation renvoyée par l'API porte `links.image` (la page, passage surligné) et `links.pdf` "
+        "(les seules pages citées) : ouvrez-les par un GET avec ce même en-tête. Les droits sont vérifiés à "
+        "chaque ouverture : un lien ne sert qu'à qui peut lire le document.",
+        "en": "Every citation the API returns carries `links.image` (the page, the passage highlighted) and "
+        "`links.pdf` (the cited pages alone): open them with a GET and the same header. The rights are checked "
+        "each time: a link works only for someone who may read the document.",
+    },
 }
