@@ -15,7 +15,12 @@ class LLMSettings(_Section):
     api_key: SecretStr | None = Field(None, description="API key of the chat endpoint (also read from OPENAI_API_KEY).")
     base_url: str | None = Field(None, description="OpenAI-compatible base URL (also read from OPENAI_BASE_URL).")
     temperature: float = Field(0.0, description="Sampling temperature; low for faithful answers.")
-    timeout_s: float = Field(60.0, description="Seconds before a chat request is abandoned.")
+    timeout_s: float = Field(
+        300.0,
+        description="Seconds without a byte from the endpoint (before the first token, or between two) before a chat "
+        "request is abandoned. A small model on a CPU reads a prompt of 1,500-3,000 tokens in one to five minutes "
+        "before its first token (measured: docs/measurements.md).",
+    )
     accepts_images: bool = Field(False, description="Send the context's pictures to the model as images.")
     max_tokens: int | None = Field(
         2048,
