@@ -109,3 +109,14 @@ def test_not_provided_never_stands_next_to_the_figure_it_denies(settings, server
     assert [p.text for p in a.paragraphs] == [stated["text"]]
     assert any("disait que les sources ne donnent pas" in d for d in a.dropped)
     assert a.missing_information == "Le taux n'est pas donné."  # the other denial names nothing stated
+
+
+def test_a_paragraph_stating_an_invented_figure_is_not_supported(settings, server) -> None:
+    """The quote is found, but the paragraph states an amount no source holds: the paragraph says so, not only
+    the number."""
+    server.answer(good(para("La MSEP du modèle de Mack atteint 48 312 euros.", ["S1"], MSEP_QUOTE)))
+    a = answer(QUESTION_FR, make_result(), llm_settings(settings, server))
+    (p,) = a.paragraphs
+    assert [n.status for n in p.numbers] == ["unsupported"]
+    assert p.status == "partially_supported"
+    assert [(m.key, m.params) for m in p.marks] == [("mark.numbers.unsupported", {"n": "1"})]

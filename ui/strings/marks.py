@@ -21,6 +21,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "contrôle d'appui non fait : la rédaction a été arrêtée",
         "en": "support check not run: the writing was stopped",
     },
+    "mark.numbers.unsupported": {
+        "fr": "partiellement étayé : {n} chiffre(s) introuvable(s) dans les sources ou mal calculé(s)",
+        "en": "partially supported: {n} figure(s) found in no source or miscomputed",
+    },
     "mark.subject.elsewhere": {
         "fr": "partiellement étayé : sa citation ne parle de rien de ce que la question demande",
         "en": "partially supported: its quote names nothing the question asks about",
