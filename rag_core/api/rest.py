@@ -32,14 +32,14 @@ CallerDep = Annotated[Caller, Depends(caller)]
 
 
 class SearchRequest(BaseModel):
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(description="Not blank, at most RAG_ANSWER__MAX_QUESTION_CHARS characters, as a question")
     collections: list[str] | None = Field(None, description="Only these collections (default: all you may read)")
     doc_ids: list[str] | None = Field(None, description="Only these documents")
     k: int | None = Field(None, ge=1, le=50, description="Number of passages (default: the setting)")
 
 
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(description="Not blank, at most RAG_ANSWER__MAX_QUESTION_CHARS characters")
     collections: list[str] | None = None
     doc_ids: list[str] | None = None
     conversation_id: str | None = Field(None, max_length=200, description="Your conversation, for follow-ups")
