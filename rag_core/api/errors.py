@@ -25,6 +25,7 @@ from rag_core.errors import (
 )
 
 log = logging.getLogger("rag_core.api")
+UNEXPECTED = "Something went wrong on the server; its log says what."
 _STATUS: tuple[tuple[type[RagError], int, str], ...] = (
     (NotFoundError, 404, "not_found"),
     (AccessDenied, 403, "permission_denied"),
@@ -83,4 +84,4 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, err: Exception) -> JSONResponse:
         log.exception("API error on %s %s", request.method, request.url.path)
-        return error_response(500, "Something went wrong on the server; its log says what.", "server_error")
+        return error_response(500, UNEXPECTED, "server_error")

@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import StreamingResponse
 
 from rag_core import pipeline
+from rag_core.api.errors import UNEXPECTED, log, status_of
 from rag_core.api.security import Caller
-from rag_core.errors import InputError, NotFoundError
+from rag_core.errors import InputError, NotFoundError, RagError
 from rag_core.models import Answer
 
 router = APIRouter(prefix="/v1", tags=["openai-compatible"])
@@ -144,9 +145,9 @@ def _completion_id() -> str:
 def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
     settings = request.app.state.settings
     last = next((i for i in range(len(body.messages) - 1, -1, -1) if body.messages[i].role == "user"), None)
-    question = _text(body.messages[last].content).strip() if last is not None else ""
-    if last is None or not question:
+    if last is None:
         raise InputError("The messages hold no user message to answer.")
+    question = _text(body.messages[last].content)  # checked by the façade before any work, as on every channel
     collections = _collections(body.model, settings, who)
     history = conversation(body.messages[:last])
     stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal, history=history)
@@ -189,11 +190,26 @@ def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
         return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""})
+    try:
+        yield from _answer_chunks(stream, chunk)
+    except Exception as err:  # an error event the OpenAI clients raise (APIError), then the stream's proper end
+        yield f"data: {json.dumps(stream_error(err), ensure_ascii=False)}\n\n"
+    yield "data: [DONE]\n\n"
+
+
+def stream_error(err: Exception) -> dict[str, Any]:
+    """The `error` object of a stream that failed once begun, in the API's error shape; a bug is logged."""
+    if isinstance(err, RagError):
+        status, kind = status_of(err)
+        return {"error": {"message": str(err), "type": kind, "status": status}}
+    log.exception("the chat completion stream failed")
+    return {"error": {"message": UNEXPECTED, "type": "server_error", "status": 500}}
+
+
+def _answer_chunks(stream: Iterable[pipeline.Event], chunk: Any) -> Iterator[str]:
     end = next(e for e in stream if isinstance(e, pipeline.Done | pipeline.Failed))
     if isinstance(end, pipeline.Failed):
-        err = end.error
-        yield f"data: {json.dumps({'error': {'message': str(err), 'type': type(err).__name__}})}\n\n"
-        return
+        raise end.error
     answer = end.answer
     cites = citations(answer)
     parts = paragraphs_text(answer, cites)
@@ -207,4 +223,3 @@ def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
         answer_mode=answer.mode,
         standalone_question=answer.standalone_question,
     )
-    yield "data: [DONE]\n\n"
