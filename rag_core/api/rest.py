@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response, StreamingResponse
 
 from rag_core import pipeline
-from rag_core.api.auditing import library_time
+from rag_core.api.auditing import library_time, touched
 from rag_core.api.security import Caller
 from rag_core.models import Source
 
@@ -137,6 +137,7 @@ def _sse(event: str, data: Any) -> str:
 @router.post("/citations/image", responses={200: {"content": {"image/png": {}}}})
 def citation_image(body: CitationRequest, who: CallerDep, request: Request) -> Response:
     """The cited page as a PNG with the passage highlighted (the document is checked again)."""
+    touched(request, body.source.doc_id)
     page = body.page or (body.source.pages[0] if body.source.pages else 1)
     data = pipeline.citation_image(
         body.source.doc_id, page, body.source, request.app.state.settings, principal=who.principal
@@ -147,6 +148,7 @@ def citation_image(body: CitationRequest, who: CallerDep, request: Request) -> R
 @router.post("/citations/pdf", responses={200: {"content": {"application/pdf": {}}}})
 def citation_pdf(body: CitationRequest, who: CallerDep, request: Request) -> Response:
     """Only the cited pages of the PDF; header `X-Page-Map`: original page -> page of the excerpt."""
+    touched(request, body.source.doc_id)
     pages = [body.page] if body.page else list(body.source.pages)
     data, mapping = pipeline.page_pdf(body.source.doc_id, pages, request.app.state.settings, principal=who.principal)
     return Response(data, media_type="application/pdf", headers={"X-Page-Map": json.dumps(mapping)})
@@ -201,6 +203,7 @@ def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, A
     from rag_core.pipeline import evaluating
 
     settings = request.app.state.settings
+    touched(request, body.source.doc_id)
     document = pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
     if not body.source.pages or any(not 1 <= p <= document.pages for p in body.source.pages):
         raise NotFoundError("The cited page is not in this document.")

@@ -97,7 +97,13 @@ from rag_core.pipeline.presentation import document_view, query_terms
 from rag_core.pipeline.question_input import QuestionTooLong, check_question, check_turns
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
-from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token
+from rag_core.pipeline.tokens import (
+    create_api_token,
+    list_api_tokens,
+    presented_token_id,
+    principal_of_token,
+    revoke_api_token,
+)
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus
 
 # the question's modules, not its package: the package's context imports this façade's lower modules
@@ -359,6 +365,7 @@ __all__ = [
     "paragraph_focus",
     "principal_from_claims",
     "principal_from_headers",
+    "presented_token_id",
     "principal_of_token",
     "progress_of",
     "query_terms",
