@@ -28,9 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import StreamingResponse
 
 from rag_core import pipeline
-from rag_core.api.errors import UNEXPECTED, log, status_of
+from rag_core.api.errors import stream_error
 from rag_core.api.security import Caller
-from rag_core.errors import InputError, NotFoundError, RagError
+from rag_core.errors import InputError, NotFoundError
 from rag_core.models import Answer
 
 router = APIRouter(prefix="/v1", tags=["openai-compatible"])
@@ -195,15 +195,6 @@ def _chunks(stream: Iterable[pipeline.Event], model: str) -> Iterator[str]:
     except Exception as err:  # an error event the OpenAI clients raise (APIError), then the stream's proper end
         yield f"data: {json.dumps(stream_error(err), ensure_ascii=False)}\n\n"
     yield "data: [DONE]\n\n"
-
-
-def stream_error(err: Exception) -> dict[str, Any]:
-    """The `error` object of a stream that failed once begun, in the API's error shape; a bug is logged."""
-    if isinstance(err, RagError):
-        status, kind = status_of(err)
-        return {"error": {"message": str(err), "type": kind, "status": status}}
-    log.exception("the chat completion stream failed")
-    return {"error": {"message": UNEXPECTED, "type": "server_error", "status": 500}}
 
 
 def _answer_chunks(stream: Iterable[pipeline.Event], chunk: Any) -> Iterator[str]:

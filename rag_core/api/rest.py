@@ -18,6 +18,7 @@ from starlette.responses import Response, StreamingResponse
 
 from rag_core import pipeline
 from rag_core.api.auditing import library_time, touched
+from rag_core.api.errors import stream_error
 from rag_core.api.security import Caller
 from rag_core.models import Source
 
@@ -116,7 +117,14 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
 
 def sse_events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
     """The façade's events as server-sent events (`draft`, `checked`, `final`); an error ends the stream
-    with an `error` event. The search events are the page's only and are not sent."""
+    with an `error` event, a bug's too (its text stays in the log). The search events are the page's only."""
+    try:
+        yield from _events(stream)
+    except Exception as err:
+        yield _sse("error", stream_error(err))
+
+
+def _events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
     for event in stream:
         if isinstance(event, pipeline.Draft):
             yield _sse("draft", {"index": event.index, "text": event.text})

@@ -62,3 +62,15 @@ def test_a_crash_in_the_stream_is_a_generic_error_event_and_a_logged_traceback(
         _read_with_the_openai_client(sent)
     (logged,) = caplog.records
     assert logged.exc_info and isinstance(logged.exc_info[1], UnicodeEncodeError)
+
+
+def test_a_crash_in_the_rest_answer_stream_is_an_error_event(caplog: pytest.LogCaptureFixture) -> None:
+    from rag_core.api.rest import sse_events
+
+    with caplog.at_level(logging.ERROR):
+        sent = list(sse_events(_fake_crashing_events()))
+    assert sent == [
+        'event: error\ndata: {"error": {"message": "Something went wrong on the server; its log says what.", '
+        '"type": "server_error", "status": 500}}\n\n'
+    ]
+    assert len(caplog.records) == 1 and caplog.records[0].exc_info
