@@ -72,7 +72,7 @@ class AuditAfterResponse:
         """The request's audit record: its caller, or why none (with the id of the token it presented)."""
         state = scope.get("state") or {}
         who = state.get("caller")
-        touched = {k: state[k] for k in ("doc_id", "tool") if state.get(k)}
+        touched = {k: state[k] for k in ("doc_id", "tool", "tool_status") if state.get(k)}
         call = {"method": scope["method"], "path": scope["path"], "status": status} | touched
         if who is not None:
             principal, fields = who.principal, {"pat_id": who.token_id}

@@ -96,6 +96,8 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
             refused = getattr(err, "outcome", "")
             raise ToolError(f"{kind}: {err}") from None
         finally:
+            if isinstance(request, Request):  # the HTTP status is 200 whatever the tool did: its own is recorded
+                request.scope.setdefault("state", {})["tool_status"] = status
             if stdio_token is not None:  # over stdio no HTTP request is recorded: the tool call is
                 call_fields = {"method": "tools/call", "path": f"tools/{tool}", "status": status, "tool": tool}
                 await run_in_threadpool(_record_stdio, settings, stdio_token, refused, call_fields, doc_id)
