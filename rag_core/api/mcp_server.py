@@ -68,16 +68,16 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         "unavailable.",
     )
 
-    def principal(ctx: Context) -> Principal:
+    def caller(ctx: Context) -> Caller:
         if stdio_token is not None:
-            return authenticate(settings, limiter, stdio_token, "mcp").principal
+            return authenticate(settings, limiter, stdio_token, "mcp")
         headers = ctx.headers or {}
         value = headers.get("authorization") or headers.get("Authorization") or ""
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise AccessDenied(MISSING)
         # counted at the door (one HTTP request per tool call): resolved again here, not counted twice
-        return pipeline.principal_of_token(settings, token.strip(), "mcp")[0]
+        return Caller(*pipeline.principal_of_token(settings, token.strip(), "mcp"))
 
     async def call(ctx: Context, tool: str, work: Callable[[Principal], T], doc_id: str | None = None) -> T:
         """Run `work` as the caller; a refusal is a ToolError with its kind and the app's message (logged
@@ -85,22 +85,22 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         request = getattr(ctx.request_context, "request", None)
         if isinstance(request, Request):  # over HTTP the request's audit record names the tool and document
             touched(request, doc_id, tool)
-        status, refused = 500, ""
+        status, who, refused = 500, None, ""
         try:
-            who = await run_in_threadpool(principal, ctx)
-            result = await run_in_threadpool(work, who)
+            who = await run_in_threadpool(caller, ctx)
+            result = await run_in_threadpool(work, who.principal)
             status = 200
             return result
         except RagError as err:
             kind, status = kind_of(err)
-            refused = getattr(err, "outcome", "")
+            refused = getattr(err, "outcome", "")  # why the token was refused, when it was
             raise ToolError(f"{kind}: {err}") from None
         finally:
             if isinstance(request, Request):  # the HTTP status is 200 whatever the tool did: its own is recorded
                 request.scope.setdefault("state", {})["tool_status"] = status
             if stdio_token is not None:  # over stdio no HTTP request is recorded: the tool call is
                 call_fields = {"method": "tools/call", "path": f"tools/{tool}", "status": status, "tool": tool}
-                await run_in_threadpool(_record_stdio, settings, stdio_token, refused, call_fields, doc_id)
+                await run_in_threadpool(_record_stdio, settings, stdio_token, who or refused, call_fields, doc_id)
 
     def readable(who: Principal, collections: list[str] | None) -> None:
         # the REST API's own check: an unknown or unreadable collection is "not found", never an empty list
@@ -183,19 +183,14 @@ def _hit(i: int, hit: Any) -> dict[str, Any]:
     }
 
 
-def _record_stdio(settings: Settings, token: str, refused: str, call: dict[str, Any], doc_id: str | None) -> None:
-    """The audit record of one tool call over stdio: the token's user, or why the token was refused."""
+def _record_stdio(settings: Settings, token: str, who: Caller | str, call: dict[str, Any], doc_id: str | None) -> None:
+    """The audit record of one tool call over stdio: the token's user, or why the token was refused and its id."""
     fields = call | ({"doc_id": doc_id} if doc_id else {})
-    if refused:
-        pipeline.record_event(
-            settings, "api_request", principal=anonymous("mcp"), **fields, **refused_fields(token, refused)
-        )
-        return
-    try:
-        who, token_id = pipeline.principal_of_token(settings, token, "mcp")
-    except AccessDenied:  # revoked between the call and its record
-        who, token_id = anonymous("mcp"), pipeline.presented_token_id(token)
-    pipeline.record_event(settings, "api_request", principal=who, **fields, pat_id=token_id)
+    if not isinstance(who, Caller):
+        refusal = refused_fields(token, who or "refused_token")
+        pipeline.record_event(settings, "api_request", principal=anonymous("mcp"), **fields, **refusal)
+    else:
+        pipeline.record_event(settings, "api_request", principal=who.principal, **fields, pat_id=who.token_id)
 
 
 def _source_of(chunked: Any, source_id: str, doc_id: str, page: int) -> Source | None:
