@@ -160,7 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="EMAIL",
             help="act as this user, as the app would (default: the local operator, administrator)",
         )
-        p.add_argument("--groups", metavar="G1,G2", help="the groups of --as-user, comma-separated")
+        p.add_argument(
+            "--groups",
+            metavar="G1,G2",
+            help="the groups of --as-user, read as header mode reads its groups header: names joined by "
+            "RAG_AUTH__GROUPS_SEPARATOR (',') with no blank beside it, or a JSON array for a name with a comma "
+            '(\'["Finance, board", "staff"]\')',
+        )
         p.set_defaults(func=func)
         return p
 

@@ -85,6 +85,12 @@ ERRORS: dict[str, str] = {
     "token.no_name": "Give the token a name (what it is for), e.g. 'notebook'.",
     "token.days": "A token lives from 1 to {max_days} days; {days} is outside that.",
     "token.not_found": "This token does not exist or is not yours.",
+    "question.empty": "The question (or search query) is empty or only blanks: write a question, or the words to "
+    "search for.",
+    "question.too_long": "The question is {n} characters long; at most {max} are accepted "
+    "(setting RAG_ANSWER__MAX_QUESTION_CHARS). Shorten it, or search with its first part.",
+    "question.bad_text": "The question holds a character that is not valid text at position {at} (a lone "
+    "surrogate, half of an emoji, or a NUL); send it as valid UTF-8.",
     "token.unknown": "This API token is not valid here: it was revoked, has expired, or belongs to another server.",
     # evaluation
     "eval.bad_json": "Line {number} of the question set is not valid JSON ({detail}).",

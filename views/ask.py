@@ -8,13 +8,14 @@ import time
 import streamlit as st
 
 from rag_core import pipeline
+from rag_core.errors import RagError
 from rag_core.models import Answer, Paragraph
 from rag_core.pipeline import evaluating
 from ui import state
 from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
-from ui.i18n import label_text, lang, t
+from ui.i18n import label_text, lang, t, user_message
 from ui.markdown import escape_md
 from ui.marks import show_marks, show_paragraph_marks
 from ui.number_marks import marked_text, number_marks, numbers_summary
@@ -216,11 +217,16 @@ chat_col, viewer_col = st.columns([6, 5], gap="medium") if beside else (st.conta
 library_empty = listed and not all_documents
 prompt = st.chat_input(t("ask.input"), key="ask_input", disabled=library_empty)
 limit = settings.answer.max_question_chars
-if prompt and len(prompt) > limit:  # refused before any search: offered as a search with its first part
-    st.session_state[TOO_LONG] = prompt
-    prompt = None
-elif prompt:
-    st.session_state.pop(TOO_LONG, None)
+refused: RagError | None = None
+if prompt:  # the façade's one check of a question, as every channel's (length, blanks, text that cannot be encoded)
+    try:
+        pipeline.check_question(prompt, settings)
+    except pipeline.QuestionTooLong:  # refused before any search: offered as a search with its first part
+        st.session_state[TOO_LONG], prompt = prompt, None
+    except RagError as err:
+        refused, prompt = err, None
+    else:
+        st.session_state.pop(TOO_LONG, None)
 
 
 def search_first_part(text: str) -> None:
@@ -249,6 +255,8 @@ with chat_col:
     if library_empty:
         st.info(t("ask.library_empty"), icon=":material/library_books:")
         st.page_link("views/library.py", label=t("ask.library_link"), icon=":material/upload_file:")
+    if refused is not None:
+        st.error(escape_md(user_message(refused)))
     too_long = st.session_state.get(TOO_LONG)
     if too_long:
         st.warning(t("ask.too_long", n=len(too_long), max=limit), icon=":material/short_text:")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rag_core.config import Settings
@@ -60,12 +60,16 @@ def split_groups(value: Any, separator: str = ",") -> frozenset[str]:
 
 def cli_principal(user: str | None, groups: str | None, settings: Settings) -> Principal:
     """The command line's `--as-user EMAIL [--groups G1,G2]`: administrator when the settings say so;
-    without `--as-user`, the local operator."""
+    without `--as-user`, the local operator. Its channel is `cli` (the audit trail says so). `--groups`
+    is read exactly as header mode reads its groups header (`header_groups`: a JSON array, quoted names,
+    or plain names joined by `auth.groups_separator` with no blank beside it), so "Finance, board" is
+    refused rather than split into two groups."""
     if not user:
         if groups:
             raise InputError.of("auth.groups_alone")
-        return Principal.local_operator()
-    return make_principal(user, split_groups(groups), settings)
+        return replace(Principal.local_operator(), channel="cli")
+    names = header_groups(groups or "", settings.auth.groups_separator, settings, source="--groups")
+    return replace(make_principal(user, names, settings), channel="cli")
 
 
 def make_principal(user: str, groups: Iterable[str], settings: Settings) -> Principal:
@@ -120,8 +124,9 @@ def principal_from_headers(headers: Mapping[str, str | Sequence[str]], settings:
 _QUOTED_ITEM = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*')
 
 
-def header_groups(value: str, separator: str, settings: Settings) -> frozenset[str]:
-    """The groups of a groups header, in one of three forms that cannot be confused:
+def header_groups(value: str, separator: str, settings: Settings, source: str = "") -> frozenset[str]:
+    """The groups of a groups header (or of what `source` names, e.g. the CLI's `--groups`), in one of
+    three forms that cannot be confused:
 
     - a JSON array of strings: `["Finance, board", "staff"]`;
     - quoted items joined by the separator: `"Finance, board", "staff"` (a `\\"` inside a name);
@@ -140,39 +145,50 @@ def header_groups(value: str, separator: str, settings: Settings) -> frozenset[s
         except json.JSONDecodeError:
             items = None
         if not isinstance(items, list) or not all(isinstance(g, str) for g in items):
-            raise AmbiguousGroupsHeader(_ambiguous(settings, "it starts with '[' but is not a JSON array of names"))
+            raise AmbiguousGroupsHeader(
+                _ambiguous(settings, "it starts with '[' but is not a JSON array of names", source)
+            )
         return frozenset(g.strip() for g in items if g.strip())
     if text.startswith('"'):
-        return _quoted_groups(text, separator, settings)
+        return _quoted_groups(text, separator, settings, source)
     if '"' in text:
-        raise AmbiguousGroupsHeader(_ambiguous(settings, "it mixes quoted and unquoted names"))
+        raise AmbiguousGroupsHeader(_ambiguous(settings, "it mixes quoted and unquoted names", source))
     pieces = text.split(separator)
     if not separator.isspace() and any(p != p.strip() for p in pieces):
         raise AmbiguousGroupsHeader(
-            _ambiguous(settings, f"a blank stands beside '{separator}', as in a group name that contains it")
+            _ambiguous(settings, f"a blank stands beside '{separator}', as in a group name that contains it", source)
         )
     return frozenset(p.strip() for p in pieces if p.strip())
 
 
-def _quoted_groups(text: str, separator: str, settings: Settings) -> frozenset[str]:
+def _quoted_groups(text: str, separator: str, settings: Settings, source: str) -> frozenset[str]:
     groups: list[str] = []
     at = 0
     while True:
         found = _QUOTED_ITEM.match(text, at)
         if found is None:
             raise AmbiguousGroupsHeader(
-                _ambiguous(settings, "a quoted name is not closed or text lies outside the quotes")
+                _ambiguous(settings, "a quoted name is not closed or text lies outside the quotes", source)
             )
         groups.append(re.sub(r"\\(.)", r"\1", found.group(1)))
         at = found.end()
         if at == len(text):
             return frozenset(g.strip() for g in groups if g.strip())
         if not text.startswith(separator, at):
-            raise AmbiguousGroupsHeader(_ambiguous(settings, f"two quoted names are not joined by '{separator}'"))
+            raise AmbiguousGroupsHeader(
+                _ambiguous(settings, f"two quoted names are not joined by '{separator}'", source)
+            )
         at += len(separator)
 
 
-def _ambiguous(settings: Settings, why: str) -> str:
+def _ambiguous(settings: Settings, why: str, source: str = "") -> str:
+    if source:
+        sep = settings.auth.groups_separator
+        return (
+            f"{source} cannot be read without guessing ({why}); give a JSON array "
+            '(["Finance, board", "staff"]), quoted names ("Finance, board", "staff") or names joined by '
+            f"'{sep}' with no blank beside it (staff{sep}actuaries)."
+        )
     return (
         f"The groups header '{settings.auth.groups_header}' cannot be read without guessing ({why}); "
         'the proxy must send a JSON array (["Finance, board", "staff"]) or quoted names '

@@ -132,6 +132,13 @@ class TokenStore:
         return entry
 
 
+def presented_token_id(token: str) -> str:
+    """The id part of something shaped like a token (`rag_<id>_<secret>`), whether or not it is valid; "" otherwise.
+    The id names a token's entry and is safe to record; the secret never is."""
+    shape = _SHAPE.fullmatch(str(token or "").strip())
+    return shape.group(1) if shape else ""
+
+
 def _info(entry: dict) -> TokenInfo:
     return TokenInfo(
         id=str(entry["id"]),

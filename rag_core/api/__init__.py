@@ -20,7 +20,7 @@ from starlette.requests import Request
 from rag_core.access.principal import Channel
 from rag_core.api import citations, contract, errors, openai_compat, rest
 from rag_core.api.auditing import AuditAfterResponse
-from rag_core.api.security import BodyLimit, Caller, RateLimiter, authenticate, bearer
+from rag_core.api.security import ApiError, BodyLimit, Caller, RateLimiter, authenticate, bearer
 from rag_core.config import Settings
 
 __all__ = ["create_app"]
@@ -53,7 +53,11 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
     app.state.settings = settings
 
     def authenticate_request(request: Request, channel: Channel) -> Caller:
-        who = authenticate(settings, limiter, bearer(request), channel)
+        try:
+            who = authenticate(settings, limiter, bearer(request), channel)
+        except ApiError as err:
+            request.state.refused = err.outcome  # for the request's audit record
+            raise
         request.state.caller = who
         return who
 

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rag_core import pipeline
+from rag_core.api.security import anonymous, refused_fields
 from rag_core.config import Settings
 
 
@@ -64,15 +65,30 @@ class AuditAfterResponse:
         try:
             await self.app(scope, receive, sending)
         finally:
-            who = (scope.get("state") or {}).get("caller")
-            if who is not None:
-                await run_in_threadpool(
-                    pipeline.record_event,
-                    self.settings,
-                    "api_request",
-                    principal=who.principal,
-                    method=scope["method"],
-                    path=scope["path"],
-                    status=status,
-                    pat_id=who.token_id,
-                )
+            if scope["path"].rstrip("/") != "/health":  # a probe's, every few seconds: not a caller's request
+                await run_in_threadpool(self.record, scope, status)
+
+    def record(self, scope: Scope, status: int) -> None:
+        """The request's audit record: its caller, or why none (with the id of the token it presented)."""
+        state = scope.get("state") or {}
+        who = state.get("caller")
+        touched = {k: state[k] for k in ("doc_id", "tool", "tool_status") if state.get(k)}
+        call = {"method": scope["method"], "path": scope["path"], "status": status} | touched
+        if who is not None:
+            principal, fields = who.principal, {"pat_id": who.token_id}
+        else:
+            channel = "mcp" if scope["path"].rstrip("/") == "/mcp" else "api"
+            token = Request(scope).headers.get("authorization", "").partition(" ")[2]
+            principal, fields = anonymous(channel), refused_fields(token, state.get("refused") or _why(token))
+        pipeline.record_event(self.settings, "api_request", principal=principal, **call, **fields)
+
+
+def _why(token: str) -> str:
+    """A request that no route authenticated (an unknown path, the OpenAPI pages): with or without a token."""
+    return "not_checked" if token.strip() else "no_token"
+
+
+def touched(request: Request, doc_id: str | None = None, tool: str | None = None) -> None:
+    """Name in the request's audit record the document it reached for (and the MCP tool), refused or not."""
+    state = request.scope.setdefault("state", {})
+    state.update({k: v for k, v in (("doc_id", doc_id), ("tool", tool)) if v})

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import Response
 
 from rag_core import pipeline
+from rag_core.api.auditing import touched
 from rag_core.api.security import Caller
 from rag_core.config import Settings
 from rag_core.errors import InputError, NotFoundError
@@ -223,25 +224,32 @@ PageQuery = Annotated[int | None, Query(ge=1, description="One of the cited page
 @router.get("/image", responses=PNG, response_class=Response)
 def open_image(ref: RefQuery, who: CallerDep, request: Request, page: PageQuery = None) -> Response:
     """Follow a citation's `links.image`: the cited page with the quote highlighted."""
-    return _image(decode_ref(ref), page, request.app.state.settings, who)
+    cited = decode_ref(ref)
+    touched(request, cited.doc_id)
+    return _image(cited, page, request.app.state.settings, who)
 
 
 @router.get("/pdf", responses=PDF, response_class=Response)
 def open_pdf(ref: RefQuery, who: CallerDep, request: Request) -> Response:
     """Follow a citation's `links.pdf`: the cited pages alone; header `X-Page-Map` maps original to excerpt pages."""
-    return _pdf(decode_ref(ref), request.app.state.settings, who)
+    cited = decode_ref(ref)
+    touched(request, cited.doc_id)
+    return _pdf(cited, request.app.state.settings, who)
 
 
 @router.post("/image", responses=PNG, response_class=Response)
 def citation_image(body: CitationRequest, who: CallerDep, request: Request) -> Response:
     """A citation's page as a PNG with the passage highlighted (the document is checked again)."""
-    return _image(_cited_of(body), body.page, request.app.state.settings, who)
+    cited = _cited_of(body)
+    touched(request, cited.doc_id)
+    return _image(cited, body.page, request.app.state.settings, who)
 
 
 @router.post("/pdf", responses=PDF, response_class=Response)
 def citation_pdf(body: CitationRequest, who: CallerDep, request: Request) -> Response:
     """Only the cited pages of the PDF (or `page` alone, when it is one of them); header `X-Page-Map`."""
     cited = _cited_of(body)
+    touched(request, cited.doc_id)
     if body.page is not None:
         cited, page = _one_page(cited, body.page, request.app.state.settings, who)
         cited = Cited(cited.doc_id, (page,), cited.boxes, cited.parent_id)

@@ -5,6 +5,7 @@ error is logged on the server and answered with a message that says where to loo
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -25,6 +26,7 @@ from rag_core.errors import (
 )
 
 log = logging.getLogger("rag_core.api")
+UNEXPECTED = "Something went wrong on the server; its log says what."
 _STATUS: tuple[tuple[type[RagError], int, str], ...] = (
     (NotFoundError, 404, "not_found"),
     (AccessDenied, 403, "permission_denied"),
@@ -48,6 +50,16 @@ def status_of(err: RagError) -> tuple[int, str]:
         if isinstance(err, kind):
             return status, name
     return 400, "invalid_request_error"
+
+
+def stream_error(err: Exception) -> dict[str, Any]:
+    """The `error` object of a stream (`/v1`, REST's server-sent events) that failed once begun, in the API's
+    error shape; a bug is logged with its traceback and its text stays on the server."""
+    if isinstance(err, RagError):
+        status, kind = status_of(err)
+        return {"error": {"message": str(err), "type": kind, "status": status}}
+    log.exception("a stream failed once begun")
+    return {"error": {"message": UNEXPECTED, "type": "server_error", "status": 500}}
 
 
 def _validation_message(err: RequestValidationError, request: Request) -> str:
@@ -85,4 +97,4 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, err: Exception) -> JSONResponse:
         log.exception("API error on %s %s", request.method, request.url.path)
-        return error_response(500, "Something went wrong on the server; its log says what.", "server_error")
+        return error_response(500, UNEXPECTED, "server_error")

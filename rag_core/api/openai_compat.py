@@ -31,6 +31,7 @@ from starlette.responses import StreamingResponse
 from rag_core import pipeline
 from rag_core.api import schemas
 from rag_core.api.citations import request_base, with_links
+from rag_core.api.errors import stream_error
 from rag_core.api.security import Caller
 from rag_core.errors import InputError, NotFoundError
 from rag_core.models import Answer
@@ -147,9 +148,9 @@ def _completion_id() -> str:
 def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] | StreamingResponse:
     settings = request.app.state.settings
     last = next((i for i in range(len(body.messages) - 1, -1, -1) if body.messages[i].role == "user"), None)
-    question = _text(body.messages[last].content).strip() if last is not None else ""
-    if last is None or not question:
+    if last is None:
         raise InputError("The messages hold no user message to answer.")
+    question = _text(body.messages[last].content)  # checked by the façade before any work, as on every channel
     collections = _collections(body.model, settings, who)
     history = conversation(body.messages[:last])
     stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal, history=history)
@@ -192,11 +193,17 @@ def _chunks(stream: Iterable[pipeline.Event], model: str, base: str) -> Iterator
         return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""})
+    try:
+        yield from _answer_chunks(stream, chunk, base)
+    except Exception as err:  # an error event the OpenAI clients raise (APIError), then the stream's proper end
+        yield f"data: {json.dumps(stream_error(err), ensure_ascii=False)}\n\n"
+    yield "data: [DONE]\n\n"
+
+
+def _answer_chunks(stream: Iterable[pipeline.Event], chunk: Any, base: str) -> Iterator[str]:
     end = next(e for e in stream if isinstance(e, pipeline.Done | pipeline.Failed))
     if isinstance(end, pipeline.Failed):
-        err = end.error
-        yield f"data: {json.dumps({'error': {'message': str(err), 'type': type(err).__name__}})}\n\n"
-        return
+        raise end.error
     answer = end.answer
     cites = with_links(citations(answer), base)
     parts = paragraphs_text(answer, cites)
@@ -210,4 +217,3 @@ def _chunks(stream: Iterable[pipeline.Event], model: str, base: str) -> Iterator
         answer_mode=answer.mode,
         standalone_question=answer.standalone_question,
     )
-    yield "data: [DONE]\n\n"

@@ -20,8 +20,9 @@ from starlette.responses import StreamingResponse
 from rag_core import pipeline
 from rag_core.access.names import check_typed
 from rag_core.api import schemas
-from rag_core.api.auditing import library_time
+from rag_core.api.auditing import library_time, touched
 from rag_core.api.citations import answer_with_links, request_base, search_with_links, sse_with_links
+from rag_core.api.errors import stream_error
 from rag_core.api.security import Caller
 from rag_core.models import Source
 
@@ -36,14 +37,14 @@ CallerDep = Annotated[Caller, Depends(caller)]
 
 
 class SearchRequest(BaseModel):
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(description="Not blank, at most RAG_ANSWER__MAX_QUESTION_CHARS characters, as a question")
     collections: list[str] | None = Field(None, description="Only these collections (default: all you may read)")
     doc_ids: list[str] | None = Field(None, description="Only these documents")
     k: int | None = Field(None, ge=1, le=50, description="Number of passages (default: the setting)")
 
 
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(description="Not blank, at most RAG_ANSWER__MAX_QUESTION_CHARS characters")
     collections: list[str] | None = None
     doc_ids: list[str] | None = None
     conversation_id: str | None = Field(None, max_length=200, description="Your conversation, for follow-ups")
@@ -125,7 +126,14 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
 
 def sse_events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
     """The façade's events as server-sent events (`draft`, `checked`, `final`); an error ends the stream
-    with an `error` event. The search events are the page's only and are not sent."""
+    with an `error` event, a bug's too (its text stays in the log). The search events are the page's only."""
+    try:
+        yield from _events(stream)
+    except Exception as err:
+        yield _sse("error", stream_error(err))
+
+
+def _events(stream: Iterable[pipeline.Event]) -> Iterator[str]:
     for event in stream:
         if isinstance(event, pipeline.Draft):
             yield _sse("draft", {"index": event.index, "text": event.text})
@@ -194,6 +202,7 @@ def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, A
     from rag_core.pipeline import evaluating
 
     settings = request.app.state.settings
+    touched(request, body.source.doc_id)
     document = pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
     if not body.source.pages or any(not 1 <= p <= document.pages for p in body.source.pages):
         raise NotFoundError("The cited page is not in this document.")

@@ -29,10 +29,11 @@ ANONYMOUS = Principal("(no valid token)")
 class ApiError(RagError):
     """An error of the API itself, with its HTTP status."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, outcome: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.headers = headers or {}
+        self.outcome = outcome  # for the audit record of a refused caller: no_token, refused_token, rate_limited
 
 
 class RateLimiter:
@@ -55,6 +56,7 @@ class RateLimiter:
                     429,
                     f"Too many requests with this token ({self.per_minute} a minute); try again in {wait} s.",
                     {"Retry-After": str(wait)},
+                    "rate_limited",
                 )
             calls.append(now)
 
@@ -69,23 +71,31 @@ def bearer(request: Request) -> str:
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
-        raise ApiError(401, MISSING, {"WWW-Authenticate": "Bearer"})
+        raise ApiError(401, MISSING, {"WWW-Authenticate": "Bearer"}, "no_token")
     return value.strip()
 
 
 def authenticate(settings: Settings, limiter: RateLimiter, token: str, channel: Channel) -> Caller:
-    """The caller of a token, rate limit counted; ApiError 401/429 otherwise (refusals audited)."""
+    """The caller of a token, rate limit counted; ApiError 401/429 otherwise, its `outcome` saying why
+    (the audit record of the request is written by whoever serves it: `auditing`, or the MCP tool over stdio)."""
     try:
         principal, token_id = pipeline.principal_of_token(settings, token, channel)
     except AccessDenied as err:
-        pipeline.record_event(settings, "api_request", principal=_anonymous(channel), outcome="refused_token")
-        raise ApiError(401, str(err), {"WWW-Authenticate": "Bearer"}) from None
+        raise ApiError(401, str(err), {"WWW-Authenticate": "Bearer"}, "refused_token") from None
     limiter.check(token_id)
     return Caller(principal, token_id)
 
 
-def _anonymous(channel: Channel) -> Principal:
+def anonymous(channel: Channel) -> Principal:
+    """Who an audit record names when no valid token came with the request."""
     return Principal(ANONYMOUS.user, channel=channel)
+
+
+def refused_fields(token: str | None, outcome: str) -> dict[str, str]:
+    """What the audit record of a refused caller says: why, and the id of the token it presented (never its
+    secret; none when what came is not shaped like a token)."""
+    pat_id = pipeline.presented_token_id(token or "")
+    return {"outcome": outcome} | ({"pat_id": pat_id} if pat_id else {})
 
 
 class BodyLimit:

@@ -94,9 +94,16 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
     writable_collections,
 )
 from rag_core.pipeline.presentation import document_view, query_terms
+from rag_core.pipeline.question_input import QuestionTooLong, check_question, check_turns
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
-from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token
+from rag_core.pipeline.tokens import (
+    create_api_token,
+    list_api_tokens,
+    presented_token_id,
+    principal_of_token,
+    revoke_api_token,
+)
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus
 
 # the question's modules, not its package: the package's context imports this fa√ßade's lower modules
@@ -251,7 +258,10 @@ def ask_stream(
     display only), `Checked` (a paragraph verified once complete), `Queued`, then one of `Done`,
     `Refused` or `Failed`; `stop()` keeps what was verified. Only the final (or stopped) answer is
     stored and audited, by the stream itself. `history` (the earlier turns a chat client sends, oldest
-    first) replaces the stored conversation's for the follow-up rewrite. Nothing runs until iterated."""
+    first) replaces the stored conversation's for the follow-up rewrite. Nothing runs until iterated,
+    but the question is checked at once (`check_question`: InputError before any work starts)."""
+    question = check_question(question, settings)
+    check_turns(text for _, text in history or ())
     return QuestionStream(question, settings, principal, conversation_id, collections, doc_ids, history)
 
 
@@ -302,6 +312,7 @@ __all__ = [
     "NO_HEADING",
     "Principal",
     "QuestionStream",
+    "QuestionTooLong",
     "Queued",
     "Refused",
     "ReservedUser",
@@ -319,6 +330,7 @@ __all__ = [
     "backends",
     "can",
     "cancel_job",
+    "check_question",
     "citation_image",
     "cited_sources",
     "clean_file_name",
@@ -353,6 +365,7 @@ __all__ = [
     "paragraph_focus",
     "principal_from_claims",
     "principal_from_headers",
+    "presented_token_id",
     "principal_of_token",
     "progress_of",
     "query_terms",

@@ -19,6 +19,7 @@ from rag_core.models import Language, SearchResult
 from rag_core.pipeline import permissions as perm
 from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.presentation import search_sources
+from rag_core.pipeline.question_input import check_question
 from rag_core.pipeline.scoping import resolve_scope, scope_fields
 from rag_core.text import detect_language
 
@@ -64,7 +65,8 @@ def search(
     """Ranked parents of the readable documents (within `collections` / `doc_ids` when given);
     the thesaurus (when on, or when `thesaurus` says so) adds weighted lexical terms. `language`
     is the question's (detected when None); the glossary translates its terms for the documents
-    written in the other language."""
+    written in the other language. The query is checked first, as a question is (`check_question`)."""
+    query = check_question(query, settings)
     scope, searched = resolve_scope(settings, principal, collections, doc_ids)
     result = _search(query, settings, scope, k=k, candidate_k=candidate_k, thesaurus=thesaurus, language=language)
     perm.audit(

@@ -8,7 +8,7 @@ from typing import Any
 from rag_core import storage
 from rag_core.access import Principal, make_principal
 from rag_core.access.principal import Channel
-from rag_core.access.tokens import TokenStore, is_local_operator
+from rag_core.access.tokens import TokenStore, is_local_operator, presented_token_id  # noqa: F401
 from rag_core.config import Settings
 from rag_core.pipeline import permissions as perm
 

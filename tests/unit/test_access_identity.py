@@ -268,3 +268,22 @@ def test_an_ambiguous_groups_header_signs_nobody_in(value: str) -> None:
 def test_the_channel_is_recorded_but_is_not_part_of_who_acts() -> None:
     api = Principal("alice@example.org", frozenset({"staff"}), channel="api")
     assert api == Principal("alice@example.org", frozenset({"staff"})) and api.channel == "api"
+
+
+def test_the_command_lines_groups_are_read_as_header_mode_reads_its_header(tmp_path: Path) -> None:
+    """`--groups "Finance, board"` is refused rather than split into "Finance" and "board" (or read whole);
+    a JSON array or quoted names keep a comma inside a name; the separator setting is followed; the
+    principal's channel is `cli`."""
+    from rag_core.access import AmbiguousGroupsHeader
+    from rag_core.access.principal import cli_principal
+
+    settings = Settings(data_dir=tmp_path)
+    with pytest.raises(AmbiguousGroupsHeader, match="--groups cannot be read without guessing"):
+        cli_principal("carol@example.com", "Finance, board", settings)
+    for given in ('["Finance, board", "staff"]', '"Finance, board", "staff"'):
+        assert cli_principal("carol@example.com", given, settings).groups == {"Finance, board", "staff"}
+    assert cli_principal("carol@example.com", "staff,actuaries", settings).groups == {"staff", "actuaries"}
+    semicolon = settings.model_copy(update={"auth": settings.auth.model_copy(update={"groups_separator": ";"})})
+    assert cli_principal("carol@example.com", "Finance, board;staff", semicolon).groups == {"Finance, board", "staff"}
+    assert cli_principal("carol@example.com", None, settings).channel == "cli"
+    assert cli_principal(None, None, settings).channel == "cli" and cli_principal(None, None, settings).is_admin

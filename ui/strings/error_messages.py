@@ -97,6 +97,12 @@ FRENCH_ERRORS: dict[str, str] = {
     "token.no_name": "Donnez un nom au jeton (ce à quoi il sert), par exemple « notebook ».",
     "token.days": "Un jeton vit de 1 à {max_days} jours ; {days} est en dehors.",
     "token.not_found": "Ce jeton n'existe pas ou n'est pas à vous.",
+    "question.empty": "La question (ou la recherche) est vide ou faite de blancs : écrivez une question, ou les mots "
+    "à chercher.",
+    "question.too_long": "La question compte {n} caractères ; au plus {max} sont acceptés "
+    "(réglage RAG_ANSWER__MAX_QUESTION_CHARS). Raccourcissez-la, ou cherchez avec sa première partie.",
+    "question.bad_text": "La question contient un caractère qui n'est pas du texte valide à la position {at} (un "
+    "demi-caractère isolé, moitié d'un émoji, ou un NUL) ; envoyez-la en UTF-8 valide.",
     "token.unknown": "Ce jeton d'API n'est pas valide ici : il a été révoqué, a expiré ou appartient à un autre "
     "serveur.",
     # evaluation
