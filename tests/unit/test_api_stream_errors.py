@@ -39,7 +39,7 @@ def _read_with_the_openai_client(sent: bytes) -> list[ChatCompletionChunk]:
 
 
 def test_an_error_written_for_the_user_is_an_error_event_the_client_raises(caplog: pytest.LogCaptureFixture) -> None:
-    sent = "".join(_chunks(_fake_failed_events(), "library")).encode()
+    sent = "".join(_chunks(_fake_failed_events(), "library", "http://127.0.0.1:8000")).encode()
     assert sent.endswith(b"data: [DONE]\n\n")
     with caplog.at_level(logging.ERROR), pytest.raises(openai.APIError) as raised:
         _read_with_the_openai_client(sent)
@@ -56,7 +56,7 @@ def test_a_crash_in_the_stream_is_a_generic_error_event_and_a_logged_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with caplog.at_level(logging.ERROR):
-        sent = "".join(_chunks(_fake_crashing_events(), "library")).encode()
+        sent = "".join(_chunks(_fake_crashing_events(), "library", "http://127.0.0.1:8000")).encode()
     assert sent.endswith(b"data: [DONE]\n\n") and b"surrogates" not in sent
     with pytest.raises(openai.APIError, match="Something went wrong on the server"):
         _read_with_the_openai_client(sent)
