@@ -221,6 +221,7 @@ if prompt and len(prompt) > limit:  # refused before any search: offered as a se
     prompt = None
 elif prompt:
     st.session_state.pop(TOO_LONG, None)
+    state.close_viewer()  # a new answer: the previous citation's page no longer goes with what is read
 
 
 def search_first_part(text: str) -> None:
