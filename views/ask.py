@@ -88,18 +88,29 @@ with st.sidebar:
     )
 
 
+def said(text: str) -> str:
+    """One of rag_core's sentences of the answer (a refusal, a note) in the page's language, whatever the
+    question's (`pipeline.retell`), escaped for markdown."""
+    return escape_md(pipeline.retell(text, lang()))
+
+
 def answer_details(answer: Answer) -> None:
-    """How the question was understood and searched: for those who want it, folded under the answer."""
-    lines = []
+    """How the question was understood and searched, in the user's words, folded under the answer; the
+    method's own words (parents, budget) last."""
+    lines, method = [], []
     if answer.standalone_question:
         lines.append(t("ask.rewritten", q=answer.standalone_question))
     if answer.budget:
         kind = t(f"ask.kind.{answer.budget_kind}")
-        lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=answer.budget_reason))
+        reason = pipeline.retell(answer.budget_reason, lang())
+        lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=reason))
+        method.append(t("ask.budget_method", n=answer.budget, kind=answer.budget_kind))
     if lines:
         with st.expander(t("ask.details")):
             for line in lines:
                 st.caption(escape_md(line))
+            for line in method:
+                st.caption(f"*{escape_md(line)}*")
 
 
 def render_paragraph(paragraph: Paragraph, by_id: dict, m: int, p_index: int) -> None:
@@ -119,7 +130,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     by_id = {s.id: s for s in answer.sources}
     if answer.mode == "refused":
         if answer.missing_terms:
-            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
+            st.warning(said(answer.missing_information), icon=":material/search_off:")
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         if closest:
             st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
@@ -148,7 +159,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         label = t("ask.extractive_fallback") if answer.fallback else t("ask.extractive")
         st.badge(label, color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
-        st.warning(escape_md(w))
+        st.warning(said(w))
     show_marks(answer.marks)  # a check skipped, and why
     for sub in answer.sub_questions:
         if not sub.found:
@@ -159,10 +170,10 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 )
             )
     if answer.terms_not_in_passages or answer.retried_terms:
-        st.warning(escape_md(answer.missing_information), icon=":material/manage_search:")
+        st.warning(said(answer.missing_information), icon=":material/manage_search:")
     numbers_summary(answer)
     if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
-        st.caption(t("ask.missing") + escape_md(answer.missing_information))
+        st.caption(t("ask.missing") + said(answer.missing_information))
     answer_details(answer)
     answer_cost(answer)
     if answer.mode == "greeting":
@@ -173,7 +184,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     cited = pipeline.cited_sources(answer) or answer.sources
     if cited:
         with st.expander(t("ask.report")):
-            with st.form(key=f"report-{m}", clear_on_submit=True):
+            with st.form(key=f"report-{m}", clear_on_submit=True, enter_to_submit=False):  # no English hint
                 labels = {s.id: label_text(s.label) for s in cited}
                 source_id = st.selectbox(t("ask.report_source"), list(labels), format_func=lambda i: labels[i])
                 comment = st.text_area(t("ask.report_comment"))

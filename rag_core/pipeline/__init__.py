@@ -104,6 +104,7 @@ from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_g
 
 # the question's modules, not its package: the package's context imports this façade's lower modules
 from rag_core.question.events import Checked, Done, Draft, Event, Failed, Found, Queued, Refused, Searching
+from rag_core.question.retell import retell  # an answer's own sentences in the page's language
 from rag_core.question.sources import cited_sources
 from rag_core.question.stream import QuestionStream
 from rag_core.storage import document_folder
@@ -371,6 +372,7 @@ __all__ = [
     "reindex_pages",
     "remaining_of",
     "reported_citations",
+    "retell",
     "retry_job",
     "revoke",
     "revoke_api_token",

@@ -57,7 +57,7 @@ FRENCH_MESSAGES: dict[str, str] = {
     "S'il s'agit d'un scan, vérifiez qu'il est lisible et déposez-le à nouveau.",
     "file.no_passage": "Du texte a été lu dans ce fichier ({characters} caractères), mais aucun passage n'a pu en "
     "être tiré pour la recherche. Rien n'a été enregistré ; signalez le fichier pour qu'il soit examiné.",
-    "ingest.done": "{verb} : {pages} pages, {parents} parents, {children} enfants, {seconds} s, analyseur {parser}.",
+    "ingest.done": "{verb} : {pages} pages, {parents} sections, {children} passages, {seconds} s, analyseur {parser}.",
     "ingest.already_present": "Déjà dans la bibliothèque (collection « {collection} ») ; rien à refaire.",
     "ingest.internal": "Ce fichier n'a pas pu être traité à cause d'une erreur interne ; elle a été consignée.",
 }
