@@ -12,7 +12,10 @@ from typing import Any
 
 import pandas as pd
 
+from rag_core.pipeline import Principal
 from ui.i18n import STRINGS, t
+
+LOCAL_USER = Principal.local_operator().user  # the local mode's operator, named in the page's language
 
 COLUMNS = (
     "at",
@@ -65,6 +68,8 @@ def audit_row(event: Mapping[str, Any]) -> dict[str, str]:
     row["at"] = _when(event.get("at", ""))
     row["event"] = _word("event", event.get("event", ""))
     row["channel"] = _word("channel", event.get("channel", ""))
+    if event.get("user") == LOCAL_USER:
+        row["user"] = t("audit.local_user")
     rest = {k: v for k, v in event.items() if k not in COLUMNS}
     row[FOLDED] = cell(rest)
     return row

@@ -69,13 +69,20 @@ def load_css() -> None:
 
 def uploader_texts() -> None:
     """Streamlit's file uploader writes its button and size limit in English only (no parameter sets
-    them): in French they are hidden and our own text shown in their place (CSS generated content)."""
+    them), and its date field the empty parts of a date ("dd/mm/yyyy"): in French they are hidden and
+    our own text shown in their place (CSS generated content)."""
     if lang() != "fr":
         return
     button = t("uploader.button").replace('"', "")
     limit = t("uploader.limit", mb=st.get_option("server.maxUploadSize")).replace('"', "")
+    empty = '[data-testid="stDateInput"] [role="spinbutton"][data-placeholder="true"]'
+    parts = "".join(
+        f'{empty}[data-type="{part}"]::after {{ content: "{t("date." + part)}"; font-size: 1rem; }}'
+        for part in ("day", "month", "year")
+    )
     st.html(
         "<style>"
+        f"{empty} {{ font-size: 0; }}{parts}"
         '[data-testid="stFileUploaderDropzoneInstructions"] * { display: none; }'
         f'[data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: "{limit}"; font-size: 0.875rem; }}'
         '[data-testid="stFileUploaderDropzone"] button * { display: none; }'

@@ -104,7 +104,7 @@ def answer_details(answer: Answer) -> None:
         kind = t(f"ask.kind.{answer.budget_kind}")
         reason = pipeline.retell(answer.budget_reason, lang())
         lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=reason))
-        method.append(t("ask.budget_method", n=answer.budget, kind=answer.budget_kind))
+        method.append(t("ask.budget_method", n=answer.budget, kind=kind))
     if lines:
         with st.expander(t("ask.details")):
             for line in lines:

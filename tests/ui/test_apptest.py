@@ -299,7 +299,7 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     assert "Question comprise comme : et ses limites (franchise) ?" in captions
     # the user's words first ("sections"), the method's ("parents", the budget's kind) after them
     assert "Réponse cherchée dans les 7 sections les plus proches" in captions and "contient « compare »" in captions
-    assert captions.index("7 sections") < captions.index("Méthode : contexte de 7 parents, budget « comparison »")
+    assert captions.index("7 sections") < captions.index("Méthode : contexte de 7 parents, budget « comparaison »")
     assert any("Sous-question : franchise" in m.value.replace("\\", "") for m in at.markdown)
     warnings = [w.value.replace("\\", "") for w in at.warning]
     assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)

@@ -58,7 +58,12 @@ STRINGS: dict[str, dict[str, str]] = {
     **{f"audit.event.{k}": {"fr": fr, "en": en} for k, (fr, en) in _EVENTS.items()},
     **{f"audit.col.{k}": {"fr": fr, "en": en} for k, (fr, en) in _COLUMNS.items()},
     **{f"audit.channel.{k}": {"fr": fr, "en": en} for k, (fr, en) in _CHANNELS.items()},
+    "audit.local_user": {"fr": "(opérateur local)", "en": "(local operator)"},
     "audit.yes": {"fr": "oui", "en": "yes"},
     "audit.no": {"fr": "non", "en": "no"},
     "audit.date_format": {"fr": "DD/MM/YYYY", "en": "YYYY/MM/DD"},
+    # the date field's empty parts, which Streamlit writes in English only ("dd", "mm", "yyyy")
+    "date.day": {"fr": "jj", "en": "dd"},
+    "date.month": {"fr": "mm", "en": "mm"},
+    "date.year": {"fr": "aaaa", "en": "yyyy"},
 }
