@@ -1,7 +1,8 @@
 """A generated three-page report for the browser tests of the viewer (test_browser_quote_viewer.py).
 
-Section 2 starts on page 1 and runs over page 2; the one sentence that answers QUESTION is printed
-low on page 2, so a citation of it opens a page the reader must scroll to reach. Page 3 holds a
+Section 2 starts on page 1 and runs over page 2, short enough to be one passage (one child); the
+one sentence that answers QUESTION is printed low on page 2, so the viewer must scroll to reach it:
+a viewer that opens the passage's first page lands a page above the quote. Page 3 holds a
 payments table whose cells are the figures of TABLE_QUESTION's answer. Generated with PyMuPDF so
 that where each text lies is known (PyMuPDF's search is the independent ruler)."""
 
@@ -52,12 +53,12 @@ def make_pdf(path: Path) -> Path:
     )
     first.insert_text((72, 210), "2 Valuation of technical provisions", fontsize=14, fontname="hebo")
     y = 220
-    for text in _FILLER + _FILLER[:2]:
+    for text in _FILLER[:3]:
         first.insert_textbox(pymupdf.Rect(72, y, 520, y + 70), text, fontsize=10)
         y += 80
     second = doc.new_page()
     y = 72
-    for text in _FILLER[2:] + _FILLER[:4]:
+    for text in _FILLER[3:] + _FILLER[:2]:
         second.insert_textbox(pymupdf.Rect(72, y, 520, y + 70), text, fontsize=10)
         y += 80
     second.insert_textbox(pymupdf.Rect(72, 700, 520, 760), TARGET, fontsize=10)

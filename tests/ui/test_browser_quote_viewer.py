@@ -194,10 +194,6 @@ def _citations(url: str, page) -> None:
     with rerun(page):
         card.click()
     frame = viewer_settled(page, '[id^="annotation-cite-"]')
-    assert page.get_by_text("Page(s) affichée(s) : 2").count() == 1
-    # the quote alone is tinted, in one style
-    assert frame.locator('[id^="annotation-"]').count() == frame.locator('[id^="annotation-cite-"]').count() >= 1
-    assert len(outlines(frame, "cite-")) == 1
     # the viewer lands on the quote: its first box is in view, though it is printed low on the page
     first = frame.locator('[id^="annotation-cite-"]').first
     first.wait_for(timeout=10_000)
@@ -205,6 +201,10 @@ def _citations(url: str, page) -> None:
     frame_handle.wait_for_function(
         f"() => ({IN_VIEW})(document.querySelector('[id^=\"annotation-cite-\"]'))", timeout=20_000
     )
+    assert page.get_by_text("Page(s) affichée(s) : 2").count() == 1
+    # the quote alone is tinted, in one style
+    assert frame.locator('[id^="annotation-"]').count() == frame.locator('[id^="annotation-cite-"]').count() >= 1
+    assert len(outlines(frame, "cite-")) == 1
     shot(page, "01_quote_in_view")
 
     # a new answer closes the citation opened under the previous one
