@@ -69,8 +69,9 @@ def load_css() -> None:
 
 def uploader_texts() -> None:
     """Streamlit's file uploader writes its button and size limit in English only (no parameter sets
-    them), and its date field the empty parts of a date ("dd/mm/yyyy"): in French they are hidden and
-    our own text shown in their place (CSS generated content)."""
+    them), its date field the empty parts of a date ("dd/mm/yyyy") and its text fields a keyboard hint
+    ("Press Enter to apply"): in French they are hidden, and our own text shown in place of the first
+    two (CSS generated content). Forms are drawn without the hint (`enter_to_submit=False`)."""
     if lang() != "fr":
         return
     button = t("uploader.button").replace('"', "")
@@ -82,6 +83,8 @@ def uploader_texts() -> None:
     )
     st.html(
         "<style>"
+        # the keyboard hint of a text field outside a form ("Press Enter to apply"), English only
+        '[data-testid="InputInstructions"] { display: none; }'
         f"{empty} {{ font-size: 0; }}{parts}"
         '[data-testid="stFileUploaderDropzoneInstructions"] * { display: none; }'
         f'[data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: "{limit}"; font-size: 0.875rem; }}'
