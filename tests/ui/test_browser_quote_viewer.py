@@ -35,6 +35,7 @@ from tests.ui.quote_pages_pdf import NUMBER, QUESTION, TABLE_QUESTION, make_pdf
 
 ARTIFACTS = REPO / "test-artifacts" / "quote_viewer"
 REFUSED = "How does the report treat French business?"  # English, with an explanation's cue ("how")
+REFUSED_FR = "Pourquoi le rapport ne parle-t-il pas de la TSCA ?"  # French, with an explanation's cue
 # Never on a French page: rag_core's English sentences, Streamlit's English hints, stored audit values.
 ENGLISH = (
     r"None of the documents",
@@ -285,6 +286,9 @@ def _words(url: str, page) -> None:
     messages.last.wait_for(timeout=30_000)
     text = _details(messages.last)
     assert "mentions 'French'" in text and "explanation: the question contains “how”" in text, text
+    # a question written in French, refused on the English page: rag_core writes French, the page English
+    text = _details(ask(page, REFUSED_FR))
+    assert "mentions 'TSCA'" in text and "explanation: the question contains “pourquoi”" in text, text
     assert not found(FRENCH, shown(page)), found(FRENCH, shown(page))
     with rerun(page):
         nav.get_by_role("link", name="Access").click()
