@@ -185,7 +185,14 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     if cited:
         with st.expander(t("ask.report")):
             with st.form(key=f"report-{m}", clear_on_submit=True, enter_to_submit=False):  # no English hint
-                labels = {s.id: label_text(s.label) for s in cited}
+                quotes = {
+                    s.id: next((p.quote for p in answer.paragraphs if s.id in p.source_ids and p.quote), "")
+                    for s in cited
+                }
+                labels = {  # each named by its quote's own page, as its card is
+                    s.id: label_text(pipeline.label_on_pages(s.label, pipeline.cited_pages(s, quotes[s.id])))
+                    for s in cited
+                }
                 source_id = st.selectbox(t("ask.report_source"), list(labels), format_func=lambda i: labels[i])
                 comment = st.text_area(t("ask.report_comment"))
                 if st.form_submit_button(t("ask.report_send")):

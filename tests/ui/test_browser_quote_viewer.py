@@ -252,6 +252,7 @@ def _words(url: str, page) -> None:
     # the report form of an earlier answer, written in: no English keyboard hint
     page.get_by_text("Signaler une citation erronée").first.click(timeout=10_000)
     page.get_by_label("Commentaire").first.fill("La page citée ne correspond pas.")
+    assert "provisions · p. 2" in shown(page)  # the citation to report is named by its quote's page too
     page.wait_for_timeout(300)  # the field's hint, if any, is drawn as one types
     assert not found(ENGLISH, shown(page)), found(ENGLISH, shown(page))
     shot(page, "03_french_ask")
