@@ -226,9 +226,12 @@ def short_label(label: str, limit: int = CARD_LABEL_CHARS) -> str:
     return f"{head[:room].rstrip(' ·›')}…{sep}{tail}"
 
 
-def card_label(source: Source, quote: str = "") -> str:
-    """A citation card's text: the source's label named by the quote's own page(s), shortened."""
-    return short_label(label_on_pages(source_label(source), cited_pages(source, quote)))
+def card_label(source: Source, quote: str = "") -> tuple[str, str]:
+    """A citation card's text, the source's label named by the quote's own page(s) and shortened, and
+    the whole label for its tooltip when it was shortened ('' otherwise)."""
+    whole = label_on_pages(source_label(source), cited_pages(source, quote))
+    short = short_label(whole)
+    return short, whole if short != whole else ""
 
 
 def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", paragraph: Paragraph | None = None) -> None:
@@ -238,9 +241,11 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", para
         return
     cols = st.columns(min(len(sources), 3))
     for i, source in enumerate(sources):
+        text, whole = card_label(source, quote)
         with cols[i % len(cols)]:
             st.button(
-                escape_md(card_label(source, quote)),
+                escape_md(text),
+                help=escape_md(whole) or None,
                 key=f"{key}-{i}",
                 icon=":material/picture_as_pdf:",
                 on_click=open_source,

@@ -56,3 +56,17 @@ def test_short_label_keeps_the_page_number_whole() -> None:
     assert short_label("Guide · p. 4–7", 60) == "Guide · p. 4–7"  # short enough: as it is
     assert short_label("x" * 80 + " · p. 12–14", 40).endswith("… · p. 12–14")
     assert short_label("no page part " * 10, 30).endswith("…") and len(short_label("no page part " * 10, 30)) <= 30
+
+
+def test_a_card_names_the_passage_page_and_keeps_the_whole_label_for_its_tooltip() -> None:
+    from rag_core.models import HighlightBox
+    from tests.ui.apptest_support import SOURCE
+    from ui.widgets import card_label
+
+    long = "Solvency II guidelines on the valuation of technical provisions · Section 4 › Risk margin · p. 22–23"
+    slide = SOURCE.model_copy(
+        update={"label": long, "pages": [22, 23], "boxes": [HighlightBox(page=23, x0=72, y0=90, x1=500, y1=104)]}
+    )
+    text, whole = card_label(slide)  # no quote: the cited passage's page, which the viewer opens
+    assert whole == long.replace("p. 22–23", "p. 23") and text.endswith("… · p. 23") and len(text) <= 72
+    assert card_label(SOURCE) == (SOURCE.label, "")  # short: as it is, no tooltip
