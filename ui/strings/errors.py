@@ -66,10 +66,18 @@ FRENCH_MESSAGES: dict[str, str] = {
 FRENCH_MESSAGES.update(FRENCH_ERRORS)
 
 
+# The page's English where rag_core's (kept for the command line and stored records) uses the method's words
+PAGE_ENGLISH = {
+    "ingest.done": "{verb}: {pages} pages, {parents} sections, {children} passages, {seconds} s, parser {parser}."
+}
+
+
 def _message_strings() -> dict[str, dict[str, str]]:
     from rag_core.pipeline import ENGLISH_MESSAGES as ENGLISH
 
-    return {f"msg.{key}": {"fr": FRENCH_MESSAGES[key], "en": text} for key, text in ENGLISH.items()}
+    return {
+        f"msg.{key}": {"fr": FRENCH_MESSAGES[key], "en": PAGE_ENGLISH.get(key, text)} for key, text in ENGLISH.items()
+    }
 
 
 STRINGS.update(_message_strings())
