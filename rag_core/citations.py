@@ -41,8 +41,7 @@ _KIND_WORDS = {"table": "Table", "picture": "Figure", "formula": "Formula"}
 NO_CAPTION = "no caption kept"
 
 STRONG_COLOR = "#d62728"  # the cited passage (the quoted lines, else the best child or the item)
-PASSAGE_COLOR = "#f0a0a0"  # the rest of the child when a quote is highlighted: the same red, paler
-LIGHT_COLOR = "#7fb3d5"  # the rest of the cited section
+LIGHT_COLOR = "#7fb3d5"  # what holds a figure's cell (its table or passage), drawn only with a legend
 
 
 def page_range(pages: Sequence[int]) -> str:
@@ -212,6 +211,11 @@ class ViewerTarget(Frozen):
     parent_boxes: list[HighlightBox] = Field(default_factory=list, description="The rest of the section (light)")
     text: str = Field("", description="Shown instead of the page when the document has none")
     source_id: str = ""
+    legend: str = Field(
+        "",
+        description="'table' or 'passage' when a figure's cell is drawn within what holds it (a second style, "
+        "named by a legend); '' draws the cited boxes alone, in one style",
+    )
 
 
 def source_label(source: Source) -> str:
@@ -232,8 +236,10 @@ def highlight_target(
     text: str = "",
     source_id: str = "",
     quoted: Iterable[HighlightBox] = (),
+    legend: str = "",
 ) -> ViewerTarget:
-    """The viewer on `boxes` within `parent_boxes` (with the `quoted` lines first when there are)."""
+    """The viewer on `boxes` within `parent_boxes` (with the `quoted` lines first when there are); the
+    second tier is drawn only with a `legend` (see `viewer_annotations`)."""
     quoted, boxes, parent_boxes = list(quoted), list(boxes), list(parent_boxes)
     shown = sorted({b.page for b in [*quoted, *boxes]}) or sorted({int(p) for p in pages})
     return ViewerTarget(
@@ -246,6 +252,7 @@ def highlight_target(
         parent_boxes=parent_boxes,
         text=text,
         source_id=source_id,
+        legend=legend,
     )
 
 
@@ -262,36 +269,58 @@ def paragraph_focus(paragraph: Paragraph, source: Source) -> list[HighlightBox]:
     return out
 
 
+def cited_pages(source: Source, quote: str = "") -> list[int]:
+    """The pages a citation shows and names: those of the quote's lines when the quote is found, else
+    those of the cited passage (the best child, the item), else the source's. A slide whose title is
+    on one page and text on the next, or a quote that starts a page after its section, is named by
+    the quote's own page."""
+    tiers = quote_highlight(source, quote) if quote else None
+    boxes = tiers[0] if tiers else source.boxes
+    return sorted({b.page for b in boxes}) or sorted(set(source.pages))
+
+
+def label_on_pages(label: str, pages: Sequence[int]) -> str:
+    """`label` whose closing page part ('p. 4', 'p. 4–7', 'p. 4, 5') names `pages` instead."""
+    head, sep, tail = label.rpartition(" · ")
+    if not sep or not tail.startswith("p. ") or not page_range(pages):
+        return label
+    return f"{head} · {page_range(pages)}"
+
+
 def source_target(source: Source, quote: str = "", focus: Sequence[HighlightBox] = ()) -> ViewerTarget:
-    """The viewer target of a source; with the paragraph's `quote`, its lines are highlighted apart;
-    `focus` (the cells a figure comes from, `paragraph_focus`) is highlighted first when given."""
+    """The viewer target of a source: with the paragraph's `quote`, its lines alone (the rest of the
+    passage is not tinted: one style, nothing to explain); `focus` (the cells a figure comes from,
+    `paragraph_focus`) is drawn within its table, under a legend; else the cited passage."""
     tiers = quote_highlight(source, quote) if quote and not focus else None
-    quoted, boxes, parent_boxes = tiers if tiers else (list(focus), source.boxes, source.parent_boxes)
-    return highlight_target(
+    if tiers:
+        quoted, boxes, legend = tiers[0], [], ""
+    else:
+        quoted, boxes, legend = list(focus), source.boxes, "table" if focus else ""
+    target = highlight_target(
         doc_id=source.doc_id,
         file_name=source.file_name,
         label=source_label(source),
         pages=source.pages,
         boxes=boxes,
-        parent_boxes=parent_boxes,
+        parent_boxes=[] if tiers else source.parent_boxes,
         text=source.text,
         source_id=source.id,
         quoted=quoted,
+        legend=legend,
     )
+    return target.model_copy(update={"label": label_on_pages(target.label, target.pages)})
 
 
 def viewer_annotations(target: ViewerTarget, page_map: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
-    """streamlit-pdf-viewer annotations, the cited ("cite-") boxes first so `scroll_to_annotation=1`
-    targets them: the quoted lines when there are, then the rest of the child ("passage-"), else
-    the child; then the section ("ctx-", light, dashed). `page_map`: original page -> page of the
-    excerpt shown (a box on a page not shown is left out); None: the original pages."""
-    tiers: tuple[tuple[str, list[HighlightBox], str], ...] = (
-        (("cite", target.quoted, STRONG_COLOR), ("passage", target.boxes, PASSAGE_COLOR))
-        if target.quoted
-        else (("cite", target.boxes, STRONG_COLOR),)
-    )
+    """streamlit-pdf-viewer annotations: the cited ("cite-") boxes (the quoted lines when there are,
+    else the passage), in one style; with a `legend` only, what holds them ("ctx-", light, dashed:
+    the table or passage of a figure's cell). `page_map`: original page -> page of the excerpt shown
+    (a box on a page not shown is left out); None: the original pages. `scroll_position` says which
+    one the viewer lands on."""
+    strong = target.quoted or target.boxes
+    second = (target.boxes if target.quoted else target.parent_boxes) if target.legend else []
     anns: list[dict[str, Any]] = []
-    for prefix, boxes, color in (*tiers, ("ctx", target.parent_boxes, LIGHT_COLOR)):
+    for prefix, boxes, color in (("cite", strong, STRONG_COLOR), ("ctx", second, LIGHT_COLOR)):
         border = "dashed" if prefix == "ctx" else "solid"
         for i, b in enumerate(boxes):
             page = b.page if page_map is None else page_map.get(b.page)
@@ -310,3 +339,17 @@ def viewer_annotations(target: ViewerTarget, page_map: Mapping[int, int] | None 
                 }
             )
     return anns
+
+
+def scroll_position(annotations: Sequence[Mapping[str, Any]]) -> int | None:
+    """The 1-based position, as streamlit-pdf-viewer counts for `scroll_to_annotation`, of the first
+    cited box (the first "cite-" one, top first on its page). The viewer numbers the annotations page
+    by page (all of page 1's in list order, then page 2's...), not in the list's order: position 1
+    is the first box of the first page shown, which lies a page above the quote when the passage
+    starts on the page before it. None when no box is cited."""
+    cited = [a for a in annotations if str(a["id"]).startswith("cite-")]
+    if not cited:
+        return None
+    first = min(cited, key=lambda a: (a["page"], a["y"], a["x"]))
+    order = sorted(range(len(annotations)), key=lambda i: annotations[i]["page"])  # stable: list order per page
+    return next(n for n, i in enumerate(order, start=1) if annotations[i] is first)

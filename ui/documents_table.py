@@ -16,23 +16,9 @@ import streamlit as st
 from rag_core.models import DocumentRecord
 from ui.i18n import t
 
-COLUMNS = [
-    "title",
-    "file_name",
-    "author",
-    "date",
-    "collection",
-    "language",
-    "pages",
-    "parents",
-    "children",
-    "tables",
-    "parser",
-    "embedder",
-    "ingested_at",
-    "elapsed_s",
-    "status",
-]
+COLUMNS = ["title", "file_name", "author", "date", "collection", "language", "pages", "tables", "ingested_at", "status"]
+# How each document was cut and indexed: the method's words, in a folded table of their own
+METHOD_COLUMNS = ["file_name", "parents", "children", "parser", "embedder", "elapsed_s"]
 
 
 def css_string(text: str) -> str:
@@ -41,17 +27,22 @@ def css_string(text: str) -> str:
     return "".join(f"\\{ord(ch):x} " if ch in '"\\<>' or not ch.isprintable() else ch for ch in text)
 
 
-def documents_frame(documents: Sequence[DocumentRecord]) -> pd.DataFrame:
+def documents_frame(documents: Sequence[DocumentRecord], columns: Sequence[str] = COLUMNS) -> pd.DataFrame:
     """One row per document, the columns named in the page's language."""
-    rows = [d.model_dump(mode="json", include=set(COLUMNS)) for d in documents]
-    frame = pd.DataFrame(rows, columns=COLUMNS)
-    frame["title"] = [d.title or d.file_name for d in documents]
-    frame.columns = [t(f"col.{c}") for c in COLUMNS]
+    rows = [d.model_dump(mode="json", include=set(columns)) for d in documents]
+    frame = pd.DataFrame(rows, columns=list(columns))
+    if "title" in columns:
+        frame["title"] = [d.title or d.file_name for d in documents]
+    frame.columns = [t(f"col.{c}") for c in columns]
     return frame
 
 
 def show_documents(documents: Sequence[DocumentRecord]) -> None:
+    """The documents in the user's words; how each was cut and indexed (parents, children, parser,
+    embedder) folded below, for those who tune the method."""
     frame = documents_frame(documents)
     tips = pd.DataFrame("", index=frame.index, columns=frame.columns)
     tips.iloc[:, 0] = [css_string(d.file_name) for d in documents]
     st.table(frame.style.set_tooltips(tips).format(precision=1), hide_index=True)
+    with st.expander(t("library.method_table")):
+        st.dataframe(documents_frame(documents, METHOD_COLUMNS), hide_index=True, width="stretch")

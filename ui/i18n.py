@@ -11,7 +11,7 @@ from typing import Literal
 
 import streamlit as st
 
-from rag_core.pipeline import NO_CAPTION, NO_HEADING, recognise
+from rag_core.pipeline import ENGLISH_MESSAGES, NO_CAPTION, NO_HEADING, recognise
 from ui.strings import merged
 
 Lang = Literal["fr", "en"]
@@ -65,9 +65,9 @@ def user_message(err: BaseException | str) -> str:
             return text
         key, values = found[0], dict(found[1])
     entry = STRINGS.get(f"msg.{key}")
-    if entry is None or lang() == "en":
-        return text
+    if entry is None or (lang() == "en" and entry["en"] == ENGLISH_MESSAGES.get(key)):
+        return text  # rag_core's English is the page's: as written
     for name, value in values.items():  # a value that is itself a word of ours ("Ingested", "glossary")
         if f"msg.{name}.{value}" in STRINGS:
             values[name] = t(f"msg.{name}.{value}")
-    return entry["fr"].format(**values)
+    return entry[lang()].format(**values)

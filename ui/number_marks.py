@@ -78,6 +78,7 @@ def number_target(n: NumberTrace, source: Source) -> ViewerTarget:
         parent_boxes=context,
         text=loc.text,
         source_id=f"{source.id}|{n.start}",
+        legend="table" if loc.kind == "cell" else "passage",
     )
 
 

@@ -27,6 +27,7 @@ def cell_target(cell: TableCell, source: Source) -> ViewerTarget:
         parent_boxes=[b for b in source.boxes if b not in boxes],
         text=cell.text,
         source_id=f"{source.id}|{cell.row},{cell.col}",
+        legend="table",
     )
 
 

@@ -23,7 +23,10 @@ from rag_core.pipeline import (
     Settings,
     TableFormat,
     ViewerTarget,
+    cited_pages,
+    label_on_pages,
     paragraph_focus,
+    scroll_position,
     source_target,
     viewer_annotations,
 )
@@ -66,13 +69,23 @@ def load_css() -> None:
 
 def uploader_texts() -> None:
     """Streamlit's file uploader writes its button and size limit in English only (no parameter sets
-    them): in French they are hidden and our own text shown in their place (CSS generated content)."""
+    them), its date field the empty parts of a date ("dd/mm/yyyy") and its text fields a keyboard hint
+    ("Press Enter to apply"): in French they are hidden, and our own text shown in place of the first
+    two (CSS generated content). Forms are drawn without the hint (`enter_to_submit=False`)."""
     if lang() != "fr":
         return
     button = t("uploader.button").replace('"', "")
     limit = t("uploader.limit", mb=st.get_option("server.maxUploadSize")).replace('"', "")
+    empty = '[data-testid="stDateInput"] [role="spinbutton"][data-placeholder="true"]'
+    parts = "".join(
+        f'{empty}[data-type="{part}"]::after {{ content: "{t("date." + part)}"; font-size: 1rem; }}'
+        for part in ("day", "month", "year")
+    )
     st.html(
         "<style>"
+        # the keyboard hint of a text field outside a form ("Press Enter to apply"), English only
+        '[data-testid="InputInstructions"] { display: none; }'
+        f"{empty} {{ font-size: 0; }}{parts}"
         '[data-testid="stFileUploaderDropzoneInstructions"] * { display: none; }'
         f'[data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: "{limit}"; font-size: 0.875rem; }}'
         '[data-testid="stFileUploaderDropzone"] button * { display: none; }'
@@ -159,8 +172,9 @@ def source_label(source: Source) -> str:
 
 
 def show_target(target: ViewerTarget, settings: Settings, principal: Principal, *, key: str = "viewer") -> None:
-    """The cited page(s) with the cited boxes strongly and the parent boxes lightly highlighted
-    (`citations.viewer_annotations`)."""
+    """The cited page(s) with the cited boxes highlighted in one style (`citations.viewer_annotations`),
+    what holds a figure's cell in a second one named by a legend; the viewer lands on the first cited
+    box (`citations.scroll_position`)."""
     st.markdown(f"**{escape_md(label_text(target.label))}**")
     pages = tuple(target.pages)
     if not target.file_name.lower().endswith(".pdf") or not pages:
@@ -172,16 +186,18 @@ def show_target(target: ViewerTarget, settings: Settings, principal: Principal, 
         return
     data, page_map, is_excerpt = got
     anns = viewer_annotations(target, page_map)
-    strong = sum(1 for a in anns if a["id"].startswith("cite-"))
+    position = scroll_position(anns)
     st.caption(t("viewer.pages", pages=", ".join(str(p) for p in pages)))
+    if target.legend and any(a["id"].startswith("ctx-") for a in anns):
+        st.caption(t(f"viewer.legend.{target.legend}"))
     digest = hashlib.sha1(repr((target.doc_id, pages, target.source_id, len(anns))).encode()).hexdigest()[:10]
     render_pdf(
         data,
         anns,
         key=f"{key}-{digest}",
         pages_to_render=() if is_excerpt else pages,
-        scroll_to_annotation=1 if strong else None,
-        scroll_to_page=None if strong else page_map.get(pages[0]),
+        scroll_to_annotation=position,
+        scroll_to_page=None if position else page_map.get(pages[0]),
     )
 
 
@@ -195,6 +211,29 @@ def open_source(source: Source, quote: str = "", paragraph: Paragraph | None = N
     state.open_viewer(source_target(source, quote, focus))
 
 
+CARD_LABEL_CHARS = 72  # a card's label longer than this is shortened before its page part
+
+
+def short_label(label: str, limit: int = CARD_LABEL_CHARS) -> str:
+    """`label` at most `limit` characters, its closing page part ('p. 12', 'p. 4–7') kept whole: the
+    text before it is cut (an ellipsis) rather than the page number by the button's width."""
+    if len(label) <= limit:
+        return label
+    head, sep, tail = label.rpartition(" · ")
+    if not sep or not tail.startswith("p. "):
+        return label[: limit - 1].rstrip() + "…"
+    room = max(limit - len(tail) - len(sep) - 1, 1)
+    return f"{head[:room].rstrip(' ·›')}…{sep}{tail}"
+
+
+def card_label(source: Source, quote: str = "") -> tuple[str, str]:
+    """A citation card's text, the source's label named by the quote's own page(s) and shortened, and
+    the whole label for its tooltip when it was shortened ('' otherwise)."""
+    whole = label_on_pages(source_label(source), cited_pages(source, quote))
+    short = short_label(whole)
+    return short, whole if short != whole else ""
+
+
 def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", paragraph: Paragraph | None = None) -> None:
     """One button per cited source; a click opens the viewer on it (the quote's lines, or the cell a
     figure of `paragraph` comes from, highlighted)."""
@@ -202,9 +241,11 @@ def citation_cards(sources: Sequence[Source], *, key: str, quote: str = "", para
         return
     cols = st.columns(min(len(sources), 3))
     for i, source in enumerate(sources):
+        text, whole = card_label(source, quote)
         with cols[i % len(cols)]:
             st.button(
-                escape_md(source_label(source)),
+                escape_md(text),
+                help=escape_md(whole) or None,
                 key=f"{key}-{i}",
                 icon=":material/picture_as_pdf:",
                 on_click=open_source,

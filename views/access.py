@@ -17,6 +17,7 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.errors import RagError
 from ui import state
+from ui.audit_table import audit_frame
 from ui.auth import may_manage_access, page_context
 from ui.downloads import download
 from ui.i18n import t, user_message
@@ -107,7 +108,7 @@ else:
             st.caption(t("access.no_grant"))
 
         left, right = st.columns(2)
-        with left, st.form("access_add", clear_on_submit=True):
+        with left, st.form("access_add", clear_on_submit=True, enter_to_submit=False):  # no English keyboard hint
             st.markdown(f"**{t('access.add')}**")
             kind = st.radio(
                 t("access.col.kind"),
@@ -159,12 +160,12 @@ if principal.is_admin:
     st.subheader(t("audit.title"))
     c1, c2, c3 = st.columns(3)
     user = c1.text_input(t("audit.user"), key="audit_user").strip() or None
-    since_day = c2.date_input(t("audit.since"), value=None, key="audit_since")
+    since_day = c2.date_input(t("audit.since"), value=None, key="audit_since", format=t("audit.date_format"))
     document = c3.text_input(t("audit.document"), key="audit_document").strip() or None
     since = dt.datetime.combine(since_day, dt.time()).isoformat() if since_day else None
     ok, events = call(pipeline.audit_events, settings, principal=principal, user=user, since=since, document=document)
     if ok and events:
-        st.dataframe(pd.DataFrame(events).astype(str), hide_index=True, width="stretch")
+        st.dataframe(audit_frame(events), hide_index=True, width="stretch")
         # Deferred: made (and checked by rag_core) on click only, for this session and whoever is signed in to it then.
         download(
             t("audit.csv"),

@@ -89,18 +89,29 @@ with st.sidebar:
     )
 
 
+def said(text: str) -> str:
+    """One of rag_core's sentences of the answer (a refusal, a note) in the page's language, whatever the
+    question's (`pipeline.retell`), escaped for markdown."""
+    return escape_md(pipeline.retell(text, lang()))
+
+
 def answer_details(answer: Answer) -> None:
-    """How the question was understood and searched: for those who want it, folded under the answer."""
-    lines = []
+    """How the question was understood and searched, in the user's words, folded under the answer; the
+    method's own words (parents, budget) last."""
+    lines, method = [], []
     if answer.standalone_question:
         lines.append(t("ask.rewritten", q=answer.standalone_question))
     if answer.budget:
         kind = t(f"ask.kind.{answer.budget_kind}")
-        lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=answer.budget_reason))
+        reason = pipeline.retell(answer.budget_reason, lang())
+        lines.append(t("ask.budget", n=answer.budget, kind=kind, reason=reason))
+        method.append(t("ask.budget_method", n=answer.budget, kind=kind))
     if lines:
         with st.expander(t("ask.details")):
             for line in lines:
                 st.caption(escape_md(line))
+            for line in method:
+                st.caption(f"*{escape_md(line)}*")
 
 
 def render_paragraph(paragraph: Paragraph, by_id: dict, m: int, p_index: int) -> None:
@@ -120,7 +131,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     by_id = {s.id: s for s in answer.sources}
     if answer.mode == "refused":
         if answer.missing_terms:
-            st.warning(escape_md(answer.missing_information), icon=":material/search_off:")
+            st.warning(said(answer.missing_information), icon=":material/search_off:")
         closest = answer.sources + [s for s in answer.uncited if s.id not in by_id]
         if closest:
             st.info(t("ask.refused_closest") if answer.missing_terms else t("ask.refused"))
@@ -149,7 +160,7 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
         label = t("ask.extractive_fallback") if answer.fallback else t("ask.extractive")
         st.badge(label, color="blue", icon=":material/format_quote:")
     for w in answer.warnings:
-        st.warning(escape_md(w))
+        st.warning(said(w))
     show_marks(answer.marks)  # a check skipped, and why
     for sub in answer.sub_questions:
         if not sub.found:
@@ -160,10 +171,10 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
                 )
             )
     if answer.terms_not_in_passages or answer.retried_terms:
-        st.warning(escape_md(answer.missing_information), icon=":material/manage_search:")
+        st.warning(said(answer.missing_information), icon=":material/manage_search:")
     numbers_summary(answer)
     if answer.missing_information and not (answer.terms_not_in_passages or answer.retried_terms):
-        st.caption(t("ask.missing") + escape_md(answer.missing_information))
+        st.caption(t("ask.missing") + said(answer.missing_information))
     answer_details(answer)
     answer_cost(answer)
     if answer.mode == "greeting":
@@ -174,8 +185,15 @@ def render_answer(answer: Answer, question: str, m: int) -> None:
     cited = pipeline.cited_sources(answer) or answer.sources
     if cited:
         with st.expander(t("ask.report")):
-            with st.form(key=f"report-{m}", clear_on_submit=True):
-                labels = {s.id: label_text(s.label) for s in cited}
+            with st.form(key=f"report-{m}", clear_on_submit=True, enter_to_submit=False):  # no English hint
+                quotes = {
+                    s.id: next((p.quote for p in answer.paragraphs if s.id in p.source_ids and p.quote), "")
+                    for s in cited
+                }
+                labels = {  # each named by its quote's own page, as its card is
+                    s.id: label_text(pipeline.label_on_pages(s.label, pipeline.cited_pages(s, quotes[s.id])))
+                    for s in cited
+                }
                 source_id = st.selectbox(t("ask.report_source"), list(labels), format_func=lambda i: labels[i])
                 comment = st.text_area(t("ask.report_comment"))
                 if st.form_submit_button(t("ask.report_send")):
@@ -227,6 +245,7 @@ if prompt:  # the façade's one check of a question, as every channel's (length,
         refused, prompt = err, None
     else:
         st.session_state.pop(TOO_LONG, None)
+        state.close_viewer()  # a new answer: the previous citation's page no longer goes with what is read
 
 
 def search_first_part(text: str) -> None:

@@ -26,11 +26,30 @@ prefilled = st.session_state.pop(state.SEARCH_PREFILL, None)  # handed over by A
 if prefilled:
     st.session_state["search_query"] = prefilled
 
-with st.form("search_form"):
+if documents is not None and not documents:  # nothing to search yet: say so, and where to import
+    st.info(t("search.library_empty"), icon=":material/library_books:")
+    st.page_link("views/library.py", label=t("ask.library_link"), icon=":material/upload_file:")
+
+with st.form("search_form", enter_to_submit=False):  # the button submits: no English keyboard hint
     query = st.text_input(t("search.query"), key="search_query")
-    c1, c2 = st.columns(2)
-    candidate_k = c1.slider(t("search.candidate_k"), 5, 100, settings.retrieval.candidate_k, key="search_candidate_k")
-    context_k = c2.slider(t("search.context_k"), 1, 20, settings.retrieval.context_k, key="search_context_k")
+    with st.expander(t("search.settings")):  # the method's words (candidate_k, context_k) in the help only
+        c1, c2 = st.columns(2)
+        candidate_k = c1.slider(
+            t("search.candidate_k"),
+            5,
+            100,
+            settings.retrieval.candidate_k,
+            key="search_candidate_k",
+            help=t("search.candidate_k_help"),
+        )
+        context_k = c2.slider(
+            t("search.context_k"),
+            1,
+            20,
+            settings.retrieval.context_k,
+            key="search_context_k",
+            help=t("search.context_k_help"),
+        )
     c3, c4 = st.columns(2)
     chosen_collections = c3.multiselect(
         t("ask.scope_collections"), list(collections or []), key="search_collections", placeholder=t("ask.scope_help")

@@ -11,6 +11,7 @@ from ui.i18n import t
 from ui.markdown import escape_md
 from ui.widgets import call
 
+CONFIRM = "tokens_revoke_confirm"  # the id of the token whose revocation awaits a confirmation
 settings, principal = page_context()
 st.title(t("tokens.title"))
 st.caption(t("tokens.intro"))
@@ -44,6 +45,15 @@ for row in rows or []:
         )
     )
     if right.button(t("tokens.revoke"), key=f"revoke-{row['id']}"):
-        if call(pipeline.revoke_api_token, settings, row["id"], principal=principal)[0]:
-            st.toast(t("tokens.revoked"))
+        st.session_state[CONFIRM] = row["id"]  # asked first: a revoked token cannot be given back
+    if st.session_state.get(CONFIRM) == row["id"]:
+        st.warning(t("tokens.revoke_confirm", name=escape_md(row["name"])), icon=":material/warning:")
+        yes, no = st.columns([1, 1])
+        if no.button(t("tokens.revoke_cancel"), key=f"cancel-revoke-{row['id']}"):
+            st.session_state.pop(CONFIRM, None)
             st.rerun()
+        if yes.button(t("tokens.revoke_yes"), key=f"confirm-revoke-{row['id']}", type="primary"):
+            st.session_state.pop(CONFIRM, None)
+            if call(pipeline.revoke_api_token, settings, row["id"], principal=principal)[0]:
+                st.toast(t("tokens.revoked"))
+                st.rerun()

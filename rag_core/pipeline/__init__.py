@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rag_core import parsing, reranking, storage
 from rag_core.access import (  # the pages' sign-in builds the principal every entry point takes
     AmbiguousGroupsHeader,
     DuplicateIdentityHeader,
@@ -37,19 +36,20 @@ from rag_core.citations import (  # what the viewer shows, and its highlights
     LIGHT_COLOR,
     NO_CAPTION,
     ViewerTarget,
+    cited_pages,
     highlight_target,
+    label_on_pages,
     paragraph_focus,
+    scroll_position,
     source_label,
     source_target,
     viewer_annotations,
 )
 from rag_core.config import Settings
-from rag_core.embedding import resolve_backend
 from rag_core.errors import NotFoundError
 from rag_core.library import clean_file_name, sha256_file
-from rag_core.llm import known_dialect, llm_configured
 from rag_core.messages import ENGLISH as ENGLISH_MESSAGES
-from rag_core.messages import message, recognise
+from rag_core.messages import recognise
 from rag_core.models import Answer, Chunked, DocumentRecord
 from rag_core.models.documents import NO_HEADING
 from rag_core.parsing.files import page_excerpt
@@ -97,6 +97,7 @@ from rag_core.pipeline.presentation import document_view, query_terms
 from rag_core.pipeline.question_input import QuestionTooLong, check_question, check_turns
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
+from rag_core.pipeline.status import answers_backend, backends, library_location
 from rag_core.pipeline.tokens import (
     create_api_token,
     list_api_tokens,
@@ -108,6 +109,7 @@ from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_g
 
 # the question's modules, not its package: the package's context imports this façade's lower modules
 from rag_core.question.events import Checked, Done, Draft, Event, Failed, Found, Queued, Refused, Searching
+from rag_core.question.retell import retell  # an answer's own sentences in the page's language
 from rag_core.question.sources import cited_sources
 from rag_core.question.stream import QuestionStream
 from rag_core.storage import document_folder
@@ -265,34 +267,6 @@ def ask_stream(
     return QuestionStream(question, settings, principal, conversation_id, collections, doc_ids, history)
 
 
-def library_location(settings: Settings) -> str:
-    """Where the library lives, once checked usable (`StorageError` with what to fix otherwise:
-    an object store that cannot be reached, or that ignores conditional writes)."""
-    storage.require_available(settings)
-    return str(settings.library_uri) if settings.library_is_remote else str(settings.data_dir.resolve())
-
-
-def backends(settings: Settings) -> dict[str, str]:
-    """What runs now for each concern, and how to enable the production backend."""
-    pdf = parsing.resolve_pdf_backend(settings)
-    emb = resolve_backend(settings)
-    llm = llm_configured(settings)
-    return {
-        "parser": pdf if pdf == "docling" else message("engines.parser_hint", name=pdf),
-        "embedder": emb if emb == "bge-m3" else message("engines.embedder_hint", name=emb),
-        "reranker": reranking.reranker_status(settings),
-        "answers": answers_backend(settings) if llm else message("engines.extractive"),
-    }
-
-
-def answers_backend(settings: Settings) -> str:
-    """The answer backend as the home page's backends table says it: endpoint, model, dialect, streaming."""
-    where = "Azure OpenAI" if settings.llm.provider == "azure" else "LLM"
-    dialect = known_dialect(settings)
-    key = f"engines.llm_{'' if dialect else 'probe_'}{'' if settings.llm.stream else 'not_'}streamed"
-    return message(key, where=where, model=settings.llm.model, dialect=dialect)
-
-
 # The entry points, the types they take and return, and what the pages need to show them (sign-in,
 # labels, highlights, the user's messages); nothing private, nothing only a test needs.
 __all__ = [
@@ -332,6 +306,7 @@ __all__ = [
     "cancel_job",
     "check_question",
     "citation_image",
+    "cited_pages",
     "cited_sources",
     "clean_file_name",
     "clear_finished_jobs",
@@ -348,6 +323,7 @@ __all__ = [
     "glossary_info",
     "grant",
     "highlight_target",
+    "label_on_pages",
     "ingest",
     "inspect",
     "library_location",
@@ -379,9 +355,11 @@ __all__ = [
     "reindex_pages",
     "remaining_of",
     "reported_citations",
+    "retell",
     "retry_job",
     "revoke",
     "revoke_api_token",
+    "scroll_position",
     "search",
     "search_in_scope",
     "source_label",

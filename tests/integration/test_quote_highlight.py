@@ -139,14 +139,13 @@ def test_a_quote_over_two_lines_highlights_exactly_those_lines(chunked: Chunked,
     assert set(quoted) | set(passage) | set(rest) == set(source.parent_boxes)
 
 
-def test_the_quote_lines_come_first_in_the_viewer_annotations(chunked: Chunked) -> None:
+def test_the_viewer_draws_the_quote_lines_alone(chunked: Chunked) -> None:
     source = _source(chunked, ONE_LINE_QUOTE)
-    annotations = viewer_annotations(source_target(source, ONE_LINE_QUOTE))
-    roles = [a["id"].split("-")[0] for a in annotations]
-    assert roles[0] == "cite" and roles.count("cite") == 1
-    assert "passage" in roles
-    if "ctx" in roles:
-        assert max(i for i, r in enumerate(roles) if r == "passage") < roles.index("ctx")
+    target = source_target(source, ONE_LINE_QUOTE)
+    annotations = viewer_annotations(target)
+    # one line quoted, one box, one style: the rest of the child and of the section are not tinted
+    assert [a["id"] for a in annotations] == ["cite-0"] and not target.legend
+    assert target.pages == [annotations[0]["page"]]  # the quote's own page
     line = annotations[0]
     under = [b for b in source.parent_boxes if b.start is not None and (b.x0, b.y0) == (line["x"], line["y"])]
     assert under and _letters(ONE_LINE_QUOTE) in _letters(source.text[under[0].start : under[0].end])

@@ -156,13 +156,14 @@ def test_ask_renders_marks_and_opens_the_cited_passage(fake_pipeline: dict) -> N
             "border": "solid",
         }
     ]
-    assert len(light) == 2 and all(a["page"] == 1 and a["border"] == "dashed" for a in light)
+    assert light == []  # the rest of the section is not tinted: one style, no legend needed
     assert args["annotations"][0]["id"] == "cite-0" and args["scroll_to_annotation"] == 1
     assert args["scroll_to_page"] is None and args["pages_to_render"] == []
 
-    # the conversation id stays the same for the session
+    # the conversation id stays the same for the session; the new answer closes the previous citation
     at.chat_input(key="ask_input").set_value("And with a limit?").run()
     assert fake_pipeline["ask"][1]["conversation_id"] == call["conversation_id"]
+    assert not at.get("component_instance")
 
 
 def test_ask_scope_is_passed_to_the_pipeline(fake_pipeline: dict) -> None:
@@ -222,7 +223,8 @@ def test_inspect_shows_sections_children_tables(fake_pipeline: dict) -> None:
     assert list(table.columns) == ["variable", "meaning"] and table.iloc[0, 0] == "Y^P"
     assert len(at.get("download_button")) == 2
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Parents"] == "2" and metrics["Enfants"] == "3"
+    assert metrics["Sections"] == "2" and metrics["Passages indexés"] == "3"  # the user's words first
+    assert metrics["Jetons par parent (min–max)"]  # the method's, folded below
 
 
 def test_inspect_records_each_document_once_per_session(fake_pipeline: dict, fake_access: dict) -> None:
@@ -295,7 +297,9 @@ def test_ask_shows_budget_rewrite_and_sub_questions(fake_pipeline: dict, monkeyp
     assert not at.exception
     captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
     assert "Question comprise comme : et ses limites (franchise) ?" in captions
-    assert "Contexte : 7 parents (comparaison)" in captions and "contient « compare »" in captions
+    # the user's words first ("sections"), the method's ("parents", the budget's kind) after them
+    assert "Réponse cherchée dans les 7 sections les plus proches" in captions and "contient « compare »" in captions
+    assert captions.index("7 sections") < captions.index("Méthode : contexte de 7 parents, budget « comparaison »")
     assert any("Sous-question : franchise" in m.value.replace("\\", "") for m in at.markdown)
     warnings = [w.value.replace("\\", "") for w in at.warning]
     assert any("Aucune source pour la sous-question « xylophone »" in w and "xylophone seul" in w for w in warnings)

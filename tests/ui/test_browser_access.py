@@ -275,7 +275,7 @@ def _oidc_journey(url: str, new_page) -> None:
     alice.get_by_label("Question").fill("solvency capital requirement value-at-risk")  # a form field: no run yet
     with rerun(alice):
         alice.get_by_role("button", name="Rechercher").click()
-    alice.get_by_text(" parents en ").first.wait_for(timeout=10_000)  # the search's result is shown
+    alice.get_by_text(" sections en ").first.wait_for(timeout=10_000)  # the search's result is shown
     assert "solvency_note" not in main_text(alice)
     goto(alice, f"{url}/evaluate", "Évaluation de la recherche")
     assert "solvency_note" not in main_text(alice)

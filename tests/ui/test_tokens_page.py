@@ -1,5 +1,5 @@
 """The API tokens page (AppTest, a real library in a temp dir, local mode): a token created on the
-page is shown once and acts as its user; revoked on the page, it is refused at once."""
+page is shown once and acts as its user; revoked on the page (once confirmed), it is refused at once."""
 
 from __future__ import annotations
 
@@ -30,6 +30,14 @@ def test_a_token_is_created_shown_once_and_revoked_on_the_page(tmp_path: Path, m
     assert not at.code
     revoke = next(b for b in at.button if b.key and b.key.startswith("revoke-"))
     revoke.click().run()
+    assert not at.exception, at.exception
+    # asked first: the token still works until the revocation is confirmed; a cancel leaves it be
+    assert any("Révoquer le jeton" in w.value for w in at.warning)
+    assert pipeline.principal_of_token(settings, shown, "api")[0] == principal
+    next(b for b in at.button if b.key and b.key.startswith("cancel-revoke-")).click().run()
+    assert not at.warning and pipeline.principal_of_token(settings, shown, "api")[0] == principal
+    next(b for b in at.button if b.key and b.key.startswith("revoke-")).click().run()
+    next(b for b in at.button if b.key and b.key.startswith("confirm-revoke-")).click().run()
     assert not at.exception, at.exception
     with pytest.raises(AccessDenied):
         pipeline.principal_of_token(settings, shown, "api")

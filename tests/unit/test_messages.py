@@ -57,7 +57,10 @@ def test_a_stored_job_result_is_recognised_and_shown_in_french(monkeypatch: pyte
         {"verb": "Ingested", "pages": "22", "parents": "40", "children": "100", "seconds": "3.2", "parser": "pymupdf"},
     )
     _in("fr", monkeypatch)
-    assert user_message(stored) == "Importé : 22 pages, 40 parents, 100 enfants, 3.2 s, analyseur pymupdf."
+    assert user_message(stored) == "Importé : 22 pages, 40 sections, 100 passages, 3.2 s, analyseur pymupdf."
+    _in("en", monkeypatch)  # the English page says sections and passages too (the record keeps parents, children)
+    assert user_message(stored) == "Ingested: 22 pages, 40 sections, 100 passages, 3.2 s, parser pymupdf."
+    _in("fr", monkeypatch)
     assert user_message("A message written without a key.") == "A message written without a key."
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ui.strings import (
     access,
     ask,
+    audit,
     columns,
     errors,
     evaluate,
@@ -22,7 +23,23 @@ from ui.strings import (
     tokens,
 )
 
-MODULES = (home, errors, library, columns, inspect, ask, search, access, evaluate, scope, jobs, stream, marks, tokens)
+MODULES = (
+    home,
+    errors,
+    library,
+    columns,
+    inspect,
+    ask,
+    search,
+    access,
+    audit,
+    evaluate,
+    scope,
+    jobs,
+    stream,
+    marks,
+    tokens,
+)
 
 
 def merged() -> dict[str, dict[str, str]]:

@@ -53,6 +53,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "viewer.title": {"fr": "{label}", "en": "{label}"},
     "viewer.pages": {"fr": "Page(s) affichée(s) : {pages}", "en": "Page(s) shown: {pages}"},
     "viewer.close": {"fr": "Fermer", "en": "Close"},
+    "viewer.legend.table": {
+        "fr": "Cadre rouge : la cellule d'où vient le chiffre · cadre bleu pointillé : le reste du tableau.",
+        "en": "Red frame: the cell the figure comes from · blue dashed frame: the rest of the table.",
+    },
+    "viewer.legend.passage": {
+        "fr": "Cadre rouge : la ligne d'où vient le chiffre · cadre bleu pointillé : le reste du passage.",
+        "en": "Red frame: the line the figure comes from · blue dashed frame: the rest of the passage.",
+    },
     "viewer.no_boxes": {
         "fr": "Pas de position connue pour ce passage (document sans pages) ; son texte :",
         "en": "No known position for this passage (document without pages); its text:",

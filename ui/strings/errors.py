@@ -57,7 +57,7 @@ FRENCH_MESSAGES: dict[str, str] = {
     "S'il s'agit d'un scan, vérifiez qu'il est lisible et déposez-le à nouveau.",
     "file.no_passage": "Du texte a été lu dans ce fichier ({characters} caractères), mais aucun passage n'a pu en "
     "être tiré pour la recherche. Rien n'a été enregistré ; signalez le fichier pour qu'il soit examiné.",
-    "ingest.done": "{verb} : {pages} pages, {parents} parents, {children} enfants, {seconds} s, analyseur {parser}.",
+    "ingest.done": "{verb} : {pages} pages, {parents} sections, {children} passages, {seconds} s, analyseur {parser}.",
     "ingest.already_present": "Déjà dans la bibliothèque (collection « {collection} ») ; rien à refaire.",
     "ingest.internal": "Ce fichier n'a pas pu être traité à cause d'une erreur interne ; elle a été consignée.",
 }
@@ -66,10 +66,18 @@ FRENCH_MESSAGES: dict[str, str] = {
 FRENCH_MESSAGES.update(FRENCH_ERRORS)
 
 
+# The page's English where rag_core's (kept for the command line and stored records) uses the method's words
+PAGE_ENGLISH = {
+    "ingest.done": "{verb}: {pages} pages, {parents} sections, {children} passages, {seconds} s, parser {parser}."
+}
+
+
 def _message_strings() -> dict[str, dict[str, str]]:
     from rag_core.pipeline import ENGLISH_MESSAGES as ENGLISH
 
-    return {f"msg.{key}": {"fr": FRENCH_MESSAGES[key], "en": text} for key, text in ENGLISH.items()}
+    return {
+        f"msg.{key}": {"fr": FRENCH_MESSAGES[key], "en": PAGE_ENGLISH.get(key, text)} for key, text in ENGLISH.items()
+    }
 
 
 STRINGS.update(_message_strings())

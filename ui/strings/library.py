@@ -19,6 +19,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "`RAG_PARSING__MAX_PAGES`).",
     },
     "library.ingesting": {"fr": "Import en cours…", "en": "Ingesting…"},
+    "library.method_table": {
+        "fr": "Découpage et indexation de chaque document (méthode)",
+        "en": "How each document was cut and indexed (method)",
+    },
     "library.ingest_done": {"fr": "Import terminé", "en": "Ingestion finished"},
     "library.ingest_failed": {"fr": "Import interrompu", "en": "Ingestion stopped"},
     "library.no_name": {"fr": "Donnez un nom à la collection.", "en": "Give the collection a name."},

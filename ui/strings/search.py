@@ -4,8 +4,12 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "ask.budget": {
-        "fr": "Contexte : {n} parents ({kind}) — {reason}",
-        "en": "Context: {n} parents ({kind}) — {reason}",
+        "fr": "Réponse cherchée dans les {n} sections les plus proches de la question — {reason}",
+        "en": "Answer sought in the {n} sections closest to the question — {reason}",
+    },
+    "ask.budget_method": {
+        "fr": "Méthode : contexte de {n} parents, budget « {kind} » (routeur).",
+        "en": "Method: a context of {n} parents, budget '{kind}' (router).",
     },
     "ask.kind.definition": {"fr": "définition", "en": "definition"},
     "ask.kind.explanation": {"fr": "explication", "en": "explanation"},
@@ -34,11 +38,29 @@ STRINGS: dict[str, dict[str, str]] = {
     "search.thesaurus_saved": {"fr": "Thésaurus enregistré : {n} concepts.", "en": "Thesaurus saved: {n} concepts."},
     "search.title": {"fr": "Test de la recherche", "en": "Retrieval test"},
     "search.query": {"fr": "Question", "en": "Question"},
-    "search.candidate_k": {"fr": "Candidats par canal (candidate_k)", "en": "Candidates per channel (candidate_k)"},
-    "search.context_k": {"fr": "Parents retenus (context_k)", "en": "Parents kept (context_k)"},
+    "search.settings": {"fr": "Réglages de la recherche", "en": "Search settings"},
+    "search.candidate_k": {
+        "fr": "Passages examinés par méthode de recherche",
+        "en": "Passages examined per search method",
+    },
+    "search.candidate_k_help": {
+        "fr": "Paramètre `candidate_k` : candidats gardés par chaque canal (lexical, dense…) avant la fusion.",
+        "en": "Setting `candidate_k`: candidates each channel (lexical, dense…) keeps before the fusion.",
+    },
+    "search.context_k": {"fr": "Sections retenues", "en": "Sections kept"},
+    "search.context_k_help": {
+        "fr": "Paramètre `context_k` : nombre de parents (sections) gardés après la fusion.",
+        "en": "Setting `context_k`: number of parents (sections) kept after the fusion.",
+    },
+    "search.library_empty": {
+        "fr": "La bibliothèque ne contient encore aucun document que vous pouvez lire : il n'y a rien à rechercher. "
+        "Importez d'abord vos documents dans la page Bibliothèque.",
+        "en": "The library holds no document you can read yet: there is nothing to search. "
+        "First import your documents on the Library page.",
+    },
     "search.run": {"fr": "Rechercher", "en": "Search"},
     "search.none": {"fr": "Aucun résultat.", "en": "No result."},
-    "search.elapsed": {"fr": "{n} parents en {s:.2f} s", "en": "{n} parents in {s:.2f} s"},
+    "search.elapsed": {"fr": "{n} sections en {s:.2f} s", "en": "{n} sections in {s:.2f} s"},
     "search.expanded": {"fr": "Termes ajoutés : {terms}", "en": "Added terms: {terms}"},
     "search.select": {
         "fr": "Sélectionnez une ligne pour ouvrir le passage.",
@@ -60,7 +82,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "scol.document": {"fr": "document", "en": "document"},
     "scol.section": {"fr": "section", "en": "section"},
     "scol.pages": {"fr": "pages", "en": "pages"},
-    "scol.best_child": {"fr": "meilleur enfant", "en": "best child"},
+    "scol.best_child": {"fr": "meilleur passage", "en": "best passage"},
     "scol.language": {"fr": "langue", "en": "language"},
     "search.translated": {
         "fr": "Termes cherchés dans les documents en {language} : {terms}",

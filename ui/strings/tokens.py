@@ -21,6 +21,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "tokens.none": {"fr": "Aucun jeton.", "en": "No token."},
     "tokens.revoke": {"fr": "Révoquer", "en": "Revoke"},
     "tokens.revoked": {"fr": "Jeton révoqué.", "en": "Token revoked."},
+    "tokens.revoke_confirm": {
+        "fr": "Révoquer le jeton **{name}** ? Les programmes qui l'utilisent seront refusés aussitôt, "
+        "et un jeton révoqué ne peut pas être rétabli.",
+        "en": "Revoke the token **{name}**? The programs that use it will be refused at once, "
+        "and a revoked token cannot be restored.",
+    },
+    "tokens.revoke_yes": {"fr": "Oui, révoquer", "en": "Yes, revoke"},
+    "tokens.revoke_cancel": {"fr": "Annuler", "en": "Cancel"},
     "tokens.row": {
         "fr": "**{name}** · {user} · jusqu'au {expires}{expired}",
         "en": "**{name}** · {user} · until {expires}{expired}",
