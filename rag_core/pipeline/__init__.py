@@ -66,13 +66,10 @@ from rag_core.pipeline.indexing import ingest, reindex, reindex_pages
 from rag_core.pipeline.jobs import (
     cancel_job,
     clear_finished_jobs,
-    elapsed_of,
     get_job,
     list_jobs,
     live_workers,
-    progress_of,
     queue_places,
-    remaining_of,
     retry_job,
     submit_files,
     submit_upload,
@@ -96,6 +93,7 @@ from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the fa√
 from rag_core.pipeline.presentation import document_view, query_terms
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
+from rag_core.pipeline.time_left import TimeLeft, elapsed_of, progress_of, remaining_of
 from rag_core.pipeline.tokens import create_api_token, list_api_tokens, principal_of_token, revoke_api_token
 from rag_core.pipeline.word_lists import glossary_info, thesaurus_info, upload_glossary, upload_thesaurus
 
@@ -308,6 +306,7 @@ __all__ = [
     "Searching",
     "Settings",
     "TableFormat",
+    "TimeLeft",
     "ViewerTarget",
     "answers_backend",
     "answers_in_scope",
