@@ -84,6 +84,10 @@ class TimeLeft:
         return _robust_rate(segments) if segments else None
 
     def _observe(self, job: Job, now: float) -> None:
+        if self.stage in STAGE_SHARE and STAGES.index(job.stage) < STAGES.index(self.stage):
+            # the job started over (retried, requeued): measure afresh
+            self.stage, self.since, self.marks, self.typical, self.total = "", None, [], {}, 0
+            self.shown, self.shown_at = None, 0.0
         if job.stage != self.stage:
             if self.stage in STAGE_SHARE and self.since is not None:  # the stage that ended: its typical length
                 rate = self._rate()
@@ -91,7 +95,7 @@ class TimeLeft:
             first = not self.stage
             self.stage = job.stage
             # the first stage seen began when the job did, if it is the first stage; a later one just now
-            self.since = job.started_at if first and job.stage == STAGES[0] else (None if first else now)
+            self.since = (job.started_at or None) if first and job.stage == STAGES[0] else (None if first else now)
             self.marks = [(self.since, 0)] if self.since is not None else []
         self.total = job.total
         if not self.marks or job.done != self.marks[-1][1]:

@@ -199,3 +199,17 @@ def test_the_row_alone_gave_an_estimate_that_grew_while_the_slow_page_was_read()
 def test_the_queue_line_in_both_languages(place: int, small: bool, running: int, fr: str, en: str) -> None:
     assert queue_line(place, small, running, "fr") == fr
     assert queue_line(place, small, running, "en") == en
+
+
+def test_a_job_that_starts_over_is_measured_afresh() -> None:
+    """A job retried while the page shows it goes back to its first stage: the estimate forgets
+    the previous attempt's stages instead of counting them as done."""
+    estimate = pipeline.TimeLeft()
+    for second, done in ((10, 5), (20, 10)):
+        job = _job(state="running", stage="parse", done=done, total=20, started_at=STARTED)
+        estimate.update(job, STARTED + second)
+    embed = _job(state="running", stage="embed", done=30, total=60, started_at=STARTED)
+    estimate.update(embed, STARTED + 60)
+    again = _job(state="running", stage="parse", done=1, total=20, started_at=STARTED + 100)
+    estimate.update(again, STARTED + 102)
+    assert estimate.typical == {} and estimate.stage == "parse" and estimate.since == STARTED + 100
