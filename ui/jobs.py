@@ -15,12 +15,13 @@ import streamlit as st
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.pipeline import Principal, Settings
-from ui.i18n import t, user_message
+from ui.i18n import STRINGS, t, user_message
 from ui.markdown import escape_md
 
 SEEN = "jobs_seen_states"  # job id -> last state this session saw: a change to an end state is a notice
 PANEL = "jobs_panel_states"  # job id -> state at the panel's last refresh
 ENDED = ("done", "failed", "cancelled")
+ESTIMATES = "jobs_time_left"  # job id -> its `pipeline.TimeLeft`, kept between refreshes so the figure holds still
 
 
 def duration(seconds: float) -> str:
@@ -32,6 +33,23 @@ def duration(seconds: float) -> str:
         return f"{minutes} min {rest:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def queue_line(place: int, small: bool, running: int, language: str | None = None) -> str:
+    """A queued job's line: its place (« Premier », « 2ᵉ »...), and why it waits or goes first: a small
+    file, or the imports running before it; nothing about imports ahead when none runs."""
+
+    def say(key: str, **values: object) -> str:
+        return STRINGS[key][language].format(**values) if language else t(key, **values)
+
+    where = say("jobs.place_first") if place == 1 else say("jobs.place_nth", place=place)
+    if small:
+        why = say("jobs.place_small")
+    elif running > 0:
+        why = say("jobs.place_ahead_one") if running == 1 else say("jobs.place_ahead_many", running=running)
+    else:
+        return where
+    return say("jobs.place_with", place=where, why=why)
 
 
 def remember_submitted(job_ids: list[str]) -> None:
@@ -106,7 +124,8 @@ def _job_row(job, settings: Settings, principal: Principal, now: float, record=N
             st.progress(pipeline.progress_of(job), text=escape_md(label))
         notes = []
         if job.state == "running":
-            left = pipeline.remaining_of(job, now)
+            estimates = st.session_state.setdefault(ESTIMATES, {})
+            left = pipeline.remaining_of(job, now, estimates.setdefault(job.id, pipeline.TimeLeft()))
             elapsed = duration(pipeline.elapsed_of(job, now))
             notes.append(
                 t("jobs.times_left", elapsed=elapsed, left=duration(left))
@@ -114,8 +133,7 @@ def _job_row(job, settings: Settings, principal: Principal, now: float, record=N
                 else t("jobs.times", elapsed=elapsed)
             )
         elif job.state == "queued" and place is not None:
-            n, small, running = place
-            notes.append(t("jobs.place_small", place=n) if small else t("jobs.place", place=n, running=running))
+            notes.append(queue_line(*place))
         elif job.state in ENDED and job.started_at:
             notes.append(t("jobs.times", elapsed=duration(pipeline.elapsed_of(job, now))))
         if job.submitter != principal.user:
@@ -166,6 +184,10 @@ def queue_panel(settings: Settings, principal: Principal) -> None:
             t("jobs.clear"), key="jobs_clear", icon=":material/clear_all:", on_click=_clear, args=(settings, principal)
         )
     now = time.time()
+    running = {j.id for j in jobs if j.state == "running"}
+    estimates = st.session_state.setdefault(ESTIMATES, {})
+    for job_id in [i for i in estimates if i not in running]:  # ended or requeued: a fresh measurement next time
+        del estimates[job_id]
     places = pipeline.queue_places(settings, jobs) if any(j.state == "queued" for j in jobs) else {}
     with st.container(key="jobs_queue"):
         for job in jobs:

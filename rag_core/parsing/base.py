@@ -19,7 +19,7 @@ from rag_core.library import package_versions
 Progress = Callable[[int, int], None]
 
 # Bump when the conversion code changes what it produces (part of the parse signature).
-PARSER_CODE_VERSION = "10"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
+PARSER_CODE_VERSION = "11"  # 2: whole-word table cells, tables from pictures, text clean-up, captions;
 # 3: text inside pictures, spreads, right-to-left lines, decoration strips;
 # 4: headings from the outline and labelled numbers, metadata titles;
 # 5: watermarks left out (and the picture boxes they stretched cut back), metadata author and date
@@ -28,6 +28,8 @@ PARSER_CODE_VERSION = "10"  # 2: whole-word table cells, tables from pictures, t
 # 8: a displayed equation taken for a heading (unnumbered, no outline entry) is text
 # 9: text a tagged PDF gives as the replacement of images of its lines (ActualText), not pictures
 # 10: a table of words throughout has one header row (its next rows of words are data, not header)
+# 11: labelled lines no layout block holds and topic lines above labelled units are headings; sentence
+#     pieces and bylines are not; R's line of column types is no row of a table image
 
 _LIBRARIES = ("pymupdf", "pymupdf4llm", "docling", "docling-core")
 

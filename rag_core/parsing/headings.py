@@ -70,6 +70,11 @@ def assign_levels(headings: Sequence[HeadingInfo], toc: Sequence[Sequence]) -> l
     return levels
 
 
+def labelled_unit(text: str) -> bool:
+    """A line that names a unit of a labelled text ("Guideline 12", "Article 5"), not its container."""
+    return _UNIT.match(text.strip()) is not None
+
+
 def unit_levels(headings: Sequence[HeadingInfo]) -> list[int]:
     """Levels of a text made of labelled units (guidelines, articles): a container ("Section 2",
     "Chapter", "Annex", "Titre") is level 1, another heading is level 2 under a container (else

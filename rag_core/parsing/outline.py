@@ -11,11 +11,19 @@ signals the PDF gives are trusted above the model:
   "Article L. 123-4", "Orientation 3", "Chapitre 2", "Annex I"): that line (and its
   continuation lines, while the title has not ended) is a heading, whatever its size.
 
-And three rules the other way: a "heading" that opens with a word that continues a sentence or a
-formula ("where", "with", "so that", "où", "avec") is text, so is a displayed equation the layout took for
-a heading ("PSAP = (1 − pc) × Primes acquises", under "on a calculé les PSAP en suivant cette formule :")
-unless it is numbered, labelled or an outline entry ("2.4.3 Connaître la loi de N = M1 + M2" stays),
-and so is a logo's brand name ("Redpaper ™").
+Two more from the PDF's numbering: a labelled line that no layout block holds ("Section 3:
+Assumptions" under EIOPA's logo, which the layout model left out) becomes a heading block of its
+own, and in a text of labelled units, a one-line paragraph printed at the units' left edge just
+above a unit's heading ("Treatment of financial guarantees and contractual options" above
+"Guideline 35 – ...") is the topic heading that groups them.
+
+And four rules the other way: a heading that is a piece of a sentence or a byline (`fragments`:
+"puis", "Comme", "~ with", an author's name under the title) is text; a "heading" that opens with
+a word that continues a sentence or a formula ("where", "with", "so that", "où", "avec") is text,
+so is a displayed equation the layout took for a heading ("PSAP = (1 − pc) × Primes acquises",
+under "on a calculé les PSAP en suivant cette formule :") unless it is numbered, labelled or an
+outline entry ("2.4.3 Connaître la loi de N = M1 + M2" stays), and so is a logo's brand name
+("Redpaper ™").
 """
 
 from __future__ import annotations
@@ -24,8 +32,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag_core.parsing.document_builder import Block
+from rag_core.parsing.fragments import byline, sentence_fragment
 from rag_core.parsing.heading_blocks import body_size
-from rag_core.parsing.headings import labelled_heading
+from rag_core.parsing.headings import labelled_heading, labelled_unit
 from rag_core.parsing.layout_text import Line, fold_key, middle_in, union_bbox
 
 MAX_LINES = 3  # an outline title or a labelled heading spans at most this many lines
@@ -94,15 +103,82 @@ def apply_outline(blocks: Sequence[Block], toc: Sequence[Sequence], page_lines: 
             continue
         if page_lines is not None:
             any(_mark_unboxed(out, title, candidate, page_lines, entry_keys) for candidate in (page, page + 1))
-    for block in out:
+    if page_lines is not None and sum(_labelled_block(b) for b in out) >= MIN_LABELLED:
+        _mark_unboxed_labelled(out, page_lines)
+    _mark_topics(out)
+    first_page = min((b.page_no for b in out), default=0)
+    for index, block in enumerate(out):
         text = " ".join(line.text for line in block.lines)
         if block.kind != "heading":
             continue
+        declared = any(_keys(text) & keys for keys in entry_keys)
         if continues_sentence(text) or wordmark(text):
             block.kind = "text"
-        elif displayed_equation(text) and not any(_keys(text) & keys for keys in entry_keys):
+        elif displayed_equation(text) and not declared:
             block.kind = "text"
+        elif not declared and not _LEADING_NUMBER.match(text) and not labelled_heading(text):
+            if sentence_fragment(text) or (block.page_no == first_page and _under_title(out, index) and byline(text)):
+                block.kind = "text"
     return out
+
+
+MIN_LABELLED = 2  # labelled headings in a document before its text layer is searched for those the layout missed
+MAX_TOPIC_WORDS = 12
+_LEFT_EDGE_PT = 2.0
+_BODY_KINDS = ("text", "list")
+MIN_PARAGRAPH_WORDS = 8
+
+
+def _labelled_block(block: Block) -> bool:
+    return block.kind in _HEADING_KINDS and bool(block.lines) and labelled_heading(block.lines[0].text)
+
+
+def _mark_unboxed_labelled(blocks: list[Block], page_lines: PageLines) -> None:
+    """A heading block for each labelled line ("Section 3: Assumptions") of the text layer that lies
+    in no block of its page, outside the running header and footer."""
+    for page in sorted({b.page_no for b in blocks}):
+        on_page = [b for b in blocks if b.page_no == page]
+        for line in page_lines(page):
+            if not labelled_heading(line.text) or len(line.text.split()) > MAX_LABELLED_WORDS:
+                continue
+            if any(_holds(b, line) or middle_in(line.bbox, b.bbox) for b in on_page):
+                continue
+            heading = Block("heading", page, line.bbox, lines=[line])
+            blocks.insert(_position(blocks, heading), heading)
+
+
+def _mark_topics(blocks: list[Block]) -> None:
+    """In a text of labelled units, a one-line paragraph at a unit heading's left edge just above
+    it, shaped as a name (short, no final stop, not a fragment), becomes a heading."""
+    if sum(b.kind in _HEADING_KINDS and bool(b.lines) and labelled_unit(b.lines[0].text) for b in blocks) < 3:
+        return
+    body = [b for b in blocks if b.kind not in _FURNITURE_KINDS]
+    for block, after in zip(body, body[1:]):
+        if block.kind != "text" or len(block.lines) != 1 or after.kind not in _HEADING_KINDS or not after.lines:
+            continue
+        text = block.lines[0].text.strip()
+        if not labelled_unit(after.lines[0].text) or abs(block.bbox[0] - after.bbox[0]) > _LEFT_EDGE_PT:
+            continue
+        if len(text.split()) <= MAX_TOPIC_WORDS and not text.endswith((".", ":", ";", ",")):
+            if not sentence_fragment(text):
+                block.kind = "heading"
+
+
+def _under_title(blocks: Sequence[Block], index: int) -> bool:
+    """The block comes after its page's first heading, printed smaller than the headings above it
+    (a byline is; a report's real title under its school's name is larger), no paragraph between."""
+    page = blocks[index].page_no
+    before = [b for b in blocks[:index] if b.page_no == page]
+    first = next((i for i, b in enumerate(before) if b.kind in _HEADING_KINDS), None)
+    if first is None:
+        return False
+    above = max((line.size for b in before if b.kind in _HEADING_KINDS for line in b.lines), default=0.0)
+    if max((line.size for line in blocks[index].lines), default=0.0) > above - BODY_TOLERANCE:
+        return False
+    return not any(
+        b.kind in _BODY_KINDS and sum(len(line.text.split()) for line in b.lines) >= MIN_PARAGRAPH_WORDS
+        for b in before[first + 1 :]
+    )
 
 
 def without_number(title: str) -> str:

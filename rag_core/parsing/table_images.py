@@ -102,7 +102,7 @@ def read_table_picture(page: pymupdf.Page, picture: Block) -> Block | None:
         Word(text, (rect.x0 + x0 * sx, rect.y0 + y0 * sy, rect.x0 + x1 * sx, rect.y0 + y1 * sy))
         for (x0, y0, x1, y1), text in boxes
     ]
-    words = [piece for word in words for piece in split_numbers(word)]
+    words = [piece for word in without_column_types(words) for piece in split_numbers(word)]
     table = table_from_words(words, picture.bbox)
     log.info(
         "picture on page %d: %s in %.1f s",
@@ -141,6 +141,19 @@ def table_from_words(words: list[Word], bbox: tuple[float, float, float, float])
     row_edges = [bbox[1]] + [(b + t) / 2 for b, t in zip(bottoms, tops[1:])] + [bbox[3]]
     table = build_table(words, col_edges, row_edges)
     return table if _accepted(table) else None
+
+
+# a column's type as an R console prints it under a data frame's header ("<chr>", "<dbl>"), with the
+# OCR's stray bars and brackets around it ("<|<chr>>")
+_COLUMN_TYPE = re.compile(r"\W*[|Il]?\W*<\s*(?:chr|dbl|int|lgl|fct|ord|date|dttm|cplx|num|list)\s*>\W*")
+
+
+def without_column_types(words: list[Word]) -> list[Word]:
+    """The words without the line of column types an R console prints under a header ("<chr>" in
+    every column): neither a header nor data, it hid the header above it (a table's export read its
+    first row as data under made-up column numbers). Kept when only one word looks like a type."""
+    types = [w for w in words if _COLUMN_TYPE.fullmatch(w.text.strip())]
+    return [w for w in words if w not in types] if len(types) >= MIN_COLS else words
 
 
 def split_numbers(word: Word) -> list[Word]:

@@ -66,13 +66,10 @@ from rag_core.pipeline.indexing import ingest, reindex, reindex_pages
 from rag_core.pipeline.jobs import (
     cancel_job,
     clear_finished_jobs,
-    elapsed_of,
     get_job,
     list_jobs,
     live_workers,
-    progress_of,
     queue_places,
-    remaining_of,
     retry_job,
     submit_files,
     submit_upload,
@@ -98,6 +95,7 @@ from rag_core.pipeline.question_input import QuestionTooLong, check_question, ch
 from rag_core.pipeline.rechecks import answers_in_scope, search_in_scope, stored_row_check  # noqa: F401
 from rag_core.pipeline.searching import search
 from rag_core.pipeline.status import answers_backend, backends, library_location
+from rag_core.pipeline.time_left import TimeLeft, elapsed_of, progress_of, remaining_of
 from rag_core.pipeline.tokens import (
     create_api_token,
     list_api_tokens,
@@ -293,6 +291,7 @@ __all__ = [
     "Searching",
     "Settings",
     "TableFormat",
+    "TimeLeft",
     "ViewerTarget",
     "answers_backend",
     "answers_in_scope",

@@ -3,10 +3,13 @@
 Cells below the header that hold one figure alone are written as numbers, read the way the
 answering code reads figures (`answering.numbers.extract_numbers`: "31 116" with narrow no-break
 spaces, "1 234,5", "(1,577)" as -1577, "12 %" as 0.12), so that a spreadsheet sums a triangle at
-once: Excel numeric cells, CSV with a dot decimal and no thousands separator. A dash alone ("—")
-is an empty cell. The Excel file keeps the cells as printed on a second sheet, and on a third the
-caption, page, and the unit and scale the caption or header states ("en milliers d'euros": 1000). The header row
-stays text (development years are labels).
+once: Excel numeric cells, CSV with a dot decimal and no thousands separator. A cell of digit groups
+split by spaces, each group after the first of three digits, is one figure even when its first group
+is longer than usual ("7143 342", a space lost in print or OCR); two figures of two cells are never
+joined. A dash alone ("—") and "not available" ("NA", "N/A") are empty cells. The Excel file keeps
+the cells as printed on a second sheet, and on a third the caption, page, and the unit and scale
+the caption or header states ("en milliers d'euros": 1000). The header row stays text
+(development years are labels).
 
 `pipeline.export_table` produces these bytes only after checking that the principal may read
 the document. This module does not read the library.
@@ -47,14 +50,24 @@ _SCALES = (  # what a caption or header says of the figures' unit: (pattern, sca
     ),
 )
 _EMPTY_MARKS = {"—", "–", "…"}  # a lone "-" stays text: neutralised as a possible formula
+_MISSING = {"NA", "N/A", "#N/A", "n/a", "N.A."}  # "not available" (R's and Excel's): an empty cell, not a word
 _WRAPPERS = " ()"
+# digit groups separated by spaces (plain, no-break, narrow no-break, thin), every group after the first
+# of three digits: one figure whose first group may be longer than usual ("7143 342": a space the
+# printer or the OCR lost), with an optional decimal part
+_SPACE_GROUPED = re.compile(r"^([-−]?)(\d+)((?:[ \u00a0\u202f\u2009]\d{3})+)(?:[.,](\d+))?$")
 
 
 def cell_number(text: str, language: str = "en") -> float | None:
     """The value of a cell that holds one figure and nothing else; None otherwise (text, empty, a dash)."""
     stripped = " ".join(text.split())
-    if not stripped or stripped in _EMPTY_MARKS:
+    if not stripped or stripped in _EMPTY_MARKS or stripped in _MISSING:
         return None
+    grouped = _SPACE_GROUPED.match(stripped)
+    if grouped:
+        sign, first, rest, decimals = grouped.groups()
+        value = float(first + "".join(rest.split()) + (f".{decimals}" if decimals else ""))
+        return -value if sign else value
     numbers = extract_numbers(stripped, language)
     if len(numbers) != 1:
         return None
@@ -77,7 +90,7 @@ def table_scale(item: Item) -> tuple[str, float]:
 
 
 def _value(text: str, language: str) -> float | int | str | None:
-    if " ".join(text.split()) in _EMPTY_MARKS:
+    if " ".join(text.split()) in _EMPTY_MARKS | _MISSING:
         return None
     value = cell_number(text, language)
     if value is None:

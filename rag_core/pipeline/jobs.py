@@ -26,7 +26,6 @@ from rag_core import ingestion, storage
 from rag_core.access import Principal, includes
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, QuotaError
-from rag_core.ingestion import STAGES
 from rag_core.library import clean_file_name
 from rag_core.messages import message
 from rag_core.pipeline import permissions as perm
@@ -209,37 +208,3 @@ def retry_job(job_id: str, settings: Settings, *, principal: Principal) -> Job:
 def live_workers(settings: Settings) -> list[dict]:
     """The workers that beat within three heartbeats: empty means nothing will run the queue."""
     return open_store(settings).job_table().live_workers(3 * settings.jobs.heartbeat_s)
-
-
-# Each stage's share of a job's time, from the seconds per page the stages took over the corpus
-# (benchmarks/ingest.py and the corpus library's manifests: parse ~55 %, embed ~35 % with the torch
-# passage path, chunk and write the rest). Equal quarters made the time left jump at each stage.
-STAGE_SHARE = {"parse": 0.55, "chunk": 0.05, "embed": 0.35, "write": 0.05}
-
-
-def progress_of(job: Job) -> float:
-    """0..1 over the four stages, each weighted by its share of the time (`STAGE_SHARE`); 1 for an ended job."""
-    if job.state not in ("running", "queued"):
-        return 1.0
-    if job.stage not in STAGES:
-        return 0.0
-    within = job.done / job.total if job.total else 0.0
-    before = sum(STAGE_SHARE[s] for s in STAGES[: STAGES.index(job.stage)])
-    return min(1.0, before + STAGE_SHARE[job.stage] * within)
-
-
-def elapsed_of(job: Job, now: float | None = None) -> float:
-    """Seconds since the job started running (or until it ended); 0 while queued."""
-    if not job.started_at:
-        return 0.0
-    end = job.finished_at or (time.time() if now is None else now)
-    return max(0.0, end - job.started_at)
-
-
-def remaining_of(job: Job, now: float | None = None) -> float | None:
-    """A linear estimate of the seconds left for a running job; None before there is progress."""
-    done = progress_of(job)
-    if job.state != "running" or done <= 0.02:
-        return None
-    elapsed = elapsed_of(job, now)
-    return max(0.0, elapsed / done - elapsed)

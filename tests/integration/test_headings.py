@@ -11,10 +11,12 @@ from pathlib import Path
 import pymupdf
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TitleItem
 
+from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
 from rag_core.parsing.heading_blocks import heading_kind
 from rag_core.parsing.headings import HeadingInfo, assign_levels
+from tests.outline_support import cut_with_outline
 from tests.parsing_support import check_invariants, with_parsing
 
 
@@ -153,3 +155,39 @@ def test_a_sentence_carried_on_from_the_column_before_is_no_heading(
         assert not [h for h in headings if h[:1].islower() and not h.endswith("•")], headings
         texts = [t.text for t in parsed.document.texts if not isinstance(t, SectionHeaderItem | TitleItem)]
         assert any(t.startswith(("bilité au contrat", "variable comonotone")) for t in texts)
+
+
+# Sentence pieces and bylines the layout took for headings, found by parsing the whole corpus
+# (pymupdf backend): (PDF, its pages to parse, the texts that must not name a section there)
+FRAGMENTS = [
+    ("fr_slides_MCS_chap2_modele_individuel.pdf", [1, 12], ["Pierre-Olivier Goffard", "puis"]),
+    (
+        "fr_slides_MCS_chap3_modele_collectif.pdf",
+        [1, 27, 31, 32],
+        ["Pierre-Olivier Goffard", "puis", "puis on note que", "On note que", "Comme"],
+    ),
+    ("en_Mack_parameter_estimation_Bornhuetter_Ferguson_OCR.pdf", [7], ["~ with"]),
+    ("en_Mack2008_prediction_error_Bornhuetter_Ferguson.pdf", [1], ["Thomas Mack"]),
+    ("en_actuar_coverage_modifications.pdf", [1], ["Vincent Goulet Université Laval"]),
+]
+
+
+def test_no_sentence_piece_nor_byline_names_a_section_on_the_pdfs_where_they_occurred(
+    corpus_dir: Path, tmp_path: Path, settings: Settings
+) -> None:
+    """Each was a heading before (so every passage under it was cited under "puis" or "Thomas Mack");
+    now none is a heading nor in a passage's heading path, its words are still in the text, and the
+    page keeps headings (the title of the first page, the slide's own)."""
+    for name, pages, fragments in FRAGMENTS:
+        cut = tmp_path / name
+        cut_with_outline(corpus_dir / name, pages, cut)
+        options = with_parsing(settings, workers=1, ocr=False, table_images=False)
+        parsed = parse(cut, options, tmp_path / f"{cut.stem}_artifacts")
+        heads = [t.text.strip() for t in parsed.document.texts if isinstance(t, SectionHeaderItem | TitleItem)]
+        assert heads or 1 not in pages, name  # a first page keeps its title
+        assert not set(fragments) & set(heads), (name, heads)
+        chunked = build_chunks(parsed.document, "f" * 64, options)
+        in_paths = {h.strip() for p in chunked.parents for h in p.heading_path}
+        assert not set(fragments) & in_paths, (name, in_paths)
+        text = " ".join(" ".join(p.text.split()) for p in chunked.parents)
+        assert all(f in text for f in fragments), name

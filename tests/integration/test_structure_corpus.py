@@ -24,7 +24,7 @@ from rag_core.pipeline.exports import table_bytes
 from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
 from tests.parsing_support import with_parsing
-from ui.section_tree import child_label
+from ui.section_tree import child_label, section_rows
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"
@@ -84,6 +84,56 @@ def test_every_eiopa_guideline_is_a_heading_and_labels_its_passages(parsed, corp
         assert any(f"Guideline {match.group(1)}" in p.section for p in holders), (line, [p.section for p in holders])
         checked += 1
     assert checked >= 89
+
+
+_SECTION = re.compile(r"^(Section \d+)\b")
+
+
+def _printed_sections(pdf_path: Path) -> dict[str, str]:
+    """Guideline number ("37B") -> the "Section N" line printed last before it, read from the PDF's
+    text layer alone (EIOPA's PDF has no outline: its numbering is the one it declares)."""
+    under, current = {}, ""
+    with pymupdf.open(pdf_path) as pdf:
+        for line in (ln.strip() for page in pdf for ln in page.get_text().splitlines()):
+            if found := _SECTION.match(line):
+                current = found.group(1)
+            elif (found := re.match(r"^Guideline (\d+[A-Z]?) [–-] ", line)) and current:
+                under[found.group(1)] = current
+    return under
+
+
+def test_eiopa_tree_holds_its_printed_sections_and_each_guideline_under_its_own(parsed, corpus_dir: Path) -> None:
+    """The section tree has Sections 0 to 5 as printed (Section 3: Assumptions, under the page's logo,
+    was in no layout block: its guidelines were cited under Section 2), and every guideline's passages
+    sit under the section the PDF prints before it: Guideline 37 and 37B under Section 3, not under
+    "Section 2: Segmentation and unbundling" nor directly under a topic of another section."""
+    result, settings = parsed(EIOPA)
+    parents = build_chunks(result.document, "e" * 64, settings).parents
+    rows = section_rows(parents)
+    top = [row.title for row in rows if row.depth == 1 and row.title.startswith("Section")]
+    assert top == [
+        "Section 0 - Proportionality",
+        "Section 1: Data quality",
+        "Section 2: Segmentation and unbundling",
+        "Section 3: Assumptions",
+        "Section 4: Methodologies to calculate technical provisions",
+        "Section 5: Validation",
+    ]
+    printed = _printed_sections(corpus_dir / EIOPA)
+    assert printed["37"] == printed["37B"] == "Section 3" and len(printed) >= 89
+    placed = {}
+    for parent in parents:
+        path = parent.heading_path
+        unit = next((m.group(1) for h in path if (m := re.match(r"^Guideline (\d+[A-Z]?) [–-] ", h))), None)
+        if unit is not None:
+            placed.setdefault(unit, set()).add(path[0].split(":")[0].split(" -")[0])
+    assert set(placed) == set(printed)
+    wrong = {unit: sorted(sections) for unit, sections in placed.items() if sections != {printed[unit]}}
+    assert not wrong, wrong
+    guideline_37 = next(
+        p.heading_path for p in parents if p.heading_path and p.heading_path[-1].startswith("Guideline 37 –")
+    )
+    assert guideline_37[0] == "Section 3: Assumptions" and "Projection of Expenses" not in guideline_37
 
 
 def test_outline_entries_of_the_triangles_report_are_headings_on_their_page(parsed, corpus_dir: Path) -> None:
@@ -217,3 +267,26 @@ def test_exported_columns_sum_to_the_totals_the_report_prints(parsed) -> None:
         numeric = [c.value for row in sheet.iter_rows(min_row=2) for c in row[1:]]
         assert any(isinstance(v, int | float) for v in numeric)
     assert checked >= 3
+
+
+def test_the_triangle_of_charges_exports_ten_numeric_columns_under_its_printed_header(parsed) -> None:
+    """Table 3 of the triangles report (Triangle des charges, an R console printed as an image): the
+    line of column types R prints under the header ("<chr>") hid the header, so the export made up
+    column numbers 1..11 above the real 1..10 row, and "7143 342" (a thousands space lost in print)
+    stayed text, so a sum of the 2005 row missed 7,143,342. Read back by pandas and openpyxl: the
+    development years 1..10 are the header and every cell of the data rows is a number (NA empty)."""
+    result, settings = parsed(TRIANGLES)
+    items = [it for p in build_chunks(result.document, "t" * 64, settings).parents for it in p.items]
+    table = [it for it in items if it.kind == "table"][2]
+    assert table.page == 5
+    frame = pd.read_csv(io.StringIO(table_bytes(table, "csv", "fr").decode("utf-8")))
+    assert list(frame.columns[1:]) == [str(year) for year in range(1, 11)]
+    assert frame.iloc[:, 0].tolist() == list(range(2005, 2015))  # the accident years, as figures
+    assert all(frame[column].dtype.kind in "if" for column in frame.columns[1:])
+    assert frame.iloc[0, 8] == 7_143_342
+    assert frame.iloc[0, 1:].sum() == 79_997_928  # the 2005 row, every development year counted
+    sheet = load_workbook(io.BytesIO(table_bytes(table, "xlsx", "fr")))["table"]
+    rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert rows[0][1:] == [str(year) for year in range(1, 11)] and len(rows) == 11
+    assert all(isinstance(value, int | float) or value is None for row in rows[1:] for value in row)
+    assert sum(v for v in rows[1][1:] if v is not None) == 79_997_928

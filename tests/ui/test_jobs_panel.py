@@ -30,6 +30,7 @@ from tests.jobs_support import WorkerProcess, claim_as_worker, queue_pdf, wait_u
 from tests.ui.apptest_support import hover_texts
 from ui import auth
 from ui.i18n import STRINGS
+from ui.jobs import queue_line
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LOCAL = Principal.local_operator()
@@ -92,7 +93,7 @@ def test_the_library_says_no_worker_runs_while_jobs_wait_and_no_heartbeat_is_ali
     _run(at)
     assert fr("jobs.no_worker") not in _texts(at.warning)
     assert any(t.startswith("waiting.pdf") for t in _progress_texts(at))  # still queued, still listed
-    assert fr("jobs.place_small", place=1) in _texts(at.caption)  # its place and why: a small file, next
+    assert queue_line(1, True, 0, "fr") in _texts(at.caption)  # its place and why: a small file, next
 
     # Heartbeats of 0.1 s: the beat written above is now older than three of them, that worker is gone.
     monkeypatch.setenv("RAG_JOBS__HEARTBEAT_S", "0.1")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag_core.parsing.captions import is_caption_text
-from rag_core.parsing.table_images import split_numbers, table_from_words
+from rag_core.parsing.table_images import split_numbers, table_from_words, without_column_types
 from rag_core.parsing.table_structure import Rule, build_table, looks_numeric
 from rag_core.parsing.table_words import Word
 from rag_core.parsing.unicode_text import clean_text
@@ -153,3 +153,18 @@ def test_ocr_boxes_become_a_grid_of_numbers() -> None:
         _w("2020", 130, 90, 150, 98),
     ]
     assert table_from_words(chart_ticks, (0, 0, 160, 100)) is None  # axis labels are not a table
+
+
+def test_the_column_types_an_r_console_prints_under_a_header_are_not_a_row() -> None:
+    """ "<chr>" under each development year (OCR: "<|<chr>>") hid the header: the export made up column numbers."""
+    header = [Word(str(year), (100.0 + 60 * year, 10.0, 120.0 + 60 * year, 20.0)) for year in range(1, 4)]
+    types = [Word("<|<chr>>", (95.0 + 60 * year, 25.0, 125.0 + 60 * year, 35.0)) for year in range(1, 4)]
+    data = [Word("2005", (20.0, 40.0, 50.0, 50.0))] + [
+        Word("9 507 579", (95.0 + 60 * year, 40.0, 125.0 + 60 * year, 50.0)) for year in range(1, 4)
+    ]
+    kept = without_column_types(header + types + data)
+    assert kept == header + data
+    table = table_from_words(kept, (0.0, 0.0, 300.0, 60.0))
+    assert table is not None and table.n_rows == 2
+    lone = [Word("<int>", (100.0, 25.0, 120.0, 35.0))]
+    assert without_column_types(header + lone) == header + lone  # one such word alone is kept

@@ -35,7 +35,37 @@ def test_a_cell_holding_one_figure_has_its_value(text: str, language: str, value
     assert cell_number(text, language) == pytest.approx(value)
 
 
-@pytest.mark.parametrize("text", ["—", "", "Total", "2015-2020", "n = 5", "1 200 et 3 400", "S1"])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("7143 342", 7143342),  # a thousands space lost in print or OCR: groups after the first of three digits
+        ("7 143 342", 7143342),
+        (f"7143{NNBSP}342,5", 7143342.5),
+        ("12345\u00a0678", 12345678),
+        ("-7143 342", -7143342),
+    ],
+)
+def test_digit_groups_split_by_spaces_are_one_figure(text: str, value: float) -> None:
+    assert cell_number(text, "fr") == pytest.approx(value)
+    assert cell_number(text, "en") == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["7143 3421", "2 3", "2014 15", "1 2 3"])
+def test_groups_not_of_three_digits_are_not_joined(text: str) -> None:
+    assert cell_number(text, "fr") is None
+
+
+def test_two_figures_in_adjacent_cells_stay_two_and_na_is_empty() -> None:
+    rows = [["", "1", "2", "3"], ["2005", "7143", "342", "NA"]]
+    cells = [TableCell(row=r, col=c, text=t) for r, row in enumerate(rows) for c, t in enumerate(row) if t]
+    item = Item(kind="table", ref="#/tables/4", page=1, boxes=[], n_rows=2, n_cols=4, cells=cells)
+    frame = pd.read_csv(io.StringIO(table_bytes(item, "csv", "fr").decode("utf-8")))
+    assert frame.iloc[0].tolist()[:3] == [2005, 7143, 342] and pd.isna(frame.iloc[0, 3])
+    sheet = load_workbook(io.BytesIO(table_bytes(item, "xlsx", "fr")))["table"]
+    assert [c.value for c in sheet[2]] == [2005, 7143, 342, None]
+
+
+@pytest.mark.parametrize("text", ["—", "", "Total", "2015-2020", "n = 5", "1 200 et 3 400", "S1", "NA", "N/A"])
 def test_a_cell_that_is_not_one_figure_has_no_value(text: str) -> None:
     assert cell_number(text, "fr") is None
 

@@ -23,14 +23,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "jobs.times": {"fr": "écoulé {elapsed}", "en": "elapsed {elapsed}"},
     "jobs.times_left": {"fr": "écoulé {elapsed} · reste environ {left}", "en": "elapsed {elapsed} · about {left} left"},
     "jobs.by": {"fr": "déposé par {user}", "en": "uploaded by {user}"},
-    "jobs.place": {
-        "fr": "{place}ᵉ dans la file : {running} import(s) en cours d'abord",
-        "en": "place {place} in the queue: {running} import(s) running first",
+    # the queue line: "{place}" alone, or "{place} : {why}"; French ordinals agree with « import » (masculine)
+    "jobs.place_first": {"fr": "Premier dans la file", "en": "First in the queue"},
+    "jobs.place_nth": {"fr": "{place}ᵉ dans la file", "en": "Place {place} in the queue"},
+    "jobs.place_with": {"fr": "{place} : {why}", "en": "{place}: {why}"},
+    "jobs.place_ahead_one": {"fr": "1 import en cours avant lui", "en": "1 import running before it"},
+    "jobs.place_ahead_many": {
+        "fr": "{running} imports en cours avant lui",
+        "en": "{running} imports running before it",
     },
-    "jobs.place_small": {
-        "fr": "{place}ᵉ dans la file : petit fichier, pris avant les grands",
-        "en": "place {place} in the queue: a small file, taken before large ones",
-    },
+    "jobs.place_small": {"fr": "petit fichier, pris avant les grands", "en": "a small file, taken before large ones"},
     "jobs.cancel": {"fr": "Annuler", "en": "Cancel"},
     "jobs.retry": {"fr": "Relancer", "en": "Retry"},
     "jobs.cancelled_now": {"fr": "Import de « {file} » annulé.", "en": "Import of “{file}” cancelled."},
