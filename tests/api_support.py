@@ -9,8 +9,11 @@ import os
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rag_core import pipeline
 from rag_core.access import Principal
@@ -91,3 +94,21 @@ def serve_library(template: IngestedCollections, root: Path, **env: str) -> Serv
     tokens["limited"] = token_of(lib, BOB, "rate")
     proc, url = start_api(lib, **{"RAG_API__RATE_LIMIT_PER_MINUTE": str(RATE_LIMIT), **env})
     return Served(lib, url, proc, tokens, result.doc_id)
+
+
+@contextmanager
+def served_library(template: IngestedCollections, root: Path, **env: str) -> Iterator[Served]:
+    """`serve_library` for the length of a block (a module's fixture): the server is stopped at its end."""
+    server = serve_library(template, root, **env)
+    try:
+        yield server
+    finally:
+        server.proc.terminate()
+        server.proc.wait(timeout=30)
+
+
+def openai_client(served: Served, who: str) -> Any:
+    """The official OpenAI client on the served `/v1`, with `who`'s token, no retries."""
+    import openai
+
+    return openai.OpenAI(base_url=served.url + "/v1", api_key=served.tokens[who], max_retries=0)

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 from pydantic import SecretStr
 
 from rag_core.config import LLMSettings, Settings
@@ -40,3 +48,29 @@ def messages(server: FakeChatServer, n: int = 0) -> tuple[str, str]:
     if isinstance(content, list):
         content = "\n".join(p.get("text", "") for p in content if p["type"] == "text")
     return system["content"], content
+
+
+@contextmanager
+def model_server(command: Sequence[str], url: str, log: Path, wait_s: float = 180) -> Iterator[str]:
+    """A model server started from `command` (its output in `log`), once `url`/models answers; stopped after."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(list(command), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + wait_s
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the model server exited ({proc.returncode}): {log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the model server did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()

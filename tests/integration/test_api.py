@@ -24,7 +24,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.access import AuditLog
 from tests.access_support import ADMIN, ALICE, SECRET_QUERY, TOPICS, IngestedCollections
-from tests.api_support import Served, serve_library, token_of
+from tests.api_support import Served, openai_client, served_library, token_of
 from tests.jobs_support import REPO, wait_until
 
 COVERAGE_QUESTION = "Which insurance coverage modifications does the coverage function of actuar handle?"
@@ -32,16 +32,11 @@ COVERAGE_QUESTION = "Which insurance coverage modifications does the coverage fu
 
 @pytest.fixture(scope="module")
 def served(access_template: IngestedCollections, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    server = serve_library(access_template, tmp_path_factory.mktemp("api"))
-    try:
+    with served_library(access_template, tmp_path_factory.mktemp("api")) as server:
         yield server
-    finally:
-        server.proc.terminate()
-        server.proc.wait(timeout=30)
 
 
-def _client(served: Served, who: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=served.url + "/v1", api_key=served.tokens[who], max_retries=0)
+_client = openai_client
 
 
 def test_the_openai_client_gets_citations_to_the_right_document_and_page(served: Served) -> None:

@@ -22,7 +22,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.access import AuditLog
 from tests.access_support import ALICE, BOB, IngestedCollections
-from tests.api_support import Served, serve_library, token_of
+from tests.api_support import Served, openai_client, served_library, token_of
 from tests.integration.test_api import COVERAGE_QUESTION, _mcp_http, _source_of, _text_of
 from tests.jobs_support import REPO, wait_until
 
@@ -32,16 +32,11 @@ SURROGATE = "What is a deductible \ud83d?"
 
 @pytest.fixture(scope="module")
 def served(access_template: IngestedCollections, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    server = serve_library(access_template, tmp_path_factory.mktemp("api-inputs"))
-    try:
+    with served_library(access_template, tmp_path_factory.mktemp("api-inputs")) as server:
         yield server
-    finally:
-        server.proc.terminate()
-        server.proc.wait(timeout=30)
 
 
-def _client(served: Served, who: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=served.url + "/v1", api_key=served.tokens[who], max_retries=0)
+_client = openai_client
 
 
 def _chat(client: openai.OpenAI, question: str, stream: bool = False):

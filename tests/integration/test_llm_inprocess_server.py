@@ -9,10 +9,7 @@ test runs; on a machine without them it is skipped with the reason.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +20,7 @@ from rag_core.answering import answer
 from rag_core.config import LLMSettings, Settings
 from rag_core.config.reader_section import DEFAULT_GGUF
 from tests.answering_support import make_result
+from tests.llm_support import model_server
 from tests.ui.browser_support import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,28 +38,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "server.log"
     command = [sys.executable, str(REPO / "tools" / "serve_model.py"), "--port", str(port), "--ctx", str(N_CTX)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the model server exited ({proc.returncode}): {log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the model server did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.5)
+    with model_server(command, f"http://127.0.0.1:{port}/v1", log) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_an_answer_from_a_real_model_behind_llama_cpps_server(settings: Settings, served: str) -> None:

@@ -11,9 +11,6 @@ to `json_object`, the reply is bounded so that it never ends in a format error, 
 from __future__ import annotations
 
 import os
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +21,7 @@ from rag_core.answering import answer
 from rag_core.config import LLMSettings, Settings
 from rag_core.llm import endpoint
 from tests.answering_support import make_result
+from tests.llm_support import model_server
 from tests.ui.browser_support import free_port
 
 PREFIX = Path(os.environ.get("LLAMA_SERVER_PREFIX", "/work/llama"))
@@ -69,28 +67,8 @@ def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         "--port",
         str(port),
     ]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(["nice", "-n", "10", *command], stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the llama.cpp server exited ({proc.returncode}): {log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the llama.cpp server did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.5)
+    with model_server(["nice", "-n", "10", *command], f"http://127.0.0.1:{port}/v1", log) as url:
         yield url, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_an_answer_from_a_real_llama_cpp_server(settings: Settings, real_server: tuple[str, Path]) -> None:
