@@ -49,12 +49,16 @@ cols = st.columns(2)
 cols[0].metric(t("stat.parents"), len(parents))
 cols[1].metric(t("stat.children"), len(children))
 with st.expander(t("inspect.stats_method")):  # the method's words: parents, children, tokens
-    cols = st.columns(3)
+    method_cols = st.columns(3)
     if parents:
-        cols[0].metric(t("stat.parent_tokens"), f"{min(p.tokens for p in parents)}–{max(p.tokens for p in parents)}")
-        cols[2].metric(t("stat.max_children"), max(len(p.child_ids) for p in parents))
+        method_cols[0].metric(
+            t("stat.parent_tokens"), f"{min(p.tokens for p in parents)}–{max(p.tokens for p in parents)}"
+        )
+        method_cols[2].metric(t("stat.max_children"), max(len(p.child_ids) for p in parents))
     if children:
-        cols[1].metric(t("stat.child_tokens"), f"{min(c.tokens for c in children)}–{max(c.tokens for c in children)}")
+        method_cols[1].metric(
+            t("stat.child_tokens"), f"{min(c.tokens for c in children)}–{max(c.tokens for c in children)}"
+        )
 
 left, right = st.columns([5, 6])
 with left:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any, cast
 
 from fastapi import FastAPI
 from starlette.requests import Request
@@ -75,7 +76,7 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
     if mcp_app is not None:
         # its one route, /mcp, every method: a route, not a mount at "/", so that any other path
         # gets the API's 404 and a wrong method on an API route its 405
-        app.router.add_route("/mcp", mcp_app, include_in_schema=False)
+        app.router.add_route("/mcp", cast(Any, mcp_app), include_in_schema=False)  # an ASGI app as the endpoint
     app.add_middleware(AuditAfterResponse, settings=settings)
     app.add_middleware(BodyLimit, settings=settings)
     return app

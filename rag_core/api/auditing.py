@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from typing import Literal
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -77,7 +78,7 @@ class AuditAfterResponse:
         if who is not None:
             principal, fields = who.principal, {"pat_id": who.token_id}
         else:
-            channel = "mcp" if scope["path"].rstrip("/") == "/mcp" else "api"
+            channel: Literal["api", "mcp"] = "mcp" if scope["path"].rstrip("/") == "/mcp" else "api"
             token = Request(scope).headers.get("authorization", "").partition(" ")[2]
             principal, fields = anonymous(channel), refused_fields(token, state.get("refused") or _why(token))
         pipeline.record_event(self.settings, "api_request", principal=principal, **call, **fields)

@@ -215,8 +215,12 @@ def _pdf(cited: Cited, settings: Settings, who: Caller) -> Response:
 
 
 BINARY = {"schema": {"type": "string", "format": "binary"}}
-PNG = {200: {"content": {"image/png": BINARY}, "description": "The page as a PNG, the quote highlighted"}}
-PDF = {200: {"content": {"application/pdf": BINARY}, "description": "The cited pages alone, as a PDF"}}
+PNG: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"image/png": BINARY}, "description": "The page as a PNG, the quote highlighted"}
+}
+PDF: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": BINARY}, "description": "The cited pages alone, as a PDF"}
+}
 RefQuery = Annotated[str, Query(min_length=1, max_length=MAX_REF_CHARS, description="A citation link's `ref`")]
 PageQuery = Annotated[int | None, Query(ge=1, description="One of the cited pages (default: the first)")]
 

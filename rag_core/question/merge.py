@@ -3,7 +3,7 @@ sub-question, and the sub-questions that found nothing named."""
 
 from __future__ import annotations
 
-from rag_core.models import Answer, Source, SubQuestion
+from rag_core.models import Answer, Paragraph, Source, SubQuestion
 
 NO_SOURCE = {
     "en": "No source was found for the sub-question “{q}”.",
@@ -15,7 +15,8 @@ def merge_answers(question: str, answers: list[Answer], subs: list[SubQuestion],
     """One answer with a paragraph (or more) per sub-question; a sub-question with no source is named.
     The first answer is the user's question as written: its paragraphs come first, under no sub-question
     heading, and it is not listed among the sub-questions (which only add searches to it)."""
-    paragraphs, uncited, dropped, warnings, missing, parent_ids = [], [], [], [], [], []
+    paragraphs: list[Paragraph] = []
+    uncited, dropped, warnings, missing, parent_ids = [], [], [], [], []
     sources: list[Source] = []
     marked, marks, kept = [], [], []
     for i, (ans, sub) in enumerate(zip(answers, subs, strict=True)):

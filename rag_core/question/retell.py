@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, partial
 
 from rag_core.answering import run_messages
 from rag_core.answering.coverage import _SAY
@@ -91,8 +91,12 @@ def retell(text: str, language: str) -> str:
         for source, pattern in patterns.items():
             if source == language:
                 continue
-            text = pattern.sub(lambda m, f=family, s=source: _told(m.groupdict(), f[language], s, language), text)
+            text = pattern.sub(partial(_told_match, template=family[language], source=source, target=language), text)
     return text
+
+
+def _told_match(match: re.Match[str], template: str, source: str, target: str) -> str:
+    return _told(match.groupdict(), template, source, target)
 
 
 def _told(values: Mapping[str, str], template: str, source: str, target: str) -> str:
