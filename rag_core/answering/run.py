@@ -340,7 +340,9 @@ class AnswerRun:
                     yield Draft(done, current)
         except LLMError as err:
             self.dialect = known_dialect(self.settings) or ""  # accepted, even when its reply was unusable
-            fallen = self.extractive(warnings=[str(err)], fallback=str(err))
+            # a reply came (cut, or not the format): the model read the prompt and wrote it; estimated, said so
+            spent = (estimate_tokens(self._sent), estimate_tokens(err.reply)) if err.reply else (0, 0)
+            fallen = self.extractive([str(err)], (), spent, str(err), bool(err.reply))
             yield self._finish(fallen.model_copy(update={"fallback_reply": err.reply[:2000]}))
             return
         finally:

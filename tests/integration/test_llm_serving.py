@@ -74,6 +74,8 @@ def test_a_reply_cut_twice_falls_back_naming_the_cut_with_the_raw_reply(settings
         a = answer("What does Mack's model give?", make_result(), llm_settings(settings, server, timeout_s=10.0))
     assert a.mode == "extractive"
     assert "cut off at its token limit" in a.fallback and "does not follow the required format" not in a.fallback
+    # the model read the prompt and wrote until cut: its tokens are estimated and said to be, not 0/0
+    assert a.tokens_estimated and a.prompt_tokens > 500 and a.completion_tokens > 50
     assert a.fallback_reply.startswith('{"paragraphs"')  # the model's own words, for the closing note
     assert len(server.requests) == 3  # json_schema refused, then the reply and one shorter request: no repair
 
