@@ -331,7 +331,7 @@ def use_retry(
 
 
 # ----- what the reader is told -------------------------------------------------------------------
-_SAY = {
+SAY = {
     "en": {
         "missing": "None of the documents you can access mentions {terms}.",
         "not_in_passages": "The passages used do not mention {terms}, although the library does.",
@@ -358,7 +358,7 @@ _SAY = {
 
 
 def _listed(terms: Sequence[str], language: str, both: bool = False) -> str:
-    say = _SAY.get(language, _SAY["en"])
+    say = SAY.get(language, SAY["en"])
     quoted = [say["quote"].format(t) for t in terms]
     join = say["and"] if both else say["or"]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + join + quoted[-1]
@@ -366,13 +366,13 @@ def _listed(terms: Sequence[str], language: str, both: bool = False) -> str:
 
 def missing_message(terms: Sequence[str], language: str) -> str:
     """ "None of the documents you can access mentions 'TSCA'." """
-    return _SAY.get(language, _SAY["en"])["missing"].format(terms=_listed(terms, language))
+    return SAY.get(language, SAY["en"])["missing"].format(terms=_listed(terms, language))
 
 
 def apart_message(terms: Sequence[str], others: Sequence[str], language: str) -> str:
     """ "No passage found mentions '2005' together with 'Mack', though the documents mention each." (the
     question's constraints that no one passage holds together)"""
-    say = _SAY.get(language, _SAY["en"])
+    say = SAY.get(language, SAY["en"])
     if not others:
         return say["apart_alone"].format(terms=_listed(terms, language, True))
     return say["apart"].format(terms=_listed(terms, language, True), others=_listed(others, language, True))
@@ -383,7 +383,7 @@ def coverage_notes(
 ) -> list[str]:
     """The sentences that mark an answer whose passages miss some of the question's terms, or that
     read a misspelt word as the passages' word."""
-    say = _SAY.get(language, _SAY["en"])
+    say = SAY.get(language, SAY["en"])
     notes = [say["read_as"].format(written=w, read=r) for w, r in read]
     if retried:
         notes.append(say["retried"].format(terms=_listed(retried, language)))

@@ -38,7 +38,7 @@ class ReaderVerdict:
 
 ReadContext = Callable[[Sequence[RetrievedParent], Sequence[str]], ReaderVerdict | None]
 
-_NEAR_MISS = {
+NEAR_MISS = {
     "en": "The closest passages do not state the answer to this question (looked for: {terms}). They are listed "
     "below; none was judged to answer it.",
     "fr": "Les passages les plus proches ne donnent pas la réponse à cette question (cherché : {terms}). Ils sont "
@@ -49,7 +49,7 @@ _NEAR_MISS = {
 def near_miss_message(terms: Sequence[str], question: str, language: str) -> str:
     """The refusal of a question no candidate answers, naming what was looked for (its terms, else itself)."""
     looked = ", ".join(f"« {t} »" if language == "fr" else f"'{t}'" for t in terms) or question.strip()
-    return _NEAR_MISS.get(language, _NEAR_MISS["en"]).format(terms=looked)
+    return NEAR_MISS.get(language, NEAR_MISS["en"]).format(terms=looked)
 
 
 def short_paragraph(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rag_core.models import Mark, Paragraph, Source
 from rag_core.text import collapse_ws, contains_quote, written_in
 
-_MESSAGES = {
+MESSAGES = {
     "en": {
         "unknown": "Removed citation(s) of unknown source(s): {ids}.",
         "no_quote": "No supporting quote was given.",
@@ -61,7 +61,7 @@ class Verified:
 
 
 def _messages(language: str) -> dict[str, str]:
-    return _MESSAGES.get(language, _MESSAGES["en"])
+    return MESSAGES.get(language, MESSAGES["en"])
 
 
 def resolver(sources: Sequence[Source], aliases: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from functools import cache, partial
 
 from rag_core.answering import run_messages
-from rag_core.answering.coverage import _SAY
-from rag_core.answering.lead import _NEAR_MISS
-from rag_core.answering.verification import _MESSAGES as _VERIFICATION
+from rag_core.answering.coverage import SAY
+from rag_core.answering.lead import NEAR_MISS
+from rag_core.answering.verification import MESSAGES as VERIFICATION
 from rag_core.question.merge import NO_SOURCE
-from rag_core.understanding.budget import _REASONS
+from rag_core.understanding.budget import REASONS
 
 LANGUAGES = ("en", "fr")
 _QUOTED = {"en": re.compile(r"'([^']*)'"), "fr": re.compile(r"« (.*?) »")}
@@ -31,13 +31,13 @@ MIN_TEMPLATE_CHARS = 12  # shorter entries of the tables (" or ", "'{}'") are pa
 def _families() -> list[dict[str, str]]:
     """Each template of ours in every language: {language: template}."""
     found: list[dict[str, str]] = []
-    by_language = (_SAY, _VERIFICATION, _REASONS)
+    by_language = (SAY, VERIFICATION, REASONS)
     for table in by_language:
         for key, text in table["en"].items():
             if len(text.strip()) < MIN_TEMPLATE_CHARS:
                 continue  # a quoting pattern or a joining word, not a sentence
             found.append({lang: table[lang][key] for lang in LANGUAGES if key in table.get(lang, {})})
-    flat = [_NEAR_MISS, NO_SOURCE, *(v for v in vars(run_messages).values() if isinstance(v, dict))]
+    flat = [NEAR_MISS, NO_SOURCE, *(v for v in vars(run_messages).values() if isinstance(v, dict))]
     found += [{lang: d[lang] for lang in LANGUAGES if lang in d} for d in flat if {"en", "fr"} <= set(d)]
     return [f for f in found if len(f) == len(LANGUAGES) and all(isinstance(v, str) for v in f.values())]
 

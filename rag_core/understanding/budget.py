@@ -74,7 +74,7 @@ _ROUTER_PROMPT = {
         "Ne répondez pas à la question."
     ),
 }
-_REASONS = {
+REASONS = {
     "en": {
         "comparison": "comparison: the question contains “{cue}”",
         "explanation": "explanation: the question contains “{cue}”",
@@ -99,7 +99,7 @@ def rule_plan(question: str, settings: Settings, language: str | None = None) ->
     """Cue words decide the kind; a comparison is split by `split_comparison`."""
     language = language or detect_language(question)
     folded = fold(question)
-    reasons = _REASONS.get(language, _REASONS["en"])
+    reasons = REASONS.get(language, REASONS["en"])
     for kind, pattern in (("comparison", _COMPARISON), ("explanation", _EXPLANATION)):
         match = pattern.search(folded)
         if match:
@@ -110,7 +110,7 @@ def rule_plan(question: str, settings: Settings, language: str | None = None) ->
 
 
 def fixed_plan(question: str, settings: Settings, language: str | None = None) -> Plan:
-    reasons = _REASONS.get(language or detect_language(question), _REASONS["en"])
+    reasons = REASONS.get(language or detect_language(question), REASONS["en"])
     return Plan("definition", settings.retrieval.context_k, reasons["fixed"], "fixed")
 
 
