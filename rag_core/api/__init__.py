@@ -77,6 +77,7 @@ def create_app(settings: Settings, *, with_mcp: bool = True) -> FastAPI:
         # its one route, /mcp, every method: a route, not a mount at "/", so that any other path
         # gets the API's 404 and a wrong method on an API route its 405
         app.router.add_route("/mcp", cast(Any, mcp_app), include_in_schema=False)  # an ASGI app as the endpoint
-    app.add_middleware(AuditAfterResponse, settings=settings)
+    # the last added runs first: the audit wraps the body limit, so a body refused at the door is recorded too
     app.add_middleware(BodyLimit, settings=settings)
+    app.add_middleware(AuditAfterResponse, settings=settings)
     return app

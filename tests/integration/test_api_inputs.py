@@ -270,3 +270,13 @@ def test_a_command_line_action_is_audited_with_the_channel_cli(served: Served) -
     rows = [(r["event"], r["user"], r["channel"]) for r in _trail(served)[before:]]
     assert ("token_created", "dave@example.com", "cli") in rows
     assert ("search", "(local operator)", "cli") in rows
+
+
+def test_a_body_refused_at_the_door_is_in_the_audit_trail(served: Served) -> None:
+    """The body limit answers before any route: its 413 is recorded like every other request."""
+    before = len(_trail(served))
+    big = {"query": "x" * 300_000}  # past the 256 KB of a JSON body
+    assert served.call("POST", "/api/search", served.tokens["alice"], big)[0] == 413
+    wait_until(lambda: any(r.get("status") == 413 for r in _trail(served)[before:]), 10)
+    (row,) = [r for r in _trail(served)[before:] if r.get("status") == 413]
+    assert (row["event"], row["path"], row["channel"]) == ("api_request", "/api/search", "api")
