@@ -19,14 +19,16 @@ from ui.widgets import call, checked_once
 def shown_as_crop(
     text: str,
     doc_id: str,
+    file_name: str,
     boxes: Sequence[HighlightBox],
     settings: Settings,
     principal: Principal,
     show_text: Callable[[], None],
 ) -> bool:
-    """When `text` is garbled and its `boxes` give a crop of `doc_id` the principal may read: the crop,
-    its caption and `show_text()` under an expander; True. Otherwise nothing is shown; False."""
-    if not boxes or not pipeline.garbled_maths(text):
+    """When `text` is garbled and its `boxes` give a crop of `doc_id` (a PDF, `file_name`) the principal
+    may read: the crop, its caption and `show_text()` under an expander; True. Otherwise nothing is
+    shown; False (a document of another format has no printed page to crop)."""
+    if not boxes or not file_name.lower().endswith(".pdf") or not pipeline.garbled_maths(text):
         return False
     region = tuple((b.page, b.x0, b.y0, b.x1, b.y1) for b in boxes)
 
@@ -57,5 +59,5 @@ def source_as_crop(
     for source in sources:
         boxes = pipeline.crop_boxes(source, quote)
         if boxes:
-            return shown_as_crop(text, source.doc_id, boxes, settings, principal, show_text)
+            return shown_as_crop(text, source.doc_id, source.file_name, boxes, settings, principal, show_text)
     return False

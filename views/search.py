@@ -195,6 +195,7 @@ if result is not None:
                     if not shown_as_crop(
                         r.best_child.text,
                         r.document.doc_id,
+                        r.document.file_name,
                         r.best_child.boxes,
                         settings,
                         principal,

@@ -49,10 +49,10 @@ def region_image(
 ) -> bytes:
     """The union of `boxes` on the page of the first one (the others' pages left out), `margin`
     points wider, as a PNG drawn at 144 dpi: a formula the text layer garbled, shown as printed.
-    NotFoundError for a document the principal may not read, a forged id, no box or a page not in
-    the document. Audited as an opened page."""
+    NotFoundError for a document the principal may not read, a forged id, a document that is not a
+    PDF, no box or a page not in the document. Audited as an opened page."""
     record = perm.readable_record(open_store(settings), doc_id, settings, principal)
-    if not boxes:
+    if not boxes or not record.file_name.lower().endswith(".pdf"):  # another format prints no page
         raise NotFoundError.of("doc.page_missing")
     page = boxes[0].page
     on_page = [b for b in boxes if b.page == page]

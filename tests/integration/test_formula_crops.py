@@ -99,6 +99,17 @@ def test_a_principal_who_may_not_read_gets_no_crop(library) -> None:
         pipeline.region_image(doc_id, [], settings, principal=READER)
 
 
+def test_a_document_that_is_not_a_pdf_has_no_crop(library, tmp_path: Path) -> None:
+    """A Markdown file prints no page: whatever boxes are asked for, no crop (and no error of the renderer)."""
+    settings, _, children = library
+    note = tmp_path / "note.md"
+    note.write_text("# Mack\n\nLes estimateurs sont indépendants pour i\u0338 = j.\n", encoding="utf-8")
+    (result,) = pipeline.ingest([note], settings, collection="maths", principal=ADMIN)
+    assert result.status == "ingested", result.message
+    with pytest.raises(NotFoundError):
+        pipeline.region_image(result.doc_id, children[0].boxes, settings, principal=READER)
+
+
 @pytest.mark.parametrize("name", CLEAN_PDFS)
 def test_clean_corpus_text_is_never_taken_for_garbled(corpus_dir: Path, name: str) -> None:
     """Every text block of these documents (as the parser cleans the text layer's characters)."""

@@ -97,3 +97,19 @@ def test_search_shows_a_clean_passage_as_text(fake_pipeline: dict, crops: list) 
     assert not at.exception
     assert crops == [] and crops_shown(at) == []
     assert any("A franchise" in m.value for m in at.markdown)  # the excerpt, as before
+
+
+def test_ask_shows_a_garbled_paragraph_of_another_format_as_text(
+    fake_pipeline: dict, crops: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Word or Markdown document prints no page: its garbled paragraph stays text, with no error."""
+    docx = SOURCE.model_copy(update={"file_name": "hypotheses.docx"})
+    answer = Answer(
+        question="Mack ?", mode="extractive", sources=[docx], paragraphs=[Paragraph(text=GARBLED, source_ids=[docx.id])]
+    )
+    replace(monkeypatch, pipeline, "ask", fake_ask(lambda q: answer))
+    at = run_app("views/ask.py")
+    at.chat_input(key="ask_input").set_value("Mack ?").run()
+    assert not at.exception and not at.error
+    assert crops == [] and crops_shown(at) == []
+    assert any("Ci1, . . . , Ci(j−1)" in m.value for m in at.markdown)
