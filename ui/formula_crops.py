@@ -23,7 +23,7 @@ def shown_as_crop(
     boxes: Sequence[HighlightBox],
     settings: Settings,
     principal: Principal,
-    show_text: Callable[[], None],
+    show_text: Callable[[], object],
 ) -> bool:
     """When `text` is garbled and its `boxes` give a crop of `doc_id` (a PDF, `file_name`) the principal
     may read: the crop, its caption and `show_text()` under an expander; True. Otherwise nothing is
@@ -50,7 +50,7 @@ def source_as_crop(
     quote: str,
     settings: Settings,
     principal: Principal,
-    show_text: Callable[[], None],
+    show_text: Callable[[], object],
 ) -> bool:
     """`shown_as_crop` for a paragraph of an answer: the boxes of its quote in the first cited source
     that has any (`pipeline.crop_boxes`)."""

@@ -4,6 +4,8 @@ pair per channel, `result.channels`) in a folded table for those who test the re
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -199,7 +201,7 @@ if result is not None:
                         r.best_child.boxes,
                         settings,
                         principal,
-                        lambda excerpt=excerpt: st.markdown(excerpt),
+                        partial(st.markdown, excerpt),
                     ):
                         st.markdown(excerpt)
                 action.button(
