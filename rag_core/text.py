@@ -165,3 +165,77 @@ def safe_cell(text: str, numbers_allowed: bool = False) -> str:
     if numbers_allowed and start == 0 and _PLAIN_NEGATIVE.fullmatch(text):
         return text
     return "'" + text
+
+
+# ----- mathematics the text layer garbled ----------------------------------------------------
+# Each sign is a property of the extracted text, never of a document: a glyph the PDF's fonts map
+# to no character (U+FFFD, a control code, a private-use code), a negation slash left on a letter
+# (after NFC, "=" + U+0338 is "≠": an overlay left over means the "≠" was split), a placeholder box
+# in the middle of a line before single letters, raw display-maths markup mixing operators with
+# letters, a bracketed label printed twice over itself ("[Mac99]Mac99]").
+_OVERLAYS = "\u0334\u0335\u0336\u0337\u0338\u20d2\u20d3\u20e5\u20eb"
+_RELATIONS = "=<>∈∋⊂⊃⊆⊇≤≥∼~≈≡|"
+_OVERLAY_BY_RELATION = re.compile(f"[{_OVERLAYS}]\\s{{0,2}}[{re.escape(_RELATIONS)}]")
+_PLACEHOLDERS = "\u25a1\u25ad\u25af\u2b1a\ufffc"  # white square/rectangles, dotted square, object replacement
+_PLACEHOLDER_IN_LINE = re.compile(
+    f"[^\\s{_PLACEHOLDERS}][^\\S\\n]*[{_PLACEHOLDERS}](?=[^\\S\\n]*(?:[^\\W\\d_]|[{re.escape(_RELATIONS)}+−-])(?!\\w))"
+)
+_BIG_OPERATORS = "∑∏∫∮√¯ˆ˜"
+_DISPLAY_MATHS = re.compile(r"\$\$(.{1,300}?)\$\$", re.DOTALL)
+_REPEATED_LABEL = re.compile(r"\[([^\[\]\s]{1,24})\]\[?\1\]")
+_SPACES = frozenset("\t\n\r\f\v")
+
+
+def _unmapped_glyph(ch: str) -> bool:
+    """A character standing for a glyph the font maps to nothing readable: U+FFFD, a control code
+    other than whitespace, a private-use code point."""
+    if ch == "\ufffd":
+        return True
+    category = unicodedata.category(ch)
+    return (category == "Cc" and ch not in _SPACES) or category == "Co"
+
+
+def _bullet_glyph(text: str, i: int) -> bool:
+    """An unmapped glyph alone before text at the start of a line: a bullet (Symbol, Wingdings, a
+    TeX dingbat), read as a bullet whatever its code."""
+    line_start = text.rfind("\n", 0, i) + 1
+    return not text[line_start:i].strip() and text[i + 1 : i + 2] in (" ", "\t")
+
+
+_PROSE_SINGLES = frozenset("aAàyI")  # one-letter words of French and English prose
+
+
+def _in_maths(text: str, i: int, reach: int = 12) -> bool:
+    """Whether the glyph at `i` sits among mathematics: within `reach` characters on either side, a
+    digit, an operator or bracket, a Greek letter, another unmapped glyph, or a one-letter symbol. A
+    stray icon in a sentence ("voir le dépôt suivant \x87.") or after a heading is no formula."""
+    window = text[max(0, i - reach) : i + reach + 1]
+    at = i - max(0, i - reach)
+    for j, ch in enumerate(window):
+        if j == at or ch.isspace():
+            continue
+        if ch.isdigit() or ch in "()[]{}=+-−/^_|" or unicodedata.category(ch) == "Sm" or _unmapped_glyph(ch):
+            return True
+        if "\u0370" <= ch <= "\u03ff":
+            return True
+        lone = (j == 0 or not window[j - 1].isalpha()) and (j + 1 == len(window) or not window[j + 1].isalpha())
+        if ch.isalpha() and lone and ch not in _PROSE_SINGLES and 0 < j < len(window) - 1:
+            return True
+    return False
+
+
+def garbled_maths(text: str) -> bool:
+    """True when the text layer garbled the passage (mostly its mathematics), so that the words read
+    are not what the page prints. Conservative: prose in any language, tables of figures and clean
+    formulas (`C_{i,j+1} = f_j C_{i,j}`, `MSEP = Var + bias²`, "x ≠ y") are never flagged."""
+    text = unicodedata.normalize("NFC", text)
+    for i, ch in enumerate(text):
+        if _unmapped_glyph(ch) and not _bullet_glyph(text, i) and (ch == "\ufffd" or _in_maths(text, i)):
+            return True
+    if _OVERLAY_BY_RELATION.search(text) or _PLACEHOLDER_IN_LINE.search(text) or _REPEATED_LABEL.search(text):
+        return True
+    for run in _DISPLAY_MATHS.finditer(text):
+        body = run.group(1)
+        if any(op in body for op in _BIG_OPERATORS) and re.search(r"[^\W\d_]", body):
+            return True
+    return False

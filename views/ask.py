@@ -15,6 +15,7 @@ from ui import state
 from ui.answer_stream import answer_cost, await_stopped, stream_answer
 from ui.auth import page_context
 from ui.downloads import download
+from ui.formula_crops import source_as_crop
 from ui.i18n import label_text, lang, t, user_message
 from ui.markdown import escape_md
 from ui.marks import show_marks, show_paragraph_marks
@@ -115,14 +116,18 @@ def answer_details(answer: Answer) -> None:
 
 
 def render_paragraph(paragraph: Paragraph, by_id: dict, m: int, p_index: int) -> None:
-    """The answering sentence first; a long table excerpt folded under it."""
+    """The answering sentence first; a long table excerpt folded under it. A sentence whose extracted
+    text is garbled mathematics is shown as the page prints it, its text folded (`ui.formula_crops`)."""
     table = paragraph.table
     if table is not None and len(table.rows) > LONG_TABLE_ROWS and table.source_id in by_id:
         st.markdown(marked_text(paragraph))
         with st.expander(t("ask.table_rows", n=len(table.rows))):
             table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}")
     elif not table_excerpt(paragraph, by_id, key=f"table-{m}-{p_index}"):
-        st.markdown(marked_text(paragraph))
+        cited = [by_id[i] for i in paragraph.source_ids if i in by_id]
+        text = marked_text(paragraph)
+        if not source_as_crop(paragraph.text, cited, paragraph.quote, settings, principal, lambda: st.markdown(text)):
+            st.markdown(text)
 
 
 def render_answer(answer: Answer, question: str, m: int) -> None:

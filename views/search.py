@@ -4,6 +4,8 @@ pair per channel, `result.channels`) in a folded table for those who test the re
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -11,6 +13,7 @@ from rag_core import pipeline
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
 from ui import state
 from ui.auth import page_context
+from ui.formula_crops import shown_as_crop
 from ui.i18n import label_text, t, user_message
 from ui.markdown import escape_md, marked_excerpt
 from ui.widgets import call, show_target
@@ -189,7 +192,18 @@ if result is not None:
                     f"**{i + 1}. {escape_md(r.document.file_name)}** · {escape_md(label_text(r.parent.section) or '—')}"
                     + (f" · {t('search.page', pages=pages)}" if pages else "")
                 )
-                head.markdown(marked_excerpt(r.best_child.text, terms))
+                excerpt = marked_excerpt(r.best_child.text, terms)
+                with head:  # a garbled formula as printed, its text folded; any other passage as text
+                    if not shown_as_crop(
+                        r.best_child.text,
+                        r.document.doc_id,
+                        r.document.file_name,
+                        r.best_child.boxes,
+                        settings,
+                        principal,
+                        partial(st.markdown, excerpt),
+                    ):
+                        st.markdown(excerpt)
                 action.button(
                     t("search.open"),
                     key=f"search_open_{i}",

@@ -69,3 +69,20 @@ def page_png(pdf_path: Path, page: int, boxes: Sequence[tuple[float, float, floa
         data = shown.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
         out.close()
     return data
+
+
+def region_png(
+    pdf_path: Path, page: int, rect: tuple[float, float, float, float], zoom: float = 2.0, margin: float = 4.0
+) -> bytes:
+    """The region `rect` (PDF points, top-left origin) of one page (1-based, physical), `margin`
+    points wider on each side and clipped to the page, as a PNG drawn at `zoom` times 72 dpi: a
+    passage as the page prints it."""
+    with pymupdf.open(pdf_path) as src:
+        if not 1 <= page <= src.page_count:
+            raise NotFoundError.of("doc.page_missing")
+        shown = src[page - 1]
+        x0, y0, x1, y1 = rect
+        clip = pymupdf.Rect(x0 - margin, y0 - margin, x1 + margin, y1 + margin) & shown.rect  # both as displayed
+        if clip.is_empty:
+            raise NotFoundError.of("doc.page_missing")
+        return shown.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, alpha=False).tobytes("png")

@@ -74,7 +74,7 @@ from rag_core.pipeline.jobs import (
     submit_files,
     submit_upload,
 )
-from rag_core.pipeline.page_images import citation_image
+from rag_core.pipeline.page_images import citation_image, crop_boxes, region_image
 from rag_core.pipeline.permissions import (  # noqa: F401  (re-exported: the façade's grant and audit verbs)
     audit_csv,
     audit_events,
@@ -111,6 +111,7 @@ from rag_core.question.retell import retell  # an answer's own sentences in the 
 from rag_core.question.sources import cited_sources
 from rag_core.question.stream import QuestionStream
 from rag_core.storage import document_folder
+from rag_core.text import garbled_maths  # a passage whose extracted text is not what the page prints
 from rag_core.understanding import term_presence
 from rag_core.understanding.followups import Message
 
@@ -311,6 +312,7 @@ __all__ = [
     "clear_finished_jobs",
     "conversation_answers",
     "conversation_history",
+    "crop_boxes",
     "create_api_token",
     "create_collection",
     "delete",
@@ -318,6 +320,7 @@ __all__ = [
     "export_table",
     "exposure_refusal",
     "get_document",
+    "garbled_maths",
     "get_job",
     "glossary_info",
     "grant",
@@ -350,6 +353,7 @@ __all__ = [
     "record_event",
     "record_inspection",
     "record_sign_in",
+    "region_image",
     "reindex",
     "reindex_pages",
     "remaining_of",

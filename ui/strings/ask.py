@@ -95,4 +95,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Rechercher avec les {max} premiers caractères",
         "en": "Search with the first {max} characters",
     },
+    # a passage whose extracted text is garbled (mathematics), shown as the page prints it (Ask and Search)
+    "crop.caption": {
+        "fr": "Formule telle qu'imprimée (le texte extrait est illisible)",
+        "en": "Formula as printed (the extracted text is unreadable)",
+    },
+    "crop.text": {"fr": "Texte extrait", "en": "Extracted text"},
 }
