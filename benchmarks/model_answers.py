@@ -174,9 +174,9 @@ def main() -> int:
     parser.add_argument("--rescore", help="read the rows of an earlier --out, score them again, report; no model run")
     args = parser.parse_args()
     if args.rescore:
-        rows = json.loads(Path(args.rescore).read_text(encoding="utf-8"))
-        rescore(rows, args.set)
-        report(rows)
+        stored: list[dict] = json.loads(Path(args.rescore).read_text(encoding="utf-8"))
+        rescore(stored, args.set)
+        report(stored)
         return 0
     server = serve_model.start(args.gguf, args.port, args.ctx, args.threads)
     llm = LLMSettings(
