@@ -103,7 +103,10 @@ def _journey(url: str, pdf: Path, page) -> None:
     refusal = ask(page, REFUSED)
     warning = refusal.locator('[data-testid="stAlert"]').filter(has_text=ABSENT)
     warning.first.wait_for(timeout=10_000)
-    assert f"None of the documents you can access mentions '{ABSENT}'." in warning.first.inner_text()
+    # the page is in French: the refusal of an English question is told in the page's language
+    said = warning.first.inner_text()
+    assert f"Aucun des documents auxquels vous avez accès ne mentionne « {ABSENT} »." in said, said
+    assert "None of the documents" not in said
     assert refusal.locator('[data-testid="stAlert"]').count() >= 2  # ...and the closest passages are not an answer
     shot(page, "01_refusal")
 

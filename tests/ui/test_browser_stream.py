@@ -150,8 +150,10 @@ def _journey(url: str, server: FakeChatServer, page) -> None:
     with rerun(page):
         page.get_by_role("button", name="Arrêter la rédaction").click()
     stopped = page.locator('[data-testid="stChatMessage"]').last
-    stopped.get_by_text("Generation stopped").first.wait_for(timeout=30_000)
+    # the page is in French: the stop notice of an English question is told in the page's language
+    stopped.get_by_text("Rédaction arrêtée").first.wait_for(timeout=30_000)
     text = stopped.inner_text()
+    assert "Generation stopped" not in text
     assert ANSWER["paragraphs"][0]["text"] in text
     assert ANSWER["paragraphs"][2]["text"] not in text  # never written before the stop
     assert "▌" not in text

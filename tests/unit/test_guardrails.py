@@ -57,4 +57,4 @@ def test_every_mark_of_every_check_has_its_message() -> None:
     keys |= {f"mark.{c.name}.skipped_{why}" for c in CHECKS if "judge" in c.needs for why in ("extractive", "stopped")}
     assert keys <= mark_strings.STRINGS.keys()
     assert all(set(v) == {"fr", "en"} for v in mark_strings.STRINGS.values())
-    assert [c.name for c in CHECKS] == ["numbers", "support", "collections"]
+    assert [c.name for c in CHECKS] == ["numbers", "support", "subject", "collections"]
