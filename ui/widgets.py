@@ -212,22 +212,16 @@ def open_source(source: Source, quote: str = "", paragraph: Paragraph | None = N
 
 
 CARD_LABEL_CHARS = 72  # a card's label longer than this is shortened before its page part
-MIN_CUT_CHARS = 12  # what is left of a shortened part: less says nothing
 
 
 def short_label(label: str, limit: int = CARD_LABEL_CHARS) -> str:
     """`label` at most `limit` characters, its closing page part ('p. 12', 'p. 4–7') kept whole: the
-    text before it is cut (an ellipsis) rather than the page number by the button's width; the part
-    just before the page (a table's or a figure's own label) is kept whole too when the rest leaves room."""
+    text before it is cut (an ellipsis) rather than the page number by the button's width."""
     if len(label) <= limit:
         return label
     head, sep, tail = label.rpartition(" · ")
     if not sep or not tail.startswith("p. "):
         return label[: limit - 1].rstrip() + "…"
-    outer, inner_sep, inner = head.rpartition(" · ")
-    room = limit - len(tail) - len(sep) - len(inner_sep) - len(inner) - 1
-    if inner_sep and room >= MIN_CUT_CHARS:  # the part just before the page (a table's own label) stays whole
-        return f"{outer[:room].rstrip(' ·›')}…{inner_sep}{inner}{sep}{tail}"
     room = max(limit - len(tail) - len(sep) - 1, 1)
     return f"{head[:room].rstrip(' ·›')}…{sep}{tail}"
 

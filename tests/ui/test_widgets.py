@@ -56,10 +56,6 @@ def test_short_label_keeps_the_page_number_whole() -> None:
     assert short_label("Guide · p. 4–7", 60) == "Guide · p. 4–7"  # short enough: as it is
     assert short_label("x" * 80 + " · p. 12–14", 40).endswith("… · p. 12–14")
     assert short_label("no page part " * 10, 30).endswith("…") and len(short_label("no page part " * 10, 30)) <= 30
-    # a table's own label, just before the page, stays whole when the section before it can be cut instead
-    table = "Access the loss development factors and the full triangle · Tableau : sans légende conservée · p. 1"
-    cut = short_label(table)
-    assert len(cut) <= 72 and cut.endswith("… · Tableau : sans légende conservée · p. 1") and cut.startswith("Access")
 
 
 def test_a_card_names_the_passage_page_and_keeps_the_whole_label_for_its_tooltip() -> None:
@@ -72,6 +68,5 @@ def test_a_card_names_the_passage_page_and_keeps_the_whole_label_for_its_tooltip
         update={"label": long, "pages": [22, 23], "boxes": [HighlightBox(page=23, x0=72, y0=90, x1=500, y1=104)]}
     )
     text, whole = card_label(slide)  # no quote: the cited passage's page, which the viewer opens
-    assert whole == long.replace("p. 22–23", "p. 23") and len(text) <= 72
-    assert text.endswith("… · Section 4 › Risk margin · p. 23")  # the title is cut, the section and page kept
+    assert whole == long.replace("p. 22–23", "p. 23") and text.endswith("… · p. 23") and len(text) <= 72
     assert card_label(SOURCE) == (SOURCE.label, "")  # short: as it is, no tooltip
