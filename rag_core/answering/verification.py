@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from rag_core.models import Mark, Paragraph, Source
 from rag_core.text import collapse_ws, contains_quote, written_in
+from rag_core.understanding.followups import content_stems
 
 MESSAGES = {
     "en": {
@@ -199,19 +200,17 @@ _DENIAL = re.compile(
     r"n'(est|sont) pas (fourni|donn|indiqu|précis|mentionn|disponible)\w*|"
     r"ne (donne|précise|fournit|mentionne|indique)n?t? pas|aucune? (information|mention|chiffre|valeur))"
 )
-_CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
 _FIGURE = re.compile(r"\d[\d\s.,\u00a0\u202f]*\d|\d")
-_FILLER = frozenset(
+# the words of a denial itself ("not provided in the text"), which say nothing of what is denied
+_FILLER = content_stems(
     "provided given stated mentioned available specified reported included information mention figure text "
-    "sources source document documents context passage passages does provide state specify report include "
-    "fourni fournie donné donnée indiqué indiquée précisé précisée mentionné mentionnée disponible texte "
-    "sources source document documents contexte passage passages information mention chiffre valeur donne "
-    "précise fournit indique pour dans avec sans sont cette with from that this their there which what".split()
+    "sources document context passage provide state specify report include fourni donné indiqué précisé "
+    "mentionné disponible texte contexte chiffre valeur donne précise fournit indique"
 )
 
 
 def _subject(sentence: str) -> set[str]:
-    return {w.casefold()[:5] for w in _CONTENT.findall(sentence) if w.casefold() not in _FILLER}
+    return content_stems(sentence) - _FILLER
 
 
 def denies_a_stated_figure(sentence: str, stated: Sequence[str]) -> bool:

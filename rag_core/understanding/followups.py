@@ -141,6 +141,15 @@ def key_terms(text: str) -> list[str]:
     return out
 
 
+STEM_CHARS = 5  # content words compared on their first letters: "limite" / "limites", "reserve" / "reserves"
+
+
+def content_stems(text: str) -> set[str]:
+    """The first letters of each content word of `text` (`key_terms`, figures left out): what two texts
+    compare to tell whether they speak of the same thing."""
+    return {fold(w)[:STEM_CHARS] for w in key_terms(text) if not any(ch.isdigit() for ch in w)}
+
+
 def looks_like_followup(question: str) -> bool:
     folded = _INTERROGATIVE.sub(" ", fold(question)).strip()
     words = re.findall(r"[0-9a-z]+", folded)

@@ -16,12 +16,18 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_core.text import detect_language, fold
-from rag_core.understanding.followups import Message, Rewrite, RewriteOut, key_terms, rewrite_instructions, rule_rewrite
+from rag_core.understanding.followups import (
+    Message,
+    Rewrite,
+    RewriteOut,
+    content_stems,
+    rewrite_instructions,
+    rule_rewrite,
+)
 
 # a run of this many words shared with the instructions or a schema's description is an echo
 _ECHO_RUN = 4
 _KEY = re.compile(r"^\W*[a-z]+(_[a-z]+)+\W*$|^\W*(type|description|properties|items|kind|reason|title)\W*(:.*)?$")
-_STEM = 5  # content words match on their first letters: "limite" / "limites", "reserve" / "reserves"
 
 _WHY = {
     "en": {
@@ -68,13 +74,9 @@ def echoes(text: str, instructions: Iterable[str]) -> bool:
     return False
 
 
-def _stems(text: str) -> set[str]:
-    return {fold(w)[:_STEM] for w in key_terms(text)}
-
-
 def shares_content(text: str, other: str) -> bool:
     """Whether `text` names at least one content word of `other` (compared on their first letters)."""
-    return bool(_stems(text) & _stems(other))
+    return bool(content_stems(text) & content_stems(other))
 
 
 def plan_problem(
@@ -106,8 +108,8 @@ def rewrite_problem(
     why = _WHY.get(language, _WHY["en"])
     if echoes(standalone, instructions):
         return why["echo"]
-    anchor = question if _stems(question) else previous
-    if _stems(anchor) and not shares_content(standalone, anchor):
+    anchor = question if content_stems(question) else previous
+    if content_stems(anchor) and not shares_content(standalone, anchor):
         return why["unrelated"]
     return None
 

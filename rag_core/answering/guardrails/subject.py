@@ -18,21 +18,10 @@ from collections.abc import Sequence
 from rag_core.answering.guardrails.base import Evidence, Need, Outcome, with_mark
 from rag_core.config import Settings
 from rag_core.models import Mark, Paragraph, Source
-from rag_core.text import find_quote, fold, written_in
+from rag_core.text import find_quote, written_in
+from rag_core.understanding.followups import content_stems
 
 SUBJECT_MARK = Mark(name="subject", level="caution", key="mark.subject.elsewhere", explains=True)
-_WORD = re.compile(r"[^\W\d_][\w'-]*")
-_STEM = 5
-# words any question or quote may hold: they say nothing of the subject
-_PLAIN = frozenset(
-    "the and for with that this from what which when where does are was were how why into over under than "
-    "les des une est sont pour dans par sur avec que qui quoi quel quelle quels quelles comment pourquoi "
-    "cette ces aux elle ils leur".split()
-)
-
-
-def _stems(text: str) -> set[str]:
-    return {fold(w)[:_STEM] for w in _WORD.findall(text) if len(w) > 2 and fold(w) not in _PLAIN}
 
 
 def names_the_subject(
@@ -40,12 +29,12 @@ def names_the_subject(
 ) -> bool:
     """False only when the quote says enough to be judged and neither it nor what its source writes around
     it (`context`) shares a content word with the question. `written`: the language of the quote's source."""
-    if len(_stems(quote)) < 3:
+    if len(content_stems(quote)) < 3:
         return True  # a figure or a row: the numbers check reads it
     if not terms and ((written and written != language) or written_in(quote) not in (None, language)):
         return True  # another language and no translation to compare with
-    asked = _stems(question) | {s for t in terms for s in _stems(t)}
-    return bool(_stems(context or quote) & asked) or not asked
+    asked = content_stems(question) | {s for t in terms for s in content_stems(t)}
+    return bool(content_stems(context or quote) & asked) or not asked
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
