@@ -12,28 +12,14 @@ from typing import Any
 
 import pandas as pd
 
-from rag_core.pipeline import Principal
+from rag_core.pipeline import AUDIT_COLUMNS, Principal
 from ui.i18n import STRINGS, t
 
 LOCAL_USER = Principal.local_operator().user  # the local mode's operator, named in the page's language
 
-COLUMNS = (
-    "at",
-    "event",
-    "user",
-    "groups",
-    "admin",
-    "channel",
-    "collection",
-    "doc_id",
-    "file_name",
-    "pages",
-    "question",
-    "scope",
-    "context",
-    "cited",
-)
-FOLDED = "details"  # every other field, "name: value" (a question, a scope, an event's own details)
+# the trail's named fields, with who acted through which channel after the user; the rest folded into one
+COLUMNS = (*AUDIT_COLUMNS[:4], "admin", "channel", *AUDIT_COLUMNS[4:-1])
+FOLDED = AUDIT_COLUMNS[-1]  # every other field, "name: value" (a question, a scope, an event's own details)
 
 
 def cell(value: Any) -> str:

@@ -31,6 +31,7 @@ from rag_core.access import (  # the pages' sign-in builds the principal every e
     principal_from_claims,
     principal_from_headers,
 )
+from rag_core.access.audit import CSV_COLUMNS as AUDIT_COLUMNS  # the trail's named fields, in order
 from rag_core.access.principal import LOOPBACK
 from rag_core.citations import (  # what the viewer shows, and its highlights
     LIGHT_COLOR,
@@ -269,6 +270,7 @@ def ask_stream(
 # The entry points, the types they take and return, and what the pages need to show them (sign-in,
 # labels, highlights, the user's messages); nothing private, nothing only a test needs.
 __all__ = [
+    "AUDIT_COLUMNS",
     "AmbiguousGroupsHeader",
     "Checked",
     "ConversationSummary",
