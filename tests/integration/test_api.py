@@ -36,11 +36,8 @@ def served(access_template: IngestedCollections, tmp_path_factory: pytest.TempPa
         yield server
 
 
-_client = openai_client
-
-
 def test_the_openai_client_gets_citations_to_the_right_document_and_page(served: Served) -> None:
-    reply = _client(served, "alice").chat.completions.create(
+    reply = openai_client(served, "alice").chat.completions.create(
         model="library", messages=[{"role": "user", "content": COVERAGE_QUESTION}]
     )
     cites = reply.model_extra["citations"]
@@ -53,7 +50,7 @@ def test_the_openai_client_gets_citations_to_the_right_document_and_page(served:
 
 def test_the_streamed_answer_keeps_every_citation(served: Served) -> None:
     chunks = list(
-        _client(served, "alice").chat.completions.create(
+        openai_client(served, "alice").chat.completions.create(
             model="library/guides", messages=[{"role": "user", "content": COVERAGE_QUESTION}], stream=True
         )
     )
@@ -66,7 +63,7 @@ def test_the_streamed_answer_keeps_every_citation(served: Served) -> None:
 
 def test_a_follow_up_is_read_with_the_earlier_turns_the_client_sends(served: Served) -> None:
     client, first_question, follow_up = (
-        _client(served, "alice"),
+        openai_client(served, "alice"),
         "What does the Quokka reserving guide protect?",
         "And its overview?",
     )
@@ -87,10 +84,10 @@ def test_a_follow_up_is_read_with_the_earlier_turns_the_client_sends(served: Ser
 
 
 def test_models_are_the_collections_the_caller_may_read(served: Served) -> None:
-    assert [m.id for m in _client(served, "alice").models.list()] == ["library", "library/guides"]
-    assert [m.id for m in _client(served, "bob").models.list()] == ["library"]
+    assert [m.id for m in openai_client(served, "alice").models.list()] == ["library", "library/guides"]
+    assert [m.id for m in openai_client(served, "bob").models.list()] == ["library"]
     with pytest.raises(openai.NotFoundError, match="no model 'library/board'"):
-        _client(served, "bob").chat.completions.create(
+        openai_client(served, "bob").chat.completions.create(
             model="library/board", messages=[{"role": "user", "content": SECRET_QUERY}]
         )
 
@@ -112,7 +109,7 @@ def test_a_user_without_a_grant_gets_nothing_of_the_collection_through_any_route
                 served.call("POST", "/api/search", token, {"query": SECRET_QUERY, "doc_ids": [board]})[2],
             ]
         )
-        reply = _client(served, who).chat.completions.create(
+        reply = openai_client(served, who).chat.completions.create(
             model="library", messages=[{"role": "user", "content": SECRET_QUERY}]
         )
         shown += reply.model_dump_json().encode()

@@ -36,9 +36,6 @@ def served(access_template: IngestedCollections, tmp_path_factory: pytest.TempPa
         yield server
 
 
-_client = openai_client
-
-
 def _chat(client: openai.OpenAI, question: str, stream: bool = False):
     """One chat completion through the official client; the body as JSON with escapes (`json.dumps`'s
     default, as curl or a browser sends it): the client's own encoder cannot send a lone surrogate."""
@@ -77,7 +74,7 @@ def test_a_question_over_the_limit_is_refused_before_any_work_with_the_same_reas
     assert status == 400 and "characters long; at most 2000" in rest
     for stream in (False, True):
         with pytest.raises(openai.BadRequestError) as refused:
-            _chat(_client(served, "alice"), LONG_QUESTION, stream)
+            _chat(openai_client(served, "alice"), LONG_QUESTION, stream)
         assert refused.value.status_code == 400 and rest in str(refused.value)
     ask, search = _mcp_http(
         served, "alice", [("ask", {"question": LONG_QUESTION}), ("search", {"query": LONG_QUESTION})]
@@ -90,7 +87,7 @@ def test_a_question_over_the_limit_is_refused_before_any_work_with_the_same_reas
 
 
 def test_a_lone_surrogate_is_a_400_and_a_streamed_error_the_openai_client_raises(served: Served) -> None:
-    client = _client(served, "alice")
+    client = openai_client(served, "alice")
     with pytest.raises(openai.BadRequestError, match="not valid text at position 22"):
         _chat(client, SURROGATE)
     with pytest.raises(openai.APIError, match="not valid text at position 22"):
@@ -107,7 +104,7 @@ def test_a_blank_question_is_a_400_on_rest_and_v1_and_an_invalid_tool_call_on_mc
         status, message = _rest_error(served, path, body)
         assert status == 400 and "empty or only blanks" in message
     with pytest.raises(openai.BadRequestError, match="empty or only blanks"):
-        _chat(_client(served, "alice"), "   ")
+        _chat(openai_client(served, "alice"), "   ")
     (ask,) = _mcp_http(served, "alice", [("ask", {"question": "  "})])
     assert _mcp_error(ask).startswith("Error executing tool ask: invalid: The question (or search query) is empty")
 

@@ -24,17 +24,16 @@ from rag_core.understanding.followups import content_stems
 SUBJECT_MARK = Mark(name="subject", level="caution", key="mark.subject.elsewhere", explains=True)
 
 
-def names_the_subject(
-    quote: str, question: str, terms: Sequence[str], language: str, written: str = "", context: str = ""
-) -> bool:
-    """False only when the quote says enough to be judged and neither it nor what its source writes around
-    it (`context`) shares a content word with the question. `written`: the language of the quote's source."""
+def names_the_subject(quote: str, question: str, terms: Sequence[str], language: str, cited: Sequence[Source]) -> bool:
+    """False only when the quote says enough to be judged and neither it nor the sentence it stands in, with
+    its source's section (`quote_context`), shares a content word with the question."""
     if len(content_stems(quote)) < 3:
         return True  # a figure or a row: the numbers check reads it
-    if not terms and ((written and written != language) or written_in(quote) not in (None, language)):
+    other = any(s.language and s.language != language for s in cited)
+    if not terms and (other or written_in(quote) not in (None, language)):
         return True  # another language and no translation to compare with
     asked = content_stems(question) | {s for t in terms for s in content_stems(t)}
-    return bool(content_stems(context or quote) & asked) or not asked
+    return not asked or bool(content_stems(quote_context(quote, cited)) & asked)
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -70,10 +69,8 @@ class SubjectCheck:
         by_id = {s.id: s for s in evidence.sources}
         for para in paragraphs:
             cited = [by_id[sid] for sid in para.source_ids if sid in by_id]
-            other = next((s.language for s in cited if s.language and s.language != evidence.language), "")
-            context = quote_context(para.quote, cited)
             if para.status == "supported" and not names_the_subject(
-                para.quote, evidence.question, evidence.terms, evidence.language, other, context
+                para.quote, evidence.question, evidence.terms, evidence.language, cited
             ):
                 para = with_mark(para.model_copy(update={"status": "partially_supported"}), SUBJECT_MARK)
             out.append(para)
