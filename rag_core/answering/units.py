@@ -11,7 +11,7 @@ writes one paragraph or list item per line, a list item with its marker):
   "Deux problèmes se posent néanmoins" or a heading does) is quoted with the items that follow it;
   one that ends with a colon above a paragraph (a formula, a rule) is quoted with that paragraph;
   one that ends its parent is quoted with the items the parents after it hold
-  (`announced_items`, read by the question's search: `rag_core.question.announced`);
+  (`answering.announcements`, read by the question's search: `rag_core.question.announced`);
 - a numbered title of a regulatory text ("Guideline 69 – ...", "Article 12", "Orientation 5")
   is quoted with its numbered paragraphs, up to `MAX_UNIT_CHARS` (the first paragraph always
   whole); a title cut there ends with `CUT_MARK` on a line of its own, so the reader knows that more
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag_core.answering.evidence import is_code_like
-from rag_core.models import Parent, RetrievedParent
+from rag_core.models import RetrievedParent
 
 MAX_UNIT_CHARS = 2000  # a title's paragraphs are cut (at a paragraph's end) past this length
 CUT_MARK = "[…]"  # the last line of a title's quote that stops before its last paragraph
@@ -51,6 +51,9 @@ _ANNOUNCES = re.compile(
     re.IGNORECASE,
 )
 _FINAL = ".!?:;"
+# a list item that names its place in the list with a word and a count: "- Method 3) To approximate ...",
+# "Étape 2 : ...", "Level 1:"; the word is the list's own, so "Method 3" continues "Method 2"
+_LABELLED = re.compile(r"^\s*(?:[-–•]\s+)?([^\W\d_]{3,})\s+(\d{1,2})\s*[):.–-]\s")
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Unit:
     end: int
     first: str
     cut: bool = False  # more of the unit follows `end` (a title past `MAX_UNIT_CHARS`)
+    skipped: tuple[tuple[int, int], ...] = ()  # line ranges inside it quoted as `CUT_MARK` (a list's asides)
 
 
 def parent_lines(hit: RetrievedParent) -> list[str]:
@@ -88,7 +92,16 @@ def _continues(prev: str, line: str) -> bool:
 def _items_end(lines: Sequence[str], start: int, number: int | None) -> int:
     """End of the block begun at `start`: its items and continuations; numbered lines are items when they
     count 1, 2, 3 ... (a list), a new paragraph when they follow `number` (the block's own number)."""
+    return _block(lines, start, number)[0]
+
+
+def _block(lines: Sequence[str], start: int, number: int | None) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """`_items_end`, and a list of labelled items ("Method 1)", "Method 2)") that goes on after an aside:
+    the block runs on to the item whose label continues the count ("Method 3)" further down, before the
+    next numbered paragraph or title), the aside's lines being returned as skipped ranges."""
     end, next_item = start + 1, 1
+    labels: dict[str, int] = {}
+    skipped: list[tuple[int, int]] = []
     while end < len(lines):
         line, prev = lines[end], lines[end - 1]
         n = _number(line)
@@ -99,9 +112,37 @@ def _items_end(lines: Sequence[str], start: int, number: int | None) -> int:
                 break
             next_item += 1
         elif not (_is_item(line) or _continues(prev, line)):
-            break
+            resumed = _resumes(lines, end, labels, number)
+            if resumed is None:
+                break
+            skipped.append((end, resumed))
+            end = resumed
+            line = lines[end]
+        label = _LABELLED.match(line)
+        if label:
+            labels[label.group(1).lower()] = int(label.group(2))
         end += 1
-    return end
+    while skipped and skipped[-1][1] >= end:  # never end on an aside
+        end = skipped.pop()[0]
+    return end, tuple(skipped)
+
+
+MAX_ASIDE_LINES = 40  # the most lines between two labelled items of one list
+
+
+def _resumes(lines: Sequence[str], at: int, labels: dict[str, int], number: int | None) -> int | None:
+    """The line after `at` that holds the next labelled item of the block's list (its label's count plus
+    one), when no numbered paragraph after `number` nor a title comes first; None otherwise."""
+    if not labels:
+        return None
+    for i in range(at, min(len(lines), at + MAX_ASIDE_LINES)):
+        n = _number(lines[i])
+        if _TITLE.match(lines[i]) or (n is not None and (number is None or n > number)):
+            return None
+        label = _LABELLED.match(lines[i])
+        if label and labels.get(label.group(1).lower()) == int(label.group(2)) - 1:
+            return i
+    return None
 
 
 def _announcement(line: str, sentence: str, following: str = "") -> bool:
@@ -119,77 +160,6 @@ def _announcement(line: str, sentence: str, following: str = "") -> bool:
         and len(words) >= 2
         and not is_code_like(sentence)
     )
-
-
-_COUNT_WORDS = {
-    w: n
-    for n, words in enumerate(
-        [(), (), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"), ("six",),
-         ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"), ("eleven", "onze"),
-         ("twelve", "douze")]
-    )
-    for w in words
-}  # fmt: skip
-# a count before the plural noun it counts, maybe after one adjective: "4 areas", "two possible methods"
-_COUNT = re.compile(r"\b(\d{1,2}|" + "|".join(_COUNT_WORDS) + r")\s+(?:[^\W\d_]+\s+)?[^\W\d_]+[sx]\b", re.IGNORECASE)
-MAX_ANNOUNCED_ITEMS = 12  # a list longer than this is not read from the parents after its announcement
-
-
-def closing_announcement(text: str, split: Callable[[str], list[str]]) -> str | None:
-    """The sentence that ends `text` (a parent's) when it announces what follows in so many words (a
-    colon, "the following", "suivants"): the list it announces is not in `text`. None otherwise."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines or _is_item(lines[-1]) or _number(lines[-1]) is not None:
-        return None
-    sentence = (split(lines[-1]) or [""])[-1]
-    if not sentence or is_code_like(sentence) or not _ANNOUNCES.search(sentence):
-        return None
-    return sentence.strip()
-
-
-def announced_count(sentence: str) -> int | None:
-    """How many items the sentence announces, when it says ("across 4 areas:", "deux méthodes :")."""
-    found = [m.group(1).lower() for m in _COUNT.finditer(sentence)]
-    counts = [int(w) if w.isdigit() else _COUNT_WORDS[w] for w in found]
-    counts = [n for n in counts if 2 <= n <= MAX_ANNOUNCED_ITEMS]
-    return counts[-1] if len(counts) == 1 else None
-
-
-def announced_items(announcing: Parent, following: Sequence[Parent], sentence: str) -> list[Parent]:
-    """The parents after `announcing` that hold the items of the list its last `sentence` announces:
-    its subsections (their heading path extends its own; two at least, none a numbered section of the
-    document), consecutive from the next parent; else, when
-    the sentence says how many items there are, that many next parents under headings of one level (a
-    layout that set each item as a heading beside the announcement). Nothing when neither holds."""
-    path = announcing.heading_path
-    subsections = []
-    for parent in following[:MAX_ANNOUNCED_ITEMS]:
-        if len(parent.heading_path) <= len(path) or parent.heading_path[: len(path)] != path or _sectioned(parent):
-            break
-        subsections.append(parent)
-    if len(subsections) >= 2:
-        return subsections
-    count = announced_count(sentence)
-    if count is None or len(following) < count:
-        return []
-    chosen = list(following[:count])
-    depth = len(chosen[0].heading_path)
-    if depth == 0 or any(
-        len(p.heading_path) != depth or p.heading_path[:-1] != chosen[0].heading_path[:-1] or _sectioned(p)
-        for p in chosen
-    ):
-        return []
-    return chosen
-
-
-_SECTION_NUMBER = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}\.|[IVX]{1,5}\.|[A-Z]\.)\s")
-
-
-def _sectioned(parent: Parent) -> bool:
-    """The parent opens a numbered section of the document ("5.3.2.1 Exact fitting", "Guideline 12 – …"),
-    not an item of a list: the document's own sections are never read as the items announced before them."""
-    heading = parent.heading_path[-1] if parent.heading_path else ""
-    return bool(_SECTION_NUMBER.match(heading) or _TITLE.match(heading))
 
 
 def _title_end(lines: Sequence[str], start: int) -> tuple[int, bool]:
@@ -268,32 +238,78 @@ def _fragment_unit(lines: Sequence[str], line_no: int) -> Unit | None:
 
 def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
     """The unit the chosen `sentence` (on line `line_no`) must be quoted with; None: the sentence alone.
-    `split` cuts a line into sentences (as the candidates were cut), to find a list's announcing one."""
+    `split` cuts a line into sentences (as the candidates were cut), to find a list's announcing one.
+    A unit never ends on an announcement: what its last line announces comes with it (`_announced`)."""
     if not 0 <= line_no < len(lines):
         return None
+    unit = _unit_of(lines, line_no, sentence, split)
+    alone = unit is None
+    if alone and sentence.rstrip().endswith(":") and lines[line_no].rstrip().endswith(sentence.rstrip()):
+        unit = Unit(line_no, line_no + 1, sentence.strip())
+    if unit is None or unit.cut:
+        return unit
+    end = _announced(lines, unit.end)
+    if end == unit.end:
+        return None if alone else unit
+    return Unit(unit.start, end, unit.first, unit.cut, unit.skipped)
+
+
+def _announced(lines: Sequence[str], end: int) -> int:
+    """`end`, moved past what the line before it announces (it ends with a colon): the paragraph, formula or
+    list items that follow, chained over at most `MAX_CHAINED` lines."""
+    added = 0
+    while end < len(lines) and lines[end - 1].rstrip().endswith(":") and added < MAX_CHAINED:
+        following = lines[end]
+        if _is_item(following):
+            return _items_end(lines, end - 1, None)
+        if not (_plain(following) or _DISPLAY_MATH.match(following)):
+            break
+        end, added = end + 1, added + 1
+    return end
+
+
+_DISPLAY_MATH = re.compile(r"^\s*\$\$.+\$\$\s*$")  # a formula set on a line of its own ("$$z = n n + K$$")
+
+
+def _list_start(lines: Sequence[str], line_no: int) -> int:
+    """The first line of the block `line_no` belongs to: back over items and cut lines, and over an aside
+    between two labelled items of one list ("Method 2)" ... an aside ... "Method 3)")."""
     start = line_no
-    while start > 0 and (_is_item(lines[start]) or _continues(lines[start - 1], lines[start])):
-        start -= 1
+    while True:
+        while start > 0 and (_is_item(lines[start]) or _continues(lines[start - 1], lines[start])):
+            start -= 1
+        label = next((m for i in range(start + 1, line_no + 1) if (m := _LABELLED.match(lines[i]))), None)
+        if label is None or start == line_no:
+            return start
+        word, count = label.group(1).lower(), int(label.group(2))
+        for i in range(start, max(-1, start - MAX_ASIDE_LINES), -1):
+            if _TITLE.match(lines[i]) or _number(lines[i]) is not None:
+                return start
+            m = _LABELLED.match(lines[i])
+            if m and m.group(1).lower() == word and int(m.group(2)) == count - 1:
+                if i == start:
+                    return start
+                start = i
+                break
+        else:
+            return start
+
+
+def _unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[str], list[str]]) -> Unit | None:
+    start = _list_start(lines, line_no)
     head = lines[start]
     number = _number(head)
     if number is not None:  # quoted from its number: a list marker the layout set before it is no text of it
-        return Unit(start, _items_end(lines, start, number), _MARKER.sub("", head.strip(), count=1))
+        end, skipped = _block(lines, start, number)
+        return Unit(start, end, _MARKER.sub("", head.strip(), count=1), skipped=skipped)
     if start == line_no and _TITLE.match(head):
         end, cut = _title_end(lines, start)
         return Unit(start, end, head.strip(), cut) if end > start + 1 else None
     if start == line_no:
         if line_no + 1 < len(lines) and _announcement(head, sentence, lines[line_no + 1]):
-            end = _items_end(lines, start, None)
+            end, skipped = _block(lines, start, None)
             if end > start + 1:
-                return Unit(start, end, sentence.strip())
-            following = lines[line_no + 1]
-            if sentence.rstrip().endswith(":") and _plain(following):
-                end = start + 2  # what it announces is the paragraph after it (and what that one announces)
-                while end < min(len(lines), start + MAX_CHAINED) and lines[end - 1].rstrip().endswith(":"):
-                    if not _plain(lines[end]):
-                        break
-                    end += 1
-                return Unit(start, end, sentence.strip())
+                return Unit(start, end, sentence.strip(), skipped=skipped)
         if sentence.strip() == head.strip() and _fragment(head):
             return _fragment_unit(lines, line_no)
         return None
@@ -301,7 +317,8 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
     if announcer and _announcement(
         head, announcer, lines[start + 1]
     ):  # a chosen item: with the sentence that announces it
-        return Unit(start, _items_end(lines, start, None), announcer.strip())
+        end, skipped = _block(lines, start, None)
+        return Unit(start, end, announcer.strip(), skipped=skipped)
     return None
 
 
@@ -310,6 +327,10 @@ def unit_text(lines: Sequence[str], unit: Unit) -> str:
     page break cut off joins the one before), and `CUT_MARK` when it stops before its end."""
     out = [unit.first]
     for i in range(unit.start + 1, unit.end):
+        if any(a <= i < b for a, b in unit.skipped):
+            if any(a == i for a, _ in unit.skipped):
+                out.append(CUT_MARK)
+            continue
         line = lines[i].strip()
         if not line:
             continue

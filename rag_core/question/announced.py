@@ -12,8 +12,8 @@ read, so nothing outside the asker's scope is added.
 
 from __future__ import annotations
 
+from rag_core.answering.announcements import MAX_ANNOUNCED_ITEMS, announced_items, closing_announcement
 from rag_core.answering.evidence import split_sentences
-from rag_core.answering.units import MAX_ANNOUNCED_ITEMS, announced_items, closing_announcement
 from rag_core.models import AnnouncedList, RetrievedParent, SearchResult
 from rag_core.store import Store
 

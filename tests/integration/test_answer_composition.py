@@ -15,8 +15,8 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.access import Principal
+from rag_core.answering.announcements import announced_items, closing_announcement
 from rag_core.answering.evidence import split_sentences
-from rag_core.answering.units import announced_items, closing_announcement
 from rag_core.citations import parent_source_id
 from rag_core.config import Settings
 

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
+from rag_core.answering.announcements import announced_count, announced_items, closing_announcement
 from rag_core.answering.evidence import split_sentences
-from rag_core.answering.units import (
-    CUT_MARK,
-    announced_count,
-    announced_items,
-    closing_announcement,
-    unit_of,
-    unit_text,
-)
+from rag_core.answering.units import CUT_MARK, unit_of, unit_text
 from rag_core.models import Parent
 
 
@@ -186,3 +180,56 @@ def test_a_fragment_of_words_only_is_no_table_and_a_heading_comes_with_its_parag
     ]
     assert quoted(slide, 1, slide[1]) == "\n".join(slide[1:])  # the heading with its paragraph, not the bar
     assert quoted(slide[:2], 1, slide[1]) is None  # nothing to quote it with: alone
+
+
+def test_an_item_that_announces_a_formula_is_quoted_with_the_formula() -> None:
+    """A quote never ends on an announcement: the display formula under « celle de Whitney : » comes too."""
+    lines = [
+        "La crédibilité partielle donne une prime linéaire de la forme π = zS + (1 − z)m",
+        "- ∠ Plusieurs formules ont été proposées, on retient celle de Whitney :",
+        "$$z = n n + K (5)$$",
+        "- ∠ Dans l'approche de stabilité, on met de côté la précision.",
+    ]
+    text = quoted(lines, 1, "Plusieurs formules ont été proposées, on retient celle de Whitney :")
+    assert text is not None and text.splitlines()[-1] == lines[2]
+    assert not text.rstrip().endswith(":") and lines[3] not in text
+    alone = ["Le facteur retenu est celui de Whitney :", "$$z = n n + K$$", "Suite du texte."]
+    assert quoted(alone, 0, alone[0]) == "\n".join(alone[:2])  # a sentence alone on its line: the same
+
+
+HIERARCHY = [
+    "- 133. Undertakings should use the following hierarchy of methods:",
+    "- Method 1) To approximate the individual risks.",
+    "- Method 2) To approximate the whole requirement for each future year. This includes:",
+    "- a) For all underwriting risks, to consider the composition;",
+    "- b) For market risk, to consider the material risk.",
+    "If some of these assumptions do not hold, a qualitative assessment should be carried out.",
+    "- Method 3) To approximate the discounted sum in a single step.",
+    "When deciding on this method, attention should be paid to the duration.",
+    "- Method 4) To approximate the risk margin as a percentage of the best estimate.",
+    "According to this method, the percentage is fixed.",
+    "- 134. Undertakings may use the simplifications of the annex.",
+]
+
+
+def test_a_list_of_labelled_items_goes_on_after_an_aside_to_its_last_item() -> None:
+    """Methods 3 and 4 of a hierarchy, set after explanatory paragraphs (a page break in the document),
+    belong to the list paragraph 133 announces; the asides are quoted as a cut mark, never the next paragraph."""
+    text = quoted(HIERARCHY, 0, "Undertakings should use the following hierarchy of methods:")
+    assert text is not None
+    kept = text.splitlines()
+    assert kept[0] == "133. Undertakings should use the following hierarchy of methods:"
+    assert [x for x in kept if x.startswith("- Method")] == [x for x in HIERARCHY if x.startswith("- Method")]
+    assert kept.count(CUT_MARK) == 2 and HIERARCHY[5] not in kept and HIERARCHY[7] not in kept
+    assert kept[-1] == HIERARCHY[8] and "134." not in text  # ends on the last item, not on an aside
+    assert quoted(HIERARCHY, 6, HIERARCHY[6]) == text  # a later method is quoted with the whole list
+    # an aside followed by an item that does not continue the count ends the list there
+    other = [*HIERARCHY[:6], "- Method 7) Something else.", "- 134. Next."]
+    assert quoted(other, 0, "Undertakings should use the following hierarchy of methods:") == "\n".join(
+        ["133. Undertakings should use the following hierarchy of methods:", *[x.strip() for x in other[1:5]]]
+    )
+
+
+def test_a_labelled_line_that_is_no_item_ends_the_walk_back() -> None:
+    lines = ["Step 2: check the data", "- Step 3) run the model.", "Done."]
+    assert quoted(lines, 1, lines[1]) == "\n".join(lines[:2])  # the line above announces the item; no endless walk
