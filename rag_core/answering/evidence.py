@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from rag_core.models import Paragraph, RetrievedParent
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, fold
+from rag_core.understanding.references import named, names
 
 # Measured on the dev sets (85 + 40 answerable questions, same searches; expected quote among the cited
 # sources, mean answer words): floors 0.2/0.4 and 4 sentences: 55/85, 9/40, 82 words; 0.1/0.25 and 5:
@@ -168,6 +169,7 @@ def candidates(
         df = sum(1 for r in raw if r[3] & stems)
         return math.log(1 + n / (1 + df))
 
+    held = _named_parts(hits, question)
     query = [(stems, 1.0) for stems in _word_stems(question)]
     asked = frozenset().union(*(s for s, _ in query)) if query else frozenset()
     for term in extra_terms:
@@ -176,13 +178,25 @@ def candidates(
     total = sum(w for _, w in weights) or 1.0
     out = []
     for p, order, text, stems, best, doc_language, line_no in raw:
-        terms = frozenset((i, w / total) for i, (words, w) in enumerate(weights) if words & stems)
+        words_held = stems | held.get(p, frozenset())
+        terms = frozenset((i, w / total) for i, (words, w) in enumerate(weights) if words & words_held)
         covered = sum(w for _, w in terms)
         bonus = (BEST_CHILD_BONUS if best and covered else 0.0) + (
             LANGUAGE_BONUS if covered and doc_language == language else 0.0
         )
         out.append(Candidate(p, order, text, stems, covered + bonus, line_no, terms))
     return out
+
+
+def _named_parts(hits: Sequence[RetrievedParent], question: str) -> dict[int, frozenset[str]]:
+    """The words of a numbered part the question names ("Guideline 37C", « ligne directrice 37C »), held by
+    every sentence of a context parent that is that part (`understanding.references`): its sentences need
+    not repeat their own heading to answer "what does Guideline 37C say?"."""
+    refs = named(question)
+    if not refs:
+        return {}
+    words = frozenset().union(*(stem_set(r.mention) for r in refs))
+    return {p: words for p, hit in enumerate(hits) if names(hit.parent.heading_path, hit.parent.text, refs)}
 
 
 def _similarity(a: Candidate, b: Candidate) -> float:

@@ -35,6 +35,7 @@ from rag_core.retrieval.running import Candidates, run_all
 from rag_core.store import Store
 from rag_core.text import detect_language
 from rag_core.understanding.glossary import Translation
+from rag_core.understanding.references import named, names
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def search(
     only_other = only_in_other_language(asked.other, settings, languages, scope)
     candidates = run_all(asked)
     reduced = ParentRankings.of(candidates)
-    ranked = _rank(asked, candidates, reduced, settings, fusion, languages, only_other)
+    ranked = _named_first(_rank(asked, candidates, reduced, settings, fusion, languages, only_other), query, store)
     parents = _retrieved(ranked, k, reduced, store, records, scope)
     return SearchResult(
         query=query,
@@ -160,6 +161,26 @@ def _rank(
             if isinstance(hit, ChannelHit):
                 passages.setdefault(pid, hit.child_id)
     return _Ranked(ranking, passages, placed)
+
+
+NAMED_LOOKUP = 50  # the ranking's first parents read for a numbered part the question names
+
+
+def _named_first(ranked: _Ranked, query: str, store: Store) -> _Ranked:
+    """The parents that are a numbered part the question names ("Guideline 37C", « ligne directrice 37C »,
+    `understanding.references`) first, in their fused order, when the channels found them among the first
+    `NAMED_LOOKUP`: the reader asked for that part, whatever words it uses."""
+    refs = named(query)
+    if not refs:
+        return ranked
+    ids = [pid for pid, _ in ranked.ranking[:NAMED_LOOKUP]]
+    parents = store.parents(ids)
+    first = [(pid, score) for pid, score in ranked.ranking if pid in parents and
+             names(parents[pid].heading_path, parents[pid].text, refs)]  # fmt: skip
+    if not first:
+        return ranked
+    rest = [x for x in ranked.ranking if x not in first]
+    return _Ranked(first + rest, ranked.passages, ranked.placed)
 
 
 def _page_of(parent_id: str, reduced: ParentRankings) -> int | None:
