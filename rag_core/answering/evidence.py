@@ -140,7 +140,10 @@ def candidates(
 ) -> list[Candidate]:
     """Every prose sentence of the context parents, with its relevance to the question."""
     raw: list[tuple[int, tuple[int, int], str, frozenset[str], bool, str, int]] = []
+    works = _asks_for_works(question)
     for p, hit in enumerate(hits):
+        if not works and is_reference_list(hit.parent.heading_path):
+            continue  # a list of works cited says what others wrote, not what this document states
         line_no = 0
         for child in hit.children or [hit.best_child]:
             pos = 0
@@ -186,6 +189,36 @@ def candidates(
         )
         out.append(Candidate(p, order, text, stems, covered + bonus, line_no, terms))
     return out
+
+
+# The headings of a list of works cited, and the words of a question that asks for one.
+_REFERENCE_LIST = re.compile(
+    r"^\s*(?:[\dIVX]+\.?\s+)?(?:references?|bibliograph(?:y|ie)|r[ée]f[ée]rences(?: bibliographiques)?|"
+    r"works cited|literature|further reading|sources)\s*$",
+    re.IGNORECASE,
+)
+_WORKS = re.compile(
+    r"\b(?:references?|bibliograph\w*|r[ée]f[ée]rences?|cite[sd]?|citing|cit[ée]e?s?|paper|article by|"
+    r"published|publi[ée]e?s?|authors?|auteurs?|journal|revue)\b",
+    re.IGNORECASE,
+)
+
+
+def is_reference_list(heading_path: Sequence[str]) -> bool:
+    """The parent sits under a list of works cited ("References", "Bibliographie", "4. Literature")."""
+    return any(_REFERENCE_LIST.match(h) for h in heading_path)
+
+
+def _asks_for_works(question: str) -> bool:
+    return bool(_WORKS.search(question))
+
+
+def stating_parents(hits: Sequence[RetrievedParent], question: str) -> list[RetrievedParent]:
+    """The parents whose sentences and tables may answer: all but lists of works cited, unless the question
+    asks about works (their authors, what a document cites)."""
+    if _asks_for_works(question):
+        return list(hits)
+    return [h for h in hits if not is_reference_list(h.parent.heading_path)]
 
 
 def _named_parts(hits: Sequence[RetrievedParent], question: str) -> dict[int, frozenset[str]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rag_core.answering.cells import cell_paragraphs
 from rag_core.answering.coverage_terms import TOKEN
-from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences
+from rag_core.answering.evidence import Candidate, candidates, is_code_like, select, split_sentences, stating_parents
 from rag_core.answering.lead import Lead
 from rag_core.answering.table_rows import MAX_ROWS, quoted_row_paragraph, table_paragraphs, with_row
 from rag_core.answering.units import parent_lines, unit_of, unit_text
@@ -264,14 +264,15 @@ def extractive_paragraphs(
     reader judged to state the answer, which then comes first (`_led_by`)."""
     every = candidates(hits, question, language, extra_terms)
     chosen = select(every)
-    cells = cell_paragraphs(hits, question, extra_terms)  # a figure asked for: its cell leads
+    stating = stating_parents(hits, question)  # a list of works cited answers nothing (`evidence`)
+    cells = cell_paragraphs(stating, question, extra_terms)  # a figure asked for: its cell leads
     lists = {a.parent_id: a for a in announced}
     asked = _words(question)
     ordered = _in_order(_pieces(hits, chosen, every, lists), hits, language, asked)
     if lead is not None:
         ordered = _led_by(lead, ordered, hits)
     prose, rows = _piece_paragraphs(ordered, hits, source_ids, language)
-    tables = table_paragraphs(hits, question)
+    tables = table_paragraphs(stating, question)
     # a row and a column the question names are what it asks for: they lead, unless where they cross the
     # question already says it all (a chart's source note read as a row, named by a question that quotes
     # it); other rows follow the prose
