@@ -4,7 +4,8 @@
 retrieved passage must hold with the question's other constraints (`coverage_joint`). A question written in
 Title Case names no entity by its capitals: "After-tax Return on Average Equity", "Gross Profit to Total
 Assets" are a metric's title, whose inputs a filing reports in two statements. Here such words become
-plain words: a word that names a computation (`COMPUTATION_WORDS`), a word the retrieved passages write in
+plain words: a word that names a computation (`COMPUTATION_WORDS`), one that compares figures outside a run of
+capitals ("the Highest revenue": `COMPARISON_WORDS`), a word the retrieved passages write in
 lower case at least as often as with a capital after a lower-case word, and every word of a Title Case run
 of the question that holds one of those ("Total Assets": the run is one title). Pure functions over the
 question, its terms and the retrieved passages' text.
@@ -26,6 +27,12 @@ COMPUTATION_WORDS = frozenset(
     "ratio ratios margin margins return returns average averages total totals growth change difference "
     "proportion percentage turnover coverage yield multiple cagr "
     "marge marges taux rendement moyenne variation ecart pourcentage croissance".split()
+)
+# Words that compare figures ("the Highest revenue", "the Lowest ratio"): they pick a figure and name nothing,
+# unless they stand in a run of capitalised words, which may be a name ("Best Buy").
+COMPARISON_WORDS = frozenset(
+    "highest lowest largest smallest biggest greatest maximum minimum higher lower larger smaller "
+    "maximal maximale minimal minimale eleve elevee eleves elevees".split()
 )
 
 # A word's capital is its style, not a name, where the passages write it in lower case: "After-tax Return
@@ -97,7 +104,9 @@ def as_written(terms: Iterable[Term], passages: Iterable[str], question: str = "
                 capital[word] = capital.get(word, 0) + 1
     plain = {w for w in wanted if w in COMPUTATION_WORDS or (lower.get(w, 0) and lower[w] >= capital.get(w, 0))}
     named = {w for w in wanted if capital.get(w, 0) > lower.get(w, 0)}  # "at Northwind": the passages' name
-    for run in title_runs(question):
+    runs = title_runs(question)
+    for run in runs:
         if run & plain:
             plain |= (run & wanted) - named  # one title: "Total Assets" is a plain phrase when "Total" is
+    plain |= {w for w in wanted & COMPARISON_WORDS if not any(w in run for run in runs)}
     return [replace(t, kind="word") if t.kind == "name" and set(t.words) <= plain else t for t in terms]

@@ -89,6 +89,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # 4Q23, 4Q 2023, 1H23, 2H2023 (part first, year glued)
         ("Q", rf"\b(?P<n>[1-4])Q\s?(?P<y>{_YEAR4}|\d{{2}})\b"),
         ("H", rf"\b(?P<n>[12])H\s?(?P<y>{_YEAR4}|\d{{2}})\b"),
+        # FY2023Q1, FY23 Q1, 2023Q1: the year first, its quarter glued after it
+        ("Q", rf"\b(?:FY\s?(?P<y>{_YEAR4}|\d{{2}})|(?P<y2>{_YEAR4}))\s?Q(?P<n>[1-4])\b"),
         # Q4 2023, Q4 FY23, Q4'23, Q4-23, T4 2023 (FR), Q4
         ("Q", rf"\b[QT](?P<n>[1-4])(?:[-/](?P<y3>{_YEAR4}|\d{{2}})\b|{_YEAR_AFTER})\b"),
         # H1 2023, S1 2023 (FR semestre), H1

@@ -95,3 +95,13 @@ def test_every_word_of_a_title_with_a_plain_word_is_plain() -> None:
     kinds = _kinds(question, ["Best Buy reported net earnings. The gross profit rose at Best Buy."])
     assert kinds["Assets"] == "word" and kinds["Gross"] == "word"
     assert kinds["Best"] == "name"  # a title of names only stays names
+
+
+def test_a_word_that_compares_figures_is_no_name() -> None:
+    """ "the Highest revenue" picks a figure among the passages' figures: its capital names nothing, so a
+    filing that never writes "highest" is not refused for it."""
+    question = "Which segment of Northwind had the Highest revenue in fiscal 2023?"
+    assert _kinds(question, [INCOME])["Highest"] == "word"
+    texts = [INCOME, "Northwind's revenue by segment in fiscal 2023: Stores $9,100 million, Online $4,200 million."]
+    coverage = check_coverage(question, _index(texts), texts, "en", {"en"})
+    assert "Highest" not in coverage.missing and not coverage.refuses, coverage

@@ -38,6 +38,9 @@ from rag_core.understanding.periods import find_periods, period_key, same_period
         ("premier semestre 2024", "2024-H1"),
         ("S1 2024", "2024-H1"),
         ("second half", "H2"),
+        ("FY2023Q1", "2023-Q1"),  # the year first, its quarter glued after it
+        ("FY23 Q1", "2023-Q1"),
+        ("2023Q1", "2023-Q1"),
     ],
 )
 def test_every_written_form_of_a_period_has_its_key(text: str, key: str) -> None:
