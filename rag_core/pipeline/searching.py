@@ -2,7 +2,7 @@
 
 A search reaches only the readable ready documents (`resolve_scope`: one read of the documents
 table, prefiltered by the principal's grants), and the audit records what was searched
-(`scope_fields`); both are the question's too (`pipeline.scoping`). Re-exported by
+(`scope_fields`); both are the question's too (`services.scoping`). Re-exported by
 `rag_core.pipeline`, which the pages and the CLI call.
 """
 
