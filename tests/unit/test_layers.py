@@ -156,3 +156,53 @@ def test_the_fresh_import_check_reports_a_failure(module: str) -> None:
     )
     assert done.returncode == 0 and done.stdout.split() == [module] and "ModuleNotFoundError" in done.stderr
     assert "--- rag_core.config" not in done.stderr  # the group's other module imported
+
+
+# --- A module uses the public names of another package's modules (the worker once read `permissions._secrets`).
+def private_reaches(module: str, source: str, modules: Mapping[str, object], is_package: bool = False) -> list[str]:
+    """`alias._name` on an imported product module, and `from m import _name`, where `m` lies in another
+    package than `module` (a package's modules, its `__init__` included, share their private helpers)."""
+    package = module if is_package else module.rpartition(".")[0]
+    tree = ast.parse(source)
+    aliases: dict[str, str] = {}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {(a.asname or a.name.split(".")[0]): a.name for a in node.names if a.name in modules}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                target = f"{node.module}.{a.name}"
+                if target in modules:
+                    aliases[a.asname or a.name] = target
+                elif a.name.startswith("_") and node.module.rpartition(".")[0] != package and node.module != package:
+                    found.append(f"{module}: from {node.module} import {a.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            target = aliases[node.value.id]
+            if node.attr.startswith("_") and not node.attr.startswith("__") and target.rpartition(".")[0] != package:
+                found.append(f"{module}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_of_the_core_uses_a_private_name_of_another_package() -> None:
+    modules = _product_files()
+    core = [m for m in modules if _within(m, ["rag_core"])]
+    found = [
+        f for m in core for f in private_reaches(m, modules[m].read_text(), modules, modules[m].name == "__init__.py")
+    ]
+    assert found == []
+
+
+def test_the_private_name_check_sees_both_forms() -> None:
+    modules = {"rag_core.services.permissions": 0, "rag_core.jobs.worker": 0, "rag_core.store.channels": 0}
+    source = (
+        "from rag_core.services import permissions as perm\n"
+        "from rag_core.store.channels import _quote\n"
+        "perm._secrets(s)\nperm.scrubbed(s, t)\n"
+    )
+    assert private_reaches("rag_core.jobs.worker", source, modules) == [
+        "rag_core.jobs.worker: from rag_core.store.channels import _quote",
+        "rag_core.jobs.worker: perm._secrets",
+    ]
+    assert private_reaches("rag_core.store.jobs", "from rag_core.store.channels import _quote\n", modules) == []
+    assert private_reaches("rag_core.store", "from rag_core.store.channels import _quote\n", modules, True) == []
