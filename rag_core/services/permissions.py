@@ -1,6 +1,7 @@
-"""The façade's access rules: scope resolution, the checks before bytes, grants, the audit trail.
+"""The access rules every verb applies: scope resolution, the checks before bytes, grants, the audit trail.
 
-Every public entry point of `rag_core.pipeline` takes a `Principal`. Reading goes through
+Every public entry point of `rag_core.pipeline` takes a `Principal`, and so do the flows below it (the
+question, the worker, the evaluation), which call this module directly. Reading goes through
 `readable_scope` (its document ids are the prefilter of every search channel and the filter of
 every listing) and `readable_record` (the independent check the viewer, exports and crops make
 before producing bytes; an unreadable document is "not found", exactly like a missing one).
@@ -8,8 +9,9 @@ Writing goes through `require`, and an upload's collection through `target_colle
 name rules of `access.names`: the reserved default name, look-alikes, a collection another user
 created). Grants are changed here and nowhere else; a group is granted only by an administrator
 or one of its members. Each change, like every question, upload, deletion, opened page,
-inspection and export, is written to the audit trail.
-The public grant and audit entry points at the end are re-exported by `rag_core.pipeline`.
+inspection and export, is written to the audit trail (`scrubbed` masks the same secrets in a message that
+leaves the library another way). The public grant and audit entry points at the end are re-exported by
+`rag_core.pipeline`.
 """
 
 from __future__ import annotations
