@@ -33,6 +33,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.question import coverage_scope
+from rag_core.services.documents import readable_document_ids
 from rag_core.text import contains_quote
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -96,7 +97,7 @@ def load(path: str) -> list[dict]:
 def terms_only(questions: list[dict], settings: Settings) -> list[dict]:
     from rag_core.answering.coverage import check_coverage
 
-    library = coverage_scope(settings, pipeline.readable_document_ids(settings, principal=Principal.local_operator()))
+    library = coverage_scope(settings, readable_document_ids(settings, principal=Principal.local_operator()))
     # an older checkout's library has no glossary
     extra: dict[str, Any] = {"glossary": library.glossary} if hasattr(library, "glossary") else {}
     rows = []

@@ -48,6 +48,8 @@ from rag_core.access import AuditLog, Principal
 from rag_core.config import Settings
 from rag_core.models import Child, DocumentRecord, HighlightBox, Parent
 from rag_core.retrieval import fuse_parents, run_channels
+from rag_core.services.connection import open_store
+from rag_core.services.documents import readable_document_ids
 from rag_core.store import Store, channels
 from rag_core.store import rows as store_rows
 
@@ -93,7 +95,7 @@ def doc_id_of(d: int) -> str:
 def write_library(settings: Settings, docs: int, space: Space, words: list[str]) -> Store:
     """`docs` documents of PER_DOC children, written in batches of 50 documents (one commit per
     table and batch, documents last, as `Store.write_document` orders them)."""
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     store._ensure_meta("synthetic", DIM)
     box = HighlightBox(page=1, x0=10, y0=10, x1=100, y1=20)
     rng = random.Random(0)
@@ -190,7 +192,7 @@ def filtered_recall(
             user = Principal(f"user{u}@example.org", frozenset({f"g{share}-{u}"}))
             for c in rng.choice(n_collections, per_user, replace=False):
                 pipeline.grant(settings, f"c{c:03d}", principal=ADMIN, group=f"g{share}-{u}", role="read")
-            scope = pipeline.readable_document_ids(settings, principal=user)
+            scope = readable_document_ids(settings, principal=user)
             exists = len(scope) * PER_DOC
             query_docs = rng.integers(0, docs, queries_per_user)
             queries = [space.children(int(d), 1)[0] for d in query_docs] + list(unit(rng, queries_per_user // 4))
@@ -265,15 +267,12 @@ def scope_cost(n_children: int, repeats: int) -> None:
     cases = [
         ("scope given (query_latency.py)", lambda: all_ids),
         ("store.document_ids() (every ready document)", lambda: store.document_ids()),
-        ("local operator, resolved", lambda: pipeline.readable_document_ids(settings, principal=ADMIN)),
+        ("local operator, resolved", lambda: readable_document_ids(settings, principal=ADMIN)),
         (
             "user granted every collection by group, resolved",
-            lambda: pipeline.readable_document_ids(settings, principal=everyone),
+            lambda: readable_document_ids(settings, principal=everyone),
         ),
-        (
-            "user reading half the collections, resolved",
-            lambda: pipeline.readable_document_ids(settings, principal=half),
-        ),
+        ("user reading half the collections, resolved", lambda: readable_document_ids(settings, principal=half)),
     ]
     resolve: dict[str, list[float]] = {label: [] for label, _ in cases}
     total: dict[str, list[float]] = {label: [] for label, _ in cases}

@@ -163,6 +163,7 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
     from rag_core.access import Principal
     from rag_core.config import Settings
     from rag_core.jobs import Worker
+    from rag_core.services.connection import open_store
 
     warnings.filterwarnings("ignore", category=UserWarning, module=r"docling_core\.transforms\.chunker")
     local = Principal.local_operator()
@@ -212,7 +213,7 @@ def _queue_vs_inline(pdfs: list[Path], data_dir: Path) -> int:
             f"({result.status} / {done.state})",
             flush=True,
         )
-    table = pipeline.open_store(queue_settings).job_table()
+    table = open_store(queue_settings).job_table()
     before = table.versions()
     left = table.compact(keep_s=0)
     print(

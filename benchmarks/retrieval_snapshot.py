@@ -26,6 +26,7 @@ from pathlib import Path
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
+from rag_core.errors import InputError
 from rag_core.evaluation.engines import ALL_ENGINES, Corpus, run_question
 from rag_core.evaluation.questions import Question
 from rag_core.text import detect_language
@@ -95,7 +96,11 @@ def snapshot(data_dir: Path) -> dict:
     for variant, chosen in variants(settings).items():
         for query in QUERIES:
             for k in (3, 100):
-                result = pipeline.search(query, chosen, k=k, principal=LOCAL)
+                try:
+                    result = pipeline.search(query, chosen, k=k, principal=LOCAL)
+                except InputError as err:  # the empty query is refused before any search (check_question)
+                    out[f"{variant}|{query}|{k}"] = {"refused": str(err)}
+                    continue
                 out[f"{variant}|{query}|{k}"] = {
                     "language": result.language,
                     "expanded": result.expanded_terms,
@@ -136,9 +141,9 @@ def compare(before: dict, after: dict, ignore_new_channels: bool = True) -> int:
     for key in sorted(before.keys() | after.keys()):
         old, new = before.get(key), after.get(key)
         if old is not None and new is not None and ignore_new_channels and not key.startswith("engines|"):
-            known = {name for p in old["parents"] for name in p["channels"]}
-            added = {name for p in new["parents"] for name in p["channels"]} - known
-            for parent in new["parents"]:
+            known = {name for p in old.get("parents", []) for name in p["channels"]}
+            added = {name for p in new.get("parents", []) for name in p["channels"]} - known
+            for parent in new.get("parents", []):
                 parent["channels"] = {n: h for n, h in parent["channels"].items() if n not in added}
             new_channels |= added
         if old is not None and new is not None and key.startswith("engines|"):

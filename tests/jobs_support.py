@@ -108,7 +108,7 @@ def queue_pdf(settings: Any, folder: Path, name: str, principal: Any, collection
 def claim_as_worker(settings: Any, values: dict[str, Any] | None = None, worker_id: str = "test-worker") -> Any:
     """Take the oldest queued job as a worker does (`JobTable.claim`) and write `values` (stage,
     done, total...) as its progress writes do (`JobTable.held`); no stage runs. The job as stored."""
-    from rag_core.pipeline.connection import open_store
+    from rag_core.services.connection import open_store
 
     table = open_store(settings).job_table()
     job = table.claim(worker_id, lease_s=600)

@@ -171,7 +171,7 @@ def _cited_of(body: CitationRequest) -> Cited:
 def checked(cited: Cited, settings: Settings, who: Caller) -> tuple[Cited, set[int]]:
     """The citation, once its document is readable by the caller (the same 404 as a missing one
     otherwise) and its pages are those of one passage of the document; and the document's pages."""
-    chunked = pipeline.load_chunks(cited.doc_id, settings, principal=who.principal)
+    chunked = pipeline.LibraryClient(settings, who.principal).load_chunks(cited.doc_id)
     pages, known = set(cited.pages), {p for parent in chunked.parents for p in parent.pages}
     if not pages or not pages <= known:
         raise NotFoundError(NOT_IN_DOCUMENT)
@@ -204,13 +204,13 @@ def _image(cited: Cited, page: int | None, settings: Settings, who: Caller) -> R
         boxes=boxes,
         **fields,
     )
-    data = pipeline.citation_image(cited.doc_id, shown, source, settings, principal=who.principal)
+    data = pipeline.LibraryClient(settings, who.principal).citation_image(cited.doc_id, shown, source)
     return Response(data, media_type="image/png")
 
 
 def _pdf(cited: Cited, settings: Settings, who: Caller) -> Response:
     cited, _ = checked(cited, settings, who)
-    data, mapping = pipeline.page_pdf(cited.doc_id, list(cited.pages), settings, principal=who.principal)
+    data, mapping = pipeline.LibraryClient(settings, who.principal).page_pdf(cited.doc_id, list(cited.pages))
     return Response(data, media_type="application/pdf", headers={"X-Page-Map": json.dumps(mapping)})
 
 

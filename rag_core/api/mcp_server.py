@@ -120,7 +120,8 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
             readable(who, [collection] if collection is not None else None)
             keys = ("doc_id", "file_name", "title", "collection", "pages", "language")
             return [
-                {k: getattr(r, k) for k in keys} for r in pipeline.list_documents(settings, collection, principal=who)
+                {k: getattr(r, k) for k in keys}
+                for r in pipeline.LibraryClient(settings, who).list_documents(collection)
             ]
 
         return await call(ctx, "list_documents", work)
@@ -136,7 +137,7 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         def work(who: Principal) -> list[dict[str, Any]]:
             pipeline.check_question(query, settings)  # before the scope: an invalid query is refused as such
             readable(who, collections)
-            result = pipeline.search(query, settings, collections, k=max(1, min(int(k), 20)), principal=who)
+            result = pipeline.LibraryClient(settings, who).search(query, collections, k=max(1, min(int(k), 20)))
             return [_hit(i, hit, here) for i, hit in enumerate(result.parents)]
 
         return await call(ctx, "search", work)
@@ -151,7 +152,7 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         def work(who: Principal) -> dict[str, Any]:
             pipeline.check_question(question, settings)
             readable(who, collections)
-            answer = pipeline.ask(question, settings, None, collections, principal=who)
+            answer = pipeline.LibraryClient(settings, who).ask(question, None, collections)
             cites = with_links(citations(answer), here)
             text = "\n\n".join([*paragraphs_text(answer, cites), sources_block(cites)]).strip()
             return {"answer": text, "mode": answer.mode, "citations": cites}
@@ -166,12 +167,13 @@ def build_server(settings: Settings, limiter: RateLimiter, stdio_token: str | No
         highlighted (give the `source_id` of a citation and the question it answered to highlight it)."""
 
         def work(who: Principal) -> list[TextContent | ImageContent]:
-            chunked = pipeline.load_chunks(doc_id, settings, principal=who)
+            library = pipeline.LibraryClient(settings, who)
+            chunked = library.load_chunks(doc_id)
             on_page = [p for p in chunked.parents if page in p.pages]
             if not on_page:
                 raise NotFoundError.of("doc.page_missing")
             source = _source_of(chunked, source_id, doc_id, page) if source_id else None
-            image = pipeline.citation_image(doc_id, page, source, settings, principal=who)
+            image = library.citation_image(doc_id, page, source)
             text = "\n\n".join(p.text for p in on_page)
             return [TextContent(type="text", text=text[:6000]), Image(data=image, format="png").to_image_content()]
 

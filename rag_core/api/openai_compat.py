@@ -69,7 +69,7 @@ def _text(content: str | list[dict[str, Any]] | None) -> str:
 
 @router.get("/models")
 def models(who: CallerDep, request: Request) -> dict[str, Any]:
-    names = pipeline.list_collections(request.app.state.settings, principal=who.principal)
+    names = pipeline.LibraryClient(request.app.state.settings, who.principal).list_collections()
     ids = [ALL] + [f"{ALL}/{name}" for name in names]
     return {"object": "list", "data": [{"id": i, "object": "model", "created": 0, "owned_by": "library"} for i in ids]}
 
@@ -78,7 +78,10 @@ def _collections(model: str, settings: Any, who: Caller) -> list[str] | None:
     if model == ALL:
         return None
     name = model.removeprefix(f"{ALL}/")
-    if not model.startswith(f"{ALL}/") or name not in pipeline.list_collections(settings, principal=who.principal):
+    if (
+        not model.startswith(f"{ALL}/")
+        or name not in pipeline.LibraryClient(settings, who.principal).list_collections()
+    ):
         raise NotFoundError(f"There is no model '{model}' you may use; GET /v1/models lists yours.")
     return [name]
 
@@ -153,7 +156,7 @@ def chat(body: ChatRequest, who: CallerDep, request: Request) -> dict[str, Any] 
     question = _text(body.messages[last].content)  # checked by the façade before any work, as on every channel
     collections = _collections(body.model, settings, who)
     history = conversation(body.messages[:last])
-    stream = pipeline.ask_stream(question, settings, None, collections, principal=who.principal, history=history)
+    stream = pipeline.LibraryClient(settings, who.principal).ask_stream(question, None, collections, history=history)
     if body.stream:
         return StreamingResponse(_chunks(stream, body.model, request_base(request)), media_type="text/event-stream")
     answer = stream.result()

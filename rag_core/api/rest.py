@@ -62,7 +62,7 @@ class ReportRequest(BaseModel):
 @router.get("/collections", responses=schemas.ok(schemas.Collections))
 def collections(who: CallerDep, request: Request) -> dict[str, Any]:
     """The collections you may read."""
-    return {"collections": pipeline.list_collections(request.app.state.settings, principal=who.principal)}
+    return {"collections": _library(request, who).list_collections()}
 
 
 @router.get("/documents", responses=schemas.ok(schemas.Documents))
@@ -71,14 +71,19 @@ def documents(who: CallerDep, request: Request, collection: str | None = None) -
     settings = request.app.state.settings
     if collection is not None:
         _require_collection(collection, settings, who)
-    rows = pipeline.list_documents(settings, collection, principal=who.principal)
+    rows = _library(request, who).list_documents(collection)
     return {"documents": [r.model_dump(mode="json") for r in rows]}
+
+
+def _library(request: Request, who: Caller) -> pipeline.LibraryClient:
+    """The library of this server, used as the caller."""
+    return pipeline.LibraryClient(request.app.state.settings, who.principal)
 
 
 def _require_collection(name: str, settings: Any, who: Caller) -> None:
     from rag_core.errors import NotFoundError
 
-    if name not in pipeline.list_collections(settings, principal=who.principal):
+    if name not in pipeline.LibraryClient(settings, who.principal).list_collections():
         raise NotFoundError(f"There is no collection '{name}' you may read.")
 
 
@@ -93,9 +98,7 @@ def search(body: SearchRequest, who: CallerDep, request: Request) -> dict[str, A
     settings = request.app.state.settings
     _check_scope(settings, who, body.collections)
     with library_time(request):
-        result = pipeline.search(
-            body.query, settings, body.collections, body.doc_ids, k=body.k, principal=who.principal
-        )
+        result = _library(request, who).search(body.query, body.collections, body.doc_ids, k=body.k)
     return search_with_links(result.model_dump(mode="json"), request_base(request))
 
 
@@ -114,12 +117,13 @@ def ask(body: AskRequest, who: CallerDep, request: Request) -> dict[str, Any] | 
     their checks, refusals. With `stream: true`, server-sent events `draft`, `checked`, `final`."""
     settings = request.app.state.settings
     _check_scope(settings, who, body.collections)
-    args = (body.question, settings, body.conversation_id, body.collections, body.doc_ids)
+    library = _library(request, who)
+    args = (body.question, body.conversation_id, body.collections, body.doc_ids)
     if not body.stream:
         with library_time(request):
-            answer = pipeline.ask(*args, principal=who.principal)
+            answer = library.ask(*args)
         return answer_with_links(answer.model_dump(mode="json"), request_base(request))
-    stream = pipeline.ask_stream(*args, principal=who.principal)
+    stream = library.ask_stream(*args)
     events = sse_with_links(sse_events(stream), request_base(request))
     return StreamingResponse(events, media_type="text/event-stream")
 
@@ -165,15 +169,9 @@ async def upload(
     if collection is not None:
         check_typed(collection)  # refused as the app's rule reads it, before any byte of the body
     data = await request.body()
+    library = _library(request, who)
     job = await run_in_threadpool(
-        lambda: pipeline.submit_upload(
-            data,
-            file_name,
-            request.app.state.settings,
-            collection,
-            principal=who.principal,
-            into_existing=into_existing,
-        )
+        lambda: library.submit_upload(data, file_name, collection, into_existing=into_existing)
     )
     return _job(job)
 
@@ -181,13 +179,13 @@ async def upload(
 @router.get("/jobs", responses=schemas.ok(schemas.Jobs))
 def jobs(who: CallerDep, request: Request) -> dict[str, Any]:
     """Your upload jobs (every job of the collections you manage)."""
-    return {"jobs": [_job(j) for j in pipeline.list_jobs(request.app.state.settings, principal=who.principal)]}
+    return {"jobs": [_job(j) for j in _library(request, who).list_jobs()]}
 
 
 @router.get("/jobs/{job_id}", responses=schemas.ok(schemas.Job))
 def job(job_id: str, who: CallerDep, request: Request) -> dict[str, Any]:
     """One job's state, stage and progress."""
-    return _job(pipeline.get_job(job_id, request.app.state.settings, principal=who.principal))
+    return _job(_library(request, who).get_job(job_id))
 
 
 def _job(job: Any) -> dict[str, Any]:
@@ -203,7 +201,7 @@ def report(body: ReportRequest, who: CallerDep, request: Request) -> dict[str, A
 
     settings = request.app.state.settings
     touched(request, body.source.doc_id)
-    document = pipeline.get_document(body.source.doc_id, settings, principal=who.principal)
+    document = _library(request, who).get_document(body.source.doc_id)
     if not body.source.pages or any(not 1 <= p <= document.pages for p in body.source.pages):
         raise NotFoundError("The cited page is not in this document.")
     # the document's own name is recorded, not the one the body says

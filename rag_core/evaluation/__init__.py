@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
@@ -38,6 +37,7 @@ from rag_core.evaluation.engines import (
 from rag_core.evaluation.questions import Question, build_question, load_rows, read_question_lines
 from rag_core.library import package_versions
 from rag_core.models import ProgressEvent
+from rag_core.services import documents, indexing
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 _PACKAGES = (
@@ -65,7 +65,7 @@ def ensure_ingested(
     pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
     if not pdfs:
         raise InputError.of("eval.no_pdf", folder=pdf_dir)
-    present = {r.file_name for r in pipeline.list_documents(settings, principal=principal)}
+    present = {r.file_name for r in documents.list_documents(settings, principal=principal)}
     todo = [p for p in pdfs if p.name not in present]
     started = time.perf_counter()
     names = [p.name for p in todo]
@@ -79,7 +79,7 @@ def ensure_ingested(
 
     # one call: the index is optimised once, not after every file
     try:
-        results = pipeline.ingest(todo, settings, progress=on_event, principal=principal) if todo else []
+        results = indexing.ingest(todo, settings, progress=on_event, principal=principal) if todo else []
         refused = [f"{r.file_name}: {r.message}" for r in results if r.status == "refused"]
     except AccessDenied as err:  # the default collection is not theirs to fill: measured without these files
         refused = [f"{p.name}: {err}" for p in todo]
@@ -150,7 +150,7 @@ def run_evaluation(
     wanted = [e for e in wanted if e in ALL_ENGINES]
     reference = default_engine(settings)
     if pdf_dir is None:  # the library's own documents, as they are: nothing to ingest
-        names = sorted({r.file_name for r in pipeline.list_documents(settings, principal=principal)})
+        names = sorted({r.file_name for r in documents.list_documents(settings, principal=principal)})
         ingestion: dict[str, Any] = {"pdfs": names, "ingested_now": [], "elapsed_s": 0.0, "refused": []}
         if not names:
             raise InputError.of("eval.empty_library")

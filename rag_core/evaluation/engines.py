@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core import pipeline, retrieval, understanding
+from rag_core import retrieval, understanding
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
@@ -30,6 +30,8 @@ from rag_core.evaluation.bm25_pages import PageIndex
 from rag_core.evaluation.questions import PageKey, Question
 from rag_core.models import DocumentRecord, Parent, SearchResult
 from rag_core.parsing.pagetext import page_texts
+from rag_core.services import documents
+from rag_core.services.connection import open_store
 from rag_core.store import ChildHit, PageHit, Store
 from rag_core.text import contains_quote, detect_language
 
@@ -68,18 +70,20 @@ class Corpus:
         cls, settings: Settings, file_names: Sequence[str], pdf_dir: Path | None = None, *, principal: Principal
     ) -> Corpus:
         """The readable documents named `file_names`; their ids are the scope every engine prefilters on."""
-        store = pipeline.open_store(settings)
+        store = open_store(settings)
         wanted = set(file_names)
-        records = {r.doc_id: r for r in pipeline.list_documents(settings, principal=principal) if r.file_name in wanted}
+        records = {
+            r.doc_id: r for r in documents.list_documents(settings, principal=principal) if r.file_name in wanted
+        }
         corpus = cls(settings=settings, store=store, records=records, scope=sorted(records), pdf_dir=pdf_dir)
         if pdf_dir is None:  # the library's own stored originals give the pages' text
             corpus.sources = {
-                r.file_name: pipeline.source_path(doc_id, settings, principal=principal)
+                r.file_name: documents.source_path(doc_id, settings, principal=principal)
                 for doc_id, r in records.items()
                 if r.file_name.lower().endswith(".pdf")
             }
         for doc_id, record in records.items():
-            chunked = pipeline.load_chunks(doc_id, settings, principal=principal)
+            chunked = documents.load_chunks(doc_id, settings, principal=principal)
             for child in chunked.children:
                 corpus.child_pages[child.id] = [(record.file_name, p) for p in child.pages]
             for parent in chunked.parents:

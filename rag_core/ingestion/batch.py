@@ -1,8 +1,8 @@
 """Several files at once: an inline ingestion, a rebuild of the index, the page rows rewritten, and
 what a cancelled job leaves behind removed.
 
-None of these checks who acts: the façade (`pipeline.indexing`) and the worker (`rag_core.jobs`)
-check the principal's rights and write the audit trail, then call these.
+None of these checks who acts: the indexing verbs (`services.indexing`, re-exported by the façade) and
+the worker (`rag_core.jobs`) check the principal's rights and write the audit trail, then call these.
 """
 
 from __future__ import annotations

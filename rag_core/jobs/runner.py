@@ -24,7 +24,7 @@ from rag_core.access import LOCAL_USER, Principal, make_principal
 from rag_core.config import Settings
 from rag_core.ingestion import StageExecutor, Upload
 from rag_core.models import DocumentRecord, IngestResult, ProgressEvent
-from rag_core.pipeline import permissions as perm
+from rag_core.services import permissions as perm
 from rag_core.store import Job, Store
 
 

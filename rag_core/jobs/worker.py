@@ -27,14 +27,13 @@ import uuid
 from collections.abc import Callable
 
 from rag_core import storage
-from rag_core.access.audit import scrub
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.jobs.fair import PageCounts, claim_order
 from rag_core.jobs.runner import JobStopped, LocalStageRunner, StageRunner, submitter_of
 from rag_core.models import IngestResult, ProgressEvent
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 from rag_core.store import Job, Store
 
 log = logging.getLogger(__name__)
@@ -198,7 +197,7 @@ class Worker:
                 return
             except Exception as err:  # a bug or a machine problem: once more, then failed
                 log.exception("job %s (%s) failed", job.id, job.file_name)
-                text = scrub(f"{type(err).__name__}: {err}", perm._secrets(self.settings))[:500]
+                text = perm.scrubbed(self.settings, f"{type(err).__name__}: {err}")[:500]
                 if text == job.error:
                     self._finish(
                         job,

@@ -5,9 +5,9 @@ The decisions the pages used to take themselves live here. Anyone signed in may 
 citations of everyone, as a question set, and the choice of a folder of PDFs on the server are for
 administrators (anyone else asking for them gets `AccessDenied`). A user reports a wrong citation
 under their own name and sees (and downloads) their own reports; an administrator sees everyone's.
-This module is the evaluation's façade and sits one floor above the core façade: the evaluation
-(`rag_core.evaluation`) is itself a client of `rag_core.pipeline` (it ingests and searches as the
-principal), so `rag_core.pipeline` does not import this module; pages import it as
+This module is the evaluation's façade: it imports the evaluation (`rag_core.evaluation`, which reads
+the library through `rag_core.services` as the principal) only inside its functions, so that the core
+façade re-exports `reported_citations` without loading the evaluation; pages import the rest as
 `from rag_core.pipeline import evaluating`.
 """
 
@@ -25,7 +25,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError
 from rag_core.models import Source
-from rag_core.pipeline.permissions import audit, require_admin
+from rag_core.services.permissions import audit, require_admin
 
 SetSource = Literal["shared", "upload", "reported"]
 REPORTED_SET = "reported_citations"
@@ -172,3 +172,13 @@ def question_rows(results: dict, engine: str) -> list[dict]:
     from rag_core.evaluation import report
 
     return report.question_rows(results, engine)
+
+
+def reported_citations(settings: Settings, *, principal: Principal) -> bytes:
+    """The reported citations for a download: the principal's own, everyone's for an administrator;
+    the export is recorded."""
+    from rag_core.evaluation.citation_reports import read_reports
+
+    data = read_reports(storage.open_library(settings), None if principal.is_admin else principal.user)
+    audit(settings, "reports_exported", principal, everyone=principal.is_admin)
+    return data

@@ -28,8 +28,8 @@ from rag_core.config import Settings
 from rag_core.errors import NotFoundError, QuotaError
 from rag_core.library import clean_file_name
 from rag_core.messages import message
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 from rag_core.store import Job
 
 JOB_NOT_FOUND = message("job.not_found")

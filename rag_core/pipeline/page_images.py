@@ -13,8 +13,8 @@ from rag_core.config import Settings
 from rag_core.errors import NotFoundError
 from rag_core.models import HighlightBox, Source
 from rag_core.parsing.files import page_png, region_png
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 from rag_core.storage import document_folder
 
 CROP_ZOOM = 2.0  # a crop drawn at 144 dpi: a formula's indices stay legible

@@ -2,7 +2,7 @@
 
 A search reaches only the readable ready documents (`resolve_scope`: one read of the documents
 table, prefiltered by the principal's grants), and the audit records what was searched
-(`scope_fields`); both are the question's too (`pipeline.scoping`). Re-exported by
+(`scope_fields`); both are the question's too (`services.scoping`). Re-exported by
 `rag_core.pipeline`, which the pages and the CLI call.
 """
 
@@ -16,11 +16,11 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.models import Language, SearchResult
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
 from rag_core.pipeline.presentation import search_sources
 from rag_core.pipeline.question_input import check_question
-from rag_core.pipeline.scoping import resolve_scope, scope_fields
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
+from rag_core.services.scoping import resolve_scope, scope_fields
 from rag_core.text import detect_language
 
 

@@ -10,7 +10,7 @@ from rag_core.access import Principal, make_principal
 from rag_core.access.principal import Channel
 from rag_core.access.tokens import TokenStore, is_local_operator, presented_token_id  # noqa: F401
 from rag_core.config import Settings
-from rag_core.pipeline import permissions as perm
+from rag_core.services import permissions as perm
 
 
 def _store(settings: Settings) -> TokenStore:

@@ -12,7 +12,7 @@ from typing import Any
 from rag_core import understanding
 from rag_core.access import Principal
 from rag_core.config import Settings
-from rag_core.pipeline import permissions as perm
+from rag_core.services import permissions as perm
 from rag_core.understanding import term_presence
 
 

@@ -11,9 +11,6 @@ cited is decided once in `sources.py`. The flow never renders and never calls th
 
 from __future__ import annotations
 
-# The context reads the library through the façade's lower modules (permissions, connection, scoping); importing
-# any of them runs the façade's __init__ first, which imports this package's modules: load it before them.
-import rag_core.pipeline  # noqa: F401  isort: skip
 from rag_core.question.context import QuestionContext, SearchRequest, build_context, coverage_scope
 from rag_core.question.events import Checked, Done, Draft, Event, Failed, Found, Queued, Refused, Searching
 from rag_core.question.flow import QuestionFlow, answer_question

@@ -19,11 +19,11 @@ from rag_core.answering.coverage import CoverageScope
 from rag_core.config import Settings
 from rag_core.embedding import Embedder, select_embedder
 from rag_core.models import DocumentRecord, Language, SearchResult
-from rag_core.pipeline.connection import open_store
-from rag_core.pipeline.rechecks import stored_row_check
-from rag_core.pipeline.scoping import resolve_scope as resolve_scope
-from rag_core.pipeline.scoping import scope_fields as scope_fields
 from rag_core.question.announced import with_announced_lists
+from rag_core.services.connection import open_store
+from rag_core.services.rechecks import readable_ids
+from rag_core.services.scoping import resolve_scope as resolve_scope
+from rag_core.services.scoping import scope_fields as scope_fields
 from rag_core.store import Store
 from rag_core.text import detect_language
 from rag_core.understanding.followups import HISTORY_MESSAGES, Message
@@ -133,7 +133,7 @@ def build_context(
     scope, searched = resolve_scope(settings, principal, collections, doc_ids)
     turns = (
         understanding.read_history(
-            settings, conversation_id, user=principal.user, keep=stored_row_check(settings, principal)
+            settings, conversation_id, user=principal.user, readable=readable_ids(settings, principal)
         )
         if history is None
         else list(history)[-HISTORY_MESSAGES:]

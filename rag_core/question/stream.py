@@ -17,12 +17,12 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import RagError
 from rag_core.models import Answer
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.conversations import store_answer
 from rag_core.question.context import QuestionContext, build_context, question_language, scope_fields
 from rag_core.question.events import Done, Event, Failed, Refused
 from rag_core.question.flow import QuestionFlow
 from rag_core.question.sources import answer_sources
+from rag_core.services import permissions as perm
+from rag_core.services.conversations import store_answer
 from rag_core.understanding.followups import Message
 
 

@@ -14,10 +14,11 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -86,10 +87,11 @@ def read_history(
     conversation_id: str | None,
     n: int = HISTORY_MESSAGES,
     user: str | None = None,
-    keep: Callable[[dict], bool] | None = None,
+    readable: AbstractSet[str] | None = None,
 ) -> list[Message]:
     """The last `n` messages of `user`'s stored conversation (oldest first); [] when there is none.
-    With `keep`, a stored exchange (question and answer) for which `keep(row)` is False is left out."""
+    With `readable` (the ids of the documents the reader may read now), a stored exchange (question
+    and answer) that used any other document is left out."""
     if not conversation_id:
         return []
     lines = storage.open_library(settings).read_lines(conversation_key(conversation_id, user))
@@ -99,13 +101,19 @@ def read_history(
             row = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if row.get("mode") == "greeting" or (keep is not None and not keep(row)):
+        if row.get("mode") == "greeting" or (readable is not None and not row_documents(row) <= readable):
             continue
         # a rewritten follow-up is remembered in its standalone form: the next follow-up builds on it
         messages.append(("user", str(row.get("standalone_question") or row.get("question", ""))))
         text = " ".join(p.get("text", "") for p in row.get("paragraphs", [])) or row.get("missing_information", "")
         messages.append(("assistant", str(text)))
     return messages[-n:] if n > 0 else []
+
+
+def row_documents(row: Mapping[str, Any]) -> set[str]:
+    """The ids of the documents a stored answer (one JSON line of a conversation) used: cited or not."""
+    sources: Iterable[Any] = [*(row.get("sources") or []), *(row.get("uncited") or [])]
+    return {str(s.get("doc_id", "")) for s in sources if isinstance(s, Mapping)}
 
 
 def conversation_key(conversation_id: str, user: str | None = None) -> str:

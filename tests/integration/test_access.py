@@ -19,6 +19,10 @@ from rag_core.access import Principal
 from rag_core.embedding import select_embedder
 from rag_core.errors import AccessDenied, InputError, NotFoundError
 from rag_core.models import Answer, SearchResult
+from rag_core.services.connection import open_store
+from rag_core.services.conversations import conversation_history
+from rag_core.services.documents import readable_document_ids
+from rag_core.services.permissions import can
 from tests.access_support import (
     ADMIN,
     ALICE,
@@ -103,8 +107,8 @@ def test_search_never_returns_an_unreadable_document_in_any_channel(library: Ing
             assert all(h.document.collection == "guides" for h in result.parents), kwargs
             assert SECRET_WORD not in _shown(result)
     # the channels below the façade: the readable scope is their prefilter
-    store = pipeline.open_store(library.settings)
-    scope = pipeline.readable_document_ids(library.settings, principal=ALICE)
+    store = open_store(library.settings)
+    scope = readable_document_ids(library.settings, principal=ALICE)
     assert scope == [library.doc_ids["guides"]]
     vector = select_embedder(library.settings).embed_query(SECRET_QUERY)
     assert {h.doc_id for h in store.lexical(SECRET_QUERY, "en", scope, 50)} <= set(scope)
@@ -179,9 +183,9 @@ def test_grant_and_revoke_take_effect_on_the_next_question(library: IngestedColl
     settings, board = library.settings, library.doc_ids["board"]
     pipeline.grant(settings, "board", principal=ADMIN, group="actuaries", role="read")
     assert pipeline.search(SECRET_QUERY, settings, principal=ALICE).parents[0].document.doc_id == board
-    assert pipeline.can(settings, "board", "read", principal=ALICE)
-    assert not pipeline.can(settings, "board", "write", principal=ALICE)
-    assert not pipeline.can(settings, "board", "read", principal=BOB)
+    assert can(settings, "board", "read", principal=ALICE)
+    assert not can(settings, "board", "write", principal=ALICE)
+    assert not can(settings, "board", "read", principal=BOB)
     pipeline.revoke(settings, "board", principal=ADMIN, group="actuaries")
     assert all(h.document.doc_id != board for h in pipeline.search(SECRET_QUERY, settings, principal=ALICE).parents)
     assert pipeline.revoke(settings, "board", principal=ADMIN, group="actuaries") is None
@@ -262,8 +266,8 @@ def test_conversations_belong_to_their_user(library: IngestedCollections) -> Non
     settings = library.settings
     pipeline.grant(settings, "board", principal=ADMIN, user=BOB.user, role="read")
     pipeline.ask(SECRET_QUERY, settings, principal=BOB, conversation_id="shared-id")
-    assert pipeline.conversation_history(settings, "shared-id", principal=BOB)
-    assert pipeline.conversation_history(settings, "shared-id", principal=ALICE) == []
+    assert conversation_history(settings, "shared-id", principal=BOB)
+    assert conversation_history(settings, "shared-id", principal=ALICE) == []
     # a follow-up by another user under the same id does not inherit the first user's question
     answer = pipeline.ask("and its limits?", settings, principal=ALICE, conversation_id="shared-id")
     assert SECRET_WORD not in answer.standalone_question

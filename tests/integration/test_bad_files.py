@@ -21,6 +21,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
+from rag_core.services.connection import open_store
 from tests import bad_files
 from tests.bad_files import encrypted, make_pdf, truncated
 
@@ -71,14 +72,14 @@ def test_bad_file_outcome_and_library_intact(library, tmp_path: Path, name: str)
     make, status, phrase = CASES[name]
     path = tmp_path / name
     make(path)
-    before = pipeline.open_store(settings).count_children()
+    before = open_store(settings).count_children()
     result = pipeline.ingest([path], settings, principal=LOCAL)[0]
     assert result.status == status, result.message
     assert phrase.lower() in result.message.lower()
     assert "Traceback" not in result.message
     assert good_id in {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)}
     if status == "refused":
-        assert pipeline.open_store(settings).count_children() == before
+        assert open_store(settings).count_children() == before
     if name == "truncated.pdf":
         assert any("repaired" in w for w in result.record.warnings)
     assert pipeline.search("Bornhuetter development factors", settings, principal=LOCAL).parents
@@ -115,16 +116,16 @@ def test_more_bad_files_get_their_outcome(library, tmp_path: Path, case: bad_fil
     settings = bad_files.with_parsing(settings, **case.parsing)
     path = tmp_path / "upload.pdf"
     case.make(path)
-    before = pipeline.open_store(settings).count_children()
+    before = open_store(settings).count_children()
     if case.twice:
         assert pipeline.ingest([path], settings, file_names=[case.file_name], principal=LOCAL)[0].status == "ingested"
-        before = pipeline.open_store(settings).count_children()
+        before = open_store(settings).count_children()
     result = pipeline.ingest([path], settings, file_names=[case.file_name], principal=LOCAL)[0]
     assert result.status == case.status, result.message
     assert case.phrase in bad_files.outcome_text(result)
     assert "Traceback" not in result.message
     if case.status != "ingested":
-        assert pipeline.open_store(settings).count_children() == before
+        assert open_store(settings).count_children() == before
     if case.status == "refused":
         assert result.doc_id is None
     if case.label == "scanned page (OCR reads it)":  # the scanned page is searchable

@@ -17,6 +17,7 @@ from rag_core.errors import AccessDenied, InputError, NotFoundError, QuotaError
 from rag_core.jobs import Worker
 from rag_core.library import DocumentFolder, sha256_file
 from rag_core.pipeline.jobs import JOB_NOT_FOUND
+from rag_core.services.connection import open_store
 from tests import bad_files
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, wait_until
@@ -174,7 +175,7 @@ def test_cancel_while_running_leaves_nothing_of_it(lib: Settings, tmp_path: Path
     victim_id = sha256_file(victim)
     assert [r.doc_id for r in pipeline.list_documents(lib, principal=ADMIN)] == [sha256_file(keep)]
     assert not DocumentFolder(lib.documents_dir, victim_id).root.exists()  # parse and chunk outputs removed
-    assert pipeline.open_store(lib).purge_orphans() == 0  # no half-written rows either
+    assert open_store(lib).purge_orphans() == 0  # no half-written rows either
     hits = pipeline.search("Wombat claims development factors", lib, principal=ADMIN).parents
     assert all(h.document.doc_id != victim_id for h in hits)
     assert pipeline.search("Bornhuetter reserves", lib, principal=ADMIN).parents
@@ -186,7 +187,7 @@ def test_job_table_versions_stay_bounded(lib: Settings, tmp_path: Path) -> None:
     worker = Worker(lib)
     while worker.run_once():
         pass
-    table = pipeline.open_store(lib).job_table()
+    table = open_store(lib).job_table()
     before = table.versions()["jobs"]
     left = table.compact(keep_s=0)
     assert left["jobs"] < before and left["jobs"] <= 2, (before, left)

@@ -7,7 +7,7 @@ import multiprocessing as mp
 from pathlib import Path
 
 from rag_core.config import Settings
-from rag_core.pipeline.connection import open_store
+from rag_core.services.connection import open_store
 from rag_core.store import Job
 
 RACERS = 6

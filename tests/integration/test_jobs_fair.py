@@ -11,7 +11,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.jobs.fair import PageCounts, claim_order
-from rag_core.pipeline.connection import open_store
+from rag_core.services.connection import open_store
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, wait_until
 

@@ -16,6 +16,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, sha256_file
+from rag_core.services.connection import open_store
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, wait_until
 
@@ -68,7 +69,7 @@ def test_worker_killed_in_a_stage_resumes_at_the_next_one(tmp_path: Path, stage:
     # the second run reused exactly what had finished (a finished write makes it "already present")
     assert set(filter(None, job.reused.split(","))) == finished - {"write"}, (stage, job.reused, finished)
     # the consistency checks of an interrupted inline ingestion
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     assert store.purge_orphans() == 0
     assert {r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)} == {sha256_file(keep), victim_id}
     assert set(folder.manifest()["stages"]) == {"parse", "chunk", "embed", "write"}

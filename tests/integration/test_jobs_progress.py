@@ -15,7 +15,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.jobs import Worker
 from rag_core.models import IngestResult, ProgressEvent
-from rag_core.pipeline.connection import open_store
+from rag_core.services.connection import open_store
 from tests.jobs_support import queue_pdf
 
 LOCAL = Principal.local_operator()

@@ -16,7 +16,7 @@ import pytest
 from rag_core.access import Principal
 from rag_core.answering import answer
 from rag_core.models import Answer
-from rag_core.pipeline.conversations import store_answer
+from rag_core.services.conversations import store_answer
 from rag_core.understanding import conversation_path
 from tests.answering_support import CELLS, table_result
 from tests.fake_chat_server import FakeChatServer

@@ -60,10 +60,10 @@ def test_a_bug_is_logged_with_its_traceback_and_its_text_stays_on_the_server(
 ) -> None:
     settings, token = library
 
-    def fake_load_chunks_with_a_bug(doc_id, settings, *, principal):
+    def fake_load_chunks_with_a_bug(self, doc_id):
         raise RuntimeError("internal detail")
 
-    replace(monkeypatch, pipeline, "load_chunks", fake_load_chunks_with_a_bug)
+    replace(monkeypatch, pipeline.LibraryClient, "load_chunks", fake_load_chunks_with_a_bug)  # the tool's call
     with caplog.at_level(logging.INFO):
         result = _open_citation(settings, token)
     assert result.is_error and result.content[0].text == "Error executing tool open_citation"

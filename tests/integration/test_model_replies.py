@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from rag_core.config import Settings
-from rag_core.pipeline.connection import forget_stores
 from rag_core.question import answer_question
+from rag_core.services.connection import forget_stores
 from rag_core.store import Store
 from rag_core.understanding.budget import plan_question
 from rag_core.understanding.followups import rewrite_followup

@@ -15,6 +15,7 @@ from rag_core.embedding import select_embedder
 from rag_core.evaluation.bm25_pages import PageIndex
 from rag_core.parsing.pagetext import page_texts
 from rag_core.retrieval.page_bm25 import PageBM25, analyse
+from rag_core.services.connection import open_store
 from rag_core.text import fold
 
 LOCAL = Principal.local_operator()
@@ -96,7 +97,7 @@ def library(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Setti
 def test_the_page_channel_ranks_the_library_as_bm25s_over_its_pages(
     library: Settings, question: str, language: str
 ) -> None:
-    store = pipeline.open_store(library)
+    store = open_store(library)
     scope = store.document_ids()
     rows = store.page_rows()
     languages = {r.doc_id: r.language for r in store.documents()}
@@ -111,7 +112,7 @@ def test_the_page_channel_ranks_the_library_as_bm25s_over_its_pages(
 def test_a_page_channel_that_scores_on_its_own_sends_no_page_query_to_lancedb(
     library: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = pipeline.open_store(library)
+    store = open_store(library)
     sent: list[str] = []
     full_text = store.full_text
 

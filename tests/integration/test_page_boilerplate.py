@@ -22,6 +22,7 @@ from rag_core.access import Principal
 from rag_core.config import RetrievalSettings, Settings
 from rag_core.errors import AccessDenied
 from rag_core.parsing.pagetext import page_texts, searchable_page_texts
+from rag_core.services.connection import open_store
 from rag_core.storage import document_folder
 from rag_core.text import fold
 
@@ -56,7 +57,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, str]:
 
 
 def _page_hits(settings: Settings, query: str, doc_id: str) -> list[int]:
-    return [h.page for h in pipeline.open_store(settings).page_lexical(query, "en", [doc_id], 5)]
+    return [h.page for h in open_store(settings).page_lexical(query, "en", [doc_id], 5)]
 
 
 def test_repeated_header_and_disclaimer_match_no_page(library) -> None:
@@ -79,7 +80,7 @@ def test_a_contents_page_does_not_outrank_the_section_it_lists(library) -> None:
 
 def test_reindex_pages_rewrites_a_library_written_before_the_rule(library) -> None:
     settings, doc_id = library
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     record = next(r for r in store.documents() if r.doc_id == doc_id)
     folder = document_folder(settings, doc_id)
     parents = store.parents_of(doc_id)
@@ -95,7 +96,7 @@ def test_reindex_pages_rewrites_a_library_written_before_the_rule(library) -> No
 
 def test_the_command_line_rewrites_the_page_channel_only(library) -> None:
     settings, doc_id = library
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     record = next(r for r in store.documents() if r.doc_id == doc_id)
     folder = document_folder(settings, doc_id)
     store.replace_pages(record, store.parents_of(doc_id), page_texts(folder.source()))
@@ -111,7 +112,7 @@ def test_the_command_line_rewrites_the_page_channel_only(library) -> None:
     assert done.returncode == 0, done.stderr
     assert "page channel rewritten for 1 documents" in done.stdout
     assert _page_hits(settings, DISCLAIMER, doc_id) == []
-    assert pipeline.open_store(settings).count_children() == children  # nothing else was rewritten
+    assert open_store(settings).count_children() == children  # nothing else was rewritten
 
 
 def _words(text: str) -> list[str]:

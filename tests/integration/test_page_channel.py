@@ -14,6 +14,7 @@ from rag_core.embedding import select_embedder
 from rag_core.models import PageChannelHit
 from rag_core.parsing.pagetext import searchable_page_texts
 from rag_core.retrieval import fuse_rankings, search
+from rag_core.services.connection import open_store
 from rag_core.store import Store
 from tests.store_support import DOCS, SMALL_EN, SMALL_FR, chunks_of, record_of
 
@@ -136,7 +137,7 @@ def test_a_library_written_before_the_page_channel_still_searches(settings: Sett
 def test_ingestion_indexes_every_page_of_a_real_pdf(tmp_path: Path, corpus_dir: Path) -> None:
     settings = Settings(data_dir=tmp_path / "lib")
     results = pipeline.ingest([corpus_dir / SMALL_EN, corpus_dir / SMALL_FR], settings, principal=LOCAL)
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     for result, pdf in zip(results, (SMALL_EN, SMALL_FR), strict=True):
         with pymupdf.open(corpus_dir / pdf) as doc:
             layer = [page.get_text() for page in doc]

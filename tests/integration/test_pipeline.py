@@ -17,6 +17,7 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError, StaleStageError
 from rag_core.library import DocumentFolder
+from rag_core.services.connection import open_store
 from tests.store_support import SMALL_EN, SMALL_FR
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
@@ -118,7 +119,7 @@ def test_delete_removes_rows_and_files(tmp_path: Path, corpus_dir: Path) -> None
     assert pipeline.list_documents(settings, principal=LOCAL) == []
     assert not (settings.documents_dir / doc_id).exists()
     assert pipeline.search("deductible", settings, principal=LOCAL).parents == []
-    assert pipeline.open_store(settings).count_children() == 0
+    assert open_store(settings).count_children() == 0
 
 
 def _cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:

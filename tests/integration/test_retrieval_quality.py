@@ -24,8 +24,8 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
-from rag_core.pipeline.connection import forget_stores
 from rag_core.retrieval import PAGE_FIRST_WITHIN
+from rag_core.services.connection import forget_stores
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 

@@ -17,6 +17,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.library import DocumentFolder, sha256_file
+from rag_core.services.connection import open_store
 from tests.bad_files import make_pdf
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
@@ -72,7 +73,7 @@ def test_killed_ingestion_leaves_a_consistent_library(tmp_path: Path, stage: str
     # Consistent: the old document is intact, the victim is either fully there or not at all.
     ids = [r.doc_id for r in pipeline.list_documents(settings, principal=LOCAL)]
     assert sha256_file(keep) in ids
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     if victim_id not in ids:
         hits = pipeline.search("Mack chain ladder development factors", settings, principal=LOCAL).parents
         assert all(h.document.doc_id != victim_id for h in hits)
@@ -150,5 +151,5 @@ def test_parallel_ingestions_and_questions(tmp_path: Path) -> None:
     assert sorted(r.file_name for r in records) == ["a.pdf", "b.pdf", "c.pdf"]  # none lost or duplicated
     every = {r.doc_id for r in records}
     assert all(state <= every for state in states)
-    store = pipeline.open_store(settings)
+    store = open_store(settings)
     assert store.count_children() == sum(r.children for r in records)

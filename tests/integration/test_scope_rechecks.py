@@ -14,6 +14,7 @@ import pytest
 
 from rag_core import pipeline
 from rag_core.question import stream as question_stream
+from rag_core.services.conversations import conversation_history
 from tests.access_support import (
     ADMIN,
     ALICE,
@@ -76,10 +77,8 @@ def test_the_history_given_to_the_model_leaves_out_what_used_a_revoked_document(
     assert SECRET_WORD in " ".join(p.text for p in answer.paragraphs)
     pipeline.ask("And the reserving guide?", library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD in " ".join(text for _, text in given[-1])  # the control: board text was history
-    assert SECRET_WORD in " ".join(t for _, t in pipeline.conversation_history(library.settings, "c1", principal=ALICE))
+    assert SECRET_WORD in " ".join(t for _, t in conversation_history(library.settings, "c1", principal=ALICE))
     _revoke_board(library)
     pipeline.ask("And the Quokka reserving guide?", library.settings, conversation_id="c1", principal=ALICE)
     assert SECRET_WORD not in " ".join(text for _, text in given[-1])
-    assert SECRET_WORD not in " ".join(
-        t for _, t in pipeline.conversation_history(library.settings, "c1", principal=ALICE)
-    )
+    assert SECRET_WORD not in " ".join(t for _, t in conversation_history(library.settings, "c1", principal=ALICE))

@@ -23,7 +23,9 @@ from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.errors import NotFoundError
 from rag_core.library import sha256_file
-from rag_core.pipeline import permissions as perm
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
+from rag_core.services.conversations import conversation_history
 from tests.bad_files import make_pdf
 from tests.jobs_support import REPO, WorkerProcess, wait_until
 from tests.s3_support import moto_server, new_bucket, s3_env
@@ -130,7 +132,7 @@ def test_uploads_on_two_servers_at_once_lose_nothing(library: str, endpoint: str
     records = pipeline.list_documents(a, principal=LOCAL)
     assert sorted(r.doc_id for r in records) == sorted(sha256_file(p) for p in pdfs.values())
     assert {r.collection for r in records} == {"team a", "team b"}
-    store = pipeline.open_store(a)
+    store = open_store(a)
     for record in records:  # every chunk of every document is there, in its folder (read through B)...
         assert len(pipeline.load_chunks(record.doc_id, servers["b"], principal=LOCAL).children) == record.children
     assert store.count_children() == sum(r.children for r in records)  # ...and in the table
@@ -241,6 +243,6 @@ def test_a_local_library_moves_to_s3_with_one_command(library: str, endpoint: st
     assert pipeline.source_path(doc_id, remote, principal=BOB).read_bytes() == pdf.read_bytes()
     moved_trail = pipeline.audit_events(remote, principal=LOCAL)
     assert moved_trail[: len(trail)] == trail  # every record moved, in order, before the ones written since
-    assert pipeline.conversation_history(remote, "c1", principal=BOB)  # Bob's conversation came along
+    assert conversation_history(remote, "c1", principal=BOB)  # Bob's conversation came along
     again = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 1 and "is not empty" in again.stderr  # nothing is ever overwritten

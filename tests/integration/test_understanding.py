@@ -14,9 +14,9 @@ from rag_core.config import Settings
 from rag_core.embedding import select_embedder
 from rag_core.errors import BackendUnavailable
 from rag_core.models import SearchResult
-from rag_core.pipeline.connection import forget_stores
 from rag_core.question import answer_question
 from rag_core.reranking.bge import BgeReranker
+from rag_core.services.connection import forget_stores
 from rag_core.store import Store
 from rag_core.understanding import expansion_terms
 from rag_core.understanding.budget import plan_question

@@ -82,7 +82,7 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 
 def documents(settings: Any) -> list[dict[str, Any]]:
-    from rag_core.pipeline.connection import open_store
+    from rag_core.services.connection import open_store
 
     return [{"doc_id": r.doc_id, "children": r.children} for r in open_store(settings).documents()]
 

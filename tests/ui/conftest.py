@@ -11,7 +11,7 @@ import pytest
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.models import Answer, ChannelHit, Paragraph, RetrievedParent, SearchResult
-from rag_core.pipeline import rechecks
+from rag_core.services import rechecks
 from tests.fakes import replace
 from tests.ui.apptest_support import CHANNELS, CHUNKED, OTHER, PDF_NAME, QUOTE, RECORD, SOURCE
 from tests.ui.browser_support import launch

@@ -18,6 +18,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.library import sha256_file
+from rag_core.services.connection import open_store
 from tests.bad_files import make_pdf
 from tests.jobs_support import wait_until
 from tests.ui.browser_support import CHROMIUM, REPO, goto, open_home, rerun, start_app, stop_app
@@ -114,6 +115,6 @@ def test_three_uploads_cancel_the_second_while_it_runs(app, page, tmp_path: Path
     assert names == ["a_first.pdf", "c_third.pdf"]
     hits = pipeline.search("Quokka captive reinsurance", settings, principal=LOCAL).parents
     assert all(h.document.doc_id != sha256_file(second) for h in hits)
-    assert pipeline.open_store(settings).purge_orphans() == 0
+    assert open_store(settings).purge_orphans() == 0
     page.locator('[data-testid="stAlert"]').filter(has_text="c_third.pdf").first.wait_for(timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "queue_after_cancel.png"), full_page=True)

@@ -23,7 +23,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.jobs import Worker
-from rag_core.pipeline.connection import open_store
+from rag_core.services.connection import open_store
 from tests.access_support import ALICE
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, claim_as_worker, queue_pdf, wait_until

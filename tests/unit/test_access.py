@@ -104,3 +104,17 @@ def test_reported_citations_belong_to_their_user(tmp_path: Path) -> None:
     mine = [json.loads(line)["question"] for line in read_reports(tmp_path, user="Alice@example.org").splitlines()]
     assert mine == ["q alice"]
     assert len(read_reports(tmp_path).splitlines()) == 3  # the evaluation reads them all
+
+
+def test_a_message_leaving_the_library_another_way_has_its_secrets_masked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`permissions.scrubbed`: what the worker stores of a failed job's error, masked as the audit trail is."""
+    from rag_core.services.permissions import scrubbed
+
+    monkeypatch.setenv("RAG_LLM__API_KEY", "sk-worker-secret-42")
+    settings = Settings(data_dir=tmp_path)
+    text = scrubbed(settings, "ConnectionError: POST https://llm/v1 with key sk-worker-secret-42 refused")
+    assert "sk-worker-secret-42" not in text and text.startswith("ConnectionError: POST https://llm/v1")
+    monkeypatch.delenv("RAG_LLM__API_KEY")
+    assert scrubbed(Settings(data_dir=tmp_path), "no key configured") == "no key configured"

@@ -26,7 +26,7 @@ from rag_core.access import (
 )
 from rag_core.config import Settings
 from rag_core.errors import InputError, SchemaError
-from rag_core.pipeline import conversation_history
+from rag_core.services.conversations import conversation_history
 from rag_core.understanding import conversation_path
 
 TRUSTED = Settings(auth={"mode": "header", "trust_proxy_headers": True})

@@ -93,13 +93,16 @@ def test_a_misspelt_setting_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> Non
 
 # --- The module graph of the product (rag_core, ui, views, app.py, benchmarks), from its import statements.
 # Every `import`/`from` counts, those inside functions too: a lazy import is still a dependency. An edge
-# goes to the module named (`from a.b import c` to `a.b.c` when that is a module, else to `a.b`), not to
-# the packages above it, so a package's `__init__` importing its own modules is no cycle.
+# goes to the module named (`from a.b import c` to `a.b.c` when that is a module, else to `a.b`) and, from
+# a module outside a package, to that package too (`from rag_core.pipeline import x` runs the package's
+# `__init__` first, and whatever it imports): a package's `__init__` importing its own modules is no
+# cycle, but a module below the façade importing one of its submodules is an arrow to the whole façade.
 
 # What a page may import from rag_core: the façade, the data it returns, the errors it raises.
-# The façade is `rag_core.pipeline`, and the evaluation's façade one floor above it (the evaluation itself
-# calls `rag_core.pipeline`, so the core façade cannot re-export it without a cycle).
-PAGE_IMPORTS = {"rag_core.pipeline", "rag_core.pipeline.evaluating", "rag_core.models", "rag_core.errors"}
+# The façade is `rag_core.pipeline`, and the evaluation's façade, its module `evaluating` (pages import it by
+# name: the core façade does not load the evaluation).
+# `rag_core` itself is the root package, whose `__init__` every import of the core runs (it imports nothing).
+PAGE_IMPORTS = {"rag_core", "rag_core.pipeline", "rag_core.pipeline.evaluating", "rag_core.models", "rag_core.errors"}
 
 
 def _product_files() -> dict[str, Path]:
@@ -134,7 +137,16 @@ def _imports_of(path: Path, module: str, modules: Mapping[str, Path]) -> set[str
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
             names += [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
-    return {name for name in names if name in modules} - {module}
+    named = {name for name in names if name in modules}
+    return ({*named, *(p for name in named for p in _packages_entered(name, package, modules))}) - {module}
+
+
+def _packages_entered(name: str, package: str, modules: Mapping[str, Path]) -> list[str]:
+    """The packages above module `name` whose `__init__` an import of it runs, seen from inside `package`:
+    those the importer does not already stand in (`rag_core` itself, for a module of the core)."""
+    parts = name.split(".")
+    above = [".".join(parts[:i]) for i in range(1, len(parts))]
+    return [p for p in above if p in modules and not (package == p or package.startswith(p + "."))]
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -203,6 +215,21 @@ def test_the_import_graph_sees_the_product() -> None:
     assert "ui.auth" in graph["ui.widgets"]  # an import inside a function counts
     assert "benchmarks.crosslingual_dev" in graph["benchmarks.crosslingual_frontier"]  # one benchmark's use of another
     assert "rag_core.access.principal" in graph["rag_core.access"]  # a package's own modules
+    # a submodule imported from outside its package is an arrow to the package's __init__ too (it runs first)
+    assert {"rag_core.services.connection", "rag_core.services"} <= graph["rag_core.question.context"]
+    assert "rag_core.pipeline" not in graph["rag_core.pipeline.searching"]  # not from inside the package
+
+
+def test_the_import_graph_sees_package_cycles() -> None:
+    """`from p import m` from outside `p` runs `p/__init__` first: when that `__init__` imports the importer
+    back, the graph has the cycle (rag_core.question once failed to import alone for exactly this)."""
+    modules = {name: Path(name) for name in ("p", "p.m", "q")}
+    graph = {name: set[str]() for name in modules}
+    graph["p"] = {"p.m", "q"}
+    graph["q"] = {"p.m", *_packages_entered("p.m", "", modules)}
+    graph["p.m"] = set(_packages_entered("p.m", "p", modules))  # a sibling's import: no arrow to its own package
+    assert graph["q"] == {"p.m", "p"} and graph["p.m"] == set()
+    assert cycles(graph) == [["p", "q"]]
 
 
 def test_there_is_no_import_cycle_in_the_product() -> None:

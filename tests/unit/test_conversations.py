@@ -8,7 +8,7 @@ from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer, Paragraph
-from rag_core.pipeline.conversations import store_answer
+from rag_core.services.conversations import store_answer
 
 ALICE = Principal("alice@example.org")
 BOB = Principal("bob@example.org")

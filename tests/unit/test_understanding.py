@@ -217,6 +217,29 @@ def test_history_is_the_last_three_messages_of_the_stored_conversation(settings:
     assert followups.read_history(settings, "unknown") == [] and followups.read_history(settings, None) == []
 
 
+def test_history_leaves_out_an_exchange_that_used_a_document_no_longer_readable(settings: Settings) -> None:
+    """The reader is given the ids it may read now: an exchange that cited or merely used (`uncited`) any
+    other document is left out whole; without the ids, nothing is left out."""
+    path = followups.conversation_path(settings, "c")
+    path.parent.mkdir(parents=True)
+    rows = [
+        {"question": "q1", "paragraphs": [{"text": "a1"}], "sources": [{"doc_id": "open"}]},
+        {
+            "question": "q2",
+            "paragraphs": [{"text": "a2"}],
+            "sources": [{"doc_id": "open"}],
+            "uncited": [{"doc_id": "x"}],
+        },
+        {"question": "q3", "paragraphs": [{"text": "a3"}], "sources": [{"doc_id": "x"}]},
+        {"question": "q4", "missing_information": "none found"},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert followups.row_documents(rows[1]) == {"open", "x"}
+    kept = followups.read_history(settings, "c", n=100, readable=frozenset({"open"}))
+    assert kept == [("user", "q1"), ("assistant", "a1"), ("user", "q4"), ("assistant", "none found")]
+    assert len(followups.read_history(settings, "c", n=100)) == 8
+
+
 # --- reranker choice ------------------------------------------------------------------------
 def test_without_weights_the_product_runs_without_a_reranker_and_says_so() -> None:
     s = Settings()

@@ -9,14 +9,13 @@ the grants and the documents table, never renders, and records nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer, SearchResult
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 
 
 def readable_ids(settings: Settings, principal: Principal) -> frozenset[str]:
@@ -27,17 +26,6 @@ def readable_ids(settings: Settings, principal: Principal) -> frozenset[str]:
 
 def _answer_docs(answer: Answer) -> set[str]:
     return {s.doc_id for s in [*answer.sources, *answer.uncited]}
-
-
-def _row_docs(row: Mapping[str, Any]) -> set[str]:
-    sources: Iterable[Any] = [*(row.get("sources") or []), *(row.get("uncited") or [])]
-    return {str(s.get("doc_id", "")) for s in sources if isinstance(s, Mapping)}
-
-
-def stored_row_check(settings: Settings, principal: Principal) -> Callable[[Mapping[str, Any]], bool]:
-    """For the history reader: True for a stored answer (a JSON row) whose documents are all readable now."""
-    readable = readable_ids(settings, principal)
-    return lambda row: _row_docs(row) <= readable
 
 
 def search_in_scope(result: SearchResult, settings: Settings, *, principal: Principal) -> SearchResult:

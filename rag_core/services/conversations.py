@@ -23,8 +23,8 @@ from rag_core import storage, understanding
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
-from rag_core.pipeline.rechecks import stored_row_check
-from rag_core.understanding.followups import Message
+from rag_core.services.rechecks import readable_ids
+from rag_core.understanding.followups import Message, row_documents
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def conversation_history(settings: Settings, conversation_id: str, *, principal:
     """The principal's own stored conversation as (role, text) messages; [] for another user's id.
     An exchange that used a document the principal can no longer read is left out."""
     return understanding.read_history(
-        settings, conversation_id, n=1_000_000, user=principal.user, keep=stored_row_check(settings, principal)
+        settings, conversation_id, n=1_000_000, user=principal.user, readable=readable_ids(settings, principal)
     )
 
 
@@ -65,13 +65,13 @@ def conversation_answers(settings: Settings, conversation_id: str, *, principal:
     a line that no longer reads as an answer."""
     if not conversation_id:
         return []
-    keep = stored_row_check(settings, principal)
+    readable = readable_ids(settings, principal)
     key = understanding.conversation_key(conversation_id, user=principal.user)
     answers = []
     for raw in storage.open_library(settings).read_lines(key):
         try:
             row = json.loads(raw.decode("utf-8", errors="replace"))
-            if isinstance(row, dict) and keep(row):
+            if isinstance(row, dict) and row_documents(row) <= readable:
                 answers.append(Answer.model_validate(row))
         except (json.JSONDecodeError, ValidationError):
             continue

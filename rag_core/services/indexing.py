@@ -1,4 +1,4 @@
-"""The façade's verbs that write documents into the index: `ingest` (files, uploads), `reindex` and
+"""The verbs that write documents into the index: `ingest` (files, uploads), `reindex` and
 `reindex_pages`.
 
 They check the principal's rights, hand the files to the ingestion package (`rag_core.ingestion`:
@@ -17,8 +17,8 @@ from rag_core.config import Settings
 from rag_core.ingestion import Progress
 from rag_core.library import clean_file_name
 from rag_core.models import DocumentRecord, IngestResult
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 
 
 def ingest(

@@ -1,6 +1,7 @@
-"""The façade's access rules: scope resolution, the checks before bytes, grants, the audit trail.
+"""The access rules every verb applies: scope resolution, the checks before bytes, grants, the audit trail.
 
-Every public entry point of `rag_core.pipeline` takes a `Principal`. Reading goes through
+Every public entry point of `rag_core.pipeline` takes a `Principal`, and so do the flows below it (the
+question, the worker, the evaluation), which call this module directly. Reading goes through
 `readable_scope` (its document ids are the prefilter of every search channel and the filter of
 every listing) and `readable_record` (the independent check the viewer, exports and crops make
 before producing bytes; an unreadable document is "not found", exactly like a missing one).
@@ -8,8 +9,9 @@ Writing goes through `require`, and an upload's collection through `target_colle
 name rules of `access.names`: the reserved default name, look-alikes, a collection another user
 created). Grants are changed here and nowhere else; a group is granted only by an administrator
 or one of its members. Each change, like every question, upload, deletion, opened page,
-inspection and export, is written to the audit trail.
-The public grant and audit entry points at the end are re-exported by `rag_core.pipeline`.
+inspection and export, is written to the audit trail (`scrubbed` masks the same secrets in a message that
+leaves the library another way). The public grant and audit entry points at the end are re-exported by
+`rag_core.pipeline`.
 """
 
 from __future__ import annotations
@@ -18,13 +20,25 @@ from datetime import date, datetime
 from typing import Any
 
 from rag_core import storage
-from rag_core.access import AccessTable, AuditLog, Grant, GrantStore, Principal, Role, Scope, includes, names, to_csv
+from rag_core.access import (
+    AccessTable,
+    AuditLog,
+    Grant,
+    GrantStore,
+    Principal,
+    Role,
+    Scope,
+    includes,
+    names,
+    scrub,
+    to_csv,
+)
 from rag_core.access.names import DEFAULT_COLLECTION
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied, InputError, NotFoundError
 from rag_core.messages import message
 from rag_core.models import DocumentRecord
-from rag_core.pipeline.connection import open_store
+from rag_core.services.connection import open_store
 from rag_core.store import Store
 
 NOT_FOUND = message("doc.not_found")
@@ -206,6 +220,12 @@ def _secrets(settings: Settings) -> list[str]:
     return [key.get_secret_value()] if key is not None else []
 
 
+def scrubbed(settings: Settings, text: str) -> str:
+    """`text` with the library's secrets (the model endpoint's key) masked, as the audit trail stores it:
+    for a message that leaves the process another way (a failed job's error in the jobs table)."""
+    return scrub(text, _secrets(settings))
+
+
 def audit(settings: Settings, event: str, principal: Principal, **fields: Any) -> dict:
     return AuditLog(storage.open_library(settings)).append(event, principal, fields, _secrets(settings))
 
@@ -316,13 +336,3 @@ def record_sign_in(settings: Settings, *, principal: Principal) -> None:
 def record_event(settings: Settings, event: str, *, principal: Principal, **fields: Any) -> None:
     """Write one audit record (sign-out, and events only the page sees); secrets are never kept."""
     audit(settings, event, principal, **fields)
-
-
-def reported_citations(settings: Settings, *, principal: Principal) -> bytes:
-    """The reported citations for a download: the principal's own, everyone's for an administrator;
-    the export is recorded."""
-    from rag_core.evaluation.citation_reports import read_reports
-
-    data = read_reports(storage.open_library(settings), None if principal.is_admin else principal.user)
-    audit(settings, "reports_exported", principal, everyone=principal.is_admin)
-    return data

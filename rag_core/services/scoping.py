@@ -9,8 +9,8 @@ from typing import Any
 
 from rag_core.access import Principal
 from rag_core.config import Settings
-from rag_core.pipeline import permissions as perm
-from rag_core.pipeline.connection import open_store
+from rag_core.services import permissions as perm
+from rag_core.services.connection import open_store
 
 
 def resolve_scope(

@@ -1,4 +1,4 @@
-"""One LanceDB connection per library and process, shared by the façade's entry points; a library of another
+"""One LanceDB connection per library and process, shared by every verb, flow and worker; a library of another
 schema version than this code's is refused when it is first opened (`rag_core.migrations.check`)."""
 
 from __future__ import annotations
