@@ -26,7 +26,7 @@ $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
 	$(BIN)/pip install --quiet -r requirements.txt
-	# the product itself (rag_core, ui, views), editable and offline: its dependencies are the pins just installed
+	# the product itself (rag_core and the app, rag_app), editable and offline: its dependencies are the pins just installed
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
 	@if [ ! -x /usr/bin/chromium ]; then \
@@ -52,8 +52,8 @@ run: install
 SHARED ?= $(or $(RAG_SHARED_DIR),../shared)
 
 # Static checks, seconds instead of the suite's minutes. Settings in pyproject.toml. Type checking covers the whole
-# product: the library, the pages' helpers, the pages, the entry page and the benchmarks.
-TYPED := rag_core ui views app.py benchmarks
+# product: the library, the app (its entry page, pages and their helpers) and the benchmarks.
+TYPED := rag_core rag_app benchmarks
 
 lint: install
 	$(BIN)/ruff check .

@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
 _EXIT_GRACE_S = 15.0
 WORKER_MEMORY_GB = 1.5  # peak resident memory of one worker ingesting (benchmarks/ingest.py)
 
@@ -102,6 +101,18 @@ def worker_commands(settings: Any, workers: int | None = None) -> list[list[str]
     return commands
 
 
+def app_script() -> Path:
+    """The app's entry page, found through the installed `rag_app` package (never a path of this checkout)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("rag_app")
+    if spec is None or not spec.submodule_search_locations:
+        from rag_core.errors import RagError
+
+        raise RagError("The app package (rag_app) is not installed beside rag_core: `pip install` the product.")
+    return Path(next(iter(spec.submodule_search_locations))) / "app.py"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     extra = list(args.streamlit_args)
     if extra[:1] == ["--"]:
@@ -118,8 +129,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     storage.require_available(settings)  # before any child starts
     commands = worker_commands(settings, args.workers)
     workers = [
-        subprocess.Popen([sys.executable, "-m", "rag_core", *cmd], cwd=REPO, env=env, start_new_session=True)
-        for cmd in commands
+        subprocess.Popen([sys.executable, "-m", "rag_core", *cmd], env=env, start_new_session=True) for cmd in commands
     ]
     app = subprocess.Popen(
         [
@@ -127,14 +137,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "-m",
             "streamlit",
             "run",
-            "app.py",
+            str(app_script()),
             "--server.address",
             args.address,
             "--server.port",
             str(args.port),
             *extra,
         ],
-        cwd=REPO,
         env=env,
         start_new_session=True,
     )
@@ -144,7 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
         port = ["--port", str(args.api_port)] if args.api_port else []
         children["api"] = subprocess.Popen(
-            [sys.executable, "-m", "rag_core", "api", *port], cwd=REPO, env=env, start_new_session=True
+            [sys.executable, "-m", "rag_core", "api", *port], env=env, start_new_session=True
         )
         print(f"serve: api pid {children['api'].pid}", flush=True)
     stopping: list[int] = []

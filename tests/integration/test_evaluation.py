@@ -126,7 +126,9 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     from streamlit.testing.v1 import AppTest
 
     results, _, _ = evaluated
-    app = Path(__file__).resolve().parents[2] / "app.py"  # pages run through app.py's navigation and sign-in
+    app = (
+        Path(__file__).resolve().parents[2] / "rag_app" / "app.py"
+    )  # pages run through app.py's navigation and sign-in
     at = AppTest.from_file(str(app), default_timeout=60)
     at.session_state["evaluate_results"] = results
     at.run()

@@ -170,7 +170,7 @@ def test_the_api_key_is_found_nowhere(
     server.answer(good_answer())
     page_401 = Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}})
     server.queue(page_401, page_401, page_401)
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
+    at = AppTest.from_file(str(REPO / "rag_app" / "app.py"), default_timeout=300).run()
     home = proto_text(at)
     at.switch_page("views/ask.py").run()
     at.chat_input(key="ask_input").set_value(QUESTION).run()

@@ -15,15 +15,15 @@ import logging
 
 import streamlit as st
 
+from rag_app.ui import jobs as jobs_ui
+from rag_app.ui import state
+from rag_app.ui.auth import page_context
+from rag_app.ui.documents_table import show_documents
+from rag_app.ui.i18n import t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import call
 from rag_core import pipeline
 from rag_core.errors import RagError
-from ui import jobs as jobs_ui
-from ui import state
-from ui.auth import page_context
-from ui.documents_table import show_documents
-from ui.i18n import t, user_message
-from ui.markdown import escape_md
-from ui.widgets import call
 
 log = logging.getLogger(__name__)
 UPLOAD_TYPES = ["pdf", "docx", "pptx", "html", "md"]

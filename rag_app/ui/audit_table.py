@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from rag_app.ui.i18n import STRINGS, t
 from rag_core.pipeline import AUDIT_COLUMNS, Principal
-from ui.i18n import STRINGS, t
 
 LOCAL_USER = Principal.local_operator().user  # the local mode's operator, named in the page's language
 

@@ -12,11 +12,11 @@ import time
 
 import streamlit as st
 
+from rag_app.ui.i18n import STRINGS, t, user_message
+from rag_app.ui.markdown import escape_md
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.pipeline import Principal, Settings
-from ui.i18n import STRINGS, t, user_message
-from ui.markdown import escape_md
 
 SEEN = "jobs_seen_states"  # job id -> last state this session saw: a change to an end state is a notice
 PANEL = "jobs_panel_states"  # job id -> state at the panel's last refresh

@@ -23,6 +23,10 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.context import StreamlitHeaders
 
+from rag_app.ui.export_urls import forget_exports
+from rag_app.ui.i18n import LANG_KEY, t
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.resources import get_settings
 from rag_core import pipeline
 from rag_core.errors import AccessDenied, RagError
 from rag_core.pipeline import (
@@ -36,10 +40,6 @@ from rag_core.pipeline import (
     principal_from_claims,
     principal_from_headers,
 )
-from ui.export_urls import forget_exports
-from ui.i18n import LANG_KEY, t
-from ui.markdown import escape_md
-from ui.resources import get_settings
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Entry page: language switch, sign-in gate, navigation between the pages, and the backends in use.
 
-The pages live in `views/`, a folder Streamlit does not discover by itself: a page opened by its
+The pages live in `rag_app/views/`, a folder Streamlit does not discover by itself: a page opened by its
 address (`/ask`, a bookmark, a refresh) on a freshly started server is therefore always run
 through this file's `st.navigation`, with the language switch and the sign-in gate, never as a
 bare script. Each page also checks sign-in and scope itself (`ui.auth.page_context`).
@@ -9,21 +9,24 @@ bare script. Each page also checks sign-in and scope itself (`ui.auth.page_conte
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
+from rag_app.ui import auth
+from rag_app.ui import jobs as jobs_ui
+from rag_app.ui.i18n import DEFAULT_LANG, LANG_KEY, t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.resources import get_settings
+from rag_app.ui.widgets import call, load_css, uploader_texts
 from rag_core import pipeline
-from ui import auth
-from ui import jobs as jobs_ui
-from ui.i18n import DEFAULT_LANG, LANG_KEY, t, user_message
-from ui.markdown import escape_md
-from ui.resources import get_settings
-from ui.widgets import call, load_css, uploader_texts
+
+LOGO = str(Path(__file__).resolve().parent / "assets" / "logo.svg")  # found from any working directory
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-st.set_page_config(page_title="RAG actuariat", page_icon="assets/logo.svg", layout="wide")
+st.set_page_config(page_title="RAG actuariat", page_icon=LOGO, layout="wide")
 load_css()
 
 # (file in views/, url path, icon); the Access page is added only for those who may use it.
@@ -60,7 +63,7 @@ def sign_in() -> None:
 
 
 with st.sidebar:
-    st.image("assets/logo.svg", width=48)
+    st.image(LOGO, width=48)
     st.session_state.setdefault(LANG_KEY, DEFAULT_LANG)
     st.radio(
         t("lang.label"),

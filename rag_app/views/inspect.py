@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag_app.ui.auth import page_context, principal_key
+from rag_app.ui.downloads import inline_image
+from rag_app.ui.i18n import t
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.section_tree import child_label, section_rows
+from rag_app.ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
 from rag_core import pipeline
-from ui.auth import page_context, principal_key
-from ui.downloads import inline_image
-from ui.i18n import t
-from ui.markdown import escape_md
-from ui.section_tree import child_label, section_rows
-from ui.widgets import call, checked_once, show_page, structure_annotations, table_exports
 
 EM_SPACE = "\u2003"  # indents a sub-section's button in the section tree
 

@@ -12,9 +12,9 @@ from typing import Literal
 
 import streamlit as st
 
+from rag_app.ui.i18n import t
+from rag_app.ui.markdown import escape_md
 from rag_core.models import Mark, Paragraph
-from ui.i18n import t
-from ui.markdown import escape_md
 
 Color = Literal["green", "violet", "orange", "red"]
 LEVELS: dict[str, tuple[Color, str]] = {

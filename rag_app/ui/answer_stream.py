@@ -21,12 +21,12 @@ from typing import Any
 
 import streamlit as st
 
+from rag_app.ui.i18n import t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.number_marks import marked_text
 from rag_core.errors import RagError
 from rag_core.models import Answer
 from rag_core.pipeline import Checked, Done, Draft, Failed, Queued
-from ui.i18n import t, user_message
-from ui.markdown import escape_md
-from ui.number_marks import marked_text
 
 log = logging.getLogger(__name__)
 STOP_REQUESTED, HANDOFF = "ask_stop_requested", "ask_stream_handoff"

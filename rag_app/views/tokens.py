@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag_app.ui.auth import page_context
+from rag_app.ui.i18n import t
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import call
 from rag_core import pipeline
-from ui.auth import page_context
-from ui.i18n import t
-from ui.markdown import escape_md
-from ui.widgets import call
 
 CONFIRM = "tokens_revoke_confirm"  # the id of the token whose revocation awaits a confirmation
 settings, principal = page_context()

@@ -14,15 +14,15 @@ import logging
 import pandas as pd
 import streamlit as st
 
+from rag_app.ui import state
+from rag_app.ui.audit_table import audit_frame
+from rag_app.ui.auth import may_manage_access, page_context
+from rag_app.ui.downloads import download
+from rag_app.ui.i18n import t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import call
 from rag_core import pipeline
 from rag_core.errors import RagError
-from ui import state
-from ui.audit_table import audit_frame
-from ui.auth import may_manage_access, page_context
-from ui.downloads import download
-from ui.i18n import t, user_message
-from ui.markdown import escape_md
-from ui.widgets import call
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from typing import Any
 import altair as alt
 import streamlit as st
 
+from rag_app.ui.auth import page_context
+from rag_app.ui.downloads import download
+from rag_app.ui.i18n import STRINGS, t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import call
 from rag_core.errors import RagError
 from rag_core.pipeline import evaluating
-from ui.auth import page_context
-from ui.downloads import download
-from ui.i18n import STRINGS, t, user_message
-from ui.markdown import escape_md
-from ui.widgets import call
 
 RESULTS_KEY = "evaluate_results"
 MATCH_GROUPS = {"same language": "same_language", "cross-lingual": "cross_lingual", "mixed": "mixed"}

@@ -12,11 +12,11 @@ import os
 import streamlit as st
 from pydantic import ValidationError
 
+from rag_app.ui.i18n import t, user_message
+from rag_app.ui.markdown import escape_md
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.pipeline import Settings
-from ui.i18n import t, user_message
-from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
 

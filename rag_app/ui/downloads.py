@@ -39,10 +39,10 @@ from typing import Any
 
 import streamlit as st
 
+from rag_app.ui import auth
+from rag_app.ui.export_urls import current_session_id, remember_export
 from rag_core.errors import AccessDenied
 from rag_core.pipeline import Principal, Settings
-from ui import auth
-from ui.export_urls import current_session_id, remember_export
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,9 @@ import pandas as pd
 import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
+from rag_app.ui import state
+from rag_app.ui.i18n import label_text, lang, t, user_message
+from rag_app.ui.markdown import escape_md
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.models import HighlightBox, Item, Paragraph, Source
@@ -31,9 +34,6 @@ from rag_core.pipeline import (
     viewer_annotations,
 )
 from rag_core.pipeline import source_label as core_label
-from ui import state
-from ui.i18n import label_text, lang, t, user_message
-from ui.markdown import escape_md
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -107,7 +107,7 @@ def checked_once(
     once per session and principal; each later rerun still asks rag_core whether the principal can
     read the document (NotFoundError once out of scope), so a revoked grant closes what is open
     without recording the same opening at every rerun. Never shared between sessions."""
-    from ui.auth import principal_key
+    from rag_app.ui.auth import principal_key
 
     cache: dict = st.session_state.setdefault(SCOPED_CACHE, {})
     key = (principal_key(principal), what, doc_id, detail)
@@ -263,7 +263,7 @@ def table_frame(item: Item) -> pd.DataFrame:
 def table_exports(item: Item, n: int, doc_id: str, file_name: str, settings: Settings, principal: Principal) -> None:
     """A table as a grid with its CSV and Excel downloads (deferred: bytes only on click, for this
     session and the principal signed in to it then, after rag_core's check; `ui.downloads`)."""
-    from ui.downloads import download
+    from rag_app.ui.downloads import download
 
     st.dataframe(table_frame(item), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)

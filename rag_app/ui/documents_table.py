@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from rag_app.ui.i18n import t
 from rag_core.models import DocumentRecord
-from ui.i18n import t
 
 COLUMNS = ["title", "file_name", "author", "date", "collection", "language", "pages", "tables", "ingested_at", "status"]
 # How each document was cut and indexed: the method's words, in a folded table of their own

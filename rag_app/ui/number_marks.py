@@ -13,12 +13,12 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from rag_app.ui import state
+from rag_app.ui.i18n import t
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import source_label
 from rag_core.models import Answer, NumberTrace, Paragraph, Source
 from rag_core.pipeline import ViewerTarget, highlight_target
-from ui import state
-from ui.i18n import t
-from ui.markdown import escape_md
-from ui.widgets import source_label
 
 MARKS = {"quoted": ("green", "✓"), "computed": ("blue", "="), "mismatch": ("orange", "≠"), "unsupported": ("red", "?")}
 # A number named by what precedes it is an identifier, not a figure: "Guideline 75", "article 3",

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from rag_app.ui.i18n import t
+from rag_app.ui.widgets import call, checked_once
 from rag_core import pipeline
 from rag_core.models import HighlightBox, Source
 from rag_core.pipeline import Principal, Settings
-from ui.i18n import t
-from ui.widgets import call, checked_once
 
 
 def shown_as_crop(

@@ -11,8 +11,8 @@ from typing import Literal
 
 import streamlit as st
 
+from rag_app.ui.strings import merged
 from rag_core.pipeline import ENGLISH_MESSAGES, NO_CAPTION, NO_HEADING, recognise
-from ui.strings import merged
 
 Lang = Literal["fr", "en"]
 LANG_KEY = "lang"

@@ -5,7 +5,7 @@ A new page or feature adds its own module here and lists it below; a key defined
 
 from __future__ import annotations
 
-from ui.strings import (
+from rag_app.ui.strings import (
     access,
     ask,
     audit,

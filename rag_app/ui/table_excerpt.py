@@ -9,11 +9,11 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from rag_app.ui import state
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import source_label
 from rag_core.models import Paragraph, Source, TableCell
 from rag_core.pipeline import ViewerTarget, highlight_target
-from ui import state
-from ui.markdown import escape_md
-from ui.widgets import source_label
 
 
 def cell_target(cell: TableCell, source: Source) -> ViewerTarget:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.strings.error_messages import FRENCH_ERRORS
+from rag_app.ui.strings.error_messages import FRENCH_ERRORS
 
 STRINGS: dict[str, dict[str, str]] = {
     "error.generic": {

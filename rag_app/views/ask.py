@@ -7,21 +7,21 @@ import time
 
 import streamlit as st
 
+from rag_app.ui import state
+from rag_app.ui.answer_stream import answer_cost, await_stopped, stream_answer
+from rag_app.ui.auth import page_context
+from rag_app.ui.downloads import download
+from rag_app.ui.formula_crops import source_as_crop
+from rag_app.ui.i18n import label_text, lang, t, user_message
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.marks import show_marks, show_paragraph_marks
+from rag_app.ui.number_marks import marked_text, number_marks, numbers_summary
+from rag_app.ui.table_excerpt import table_excerpt
+from rag_app.ui.widgets import call, citation_cards, show_target
 from rag_core import pipeline
 from rag_core.errors import RagError
 from rag_core.models import Answer, Paragraph
 from rag_core.pipeline import evaluating
-from ui import state
-from ui.answer_stream import answer_cost, await_stopped, stream_answer
-from ui.auth import page_context
-from ui.downloads import download
-from ui.formula_crops import source_as_crop
-from ui.i18n import label_text, lang, t, user_message
-from ui.markdown import escape_md
-from ui.marks import show_marks, show_paragraph_marks
-from ui.number_marks import marked_text, number_marks, numbers_summary
-from ui.table_excerpt import table_excerpt
-from ui.widgets import call, citation_cards, show_target
 
 log = logging.getLogger(__name__)
 

@@ -9,14 +9,14 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from rag_app.ui import state
+from rag_app.ui.auth import page_context
+from rag_app.ui.formula_crops import shown_as_crop
+from rag_app.ui.i18n import label_text, t, user_message
+from rag_app.ui.markdown import escape_md, marked_excerpt
+from rag_app.ui.widgets import call, show_target
 from rag_core import pipeline
 from rag_core.models import PageChannelHit, RetrievedParent, SearchResult
-from ui import state
-from ui.auth import page_context
-from ui.formula_crops import shown_as_crop
-from ui.i18n import label_text, t, user_message
-from ui.markdown import escape_md, marked_excerpt
-from ui.widgets import call, show_target
 
 settings, principal = page_context()
 st.title(t("search.title"))
