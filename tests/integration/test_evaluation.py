@@ -16,7 +16,7 @@ PAGE_ONLY = {"pages", "bm25s-pages"}  # engines that rank pages, not parents
 
 @pytest.fixture(scope="module")
 def evaluated(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str, Path]:
-    from rag_core.__main__ import main
+    from rag_core.cli.main import main
     from rag_core.config import Settings
     from rag_core.evaluation import load_rows
 

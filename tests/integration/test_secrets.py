@@ -148,7 +148,7 @@ def test_the_api_key_is_found_nowhere(
         [
             sys.executable,
             "-c",
-            "import logging, sys; from rag_core.__main__ import main; "
+            "import logging, sys; from rag_core.cli.main import main; "
             "logging.basicConfig(level=logging.DEBUG); sys.exit(main(sys.argv[1:]))",
             "ask",
             QUESTION,
