@@ -10,13 +10,17 @@ in one package, `rag_core.cli`, one module per group: the library's own (`ingest
 `library`; what they share (options, settings, principal) in `common`.
 Errors meant for the user (`RagError`) are printed without a traceback and give exit code 1;
 a refused file in `ingest`, and any refusal of access (`AccessDenied`), give exit code 2.
+SIGTERM or SIGINT ends a command and its page-parse helpers (exit code 143 or 130); `worker`, `serve`
+and `api` replace that with their own orderly stop (a job back to the queue, the children stopped).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
+import threading
 
 from rag_core.cli.access import add_access_commands
 from rag_core.cli.common import add_command
@@ -43,14 +47,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Stopped(BaseException):
+    """The command was stopped by a signal (a BaseException, as KeyboardInterrupt: no `except Exception`
+    on the way, such as an ingestion's per-file error report, may swallow it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    """End the page-parse helpers at once (they would finish their batch first), then unwind this process."""
+    from rag_core.parsing import page_workers
+
+    page_workers.terminate()
+    raise Stopped(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
+    on_main_thread = threading.current_thread() is threading.main_thread()  # signals can only be set there
+    signums = (signal.SIGTERM, signal.SIGINT) if on_main_thread else ()
+    previous = {signum: signal.signal(signum, _stop) for signum in signums}
     try:
         return int(args.func(args))
+    except Stopped as stop:
+        print(f"stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
     except AccessDenied as err:
         print(f"refused: {err}", file=sys.stderr)
         return 2
     except RagError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    finally:
+        for signum, handler in previous.items():  # main() also runs inside other programs (tests)
+            signal.signal(signum, handler)
