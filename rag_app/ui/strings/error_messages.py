@@ -159,6 +159,9 @@ FRENCH_ERRORS: dict[str, str] = {
     "library.schema_newer": "Cette bibliothèque ({where}) a été écrite par une version plus récente de "
     "l'application (schéma de données {found} ; cette version lit le schéma {current}). Mettez l'application à "
     "jour pour l'ouvrir ; rien n'a été lu ni modifié.",
+    "doc.manifest_newer": "La fiche du document {doc} a été écrite par une version plus récente de l'application "
+    "(schéma de manifeste {found} ; cette version lit le schéma {current}). Mettez l'application à jour pour "
+    "l'utiliser ; rien n'a été lu ni modifié.",
     "library.schema_older": "Cette bibliothèque ({where}) a été écrite par une version antérieure de l'application "
     "(schéma de données {found} ; cette version lit le schéma {current}). Arrêtez l'application et ses workers, "
     "puis mettez la bibliothèque à jour avec `python -m rag_core migrate`.",
