@@ -60,9 +60,9 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(TYPED)
 
-# The fast loop, under two minutes: the static checks (mypy reuses .mypy_cache, so a second run reads only what
-# changed) and the unit tests, which need no browser, no server and no PDF parse; those live in tests/integration
-# and tests/ui, run by `make test`.
+# The fast loop: the static checks (mypy reuses .mypy_cache, so a second run reads only what changed) and the
+# unit tests, which need no browser, no server and no PDF parse; those live in tests/integration and tests/ui,
+# run by `make test`. Measured (docs/development.md): 63 s warm, 2 min 21 s with no mypy or ruff cache.
 check: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
 
