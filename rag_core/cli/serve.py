@@ -70,43 +70,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     storage.require_available(settings)  # before any child starts
     commands = worker_commands(settings, args.workers)
-    workers = [
-        subprocess.Popen([sys.executable, "-m", "rag_core", *cmd], env=env, start_new_session=True) for cmd in commands
-    ]
-    app = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(app_script()),
-            "--server.address",
-            args.address,
-            "--server.port",
-            str(args.port),
-            *extra,
-        ],
-        env=env,
-        start_new_session=True,
-    )
-    children = {"app": app} | {f"worker {n + 1}": proc for n, proc in enumerate(workers)}
-    pids = ", ".join(str(proc.pid) for proc in workers)
-    print(f"serve: worker pids {pids}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
-    if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
-        port = ["--port", str(args.api_port)] if args.api_port else []
-        children["api"] = subprocess.Popen(
-            [sys.executable, "-m", "rag_core", "api", *port], env=env, start_new_session=True
-        )
-        print(f"serve: api pid {children['api'].pid}", flush=True)
+    app_command = ["streamlit", "run", str(app_script()), "--server.address", args.address]
+    app_command += ["--server.port", str(args.port), *extra]
     stopping: list[int] = []
 
     def on_signal(signum: int, frame: object) -> None:
         stopping.append(signum)
 
+    # Set before the first child starts: a signal while they start stops those already started.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    children: dict[str, subprocess.Popen] = {}
+
+    def start(name: str, command: list[str]) -> subprocess.Popen:
+        children[name] = subprocess.Popen([sys.executable, "-m", *command], env=env, start_new_session=True)
+        return children[name]
+
     code = 0
     try:
+        workers = [start(f"worker {n + 1}", ["rag_core", *cmd]) for n, cmd in enumerate(commands)]
+        app = start("app", app_command)
+        pids = ", ".join(str(proc.pid) for proc in workers)
+        print(f"serve: worker pids {pids}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
+        if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
+            port = ["--port", str(args.api_port)] if args.api_port else []
+            print(f"serve: api pid {start('api', ['rag_core', 'api', *port]).pid}", flush=True)
         while not stopping:
             ended = [name for name, proc in children.items() if proc.poll() is not None]
             if ended:

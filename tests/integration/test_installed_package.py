@@ -51,6 +51,7 @@ def test_an_installed_copy_serves_the_app_from_another_directory(tmp_path: Path)
     site = _install(tmp_path)
     assert (site / "rag_app" / "app.py").is_file() and (site / "rag_app" / "assets" / "logo.svg").is_file()
     assert (site / "rag_app" / "ui" / "strings" / "errors.py").is_file() and (site / "rag_app" / "views").is_dir()
+    assert (site / "rag_app" / ".streamlit" / "config.toml").is_file()  # the app's settings, read beside app.py
     assert not (site / "ui").exists() and not (site / "views").exists()  # no generic top-level names
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
