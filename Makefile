@@ -42,7 +42,8 @@ $(STAMP): requirements.txt pyproject.toml
 	fi
 	touch $(STAMP)
 
-# The app and one worker (the upload queue) under one supervisor: Ctrl-C stops both.
+# The app, the workers (the upload queue) and the API server under one supervisor (`python -m rag_core serve`):
+# Ctrl-C stops them all, helpers included.
 # `make run PORT=8631 ADDRESS=0.0.0.0`: another port or address (local mode refuses any address but loopback).
 PORT ?= 8501
 ADDRESS ?= 127.0.0.1
