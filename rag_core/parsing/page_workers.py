@@ -77,7 +77,7 @@ def helper_pool(helpers: int, start: bool, initializer: Callable[[], Any] | None
         _pool = ProcessPoolExecutor(
             max_workers=helpers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_helper,
+            initializer=_init_helper,
             initargs=(os.getpid(), initializer),
         )
         _pool_helpers = helpers
@@ -87,7 +87,7 @@ def helper_pool(helpers: int, start: bool, initializer: Callable[[], Any] | None
         return _pool
 
 
-def _start_helper(parent: int, initializer: Callable[[], Any] | None) -> None:
+def _init_helper(parent: int, initializer: Callable[[], Any] | None) -> None:
     """First thing in a helper: watch the parent, then the caller's own initializer."""
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     if initializer is not None:
