@@ -165,8 +165,8 @@ def _serve_workers(pdfs: list[Path], data_dir: Path, text_pdf: Path) -> None:
 
     from rag_core import pipeline
     from rag_core.access import Principal
+    from rag_core.cli.serve import worker_commands
     from rag_core.config import Settings
-    from rag_core.jobs.cli import worker_commands
 
     local = Principal.local_operator()
     root = data_dir / "serve-workers"

@@ -153,6 +153,9 @@ ERRORS: dict[str, str] = {
     "library.schema_newer": "This library ({where}) was written by a newer release of the application (data "
     "schema {found}; this release reads schema {current}). Upgrade the application to open it; nothing was read "
     "or changed.",
+    "doc.manifest_newer": "The record of the document {doc} was written by a newer release of the application "
+    "(manifest schema {found}; this release reads schema {current}). Upgrade the application to use it; nothing "
+    "was read or changed.",
     "library.schema_older": "This library ({where}) was written by an earlier release of the application (data "
     "schema {found}; this release reads schema {current}). Stop the app and its workers, then bring the library up "
     "to date with `python -m rag_core migrate`.",

@@ -31,7 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from rag_core.errors import NotFoundError, StaleStageError
+from rag_core.errors import NotFoundError, SchemaError, StaleStageError
 from rag_core.models import STAGES
 
 # The schema of what a library stores (tables, document folders, grants, answers, jobs): bumped with a
@@ -136,9 +136,16 @@ class DocumentFolder:
         return found[0]
 
     def manifest(self) -> dict[str, Any]:
+        """The manifest; one written by a newer release (its `schema` above `SCHEMA_VERSION`) is refused, not
+        read: its stages could mean something else. One without `schema` (version 0) is read as today's and
+        takes the current version at its next stage."""
         if not self.manifest_path.is_file():
             return {"doc_id": self.doc_id, "stages": {}}
-        return json.loads(self.manifest_path.read_text())
+        manifest = json.loads(self.manifest_path.read_text())
+        found = int(manifest.get("schema") or 0)
+        if found > SCHEMA_VERSION:
+            raise SchemaError.of("doc.manifest_newer", doc=self.doc_id[:12], found=found, current=SCHEMA_VERSION)
+        return manifest
 
     def save_manifest(self, manifest: dict[str, Any]) -> None:
         """Record the manifest; in a remote library, the stage's files and then the manifest are sent."""

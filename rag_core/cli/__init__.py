@@ -1,5 +1,4 @@
-"""The command line's verbs, by group: `access` and `audit` in `cli.access`, `search` and `ask` in
-`cli.questions`, what every command shares (settings, principal, progress) in `cli.common`.
-`rag_core.__main__` builds the parser from them and holds the library's own verbs; the upload
-queue's are in `rag_core.jobs.cli`.
+"""The command line, one package: `main` (the parser and the exit codes) and one module per group of
+commands (see `rag_core.cli.main`); what every command shares in `common`. `python -m rag_core`
+(`rag_core/__main__.py`) only calls `rag_core.cli.main.main`.
 """

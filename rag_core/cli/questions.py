@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from rag_core.cli.common import page_span, principal_of, settings_of
 from rag_core.models import Answer
@@ -121,3 +122,29 @@ def answer_figures(answer: Answer) -> str:
     if answer.fallback:
         parts.append(f"model answer not used: {answer.fallback}")
     return "(" + " · ".join(parts) + ")"
+
+
+def add_question_commands(add: Any) -> None:
+    """Register `search` and `ask` (`add` gives the common options, `rag_core.cli.common.add_command`)."""
+    p = add("search", cmd_search, "ranked parents for a question")
+    p.add_argument("question")
+    p.add_argument("--collection", action="append")
+    p.add_argument("--documents", nargs="*")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--language", choices=["fr", "en"], help="the question's language (default: detected)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the result as JSON; each parent's hit in every channel is "
+        "under `ranks` and, as before, under the channel's name (null when that channel did not find it)",
+    )
+    p = add("ask", cmd_ask, "answer a question with checked citations")
+    p.add_argument("question")
+    p.add_argument("--collection", action="append")
+    p.add_argument(
+        "--conversation",
+        default=None,
+        help="carry on this conversation (follow-ups are read against its last questions); "
+        "without it every question stands alone",
+    )
+    p.add_argument("--json", action="store_true")

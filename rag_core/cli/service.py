@@ -9,11 +9,7 @@ import json
 import sys
 from typing import Any
 
-
-def _settings(args: argparse.Namespace) -> Any:
-    from rag_core.cli.common import settings_of
-
-    return settings_of(args)
+from rag_core.cli.common import principal_of, settings_of
 
 
 def cmd_api(args: argparse.Namespace) -> int:
@@ -23,7 +19,7 @@ def cmd_api(args: argparse.Namespace) -> int:
     from rag_core.access import exposure_refusal
     from rag_core.api import create_app
 
-    settings = _settings(args)
+    settings = settings_of(args)
     address = args.address or settings.api.address
     port = args.port or settings.api.port
     if exposure_refusal(settings, address) == "local":
@@ -42,15 +38,14 @@ def cmd_api(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from rag_core.api.mcp_server import run_stdio
 
-    run_stdio(_settings(args))
+    run_stdio(settings_of(args))
     return 0
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
     from rag_core import pipeline
-    from rag_core.cli.common import principal_of
 
-    settings = _settings(args)
+    settings = settings_of(args)
     principal = principal_of(args, settings)
     if args.action == "create":
         token, info = pipeline.create_api_token(settings, args.name or "", principal=principal, days=args.days)

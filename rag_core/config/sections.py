@@ -32,7 +32,7 @@ class ParsingSettings(_Section):
         200.0,
         gt=0,
         description="Largest file accepted, in MB; larger files are refused before parsing. The app's upload "
-        "widget has its own cap (server.maxUploadSize in .streamlit/config.toml, also 200).",
+        "widget has its own cap (server.maxUploadSize in rag_app/.streamlit/config.toml, also 200).",
     )
     max_pages: int = Field(
         3000,

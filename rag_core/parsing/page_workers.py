@@ -14,6 +14,9 @@ process, and kept for later documents: starting one costs
 about 3.5 s of CPU (imports and the layout models), so a short document does not start them
 (`MIN_PAGES_TO_START`) but uses them when they already run. A helper that dies or fails
 hands its batch back to the calling process, which then finishes the document alone.
+A helper never outlives the process that started it: each watches its parent (`_watch_parent`) and
+ends itself once that parent is gone, however it ended (a signal, a kill, a crash); a command
+stopped by a signal ends its helpers at once (`terminate`, `rag_core.cli.main`).
 This module knows nothing of PDFs: the parser passes the work.
 """
 
@@ -47,6 +50,7 @@ MIN_PAGES_TO_START = 8
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _pool_helpers = 0
+PARENT_CHECK_S = 1.0  # how often a helper looks whether the process that started it still runs
 
 
 def default_workers() -> int:
@@ -71,13 +75,47 @@ def helper_pool(helpers: int, start: bool, initializer: Callable[[], Any] | None
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
         _pool = ProcessPoolExecutor(
-            max_workers=helpers, mp_context=multiprocessing.get_context("spawn"), initializer=initializer
+            max_workers=helpers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_helper,
+            initargs=(os.getpid(), initializer),
         )
         _pool_helpers = helpers
         with _main_script_not_rerun():
             for _ in range(helpers):  # each submit starts one process now, under the context
                 _pool.submit(os.getpid)
         return _pool
+
+
+def _init_helper(parent: int, initializer: Callable[[], Any] | None) -> None:
+    """First thing in a helper: watch the parent, then the caller's own initializer."""
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+    if initializer is not None:
+        initializer()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this helper once its parent is gone (it is then re-parented, so its parent pid changes).
+
+    Without it, a helper whose parent was killed waits forever on the pool's call queue (it holds
+    that pipe's writing end itself, so it never reads its end), and multiprocessing's resource
+    tracker waits for that helper."""
+    while os.getppid() == parent:
+        threading.Event().wait(PARENT_CHECK_S)
+    os._exit(0)
+
+
+def terminate() -> None:
+    """End the helpers now, abandoning their batches: a command stopped by a signal.
+
+    Safe in a signal handler: it takes no lock (the interrupted code may hold `_lock`)."""
+    pool = _pool
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.terminate()
+        except (OSError, AttributeError):
+            pass
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """The audit trail and the command line of access control (`access`, `audit`, `--as-user`).
 
-The CLI runs in this process through `rag_core.__main__.main` (argument parsing, the
+The CLI runs in this process through `rag_core.cli.main.main` (argument parsing, the
 commands and their exit codes; `python -m rag_core` only adds `sys.exit`), on a copy of the
 library of tests/access_support.py.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
-from rag_core.__main__ import main
 from rag_core.access import LOCAL_USER, principal_from_claims
+from rag_core.cli.main import main
 from rag_core.config import Settings
 from rag_core.errors import AccessDenied
 from tests.access_support import (

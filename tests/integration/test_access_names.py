@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rag_core import pipeline
-from rag_core.__main__ import main
 from rag_core.access import LOCAL_USER, Principal
+from rag_core.cli.main import main
 from rag_core.errors import AccessDenied, InputError
 from tests.access_support import (
     ADMIN,

@@ -1,6 +1,6 @@
-"""The README's "API" section works as written: its shell commands (curl, with a token made by the
-command it names), its Python example (the `openai` client) and its MCP client configuration
-(both servers, stdio and Streamable HTTP, through the official `mcp` client) are run against the
+"""The API guide (docs/api.md, once the README's "API" section) works as written: its shell commands
+(curl, with a token made by the command it names), its Python example (the `openai` client) and its MCP
+client configuration (both servers, stdio and Streamable HTTP, through the official `mcp` client) are run against the
 real server process. Only the address's port, the token and the library folder are replaced, as a
 reader would replace them.
 """
@@ -28,17 +28,16 @@ README_URL = "http://127.0.0.1:8502"
 
 
 def _blocks(language: str) -> list[str]:
-    """The README API section's code blocks of one language."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## API\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(rf"```{language}\n(.*?)```", section, flags=re.S)
+    """The API guide's code blocks of one language (docs/api.md, moved there from the README)."""
+    text = (REPO / "docs" / "api.md").read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
 
 
 @pytest.fixture(scope="module")
 def served(access_template: IngestedCollections, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     lib = copy_library(access_template, tmp_path_factory.mktemp("api-readme"))
     share_guides(lib)
-    # the token as the README says to make one without the app
+    # the token as the API guide says to make one without the app
     made = subprocess.run(
         [sys.executable, "-m", "rag_core", "tokens", "create", "--name", "notebook", "--as-user", ALICE.user]
         + ["--groups", ",".join(ALICE.groups), "--data-dir", str(lib.settings.data_dir)],
@@ -92,7 +91,7 @@ def test_the_python_example_prints_the_answer_and_its_citations(served: Served) 
     (code,) = _blocks("python")
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown):
-        exec(compile(_as_run_here(code, served), "README.md", "exec"), {})  # the README's own example
+        exec(compile(_as_run_here(code, served), "docs/api.md", "exec"), {})  # the guide's own example
     text = shown.getvalue()
     assert "error" not in text.lower() and text.count("\n") >= 2, text
     # the second print is the citations list: a list literal (empty when the library has no answer)

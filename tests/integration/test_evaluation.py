@@ -16,7 +16,7 @@ PAGE_ONLY = {"pages", "bm25s-pages"}  # engines that rank pages, not parents
 
 @pytest.fixture(scope="module")
 def evaluated(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str, Path]:
-    from rag_core.__main__ import main
+    from rag_core.cli.main import main
     from rag_core.config import Settings
     from rag_core.evaluation import load_rows
 
@@ -126,7 +126,9 @@ def test_evaluate_page_renders_results(evaluated: tuple[dict, str, Path]) -> Non
     from streamlit.testing.v1 import AppTest
 
     results, _, _ = evaluated
-    app = Path(__file__).resolve().parents[2] / "app.py"  # pages run through app.py's navigation and sign-in
+    app = (
+        Path(__file__).resolve().parents[2] / "rag_app" / "app.py"
+    )  # pages run through app.py's navigation and sign-in
     at = AppTest.from_file(str(app), default_timeout=60)
     at.session_state["evaluate_results"] = results
     at.run()

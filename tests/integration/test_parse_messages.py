@@ -11,9 +11,9 @@ from rag_core.config import Settings
 
 
 def _in(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ui.i18n
+    import rag_app.ui.i18n
 
-    monkeypatch.setattr(ui.i18n, "lang", lambda: lang)
+    monkeypatch.setattr(rag_app.ui.i18n, "lang", lambda: lang)
 
 
 def test_a_page_warning_stored_with_a_document_is_shown_in_french(
@@ -22,9 +22,9 @@ def test_a_page_warning_stored_with_a_document_is_shown_in_french(
     """A parse warning is stored as English text with the document; the import's result shows it translated."""
     import pymupdf
 
+    from rag_app.ui.i18n import user_message
     from rag_core.parsing import parse
     from tests.parsing_support import with_parsing
-    from ui.i18n import user_message
 
     path = tmp_path / "scan.pdf"
     doc = pymupdf.open()

@@ -148,7 +148,7 @@ def test_the_api_key_is_found_nowhere(
         [
             sys.executable,
             "-c",
-            "import logging, sys; from rag_core.__main__ import main; "
+            "import logging, sys; from rag_core.cli.main import main; "
             "logging.basicConfig(level=logging.DEBUG); sys.exit(main(sys.argv[1:]))",
             "ask",
             QUESTION,
@@ -170,7 +170,7 @@ def test_the_api_key_is_found_nowhere(
     server.answer(good_answer())
     page_401 = Reply(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}."}})
     server.queue(page_401, page_401, page_401)
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
+    at = AppTest.from_file(str(REPO / "rag_app" / "app.py"), default_timeout=300).run()
     home = proto_text(at)
     at.switch_page("views/ask.py").run()
     at.chat_input(key="ask_input").set_value(QUESTION).run()

@@ -145,7 +145,7 @@ def test_two_workers_from_serve_share_the_queue_and_run_each_job_once(tmp_path: 
 
 
 def test_serve_starts_the_workers_the_settings_say() -> None:
-    from rag_core.jobs.cli import default_workers, worker_commands
+    from rag_core.cli.serve import default_workers, worker_commands
 
     assert default_workers(cores=2, memory_gb=24) == 1
     assert default_workers(cores=16, memory_gb=64) == 8

@@ -17,6 +17,7 @@ import pytest
 from docling_core.types.doc import DocItemLabel
 from openpyxl import load_workbook
 
+from rag_app.ui.section_tree import child_label, section_rows
 from rag_core.chunking import build_chunks
 from rag_core.config import Settings
 from rag_core.parsing import parse
@@ -24,7 +25,6 @@ from rag_core.pipeline.exports import table_bytes
 from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
 from tests.parsing_support import with_parsing
-from ui.section_tree import child_label, section_rows
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
 TRIANGLES = "fr_rapport_provisionnement_non_vie_triangles_cadences.pdf"

@@ -42,7 +42,7 @@ def start_provider(users: dict[str, dict], workdir: Path, timeout_s: float = 30)
 
 
 def write_secrets(path: Path, issuer: str, client_secret: str) -> Path:
-    """The `[auth]` block of .streamlit/secrets.toml, as the README's worked example, for this provider.
+    """The `[auth]` block of .streamlit/secrets.toml, as the worked example of docs/deployment.md, for this provider.
 
     `{port}` is filled in by Streamlit with the port it listens on."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,7 @@ from rag_core.models import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-APP = str(REPO / "app.py")
+APP = str(REPO / "rag_app" / "app.py")
 PDF_NAME = "en_actuar_coverage_modifications.pdf"
 QUOTE = "definitions of the above four random variables"
 DOC_ID = "d" * 64

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from rag_app.ui.i18n import t
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from tests.answer_pdfs import headed_pages
 from tests.ui.apptest_support import APP
-from ui.i18n import t
 
 LOCAL = Principal.local_operator()
 PAGES = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.audit_table import audit_frame, cell
+from rag_app.ui.audit_table import audit_frame, cell
 
 EVENT = {
     "at": "2026-12-06T07:03:12.123456+00:00",

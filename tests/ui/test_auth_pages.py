@@ -18,7 +18,7 @@ from rag_core.access import Principal
 from tests.fakes import replace
 
 REPO = Path(__file__).resolve().parents[2]
-APP = str(REPO / "app.py")
+APP = str(REPO / "rag_app" / "app.py")
 
 
 @pytest.fixture
@@ -86,8 +86,10 @@ def test_local_operator_is_recorded_once_per_session(sign_ins: list) -> None:
 def test_no_pages_folder_and_every_view_checks_sign_in_first() -> None:
     # Streamlit serves a `pages/` folder beside app.py by itself: a page opened by its address on a
     # fresh server would then run without app.py (no gate, no language switch).
-    assert not (REPO / "pages").exists()
-    views = sorted(p for p in (REPO / "views").glob("*.py") if p.name != "__init__.py")  # the package's docstring
+    assert not (REPO / "pages").exists() and not (REPO / "rag_app" / "pages").exists()
+    views = sorted(
+        p for p in (REPO / "rag_app" / "views").glob("*.py") if p.name != "__init__.py"
+    )  # the package's docstring
     assert len(views) >= 7
     for view in views:
         tree = ast.parse(view.read_text(encoding="utf-8"))
@@ -143,7 +145,7 @@ def test_access_page_grants_revokes_and_filters_the_audit(monkeypatch: pytest.Mo
     # signed in through a proxy: in local mode the page explains instead of offering grant forms
     monkeypatch.setenv("RAG_AUTH__MODE", "header")
     monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
-    from ui import auth
+    from rag_app.ui import auth
 
     admin = Principal("ann@example.com", frozenset({"x"}), is_admin=True)
     monkeypatch.setattr(auth, "resolve", lambda settings: (admin, ""))
@@ -170,14 +172,16 @@ def test_access_page_refuses_who_manages_nothing(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("RAG_AUTH__TRUST_PROXY_HEADERS", "true")
     replace(monkeypatch, pipeline, "manageable_collections", lambda settings, *, principal: [])
     replace(monkeypatch, pipeline, "list_grants", lambda settings, *, principal: pytest.fail("grants read"))
-    from ui import auth
+    from rag_app.ui import auth
 
     monkeypatch.setattr(auth, "resolve", lambda settings: (Principal("carol@example.com", frozenset({"x"})), ""))
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     with pytest.raises(ValueError, match="Could not find a navigation page"):  # not in the navigation
         at.switch_page("views/access.py")
-    page = AppTest.from_file(str(REPO / "views" / "access.py"), default_timeout=60).run()  # and refuses by itself
+    page = AppTest.from_file(
+        str(REPO / "rag_app" / "views" / "access.py"), default_timeout=60
+    ).run()  # and refuses by itself
     assert "réservée aux administrateurs" in _texts(page)
 
 

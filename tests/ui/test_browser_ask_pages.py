@@ -324,7 +324,7 @@ def _other_language_phrases(shown: str) -> dict[str, str]:
     the values), each differing from every phrase of the shown language; phrase -> key."""
     import re
 
-    from ui.strings import merged
+    from rag_app.ui.strings import merged
 
     other = "en" if shown == "fr" else "fr"
     strings = merged()
@@ -345,7 +345,7 @@ def test_every_page_shows_one_language(library_app: str, context) -> None:
     """Every page, in French then in English, holds no phrase of our strings in the other language (nor,
     in French, Streamlit's own English uploader texts). The language is chosen once, in the sidebar, and
     the pages are reached through the navigation, as a user does."""
-    from ui.strings import merged
+    from rag_app.ui.strings import merged
 
     nav = {name: merged()[f"nav.{name}"] for name in ("home", "library", "inspect", "ask", "search", "evaluate")}
     nav["access"] = merged()["nav.access"]

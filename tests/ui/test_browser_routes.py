@@ -129,7 +129,7 @@ def test_another_browser_cannot_replay_the_ask_pages_export_of_reported_citation
 
 
 def test_no_media_url_of_a_scoped_page_serves_scoped_bytes_to_another_browser(browser, app: ScopedApp) -> None:
-    public = {path.read_bytes() for path in (REPO / "assets").iterdir() if path.is_file()}
+    public = {path.read_bytes() for path in (REPO / "rag_app" / "assets").iterdir() if path.is_file()}
     context, page, ann, media = _ann_on_inspect(browser, app)
     assert page.locator('[data-testid="stMain"] img').count() >= 1  # the figure is shown
     outsider, _, _ = _person(browser, {})  # no cookie, no identity header

@@ -9,7 +9,7 @@ from __future__ import annotations
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
-from ui import downloads
+from rag_app.ui import downloads
 
 
 def _answer(request_id: str) -> ForwardMsg:

@@ -19,6 +19,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from rag_app.ui import auth
+from rag_app.ui.i18n import STRINGS
+from rag_app.ui.jobs import queue_line
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
@@ -28,11 +31,8 @@ from tests.access_support import ALICE
 from tests.bad_files import make_pdf
 from tests.jobs_support import WorkerProcess, claim_as_worker, queue_pdf, wait_until
 from tests.ui.apptest_support import hover_texts
-from ui import auth
-from ui.i18n import STRINGS
-from ui.jobs import queue_line
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "rag_app" / "app.py")
 LOCAL = Principal.local_operator()
 
 

@@ -23,7 +23,7 @@ from tests.jobs_support import WorkerProcess, wait_until
 from tests.ui.apptest_support import hover_texts
 
 REPO = Path(__file__).resolve().parents[2]
-APP = str(REPO / "app.py")
+APP = str(REPO / "rag_app" / "app.py")
 SHOWN_AS = {"ingested": "success", "already_present": "info", "refused": "error"}
 SLOW_OR_LIMITS = {"too many pages (limit set to 2)", "too large (limit set to 0.001 MB)"}
 
@@ -132,8 +132,8 @@ def test_library_page_names_the_limit_setting(tmp_path: Path, monkeypatch: pytes
 def test_the_progress_bars_show_the_file_name_literally(tmp_path: Path) -> None:
     # a progress text is Markdown (LaTeX included): an uploaded name must not be rendered as such.
     # No worker runs here, so the job stays queued and its row keeps its progress bar.
+    from rag_app.ui.markdown import escape_md
     from tests.access_support import make_pdf
-    from ui.markdown import escape_md
 
     name = "$x^{2}$ *claims* [link](example.org).pdf"  # no slash or backslash: the base name is kept whole
     data = make_pdf(tmp_path / "p.pdf", "Quokka reserving guide").read_bytes()

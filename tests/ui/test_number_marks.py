@@ -86,7 +86,7 @@ def test_each_number_has_its_mark_and_a_quoted_number_opens_its_cell(numbered: d
 
 
 def test_only_a_figure_checked_against_a_cell_carries_a_check_mark() -> None:
-    from ui.number_marks import marked_text
+    from rag_app.ui.number_marks import marked_text
 
     text = "Guideline 75 of 2019, on page 12 and dated 31/12/2019, sets the factor at 1.004 (stated as 0.5 elsewhere)."
 
@@ -114,7 +114,7 @@ def test_only_a_figure_checked_against_a_cell_carries_a_check_mark() -> None:
 
 
 def test_the_lines_of_a_quoted_list_are_shown_as_lines() -> None:
-    from ui.number_marks import marked_text
+    from rag_app.ui.number_marks import marked_text
 
     text = "144. Two possible methods are:\n- consideration of the number of claims;\n- case-by-case estimation."
     shown = marked_text(Paragraph(text=text, source_ids=[SOURCE.id]))

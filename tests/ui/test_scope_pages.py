@@ -25,7 +25,7 @@ from tests.access_support import (
     share_guides,
 )
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "rag_app" / "app.py")
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> IngestedCollections:
 
 @pytest.fixture
 def library(template: IngestedCollections, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> IngestedCollections:
-    from ui import auth
+    from rag_app.ui import auth
 
     lib = copy_library(template, tmp_path)
     share_guides(lib)

@@ -79,7 +79,7 @@ def test_a_resumed_session_with_other_headers_keeps_nothing_of_the_last_user(app
 
 
 def test_no_media_url_of_a_signed_in_session_serves_scoped_bytes_once_its_user_is_gone(app: ScopedApp) -> None:
-    public = {path.read_bytes() for path in (REPO / "assets").iterdir() if path.is_file()}
+    public = {path.read_bytes() for path in (REPO / "rag_app" / "assets").iterdir() if path.is_file()}
     ann = _ann_on_inspect(app)
     urls = [app.url + "/media/" + u for u in ann.media_urls()]
     for url in urls:  # what the page drew, fetched by another client at once: public assets only (the logo)

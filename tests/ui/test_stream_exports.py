@@ -60,7 +60,7 @@ def test_the_reported_citations_export_is_made_only_for_the_session_that_drew_it
 
 
 def test_no_media_url_of_an_ask_session_serves_scoped_bytes_once_its_user_is_gone(app: ScopedApp) -> None:
-    public = {path.read_bytes() for path in (REPO / "assets").iterdir() if path.is_file()}
+    public = {path.read_bytes() for path in (REPO / "rag_app" / "assets").iterdir() if path.is_file()}
     ann = ask_and_report(StreamClient(app.url, ANN), SECRET_QUERY)
     urls = [app.url + "/media/" + u for u in ann.media_urls(every_run=True)]  # the answer's run and the report's
     for url in urls:  # fetched by another client at once: public assets only

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from rag_app.ui.markdown import escape_md
+from rag_app.ui.widgets import short_label, table_frame
 from rag_core.citations import highlight_target, viewer_annotations
 from rag_core.models import HighlightBox, Item, TableCell
-from ui.markdown import escape_md
-from ui.widgets import short_label, table_frame
 
 
 def test_escape_md_neutralises_markdown_html_latex_and_lists() -> None:
@@ -59,9 +59,9 @@ def test_short_label_keeps_the_page_number_whole() -> None:
 
 
 def test_a_card_names_the_passage_page_and_keeps_the_whole_label_for_its_tooltip() -> None:
+    from rag_app.ui.widgets import card_label
     from rag_core.models import HighlightBox
     from tests.ui.apptest_support import SOURCE
-    from ui.widgets import card_label
 
     long = "Solvency II guidelines on the valuation of technical provisions · Section 4 › Risk margin · p. 22–23"
     slide = SOURCE.model_copy(

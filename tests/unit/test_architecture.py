@@ -61,9 +61,8 @@ def test_the_layout_shows_the_stages() -> None:
 
 def test_no_file_a_newcomer_cannot_read() -> None:
     """No source file over 400 lines, tests and benchmarks included."""
-    folders = ("rag_core", "views", "ui", "tests", "benchmarks")
+    folders = ("rag_core", "rag_app", "tests", "benchmarks")
     files = [p for folder in folders for p in (PROJECT / folder).rglob("*.py")]
-    files.append(PROJECT / "app.py")
     long_files = [str(p.relative_to(PROJECT)) for p in files if len(p.read_text().splitlines()) > MAX_FILE_LINES]
     assert long_files == []
 
@@ -91,7 +90,7 @@ def test_a_misspelt_setting_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "sk-test-123" not in repr(settings) and "sk-test-123" not in settings.model_dump_json()
 
 
-# --- The module graph of the product (rag_core, ui, views, app.py, benchmarks), from its import statements.
+# --- The module graph of the product (rag_core, rag_app, benchmarks), from its import statements.
 # Every `import`/`from` counts, those inside functions too: a lazy import is still a dependency. An edge
 # goes to the module named (`from a.b import c` to `a.b.c` when that is a module, else to `a.b`) and, from
 # a module outside a package, to that package too (`from rag_core.pipeline import x` runs the package's
@@ -109,10 +108,8 @@ def _product_files() -> dict[str, Path]:
     """Module name -> file, for every module of the product."""
     files = [
         *(PROJECT / "rag_core").rglob("*.py"),
-        *(PROJECT / "ui").rglob("*.py"),
-        *(PROJECT / "views").glob("*.py"),
+        *(PROJECT / "rag_app").rglob("*.py"),
         *(PROJECT / "benchmarks").glob("*.py"),
-        PROJECT / "app.py",
     ]
     modules = {}
     for path in files:
@@ -210,9 +207,15 @@ def test_the_cycle_detector_finds_cycles() -> None:
 
 def test_the_import_graph_sees_the_product() -> None:
     graph = import_graph()
-    assert {"app", "ui.auth", "views.library", "rag_core.pipeline", "benchmarks.crosslingual_frontier"} <= set(graph)
-    assert "rag_core.pipeline" in graph["views.library"]
-    assert "ui.auth" in graph["ui.widgets"]  # an import inside a function counts
+    assert {
+        "rag_app.app",
+        "rag_app.ui.auth",
+        "rag_app.views.library",
+        "rag_core.pipeline",
+        "benchmarks.crosslingual_frontier",
+    } <= set(graph)
+    assert "rag_core.pipeline" in graph["rag_app.views.library"]
+    assert "rag_app.ui.auth" in graph["rag_app.ui.widgets"]  # an import inside a function counts
     assert "benchmarks.crosslingual_dev" in graph["benchmarks.crosslingual_frontier"]  # one benchmark's use of another
     assert "rag_core.access.principal" in graph["rag_core.access"]  # a package's own modules
     # a submodule imported from outside its package is an arrow to the package's __init__ too (it runs first)
@@ -255,13 +258,13 @@ def test_no_function_over_60_lines_in_retrieval_and_answering() -> None:
 
 
 def _pages() -> list[str]:
-    """The pages (app.py, views/*.py) and their helpers (ui/, its strings included)."""
-    return sorted(m for m in _product_files() if m == "app" or m.startswith(("views.", "ui.")))
+    """The pages (rag_app/app.py, rag_app/views/*.py) and their helpers (rag_app/ui/, its strings included)."""
+    return sorted(m for m in _product_files() if m.startswith("rag_app."))
 
 
 @pytest.mark.parametrize("page", _pages())
 def test_pages_use_the_facade_only(page: str) -> None:
-    """Pages (views/*.py, app.py) and their helpers (ui/) reach rag_core through the façade
+    """Pages (rag_app/views/*.py, rag_app/app.py) and their helpers (rag_app/ui/) reach rag_core through the façade
     (`rag_core.pipeline`), the models it returns and the errors it raises, never a stage directly."""
     modules = _product_files()
     reached = {target for target in _imports_of(modules[page], page, modules) if target.startswith("rag_core")}
@@ -269,13 +272,21 @@ def test_pages_use_the_facade_only(page: str) -> None:
 
 
 def test_the_page_check_sees_the_pages() -> None:
-    assert {"app", "views.library", "views.ask", "views.inspect", "ui.auth", "ui.widgets", "ui.strings.errors"} <= set(
-        _pages()
-    )
+    assert {
+        "rag_app.app",
+        "rag_app.views.library",
+        "rag_app.views.ask",
+        "rag_app.views.inspect",
+        "rag_app.ui.auth",
+        "rag_app.ui.widgets",
+        "rag_app.ui.strings.errors",
+    } <= set(_pages())
     modules = _product_files()
-    assert "rag_core.pipeline" in _imports_of(modules["views.library"], "views.library", modules)
+    assert "rag_core.pipeline" in _imports_of(modules["rag_app.views.library"], "rag_app.views.library", modules)
     # an import inside a function counts (the French messages read the English ones lazily)
-    assert "rag_core.pipeline" in _imports_of(modules["ui.strings.errors"], "ui.strings.errors", modules)
+    assert "rag_core.pipeline" in _imports_of(
+        modules["rag_app.ui.strings.errors"], "rag_app.ui.strings.errors", modules
+    )
 
 
 def _facade_names_used_by_pages() -> set[str]:
@@ -307,8 +318,8 @@ def test_nothing_edits_the_import_path() -> None:
     """The product is an installed package (pyproject.toml): no module, test or benchmark puts a folder on
     sys.path to find it."""
     edit = re.compile(r"\bsys\.path\.(insert|append|extend)\(|\bsys\.path\s*(\[[^]]*\])?\s*[+]?=[^=]")
-    folders = ("rag_core", "views", "ui", "tests", "benchmarks")
-    files = [p for folder in folders for p in (PROJECT / folder).rglob("*.py")] + [PROJECT / "app.py"]
+    folders = ("rag_core", "rag_app", "tests", "benchmarks")
+    files = [p for folder in folders for p in (PROJECT / folder).rglob("*.py")]
     assert len(files) > 300
     assert [str(p.relative_to(PROJECT)) for p in files if edit.search(p.read_text())] == []
     path = "sys." + "path"  # spelt in two parts: this file is one of those searched

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rag_app.ui.strings import marks as mark_strings
 from rag_core.answering import guardrails
 from rag_core.answering.guardrails import CHECKS, Evidence
 from rag_core.answering.guardrails.support import VerdictOut, _judged
@@ -10,7 +11,6 @@ from rag_core.citations import build_sources
 from rag_core.config import Settings
 from rag_core.models import Paragraph
 from tests.answering_support import make_result
-from ui.strings import marks as mark_strings
 
 
 def _evidence(mode: str, support: bool = False, stopped: bool = False) -> tuple[Evidence, list]:

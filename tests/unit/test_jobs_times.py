@@ -9,9 +9,9 @@ import random
 
 import pytest
 
+from rag_app.ui.jobs import duration, queue_line
 from rag_core import pipeline
 from rag_core.store import Job
-from ui.jobs import duration, queue_line
 
 STARTED = 1_000_000.0
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pytest
 
+from rag_app.ui.strings import merged
 from rag_core import retrieval
 from rag_core.answering import evidence_threshold
 from rag_core.config import Settings
@@ -23,7 +24,6 @@ from rag_core.models import ChannelHit, Child, DocumentRecord, HighlightBox, Par
 from rag_core.retrieval import ChannelQuery
 from rag_core.retrieval.base import FullTextChannel, Group, Role, Unit
 from rag_core.store import ChildHit, FullText, PageHit
-from ui.strings import merged
 
 DOC = "d" * 64
 QUESTION = "mortality tables"

@@ -3,8 +3,8 @@ with the page a click opens, and a warning on sections that look mis-detected.""
 
 from __future__ import annotations
 
+from rag_app.ui.section_tree import section_rows
 from rag_core.models import Parent
-from ui.section_tree import section_rows
 
 BODY = "Undertakings should ensure that data are complete.\nThey should check it every year."
 
