@@ -262,12 +262,13 @@ def _announced(lines: Sequence[str], end: int) -> int:
         following = lines[end]
         if _is_item(following):
             return _items_end(lines, end - 1, None)
-        if not (_plain(following) or _DISPLAY_MATH.match(following)):
-            break
+        if _FOOTNOTE.match(following) or not (_plain(following) or _DISPLAY_MATH.match(following)):
+            break  # a footnote the page set below the announcement ("4 An example ...") is not what it announces
         end, added = end + 1, added + 1
     return end
 
 
+_FOOTNOTE = re.compile(r"^\s*\d{1,2}\s+[^\W\d_]")  # "4 An example ...": a note's number, no list marker
 _DISPLAY_MATH = re.compile(r"^\s*\$\$.+\$\$\s*$")  # a formula set on a line of its own ("$$z = n n + K$$")
 
 

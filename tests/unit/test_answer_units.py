@@ -233,3 +233,12 @@ def test_a_list_of_labelled_items_goes_on_after_an_aside_to_its_last_item() -> N
 def test_a_labelled_line_that_is_no_item_ends_the_walk_back() -> None:
     lines = ["Step 2: check the data", "- Step 3) run the model.", "Done."]
     assert quoted(lines, 1, lines[1]) == "\n".join(lines[:2])  # the line above announces the item; no endless walk
+
+
+def test_a_footnote_below_an_announcement_is_not_what_it_announces() -> None:
+    lines = [
+        "Supervisory authorities should allow undertakings to derive the requirement in the following way:",
+        "4 An example of the concept can be found in an appendix to the explanatory text.",
+        "The requirement is the sum of the modules.",
+    ]
+    assert quoted(lines, 0, lines[0]) is None  # the sentence alone: the footnote is no paragraph of it
