@@ -28,7 +28,7 @@ from rag_core.citations import item_source_id, parent_source_id
 from rag_core.models import Item, Paragraph, RetrievedParent, TableCell
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, collapse_ws, fold
-from rag_core.understanding.periods import find_periods, period_key, same_period
+from rag_core.understanding.periods import find_periods, period_key, same_period, year_spans
 
 _WORD = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
@@ -89,9 +89,12 @@ def _word_stems(text: str) -> list[frozenset[str]]:
 
 
 def _question(question: str, extra_terms: Sequence[str]) -> _Question:
+    """What the question names; the years that bound a span it asks about ("between 2005 and 2014") name no
+    row or column: the row of 2005 alone does not answer for the whole span."""
     stems = frozenset().union(*_word_stems(question), *(s for t in extra_terms for s in _word_stems(t)))
-    periods = tuple(p.key for p in find_periods(question))
-    return _Question(frozenset(_figures(question)), periods, stems, stems)
+    bounds = {str(y) for span in year_spans(question) for y in span}
+    periods = tuple(p.key for p in find_periods(question) if p.key not in bounds)
+    return _Question(frozenset(_figures(question)) - bounds, periods, stems, stems)
 
 
 def _hit(word: frozenset[str], q: _Question) -> bool:

@@ -171,6 +171,25 @@ def find_periods(text: str) -> list[Period]:
     return sorted(kept, key=lambda p: p.start)
 
 
+# Two years that bound a span: "between 2005 and 2014", « entre 2005 et 2014 », "from 2005 to 2014", "2005-2014"
+_SPAN = re.compile(
+    rf"\b(?:(?:between|from|entre|de|du)\s+(?:(?:the\s+)?years?\s+|(?:les\s+)?ann[ée]es?\s+|l'ann[ée]e\s+)?"
+    rf"(?P<a>{_YEAR4})\s+(?:and|to|through|et|à|a|au)\s+(?:l'ann[ée]e\s+)?(?P<b>{_YEAR4})"
+    rf"|(?P<c>{_YEAR4})\s?[-\u2013]\s?(?P<d>{_YEAR4}))\b",
+    re.IGNORECASE,
+)
+
+
+def year_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of years `text` names ("between 2005 and 2014": (2005, 2014)), first year before the last."""
+    out = []
+    for m in _SPAN.finditer(text):
+        a, b = int(m.group("a") or m.group("c")), int(m.group("b") or m.group("d"))
+        if a < b:
+            out.append((a, b))
+    return out
+
+
 def period_key(text: str) -> str | None:
     """The key of `text` when the whole of it (but punctuation and spaces) is one period; else None."""
     found = find_periods(text)

@@ -36,3 +36,17 @@ def test_the_unit_and_scale_are_read_as_the_table_writes_them() -> None:
     assert table_unit(["Tableau 2", "Montants en milliers d'euros"]) == "en milliers d'euros"
     assert table_unit(["Balance sheet", "EUR m"]) == "EUR m"
     assert table_unit(["Development factors", "12-24"]) == ""
+
+
+def test_the_years_that_bound_a_span_name_no_row() -> None:
+    """ "How many late claims between 2005 and 2014?" asks for the span: the row of 2005 is not its answer."""
+    for question in (
+        "How many late claims were reported between 2005 and 2014?",
+        "Combien de sinistres tardifs entre les années 2005 et 2014 ?",
+        "Late claims over 2005-2014?",
+    ):
+        q = _question(question, [])
+        assert _named("2005", q).score == 0 and _named("2014", q).score == 0, question
+    q = _question("How many late claims were reported in 2005?", [])
+    assert _named("2005", q).score > 0  # one year named alone still names its row
+    assert _named("2005", _question("Claims of 2014 and of 2005?", [])).score > 0  # two years, no span
