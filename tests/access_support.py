@@ -10,6 +10,7 @@ written before access control existed. Each test module copies it (`copy_library
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,22 @@ def build_template(root: Path) -> IngestedCollections:
     assert not (settings.data_dir / "access" / "grants.json").exists()
     shutil.rmtree(settings.data_dir / "audit")
     return IngestedCollections(settings, pdfs, doc_ids)
+
+
+def shared_template(root: Path) -> IngestedCollections:
+    """The template built once in `root` for every process of the run (pytest-xdist workers too), the first
+    process that asks building it; the others read what it built. Never written to: tests copy it."""
+    from filelock import FileLock
+
+    with FileLock(str(root) + ".lock"):
+        built = root / "built.json"
+        if not built.is_file():
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
+            library = build_template(root)
+            built.write_text(json.dumps(library.doc_ids), encoding="utf-8")
+    doc_ids = json.loads(built.read_text(encoding="utf-8"))
+    return IngestedCollections(Settings(data_dir=root / "data"), {n: root / f"{n}.pdf" for n in doc_ids}, doc_ids)
 
 
 def copy_library(template: IngestedCollections, root: Path) -> IngestedCollections:

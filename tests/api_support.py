@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -17,6 +18,7 @@ from typing import Any
 
 from rag_core import pipeline
 from rag_core.access import Principal
+from rag_core.config import Settings
 from tests.access_support import ADMIN, ALICE, BOB, IngestedCollections, copy_library, share_guides
 from tests.conftest import CORPUS
 from tests.jobs_support import REPO, wait_until
@@ -85,15 +87,32 @@ def start_api(lib: IngestedCollections, **env: str) -> tuple[subprocess.Popen, s
     return proc, url
 
 
+def guides_with_corpus_pdf(template: IngestedCollections) -> tuple[IngestedCollections, str]:
+    """`template` with "guides" shared and CORPUS_PDF ingested into it, and that document's id: made once
+    beside `template` (the API modules each made it again), never written to afterwards (served copies)."""
+    from filelock import FileLock
+
+    root = template.settings.data_dir.parent / "guides-with-corpus-pdf"
+    with FileLock(str(root) + ".lock"):
+        if not (root / "doc_id").is_file():
+            shutil.rmtree(root, ignore_errors=True)
+            lib = copy_library(template, root)
+            share_guides(lib)
+            (result,) = pipeline.ingest([CORPUS_PDF], lib.settings, collection="guides", principal=ADMIN)
+            assert result.status == "ingested", result.message
+            (root / "doc_id").write_text(str(result.doc_id), encoding="utf-8")
+    made = IngestedCollections(Settings(data_dir=root / "data"), template.pdfs, template.doc_ids)
+    return made, (root / "doc_id").read_text(encoding="utf-8")
+
+
 def serve_library(template: IngestedCollections, root: Path, **env: str) -> Served:
-    lib = copy_library(template, root)
-    share_guides(lib)
-    (result,) = pipeline.ingest([CORPUS_PDF], lib.settings, collection="guides", principal=ADMIN)
-    assert result.status == "ingested", result.message
+    """The API on a copy of `template` whose "guides" are shared and hold CORPUS_PDF."""
+    with_pdf, doc_id = guides_with_corpus_pdf(template)
+    lib = copy_library(with_pdf, root)
     tokens = {"alice": token_of(lib, ALICE), "bob": token_of(lib, BOB), "admin": token_of(lib, ADMIN)}
     tokens["limited"] = token_of(lib, BOB, "rate")
     proc, url = start_api(lib, **{"RAG_API__RATE_LIMIT_PER_MINUTE": str(RATE_LIMIT), **env})
-    return Served(lib, url, proc, tokens, result.doc_id)
+    return Served(lib, url, proc, tokens, doc_id)
 
 
 @contextmanager

@@ -89,3 +89,13 @@ def parse_cache(tmp_path_factory: pytest.TempPathFactory):
     from tests.parse_cache import ParseCache, shared_base
 
     return ParseCache(shared_base(tmp_path_factory) / "parse-cache")
+
+
+@pytest.fixture(scope="session")
+def access_template(tmp_path_factory: pytest.TempPathFactory):
+    """Three collections ingested once a run (tests/access_support.py), shared by every test process; tests copy
+    it (`copy_library`) before changing it."""
+    from tests.access_support import shared_template
+    from tests.parse_cache import shared_base
+
+    return shared_template(shared_base(tmp_path_factory) / "access-template")

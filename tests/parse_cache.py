@@ -6,7 +6,14 @@ options really parses it (so a real parse is still run and tested) and saves the
 read it back. The key is the file's sha256, a hash of the source of every module of
 `rag_core/parsing` (an edited parser never reads a stale parse), the parse options, the library
 versions, the file's name and the artifacts folder's name (the document's picture URIs contain it). The figure crops
-are saved with the parse and copied into the caller's artifacts folder.
+are saved with the parse and copied into the caller's artifacts folder. Two settings that differ only where the
+parse's output does not (the helper processes, `workers`; `auto` against the backend it resolves to) share an
+entry, so a test that asks for `backend="pymupdf"` or `workers=1` reads the parse another test made with the
+defaults: `rag_core.parsing.parser_options` (the manifest's record of what changes a parse) leaves them out too, and
+tests/integration/test_parsing_workers.py checks that the helpers give the same document.
+
+`ParseCache.file` builds a generated test file once per run, so that tests in different processes that generate
+the same file (its bytes carry a creation time) parse the same bytes, hence share a parse.
 
 Use it only where a test inspects a parse's result, never where the test is about the parse itself
 (progress events, timings, memory, bad files, workers).
@@ -19,6 +26,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +35,7 @@ from filelock import FileLock
 
 from rag_core.config import Settings
 from rag_core.library import sha256_file
-from rag_core.parsing import ParsedDocument, parse, parser_signature
+from rag_core.parsing import ParsedDocument, parse, parser_signature, resolve_pdf_backend
 
 PARSING_SOURCES = Path(__file__).resolve().parents[1] / "rag_core" / "parsing"
 
@@ -38,6 +46,14 @@ def parser_source_hash() -> str:
     for path in sorted(PARSING_SOURCES.rglob("*.py")):
         digest.update(str(path.relative_to(PARSING_SOURCES)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def output_options(settings: Settings) -> dict:
+    """The parsing settings less those that leave the parse's output as it is: `workers`, and `auto` read
+    as the backend it resolves to (the limits stay: a parse they refuse is no parse of the cache)."""
+    options = settings.parsing.model_dump(mode="json", exclude={"workers"})
+    options["backend"] = resolve_pdf_backend(settings)
+    return options
 
 
 def to_json(parsed: ParsedDocument) -> str:
@@ -68,7 +84,7 @@ class ParseCache:
             "file": sha256_file(path),
             "name": path.name,  # the document's name comes from it
             "code": self._sources,
-            "options": settings.parsing.model_dump(mode="json"),
+            "options": output_options(settings),
             "signature": parser_signature(settings),
             "artifacts": Path(artifacts_dir).name,
         }
@@ -91,3 +107,17 @@ class ParseCache:
         else:
             artifacts_dir.mkdir(parents=True, exist_ok=True)
         return from_json((entry / "parsed.json").read_text(encoding="utf-8"))
+
+    def file(self, name: str, build: Callable[[Path], object]) -> Path:
+        """`build(path)` run once per run for `name` (every process then gets those bytes); its path."""
+        target = self.root / "files" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(target) + ".lock"):
+            if not target.is_file():
+                building = target.with_name(target.name + ".building")
+                shutil.rmtree(building, ignore_errors=True)
+                building.mkdir()
+                build(building / name)  # under its own name: a builder may read it
+                (building / name).rename(target)
+                building.rmdir()
+        return target

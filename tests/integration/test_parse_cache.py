@@ -83,3 +83,35 @@ def test_options_file_name_and_parser_code_are_in_the_key(
     module = next(sources.rglob("*.py"))
     module.write_text(module.read_text() + "\n# edited\n")
     assert ParseCache(tmp_path / "cache").key(pdf, settings, tmp_path / "artifacts") != key
+
+
+def test_settings_that_leave_the_parse_as_it_is_share_an_entry(pdf: Path, tmp_path: Path, settings: Settings) -> None:
+    """The helper processes and `auto` read as the backend it resolves to leave the parse as it is
+    (test_parsing_workers.py): one entry; what changes the parse or refuses the file is another."""
+    from rag_core.parsing import resolve_pdf_backend
+
+    cache = ParseCache(tmp_path / "cache")
+    key = cache.key(pdf, settings, tmp_path / "artifacts")
+    resolved = resolve_pdf_backend(settings)
+    for same in (with_parsing(settings, workers=1), with_parsing(settings, workers=2, backend=resolved)):
+        assert cache.key(pdf, same, tmp_path / "artifacts") == key
+    other = "docling" if resolved == "pymupdf" else "pymupdf"
+    for changed in (with_parsing(settings, backend=other), with_parsing(settings, table_images=False)):
+        assert cache.key(pdf, changed, tmp_path / "artifacts") != key
+    assert cache.key(pdf, with_parsing(settings, max_pages=1), tmp_path / "artifacts") != key
+
+
+def test_a_generated_file_is_built_once_for_every_process(tmp_path: Path) -> None:
+    built: list[Path] = []
+
+    def build(path: Path) -> None:
+        built.append(path)
+        with pymupdf.open() as doc:
+            doc.new_page().insert_text((72, 72), "Bornhuetter")
+            doc.save(path)
+
+    first = ParseCache(tmp_path / "cache").file("note.pdf", build)
+    again = ParseCache(tmp_path / "cache").file("note.pdf", build)
+    assert first == again and first.name == "note.pdf" and len(built) == 1 and built[0].name == "note.pdf"
+    with pymupdf.open(first) as doc:
+        assert "Bornhuetter" in doc[0].get_text()

@@ -20,10 +20,10 @@ from docling_core.types.doc import ContentLayer, PictureItem, SectionHeaderItem,
 
 from rag_core import chunking
 from rag_core.config import Settings
-from rag_core.parsing import parse
 from tests import unseen_pdfs
 from tests.conftest import CI
 from tests.outline_support import check_golden
+from tests.parse_cache import ParseCache
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "data" / "golden"
 GEN_GOLDEN = os.environ.get("RAG_GEN_GOLDEN", "").strip().lower() in {"1", "true", "yes"}
@@ -38,10 +38,11 @@ def _box(prov) -> list[int]:
     return [round(box.l), round(box.t), round(box.r), round(box.b)]
 
 
-def summary(name: str, tmp_path: Path, settings: Settings) -> dict:
+def summary(name: str, tmp_path: Path, settings: Settings, cache: ParseCache) -> dict:
+    """The PDF is built and parsed once a run, for this test and test_parsing_unseen.py's on the same PDF."""
     settings = settings.model_copy(update={"parsing": settings.parsing.model_copy(update={"backend": "pymupdf"})})
-    pdf = unseen_pdfs.BUILDERS[name](tmp_path / f"{name}.pdf")
-    doc = parse(pdf, settings, tmp_path / "artifacts").document
+    pdf = cache.file(f"{name}.pdf", unseen_pdfs.BUILDERS[name])
+    doc = cache.parse(pdf, settings, tmp_path / "artifacts").document
     texts, tables, pictures = [], [], []
     layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
     for item, _level in doc.iterate_items(included_content_layers=layers, traverse_pictures=True):
@@ -93,5 +94,6 @@ def _dump(data: dict) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(unseen_pdfs.BUILDERS))
-def test_parse_matches_its_golden_file(name: str, tmp_path: Path, settings: Settings) -> None:
-    check_golden(GOLDEN_DIR / f"{name}.json", _dump(summary(name, tmp_path, settings)), f"the parse of {name}")
+def test_parse_matches_its_golden_file(name: str, tmp_path: Path, settings: Settings, parse_cache: ParseCache) -> None:
+    summarised = summary(name, tmp_path, settings, parse_cache)
+    check_golden(GOLDEN_DIR / f"{name}.json", _dump(summarised), f"the parse of {name}")

@@ -10,18 +10,20 @@ from docling_core.types.doc import ContentLayer, DocItemLabel, PictureItem, Text
 
 from rag_core import chunking
 from rag_core.config import Settings
-from rag_core.parsing import ParsedDocument, parse
+from rag_core.parsing import ParsedDocument
 from rag_core.parsing.layout_text import line_from_spans
 from tests import unseen_pdfs
+from tests.parse_cache import ParseCache
 
 
 def _settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"parsing": settings.parsing.model_copy(update={"backend": "pymupdf"})})
 
 
-def _parse(name: str, tmp_path: Path, settings: Settings) -> ParsedDocument:
-    pdf = unseen_pdfs.BUILDERS[name](tmp_path / f"{name}.pdf")
-    return parse(pdf, _settings(settings), tmp_path / "artifacts")
+def _parse(name: str, tmp_path: Path, settings: Settings, cache: ParseCache) -> ParsedDocument:
+    """The parse of the PDF `name` builds, shared with test_parsing_golden.py's (one build, one parse a run)."""
+    pdf = cache.file(f"{name}.pdf", unseen_pdfs.BUILDERS[name])
+    return cache.parse(pdf, _settings(settings), tmp_path / "artifacts")
 
 
 def _texts(parsed: ParsedDocument) -> list[TextItem]:
@@ -32,8 +34,10 @@ def _pictures(parsed: ParsedDocument) -> list[PictureItem]:
     return [item for item, _ in parsed.document.iterate_items() if isinstance(item, PictureItem)]
 
 
-def test_a_form_the_layout_model_calls_a_picture_is_text(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("picture_form", tmp_path, settings)
+def test_a_form_the_layout_model_calls_a_picture_is_text(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("picture_form", tmp_path, settings, parse_cache)
     texts = {t.text for t in _texts(parsed)}
     for i in range(12):
         assert f"Field {i + 1}: policy holder name and address, contract number {1000 + i}" in texts
@@ -45,8 +49,10 @@ def test_a_form_the_layout_model_calls_a_picture_is_text(tmp_path: Path, setting
     assert boxes and all(70 < b.x0 < 90 for b in boxes)  # "Field 12" is highlighted where it is printed
 
 
-def test_text_inside_a_picture_becomes_its_children(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("picture_chart", tmp_path, settings)
+def test_text_inside_a_picture_becomes_its_children(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("picture_chart", tmp_path, settings, parse_cache)
     doc = parsed.document
     chart = next(p for p in _pictures(parsed) if p.prov[0].bbox.t > 300)
     children = [ref.resolve(doc) for ref in chart.children]
@@ -61,22 +67,28 @@ def test_text_inside_a_picture_becomes_its_children(tmp_path: Path, settings: Se
     assert item.inner_text == "Cumulative paid claims\nDevelopment year"  # what Inspect shows under the figure
 
 
-def test_a_header_band_picture_has_the_logo_box_and_its_text_is_text(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("picture_chart", tmp_path, settings)
+def test_a_header_band_picture_has_the_logo_box_and_its_text_is_text(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("picture_chart", tmp_path, settings, parse_cache)
     top = [p.prov[0].bbox for p in _pictures(parsed) if p.prov[0].bbox.t < 150]
     assert len(top) == 1
     assert (round(top[0].l), round(top[0].t), round(top[0].r), round(top[0].b)) == (50, 30, 130, 110)
     assert "MUTUELLE DES ACTUAIRES" in {t.text for t in _texts(parsed)}
 
 
-def test_text_only_in_a_footer_is_indexed_rather_than_refused(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("footer_only", tmp_path, settings)
+def test_text_only_in_a_footer_is_indexed_rather_than_refused(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("footer_only", tmp_path, settings, parse_cache)
     chunked = chunking.build_chunks(parsed.document, "p" * 20, _settings(settings))
     assert [c.text for c in chunked.children] == ["Page 7"]  # ingestion refuses only when there is no child
 
 
-def test_a_two_page_spread_reads_the_left_page_then_the_right(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("spread_scan", tmp_path, settings)  # OCR: the sheet has no text layer
+def test_a_two_page_spread_reads_the_left_page_then_the_right(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("spread_scan", tmp_path, settings, parse_cache)  # OCR: the sheet has no text layer
     stream = " ".join(t.text for t in _texts(parsed))
     order = [stream.find(f"{side}{n:02d} ") for side in "LR" for n in range(1, 31)]
     found = [pos for pos in order if pos >= 0]
@@ -84,10 +96,10 @@ def test_a_two_page_spread_reads_the_left_page_then_the_right(tmp_path: Path, se
     assert found == sorted(found), stream[:600]
 
 
-def test_arabic_ligatures_and_word_order(tmp_path: Path, settings: Settings) -> None:
+def test_arabic_ligatures_and_word_order(tmp_path: Path, settings: Settings, parse_cache: ParseCache) -> None:
     if not unseen_pdfs.DEJAVU.is_file():
         pytest.fail(f"{unseen_pdfs.DEJAVU} is missing: install fonts-dejavu-core (make install does)")
-    parsed = _parse("arabic", tmp_path, settings)
+    parsed = _parse("arabic", tmp_path, settings, parse_cache)
     texts = [t.text for t in _texts(parsed)]
     assert texts == [unseen_pdfs.ARABIC_LINE, unseen_pdfs.ARABIC_LINE]
 
@@ -105,8 +117,10 @@ def test_right_to_left_spans_are_read_right_to_left_with_spaces() -> None:
     assert line_from_spans(latin, (100, 0, 150, 12)).text == "loss ratio"
 
 
-def test_edge_strips_repeated_on_every_page_are_not_pictures(tmp_path: Path, settings: Settings) -> None:
-    parsed = _parse("decorated", tmp_path, settings)
+def test_edge_strips_repeated_on_every_page_are_not_pictures(
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
+) -> None:
+    parsed = _parse("decorated", tmp_path, settings, parse_cache)
     boxes = [(p.prov[0].page_no, round(p.prov[0].bbox.l), round(p.prov[0].bbox.r)) for p in _pictures(parsed)]
     assert boxes == [(1, 60, 110), (2, 60, 110), (3, 60, 110)]  # the logos stay, the strips go
     body = [t for t in _texts(parsed) if t.content_layer == ContentLayer.BODY]
@@ -114,9 +128,9 @@ def test_edge_strips_repeated_on_every_page_are_not_pictures(tmp_path: Path, set
 
 
 def test_a_heading_printed_as_images_of_its_lines_is_read_from_their_replacement_text(
-    tmp_path: Path, settings: Settings
+    tmp_path: Path, settings: Settings, parse_cache: ParseCache
 ) -> None:
-    parsed = _parse("image_headings", tmp_path, settings)
+    parsed = _parse("image_headings", tmp_path, settings, parse_cache)
     headers = {t.text: t for t in _texts(parsed) if t.label == DocItemLabel.SECTION_HEADER}
     first, second = unseen_pdfs.IMAGE_HEADINGS
     assert first in headers and second in headers

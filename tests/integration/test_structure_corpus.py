@@ -24,6 +24,7 @@ from rag_core.parsing import parse
 from rag_core.pipeline.exports import table_bytes
 from tests.integration.test_parsing_golden import GOLDEN_DIR, _dump
 from tests.outline_support import check_golden
+from tests.parse_cache import ParseCache
 from tests.parsing_support import with_parsing
 
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
@@ -41,7 +42,8 @@ def _key(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory, parse_cache: ParseCache):
+    """name -> (parse, settings); a PDF another module parses with the same options is parsed once a run."""
     done: dict = {}
 
     def get(name: str):
@@ -51,7 +53,7 @@ def parsed(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory):
             settings = settings.model_copy(
                 update={"parsing": settings.parsing.model_copy(update={"backend": "pymupdf"})}
             )
-            done[name] = (parse(corpus_dir / name, settings, tmp / "artifacts"), settings)
+            done[name] = (parse_cache.parse(corpus_dir / name, settings, tmp / "artifacts"), settings)
         return done[name]
 
     return get

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rag_core import pipeline
 from rag_core.config import Settings
-from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, IngestedCollections, build_template  # noqa: F401
+from tests.access_support import ADMIN, SECRET_QUERY, SECRET_WORD, IngestedCollections, build_template, copy_library  # noqa: F401
 from tests.ui.browser_support import start_app, stop_app
 
 ANN = {"X-Forwarded-Email": "ann@example.org", "X-Forwarded-Groups": "board"}
@@ -53,8 +53,9 @@ def grant_groups(library: IngestedCollections) -> None:
 
 
 @contextmanager
-def scoped_app(root: Path, log_path: Path) -> Iterator[ScopedApp]:
-    library = build_template(root)
+def scoped_app(root: Path, log_path: Path, template: IngestedCollections) -> Iterator[ScopedApp]:
+    """The app in header mode on a copy of `template` (the `access_template` fixture) with the groups' grants."""
+    library = copy_library(template, root)
     grant_groups(library)
     proc, url = start_app(library.settings.data_dir, log_path, env=HEADER_MODE)
     try:

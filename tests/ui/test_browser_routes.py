@@ -36,8 +36,9 @@ from tests.ui.scoped_app import (
     ROOT,
     SECRET_QUERY,
     SECRET_WORD,
+    IngestedCollections,
     ScopedApp,
-    build_template,
+    copy_library,
     grant_groups,
     scoped_app,
 )
@@ -52,8 +53,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
-    with scoped_app(tmp_path_factory.mktemp("routes"), ARTIFACTS / "streamlit.log") as running:
+def app(tmp_path_factory: pytest.TempPathFactory, access_template: IngestedCollections) -> Iterator[ScopedApp]:
+    with scoped_app(tmp_path_factory.mktemp("routes"), ARTIFACTS / "streamlit.log", access_template) as running:
         yield running
 
 
@@ -160,12 +161,11 @@ def test_no_media_url_of_a_scoped_page_serves_scoped_bytes_to_another_browser(br
 
 
 @pytest.fixture(scope="module")
-def oidc_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
+def oidc_app(tmp_path_factory: pytest.TempPathFactory, access_template: IngestedCollections) -> Iterator[ScopedApp]:
     from tests.oidc.harness import start_provider, write_secrets
 
     root = tmp_path_factory.mktemp("routes-oidc")
-    (root / "library").mkdir()
-    library = build_template(root / "library")
+    library = copy_library(access_template, root / "library")
     grant_groups(library)
     provider, issuer, client_secret = start_provider(OIDC_USERS, root / "oidc")
     secrets_file = write_secrets(root / "secrets.toml", issuer, client_secret)

@@ -20,7 +20,6 @@ from tests.access_support import (
     SECRET_QUERY,
     SECRET_WORD,
     IngestedCollections,
-    build_template,
     copy_library,
     share_guides,
 )
@@ -29,8 +28,8 @@ APP = str(Path(__file__).resolve().parents[2] / "rag_app" / "app.py")
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> IngestedCollections:
-    return build_template(tmp_path_factory.mktemp("scope-pages"))
+def template(access_template: IngestedCollections) -> IngestedCollections:
+    return access_template  # built once a run (tests/conftest.py); each test copies it
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.ui.browser_support import REPO
-from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, ScopedApp, scoped_app
+from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, IngestedCollections, ScopedApp, scoped_app
 from tests.ui.stream_client import StreamClient, fetch, text_value, trigger
 
 LOGS = REPO / "test-artifacts" / "stream"
@@ -28,8 +28,8 @@ TABLE_CELL = b"2021,1200,3400"  # the board table's first row, as the CSV export
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
-    with scoped_app(tmp_path_factory.mktemp("stream"), LOGS / "streamlit.log") as running:
+def app(tmp_path_factory: pytest.TempPathFactory, access_template: IngestedCollections) -> Iterator[ScopedApp]:
+    with scoped_app(tmp_path_factory.mktemp("stream"), LOGS / "streamlit.log", access_template) as running:
         yield running
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from rag_core.evaluation.citation_reports import report_citation
 from tests.ui.browser_support import REPO
-from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, ScopedApp, scoped_app
+from tests.ui.scoped_app import ANN, BOB, ROOT, SECRET_QUERY, SECRET_WORD, IngestedCollections, ScopedApp, scoped_app
 from tests.ui.stream_client import StreamClient, fetch
 from tests.ui.stream_pages import ASK_EXPORT, EVALUATE_DOWNLOAD, ask_and_report, evaluate_reported
 
@@ -30,8 +30,8 @@ SECRET = SECRET_WORD.encode()  # in Ann's question and in the board quote her re
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedApp]:
-    with scoped_app(tmp_path_factory.mktemp("stream-exports"), LOGS / "streamlit.log") as running:
+def app(tmp_path_factory: pytest.TempPathFactory, access_template: IngestedCollections) -> Iterator[ScopedApp]:
+    with scoped_app(tmp_path_factory.mktemp("stream-exports"), LOGS / "streamlit.log", access_template) as running:
         yield running
 
 
