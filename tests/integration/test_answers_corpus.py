@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from rag_core import pipeline
 from rag_core.access import Principal
 from rag_core.config import Settings
 from rag_core.models import Answer
+from tests.corpus_pages import ingest_pages
 
 LOCAL = Principal.local_operator()  # the local operator (administrator): these tests are not about access
 
@@ -30,16 +30,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, dict[str, str]]:
-    root = tmp_path_factory.mktemp("answers_corpus")
-    files = []
-    for name, pages in PAGES.items():
-        with pymupdf.open(corpus_dir / name) as doc:
-            doc.select([p - 1 for p in pages])
-            doc.save(root / name)
-        files.append(root / name)
-    settings = Settings(data_dir=root / "data")
-    results = pipeline.ingest(files, settings, principal=LOCAL)
-    assert all(r.status == "ingested" for r in results), [r.message for r in results]
+    settings, results = ingest_pages(corpus_dir, PAGES, tmp_path_factory.mktemp("answers_corpus"), LOCAL)
     return settings, {r.file_name: r.doc_id for r in results if r.doc_id}
 
 

@@ -22,6 +22,7 @@ from rag_core.citations import paragraph_focus, source_target, viewer_annotation
 from rag_core.config import Settings
 from rag_core.models import Answer, Item, TableCell
 from rag_core.text import collapse_ws
+from tests.corpus_pages import ingest_pages
 
 LOCAL = Principal.local_operator()
 PAGES = {
@@ -32,16 +33,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, list[Item]]:
-    root = tmp_path_factory.mktemp("cell_answers")
-    files = []
-    for name, pages in PAGES.items():
-        with pymupdf.open(corpus_dir / name) as doc:
-            doc.select([p - 1 for p in pages])
-            doc.save(root / name)
-        files.append(root / name)
-    settings = Settings(data_dir=root / "data")
-    results = pipeline.ingest(files, settings, principal=LOCAL)
-    assert all(r.status == "ingested" for r in results), [r.message for r in results]
+    settings, results = ingest_pages(corpus_dir, PAGES, tmp_path_factory.mktemp("cell_answers"), LOCAL)
     tables = [
         item
         for r in results

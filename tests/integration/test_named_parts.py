@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from rag_core import pipeline
@@ -19,6 +18,7 @@ from rag_core.access import Principal
 from rag_core.answering.units import CUT_MARK
 from rag_core.config import Settings
 from rag_core.models import Answer
+from tests.corpus_pages import ingest_pages
 
 LOCAL = Principal.local_operator()
 EIOPA = "en_EIOPA_guidelines_valuation_technical_provisions.pdf"
@@ -27,17 +27,7 @@ PAGES = {EIOPA: [14, 15, 23, 24, 25], "fr_aide_memoire_ACT2008_credibilite_provi
 
 @pytest.fixture(scope="module")
 def library(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    root = tmp_path_factory.mktemp("named_parts")
-    files = []
-    for name, pages in PAGES.items():
-        with pymupdf.open(corpus_dir / name) as doc:
-            doc.select([p - 1 for p in pages])
-            doc.save(root / name)
-        files.append(root / name)
-    settings = Settings(data_dir=root / "data")
-    results = pipeline.ingest(files, settings, principal=LOCAL)
-    assert all(r.status == "ingested" for r in results), [r.message for r in results]
-    return settings
+    return ingest_pages(corpus_dir, PAGES, tmp_path_factory.mktemp("named_parts"), LOCAL)[0]
 
 
 def ask(settings: Settings, question: str) -> Answer:
