@@ -64,6 +64,7 @@ class _Question:
     periods: tuple[str, ...]
     stems: frozenset[str]
     words: frozenset[str]  # content stems of the question's title words, to rank tables
+    spans: frozenset[frozenset[str]] = frozenset()  # the bounds of each span of years the question asks about
 
 
 def _figure(raw: str) -> str:
@@ -92,9 +93,11 @@ def _question(question: str, extra_terms: Sequence[str]) -> _Question:
     """What the question names; the years that bound a span it asks about ("between 2005 and 2014") name no
     row or column: the row of 2005 alone does not answer for the whole span."""
     stems = frozenset().union(*_word_stems(question), *(s for t in extra_terms for s in _word_stems(t)))
-    bounds = {str(y) for span in year_spans(question) for y in span}
+    spans = [(a, b) for a, b in year_spans(question) if b > a + 1]  # 2002 to 2003: one fiscal year, no span
+    bounds = {str(y) for span in spans for y in span}
     periods = tuple(p.key for p in find_periods(question) if p.key not in bounds)
-    return _Question(frozenset(_figures(question)) - bounds, periods, stems, stems)
+    named_spans = frozenset(frozenset({str(a), str(b)}) for a, b in spans)
+    return _Question(frozenset(_figures(question)) - bounds, periods, stems, stems, named_spans)
 
 
 def _hit(word: frozenset[str], q: _Question) -> bool:
@@ -122,6 +125,8 @@ def _named(label: str, q: _Question) -> _Named:
     if key and any(same_period(key, k) for k in q.periods):
         return _Named(2.0 + hits, frozenset({key}))
     figures = frozenset(_figures(label))
+    if figures and figures in q.spans:  # a label that is the span itself ("2003-2007")
+        return _Named(2.0 + hits, figures)
     if figures:
         if not figures <= q.figures:
             return _Named(0.0)

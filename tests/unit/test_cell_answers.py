@@ -50,3 +50,7 @@ def test_the_years_that_bound_a_span_name_no_row() -> None:
     q = _question("How many late claims were reported in 2005?", [])
     assert _named("2005", q).score > 0  # one year named alone still names its row
     assert _named("2005", _question("Claims of 2014 and of 2005?", [])).score > 0  # two years, no span
+    span = _question("What is the residential capacity from 2003 to 2007?", [])
+    assert _named("2003-2007", span).score > 0 and _named("2003", span).score == 0  # the span's own label
+    fiscal = _question("What was the shortfall in GDP growth from 2002 to 2003?", [])
+    assert _named("2002", fiscal).score > 0  # two years that follow each other: a fiscal year, no span
