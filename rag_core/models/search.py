@@ -36,6 +36,9 @@ class RetrievedParent(Frozen):
         "name (`rag_core.retrieval.channels()`); a channel that did not find it is absent",
     )
     placed: bool = Field(False, description="The other language's best passage, placed at its rank (not by RRF)")
+    named: bool = Field(
+        False, description='A numbered part the question names ("Guideline 37C"), placed first (not by RRF)'
+    )
     rerank_score: float | None = None
 
     def rank_in(self, channel: str) -> int | None:

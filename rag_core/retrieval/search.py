@@ -43,6 +43,7 @@ class _Ranked:
     ranking: list[tuple[str, float]]  # (parent id, fused score), best first
     passages: dict[str, str]  # parent id -> the child shown for it, when a channel over children chose one
     placed: str | None = None  # the other language's parent placed at its rank
+    named: frozenset[str] = frozenset()  # the parents that are a numbered part the question names, placed first
 
 
 def search(
@@ -180,7 +181,7 @@ def _named_first(ranked: _Ranked, query: str, store: Store) -> _Ranked:
     if not first:
         return ranked
     rest = [x for x in ranked.ranking if x not in first]
-    return _Ranked(first + rest, ranked.passages, ranked.placed)
+    return _Ranked(first + rest, ranked.passages, ranked.placed, frozenset(pid for pid, _ in first))
 
 
 def _page_of(parent_id: str, reduced: ParentRankings) -> int | None:
@@ -222,6 +223,7 @@ def _retrieved(
                 fused_score=score,
                 ranks=reduced.hits_of(pid),
                 placed=pid == ranked.placed,
+                named=pid in ranked.named,
             )
         )
     return out

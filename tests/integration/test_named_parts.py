@@ -48,6 +48,13 @@ def test_a_named_guideline_leads_the_answer_whatever_words_it_uses(library: Sett
     assert "89." in a.paragraphs[0].text and "contractual options" in a.paragraphs[0].text
 
 
+def test_the_search_places_the_named_part_first_and_says_so(library: Settings) -> None:
+    result = pipeline.search("Que dit la ligne directrice 37C ?", library, principal=LOCAL)
+    first = result.parents[0]
+    assert first.named and "Guideline 37C" in first.parent.section
+    assert not any(h.named for h in result.parents[1:] if "Guideline 37C" not in h.parent.section)
+
+
 def test_a_label_is_read_whole(library: Settings) -> None:
     a = ask(library, "What does Guideline 37B say?")
     assert a.paragraphs and "Guideline 37B" in _lead_section(a)  # not 37C, its neighbour on the page
