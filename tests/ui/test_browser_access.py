@@ -147,7 +147,12 @@ def selectbox_options(page, label: str) -> list[str]:
     page.get_by_role("combobox", name=label, exact=True).click()
     listbox = page.get_by_role("listbox")
     listbox.get_by_role("option").first.wait_for(timeout=10_000)
-    found = [text.strip() for text in listbox.get_by_role("option").all_inner_texts()]
+    found: list[str] = []
+    for _ in range(50):  # a busy machine renders the list's texts after its first option: read until they are there
+        found = [text.strip() for text in listbox.get_by_role("option").all_inner_texts() if text.strip()]
+        if found:
+            break
+        page.wait_for_timeout(200)
     page.keyboard.press("Escape")
     listbox.wait_for(state="detached", timeout=10_000)
     return found
