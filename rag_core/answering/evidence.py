@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rag_core.models import Paragraph, RetrievedParent
 from rag_core.stemming import both_stems
 from rag_core.text import STOP_WORDS, fold
-from rag_core.understanding.references import named, names
+from rag_core.understanding.references import named
 
 # Measured on the dev sets (85 + 40 answerable questions, same searches; expected quote among the cited
 # sources, mean answer words): floors 0.2/0.4 and 4 sentences: 55/85, 9/40, 82 words; 0.1/0.25 and 5:
@@ -140,9 +140,9 @@ def candidates(
 ) -> list[Candidate]:
     """Every prose sentence of the context parents, with its relevance to the question."""
     raw: list[tuple[int, tuple[int, int], str, frozenset[str], bool, str, int]] = []
-    works = _asks_for_works(question)
+    stating = {id(h) for h in stating_parents(hits, question)}
     for p, hit in enumerate(hits):
-        if not works and is_reference_list(hit.parent.heading_path):
+        if id(hit) not in stating:
             continue  # a list of works cited says what others wrote, not what this document states
         line_no = 0
         for child in hit.children or [hit.best_child]:
@@ -223,13 +223,13 @@ def stating_parents(hits: Sequence[RetrievedParent], question: str) -> list[Retr
 
 def _named_parts(hits: Sequence[RetrievedParent], question: str) -> dict[int, frozenset[str]]:
     """The words of a numbered part the question names ("Guideline 37C", « ligne directrice 37C »), held by
-    every sentence of a context parent that is that part (`understanding.references`): its sentences need
-    not repeat their own heading to answer "what does Guideline 37C say?"."""
+    every sentence of a context parent the search found to be that part (`RetrievedParent.named`): its
+    sentences need not repeat their own heading to answer "what does Guideline 37C say?"."""
     refs = named(question)
-    if not refs:
+    if not refs or not any(hit.named for hit in hits):
         return {}
     words = frozenset().union(*(stem_set(r.mention) for r in refs))
-    return {p: words for p, hit in enumerate(hits) if names(hit.parent.heading_path, hit.parent.text, refs)}
+    return {p: words for p, hit in enumerate(hits) if hit.named}
 
 
 def _similarity(a: Candidate, b: Candidate) -> float:

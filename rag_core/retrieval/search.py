@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rag_core.config import Settings
 from rag_core.embedding import Embedder
@@ -23,6 +23,7 @@ from rag_core.models import (
     Child,
     DocumentRecord,
     PageChannelHit,
+    Parent,
     RetrievedParent,
     SearchResult,
     TranslatedTerms,
@@ -44,6 +45,7 @@ class _Ranked:
     passages: dict[str, str]  # parent id -> the child shown for it, when a channel over children chose one
     placed: str | None = None  # the other language's parent placed at its rank
     named: frozenset[str] = frozenset()  # the parents that are a numbered part the question names, placed first
+    loaded: Mapping[str, Parent] = field(default_factory=dict)  # parents already read for that (not read again)
 
 
 def search(
@@ -174,14 +176,13 @@ def _named_first(ranked: _Ranked, query: str, store: Store) -> _Ranked:
     refs = named(query)
     if not refs:
         return ranked
-    ids = [pid for pid, _ in ranked.ranking[:NAMED_LOOKUP]]
-    parents = store.parents(ids)
-    first = [(pid, score) for pid, score in ranked.ranking if pid in parents and
-             names(parents[pid].heading_path, parents[pid].text, refs)]  # fmt: skip
-    if not first:
+    parents = store.parents([pid for pid, _ in ranked.ranking[:NAMED_LOOKUP]])
+    named_ids = frozenset(pid for pid, p in parents.items() if names(p.heading_path, p.text, refs))
+    if not named_ids:
         return ranked
-    rest = [x for x in ranked.ranking if x not in first]
-    return _Ranked(first + rest, ranked.passages, ranked.placed, frozenset(pid for pid, _ in first))
+    first = [x for x in ranked.ranking if x[0] in named_ids]
+    rest = [x for x in ranked.ranking if x[0] not in named_ids]
+    return _Ranked(first + rest, ranked.passages, ranked.placed, named_ids, parents)
 
 
 def _page_of(parent_id: str, reduced: ParentRankings) -> int | None:
@@ -204,7 +205,7 @@ def _retrieved(
     """The first `k` parents of the ranking as read now, each with its passage and its channel hits."""
     ranking = ranked.ranking[:k]
     parent_ids = [pid for pid, _ in ranking]
-    parents = store.parents(parent_ids)
+    parents = {**ranked.loaded, **store.parents([pid for pid in parent_ids if pid not in ranked.loaded])}
     children = store.children_of_parents(parent_ids)
     in_scope = set(scope)  # the channels prefiltered on it; this only guards against a bug below them
     out: list[RetrievedParent] = []
