@@ -1,7 +1,7 @@
 """A real S3 API on 127.0.0.1 for the shared-library tests: `moto_server` (moto[server] from PyPI;
-no MinIO server package exists here), which honours `If-None-Match` and `If-Match` as S3 does.
-Each library gets its own bucket; the `AWS_*` variables below are what obstore, LanceDB and the
-worker processes read."""
+no MinIO server package exists here), which honours `If-None-Match` and `If-Match`, run through
+`tests/moto_atomic.py` so that it decides them atomically, as S3 does. Each library gets its own
+bucket; the `AWS_*` variables below are what obstore, LanceDB and the worker processes read."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-MOTO = Path(sys.executable).parent / "moto_server"
+MOTO_ATOMIC = Path(__file__).resolve().parent / "moto_atomic.py"
 
 
 def _free_port() -> int:
@@ -27,13 +27,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def moto_server(log: Path) -> Iterator[str]:
-    """Start `moto_server` on a free loopback port; its endpoint URL. Stopped with its process group."""
+def moto_server(log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start `moto_server` (its conditional writes made atomic) on a free loopback port; its endpoint URL.
+    Stopped with its process group. `env`: variables added to its environment."""
     port = _free_port()
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(MOTO), "-H", "127.0.0.1", "-p", str(port)],
+            [sys.executable, str(MOTO_ATOMIC), "-H", "127.0.0.1", "-p", str(port)],
+            env={**os.environ, **(env or {})},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
