@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.model_answers --set LIBRARY_DIR:QUESTIONS.jsonl:N [--set ...]
         [--gguf models/reader/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf] [--threads 1] [--ctx 4096]
-        [--timeout 600] [--seed 7] [--out rows.json]
+        [--timeout 600] [--seed 7] [--out rows.json] [--resume rows.json]
 
 The model is served by llama.cpp's own HTTP server in this process (`tools/serve_model.py`, the `xllamacpp`
 wheel), OpenAI-compatible on 127.0.0.1, and the product talks to it as to any endpoint
@@ -172,6 +172,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out")
     parser.add_argument("--rescore", help="read the rows of an earlier --out, score them again, report; no model run")
+    parser.add_argument(
+        "--resume", help="rows of an earlier --out of the same draw: their questions are not asked again, only the rest"
+    )
     args = parser.parse_args()
     if args.rescore:
         stored: list[dict] = json.loads(Path(args.rescore).read_text(encoding="utf-8"))
@@ -186,12 +189,15 @@ def main() -> int:
         endpoint_context_tokens=args.ctx,
     )
     retrieval.search = _recording(retrieval.search)
-    rows: list[dict] = []
+    rows: list[dict] = json.loads(Path(args.resume).read_text(encoding="utf-8")) if args.resume else []
+    done = {(r["set"], r["id"]) for r in rows}
     for spec in args.set:
         data_dir, questions, n = spec.rsplit(":", 2)
         plain = Settings(data_dir=Path(data_dir))
         with_model = plain.model_copy(update={"llm": llm})
         for q in draw(questions, int(n), args.seed):
+            if (Path(questions).parent.name, q["id"]) in done:
+                continue
             pair = {"set": Path(questions).parent.name, "id": q["id"], "question": q["question"]}
             pair["extractive"] = ask(q, plain)
             pair["model"] = ask(q, with_model)
