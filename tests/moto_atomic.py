@@ -15,6 +15,7 @@ Environment, for this module's own test only (tests/integration/test_moto_atomic
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -44,9 +45,7 @@ def _atomic(handler: Any) -> Any:
             return handler(self, *args, **kwargs)
         _CONDITIONAL.on = True
         try:
-            if not _LOCKED:
-                return handler(self, *args, **kwargs)
-            with _LOCK:
+            with _LOCK if _LOCKED else contextlib.nullcontext():
                 return handler(self, *args, **kwargs)
         finally:
             _CONDITIONAL.on = False

@@ -72,13 +72,24 @@ def s3_env(endpoint: str) -> dict[str, str]:
     }
 
 
+def s3_client(endpoint: str, connections: int = 10, attempts: int | None = None):
+    """A boto3 client of the server: `connections` requests open at once, `attempts` per request (None: boto3's)."""
+    import boto3
+    from botocore.config import Config
+
+    retries = {"max_attempts": attempts} if attempts else None
+    return boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        region_name="us-east-1",
+        config=Config(max_pool_connections=connections, retries=retries),
+    )
+
+
 def new_bucket(endpoint: str) -> str:
     """A fresh bucket; its name."""
-    import boto3
-
     name = "lib-" + uuid.uuid4().hex[:12]
-    client = boto3.client(
-        "s3", endpoint_url=endpoint, aws_access_key_id="test", aws_secret_access_key="test", region_name="us-east-1"
-    )
-    client.create_bucket(Bucket=name)
+    s3_client(endpoint).create_bucket(Bucket=name)
     return name

@@ -13,23 +13,9 @@ import botocore.exceptions
 import pyarrow as pa
 import pytest
 
-from tests.s3_support import moto_server, new_bucket, s3_env
+from tests.s3_support import moto_server, new_bucket, s3_client, s3_env
 
 DELAY = {"MOTO_TEST_WRITE_DELAY_S": "0.3"}
-
-
-def _client(endpoint: str):
-    import boto3
-    from botocore.config import Config
-
-    return boto3.client(
-        "s3",
-        endpoint_url=endpoint,
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
-        region_name="us-east-1",
-        config=Config(max_pool_connections=16, retries={"max_attempts": 1}),
-    )
 
 
 def _together(actions: list[Callable[[], None]]) -> None:
@@ -47,7 +33,8 @@ def _together(actions: list[Callable[[], None]]) -> None:
 
 
 def _winners_of_one_new_key(endpoint: str) -> tuple[list[int], bytes]:
-    client, bucket = _client(endpoint), new_bucket(endpoint)
+    client = s3_client(endpoint, connections=16, attempts=1)  # no retry: a retried put would be counted twice
+    bucket = new_bucket(endpoint)
     winners: list[int] = []
 
     def put(n: int) -> Callable[[], None]:

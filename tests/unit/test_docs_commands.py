@@ -8,25 +8,22 @@ command do (tests/integration/test_pipeline.py, test_serve.py, ...): a benchmark
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import re
 import shlex
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.unit.test_docs_links import _pages
+
 COMMAND = re.compile(r"python -m ((?:rag_core|benchmarks)(?:\.[a-z_0-9]+)?)((?:[^`\n#|]|\|(?=[^`\n]*[)\]]))*)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 INLINE = re.compile(r"`([^`\n]+)`")
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*$")
 # what may stand before a command on its line: another command and `&&`, a prompt, variables, nice, a path
 LEAD = re.compile(r"(?:.*(?:&&?|;)\s*)?(?:\$\s*)?(?:[A-Z_]+=\S*\s+)*(?:nice -n \d+\s+)?(?:\S*/)?")
-
-
-def _pages() -> list[Path]:
-    return [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
 
 
 def _commands() -> Iterator[tuple[str, str, str]]:
@@ -60,6 +57,7 @@ class _Captured(Exception):
         self.parser = parser
 
 
+@functools.cache
 def _parser(module: str) -> argparse.ArgumentParser:
     """The command's parser: rag_core's `build_parser()`; a benchmark's, caught as its `main()` parses."""
     if module == "rag_core":
