@@ -248,27 +248,59 @@ def unit_of(lines: Sequence[str], line_no: int, sentence: str, split: Callable[[
         unit = Unit(line_no, line_no + 1, sentence.strip())
     if unit is None or unit.cut:
         return unit
-    end = _announced(lines, unit.end)
+    end, notes = _announced(lines, unit.end)
     if end == unit.end:
         return None if alone else unit
-    return Unit(unit.start, end, unit.first, unit.cut, unit.skipped)
+    return Unit(unit.start, end, unit.first, unit.cut, unit.skipped + notes)
 
 
-def _announced(lines: Sequence[str], end: int) -> int:
+def _announced(lines: Sequence[str], end: int) -> tuple[int, tuple[tuple[int, int], ...]]:
     """`end`, moved past what the line before it announces (it ends with a colon): the paragraph, formula or
-    list items that follow, chained over at most `MAX_CHAINED` lines."""
-    added = 0
+    list items that follow, chained over at most `MAX_CHAINED` lines; and the page's footnotes set between
+    the announcement and the items or formula it announces, as skipped ranges (quoted as `CUT_MARK`, never
+    as the items)."""
+    added, notes = 0, []
     while end < len(lines) and lines[end - 1].rstrip().endswith(":") and added < MAX_CHAINED:
-        following = lines[end]
+        past = _past_notes(lines, end)
+        if past > end and (_is_item(lines[past]) or _DISPLAY_MATH.match(lines[past])):
+            if any(line.strip() for line in lines[end:past]):  # blank lines are left out of a quote anyway
+                notes.append((end, past))  # notes, then items or a formula: what the announcement announces
+        else:
+            past = end  # notes, then prose: nothing says the prose is what was announced
+        following = lines[past] if past < len(lines) else ""
         if _is_item(following):
-            return _items_end(lines, end - 1, None)
-        if _FOOTNOTE.match(following) or not (_plain(following) or _DISPLAY_MATH.match(following)):
+            return _before_sibling(lines, end - 1, past, _items_end(lines, past - 1, None)), tuple(notes)
+        if not following or _FOOTNOTE.match(following) or not (_plain(following) or _DISPLAY_MATH.match(following)):
             break  # a footnote the page set below the announcement ("4 An example ...") is not what it announces
-        end, added = end + 1, added + 1
+        end, added = past + 1, added + 1
+    return end, tuple(notes)
+
+
+_DOTTED = re.compile(r"^\s*(?:[-–•]\s+)?\d{1,2}\.\d{1,3}\.?\s+(?=[^\W\d_])")  # "- 1.10. If ...": a paragraph's number
+
+
+def _before_sibling(lines: Sequence[str], announcing: int, start: int, end: int) -> int:
+    """`end`, or the first line from `start` that opens the next paragraph of the announcing line's own
+    numbering ("- 1.9. ... as follows:" then items, then "- 1.10."): the items stop there."""
+    if not _DOTTED.match(lines[announcing]):
+        return end
+    return next((i for i in range(start, end) if _DOTTED.match(lines[i])), end)
+
+
+def _past_notes(lines: Sequence[str], at: int) -> int:
+    """The first line from `at` that is not a footnote of the page's foot nor blank ("1 OJ L 331, ..."
+    between an announcement and its items, where the page break fell), looking over at most
+    `MAX_NOTE_LINES`; `at` itself when no such run of notes ends there."""
+    end = at
+    while end < len(lines) and end - at < MAX_NOTE_LINES and (_FOOTNOTE.match(lines[end]) or not lines[end].strip()):
+        end += 1
+    if end == at or end == len(lines) or end - at >= MAX_NOTE_LINES:
+        return at
     return end
 
 
 _FOOTNOTE = re.compile(r"^\s*\d{1,2}\s+[^\W\d_]")  # "4 An example ...": a note's number, no list marker
+MAX_NOTE_LINES = 8  # footnotes between an announcement and what it announces: at most this many lines
 _DISPLAY_MATH = re.compile(r"^\s*\$\$.+\$\$\s*$")  # a formula set on a line of its own ("$$z = n n + K$$")
 
 

@@ -242,3 +242,22 @@ def test_a_footnote_below_an_announcement_is_not_what_it_announces() -> None:
         "The requirement is the sum of the modules.",
     ]
     assert quoted(lines, 0, lines[0]) is None  # the sentence alone: the footnote is no paragraph of it
+
+
+def test_the_items_an_announcement_announces_come_past_the_page_s_footnotes() -> None:
+    lines = [
+        "- 1.9. For the purpose of these Guidelines, the following definition has been developed:",
+        "1 OJ L 331, 15.12.2010, p. 48-83",
+        "2 OJ L 335, 17.12.2009, p. 1-155",
+        "",
+        "- 'Notional deferred taxes' refers to the sum of the products of all relevant tax rates.",
+        "- 1.10. If not defined in these Guidelines, the terms have the meaning defined in the legal acts.",
+    ]
+    sentence = "For the purpose of these Guidelines, the following definition has been developed:"
+    # the notes are marked as left out, the definition quoted, the next numbered paragraph (1.10) not
+    assert quoted(lines, 0, sentence) == "\n".join([sentence, CUT_MARK, lines[4]])
+
+
+def test_blank_lines_between_an_announcement_and_its_items_are_no_cut() -> None:
+    lines = ["The two methods are:", "", "- the chain ladder;", "- the Bornhuetter-Ferguson method.", "Next."]
+    assert quoted(lines, 0, lines[0]) == "\n".join([lines[0], lines[2], lines[3]])
