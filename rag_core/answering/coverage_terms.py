@@ -41,6 +41,9 @@ REFERENCE_WORDS = frozenset(
 # Words that say where in a document, not what: "Page 12", "p. 4" (a page number is printed in the page's
 # furniture, never in its text, so the pair is no term of the question).
 LOCATOR_WORDS = frozenset("page pages p pp".split())
+# The verb of "What does Guideline 37C say?", « Que dit la ligne directrice 37C ? »: it asks for the text's
+# content and is no evidence of it (a passage's "dite", "says" or "said" answers nothing).
+ASKING_VERBS = frozenset("say says said dit disent dire".split())
 TOKEN = re.compile(r"\w+")  # a word, in questions and passages alike
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())
@@ -209,7 +212,7 @@ def _word_term(raw: str, text: str, number: str, opens: bool, shouted: bool, hea
     if _acronym(raw) and word not in STOP_WORDS:  # not a shouted "WHAT IS THE"
         kind: Kind = "abbreviation" if _short(raw) or shouted else "identifier"
         return Term(f"{text} {number}", kind, (word, number)) if number else Term(text, kind, (word,))
-    if word in STOP_WORDS or len(word) <= 2:
+    if word in STOP_WORDS or word in ASKING_VERBS or len(word) <= 2:
         return None
     if raw[0].isupper() and raw.isalpha() and not opens and not shouted:
         if number and word in REFERENCE_WORDS:  # Guideline 37, Article 77 (not "Mack 2006", "Poisson(10)")

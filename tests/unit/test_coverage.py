@@ -215,6 +215,12 @@ def test_a_page_locator_is_no_term_and_abbreviations_reach_their_spelled_out_for
     assert ("eur",) in variants["euros"]
 
 
+def test_the_verb_that_asks_what_a_text_says_is_no_term() -> None:
+    assert kinds("Que dit la ligne directrice 37C ?") == {"ligne": "word", "directrice": "word", "37C": "word"}
+    assert kinds("What does Guideline 37C say?") == {"Guideline": "word", "37C": "word"}
+    assert "says" not in kinds("What the report says about the loss ratio of 2021")
+
+
 def test_a_shouted_function_word_is_no_acronym() -> None:
     terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
     assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
