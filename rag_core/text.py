@@ -44,6 +44,10 @@ STOP_WORDS = frozenset(
     may might must shall not no nor only own same so too very just over under upon within without""".split()
 )
 
+# The verb of "What does Guideline 37C say?", « Que dit la ligne directrice 37C ? », folded: in a question it asks
+# for a text's content and is no evidence of it (a passage's "dite", "says" or "said" answers nothing).
+ASKING_VERBS = frozenset("say says said dit disent dire".split())
+
 _EN_WORDS = frozenset(
     "the of and to in is for that on with as by are be this from at or an it which not have has "
     "was were these those their its can will we they if when than".split()

@@ -27,7 +27,7 @@ from rag_core.answering.numbers import extract_numbers
 from rag_core.citations import item_source_id, parent_source_id
 from rag_core.models import Item, Paragraph, RetrievedParent, TableCell
 from rag_core.stemming import both_stems
-from rag_core.text import STOP_WORDS, collapse_ws, fold
+from rag_core.text import ASKING_VERBS, STOP_WORDS, collapse_ws, fold
 from rag_core.understanding.periods import find_periods, period_key, same_period, year_spans
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -78,13 +78,13 @@ def _figures(text: str) -> set[str]:
     return out | {str(n) for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", text, re.IGNORECASE)}
 
 
-def _word_stems(text: str) -> list[frozenset[str]]:
-    """One stem set per content word; a one-letter symbol ("z", "U") stands for itself."""
+def _word_stems(text: str, skip: frozenset[str] = frozenset()) -> list[frozenset[str]]:
+    """One stem set per content word (none of `skip`); a one-letter symbol ("z", "U") stands for itself."""
     out = []
     for word in dict.fromkeys(_WORD.findall(fold(text))):
         if len(word) == 1 and word not in ("a", "à"):
             out.append(frozenset({word}))  # a symbol, even where a stop word list holds the letter
-        elif word not in STOP_WORDS and len(word) > 1:
+        elif word not in STOP_WORDS and word not in skip and len(word) > 1:
             out.append(both_stems(word))
     return out
 
@@ -92,7 +92,7 @@ def _word_stems(text: str) -> list[frozenset[str]]:
 def _question(question: str, extra_terms: Sequence[str]) -> _Question:
     """What the question names; the years that bound a span it asks about ("between 2005 and 2014") name no
     row or column: the row of 2005 alone does not answer for the whole span."""
-    stems = frozenset().union(*_word_stems(question), *(s for t in extra_terms for s in _word_stems(t)))
+    stems = frozenset().union(*_word_stems(question, ASKING_VERBS), *(s for t in extra_terms for s in _word_stems(t)))
     spans = [(a, b) for a, b in year_spans(question) if b > a + 1]  # 2002 to 2003: one fiscal year, no span
     bounds = {str(y) for span in spans for y in span}
     periods = tuple(p.key for p in find_periods(question) if p.key not in bounds)

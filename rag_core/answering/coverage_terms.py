@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from rag_core.text import STOP_WORDS, fold
+from rag_core.text import ASKING_VERBS, STOP_WORDS, fold
 from rag_core.understanding.glossary import Glossary
 from rag_core.understanding.glossary import spans as glossary_spans
 from rag_core.understanding.periods import Period, find_periods, surface_forms
@@ -41,9 +41,6 @@ REFERENCE_WORDS = frozenset(
 # Words that say where in a document, not what: "Page 12", "p. 4" (a page number is printed in the page's
 # furniture, never in its text, so the pair is no term of the question).
 LOCATOR_WORDS = frozenset("page pages p pp".split())
-# The verb of "What does Guideline 37C say?", « Que dit la ligne directrice 37C ? »: it asks for the text's
-# content and is no evidence of it (a passage's "dite", "says" or "said" answers nothing).
-ASKING_VERBS = frozenset("say says said dit disent dire".split())
 TOKEN = re.compile(r"\w+")  # a word, in questions and passages alike
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 _ELISIONS = frozenset("l d qu n s j c m t jusqu lorsqu puisqu quoiqu".split())

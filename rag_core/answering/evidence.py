@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rag_core.models import Paragraph, RetrievedParent
 from rag_core.stemming import both_stems
-from rag_core.text import STOP_WORDS, fold
+from rag_core.text import ASKING_VERBS, STOP_WORDS, fold
 from rag_core.understanding.references import named
 
 # Measured on the dev sets (85 + 40 answerable questions, same searches; expected quote among the cited
@@ -119,9 +119,10 @@ def stem_set(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _word_stems(text: str) -> list[frozenset[str]]:
-    """One stem set per content word: a word counts once whatever its two stems."""
-    return [both_stems(w) for w in dict.fromkeys(_WORD.findall(fold(text))) if w not in STOP_WORDS and len(w) > 1]
+def _word_stems(text: str, skip: frozenset[str] = frozenset()) -> list[frozenset[str]]:
+    """One stem set per content word (none of `skip`): a word counts once whatever its two stems."""
+    words = dict.fromkeys(_WORD.findall(fold(text)))
+    return [both_stems(w) for w in words if w not in STOP_WORDS and w not in skip and len(w) > 1]
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def candidates(
         return math.log(1 + n / (1 + df))
 
     held = _named_parts(hits, question)
-    query = [(stems, 1.0) for stems in _word_stems(question)]
+    query = [(stems, 1.0) for stems in _word_stems(question, ASKING_VERBS)]
     asked = frozenset().union(*(s for s, _ in query)) if query else frozenset()
     for term in extra_terms:
         query += [(stems, THESAURUS_WEIGHT) for stems in _word_stems(term) if not stems & asked]

@@ -4,8 +4,9 @@ question, phrase mentions, the messages, code and console detection, and the cho
 from __future__ import annotations
 
 from rag_core.answering.coverage import coverage_notes, mentions, missing_message, question_terms
-from rag_core.answering.evidence import Candidate, is_code_like, select
+from rag_core.answering.evidence import Candidate, candidates, is_code_like, select
 from rag_core.understanding.thesaurus import BUNDLED, Thesaurus
+from tests.answering_support import retrieved
 
 
 def kinds(question: str) -> dict[str, str]:
@@ -219,6 +220,13 @@ def test_the_verb_that_asks_what_a_text_says_is_no_term() -> None:
     assert kinds("Que dit la ligne directrice 37C ?") == {"ligne": "word", "directrice": "word", "37C": "word"}
     assert kinds("What does Guideline 37C say?") == {"Guideline": "word", "37C": "word"}
     assert "says" not in kinds("What the report says about the loss ratio of 2021")
+    # nor a sentence's evidence: a note that the variable "est dite tronquée" answers nothing of it
+    hits = [
+        retrieved(1, ["Note : cette variable est dite tronquée à gauche."], ["Moments"], [9], rank=1),
+        retrieved(2, ["89. Les entreprises modélisent les options contractuelles."], ["Ligne directrice 37C"], [14], 2),
+    ]
+    relevance = {c.text: c.relevance for c in candidates(hits, "Que dit la ligne directrice 37C ?", "fr")}
+    assert relevance["Note : cette variable est dite tronquée à gauche."] == 0.0
 
 
 def test_a_shouted_function_word_is_no_acronym() -> None:
