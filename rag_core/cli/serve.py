@@ -36,7 +36,11 @@ def default_workers(cores: int | None = None, memory_gb: float | None = None) ->
 
 def worker_commands(settings: Any, workers: int | None = None) -> list[list[str]]:
     """The `rag_core` arguments of each worker `serve` starts: `jobs.workers` (or `workers`, or
-    the default from cores and memory), plus the small-files lane when `jobs.small_lane`."""
+    the default from cores and memory), plus the small-files lane when `jobs.small_lane`. `workers=0`
+    starts none, the lane included: the queue is served by workers on other machines sharing the library
+    (`python -m rag_core worker` there)."""
+    if workers == 0:
+        return []
     count = workers or settings.jobs.workers or default_workers()
     commands = [["worker"] for _ in range(count)]
     if settings.jobs.small_lane:
@@ -90,7 +94,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         workers = [start(f"worker {n + 1}", ["rag_core", *cmd]) for n, cmd in enumerate(commands)]
         app = start("app", app_command)
-        pids = ", ".join(str(proc.pid) for proc in workers)
+        pids = ", ".join(str(proc.pid) for proc in workers) or "none (--workers 0: uploads wait for a worker elsewhere)"
         print(f"serve: worker pids {pids}, app pid {app.pid} on http://{args.address}:{args.port}", flush=True)
         if not args.no_api:  # the REST, OpenAI-compatible and MCP server, on its own port (RAG_API__PORT)
             port = ["--port", str(args.api_port)] if args.api_port else []
@@ -134,6 +138,9 @@ def add_serve_command(add: Any) -> None:
     p.add_argument("--no-api", action="store_true", help="do not start the API server (`python -m rag_core api`)")
     p.add_argument("--api-port", type=int, help="port of the API server (default: RAG_API__PORT, 8502)")
     p.add_argument(
-        "--workers", type=int, help="workers to start (default: RAG_JOBS__WORKERS, or from cores and memory)"
+        "--workers",
+        type=int,
+        help="workers to start (default: RAG_JOBS__WORKERS, or from cores and memory); 0: none here, the queue is "
+        "served by workers started elsewhere on the same library",
     )
     p.add_argument("streamlit_args", nargs=argparse.REMAINDER, help="more options for `streamlit run`")

@@ -154,3 +154,5 @@ def test_serve_starts_the_workers_the_settings_say() -> None:
     lane = ["worker", "--max-pages", "20"]
     assert worker_commands(Settings(jobs={"workers": 3})) == [["worker"]] * 3 + [lane]
     assert worker_commands(Settings(jobs={"workers": 2, "small_lane": False})) == [["worker"]] * 2
+    assert worker_commands(Settings(jobs={"workers": 2}), workers=1) == [["worker"], lane]  # --workers N wins
+    assert worker_commands(Settings(jobs={"workers": 2}), workers=0) == []  # --workers 0: none here, no lane

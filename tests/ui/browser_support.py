@@ -42,6 +42,7 @@ def start_app(
     env: dict[str, str] | None = None,
     args: list[str] | None = None,
     api: bool = False,
+    workers: bool = False,
 ) -> tuple[subprocess.Popen, str]:
     """The app and a worker, started as `make run` starts them (`python -m rag_core serve`), on a
     free port with their own data dir; returns once /_stcore/health answers. `stop_app` stops both.
@@ -49,7 +50,8 @@ def start_app(
     `env` adds variables (e.g. RAG_AUTH__MODE), `args` adds `streamlit run` options (e.g. --secrets.files).
     The API server that `serve` also starts is left out (`--no-api`) unless `api`: no page uses it, and
     its start cost each app about 5 s of CPU (the API has its own tests; test_serve checks that serve
-    starts it)."""
+    starts it). So are the workers (`--workers 0`) unless `workers`: only a test that imports through the
+    page needs them, and their two starts cost each app about 6.5 s of CPU."""
     port = free_port()
     env = {
         **os.environ,
@@ -71,6 +73,7 @@ def start_app(
             "--port",
             str(port),
             *(["--api-port", str(free_port())] if api else ["--no-api"]),  # a fixed port would collide
+            *([] if workers else ["--workers", "0"]),
             "--",
             "--server.headless",
             "true",

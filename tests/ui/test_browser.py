@@ -42,7 +42,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 @pytest.fixture
 def app_url(tmp_path: Path) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    proc, url = start_app(tmp_path / "data", ARTIFACTS / "streamlit.log")
+    proc, url = start_app(tmp_path / "data", ARTIFACTS / "streamlit.log", workers=True)
     yield url
     stop_app(proc)
 

@@ -45,7 +45,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     fresh = tmp_path_factory.mktemp("fresh-install")  # no shared question sets nor corpus folder
-    proc, url = start_app(fresh / "data", ARTIFACTS / "streamlit.log", env={"RAG_SHARED_DIR": str(fresh / "no-shared")})
+    proc, url = start_app(
+        fresh / "data", ARTIFACTS / "streamlit.log", env={"RAG_SHARED_DIR": str(fresh / "no-shared")}, workers=True
+    )
     yield url
     stop_app(proc)
 

@@ -46,7 +46,9 @@ def app(tmp_path: Path, chat_server: FakeChatServer, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("OPENAI_BASE_URL", chat_server.base_url)
     monkeypatch.setenv("RAG_LLM__MODEL", "test-model")
     log = ARTIFACTS / "streamlit.log"
-    proc, url = start_app(tmp_path / "data", log, api=True)  # the API server's output is checked for the key too
+    proc, url = start_app(
+        tmp_path / "data", log, api=True, workers=True
+    )  # the API server's output is checked for the key too
     yield url, log
     stop_app(proc)
 

@@ -33,7 +33,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium
 def app(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     data = tmp_path / "data"
-    proc, url = start_app(data, ARTIFACTS / f"serve-{tmp_path.name}.log", env={"RAG_JOBS__HEARTBEAT_S": "1"})
+    proc, url = start_app(
+        data, ARTIFACTS / f"serve-{tmp_path.name}.log", env={"RAG_JOBS__HEARTBEAT_S": "1"}, workers=True
+    )
     try:
         yield url, Settings(data_dir=data)
     finally:

@@ -45,7 +45,9 @@ def test_a_pdf_uploaded_on_server_a_is_listed_found_and_opened_on_server_b(tmp_p
             cache = tmp_path / server / "cache"
             return {**s3_env(endpoint), "RAG_LIBRARY_URI": uri, "RAG_STORAGE__CACHE_DIR": str(cache)}
 
-        servers = [start_app(tmp_path / s / "data", ARTIFACTS / f"serve-{s}.log", env=env(s)) for s in ("a", "b")]
+        servers = [
+            start_app(tmp_path / s / "data", ARTIFACTS / f"serve-{s}.log", env=env(s), workers=True) for s in ("a", "b")
+        ]
         try:
             (_, url_a), (_, url_b) = servers
             with sync_playwright() as pw:
