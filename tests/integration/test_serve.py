@@ -156,3 +156,45 @@ def test_serve_starts_the_workers_the_settings_say() -> None:
     assert worker_commands(Settings(jobs={"workers": 2, "small_lane": False})) == [["worker"]] * 2
     assert worker_commands(Settings(jobs={"workers": 2}), workers=1) == [["worker"], lane]  # --workers N wins
     assert worker_commands(Settings(jobs={"workers": 2}), workers=0) == []  # --workers 0: none here, no lane
+
+
+def test_serve_with_no_workers_starts_the_app_alone(tmp_path: Path) -> None:
+    """`--workers 0`: the queue is served elsewhere; the app runs, no worker process starts here."""
+    port = free_port()
+    env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "lib"), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-m", "rag_core", "serve", "--port", str(port), "--no-api", "--workers", "0"]
+    command += ["--", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    proc = subprocess.Popen(
+        command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.search(r"worker pids none \(--workers 0", line), line
+        app = int(re.search(r"app pid (\d+)", line).group(1))  # type: ignore[union-attr]
+
+        def up() -> bool:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
+                    return resp.status == 200
+            except OSError:
+                return False
+
+        wait_until(up, 120)
+        children = [
+            int(stat.parent.name)
+            for stat in Path("/proc").glob("[0-9]*/stat")
+            if _alive(int(stat.parent.name)) and _parent(stat) == proc.pid
+        ]
+        assert children == [app]
+        assert not pipeline.live_workers(Settings(data_dir=tmp_path / "lib"))
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+
+
+def _parent(stat: Path) -> int:
+    try:
+        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return -1
