@@ -246,15 +246,15 @@ def test_a_footnote_below_an_announcement_is_not_what_it_announces() -> None:
 
 def test_the_items_an_announcement_announces_come_past_the_page_s_footnotes() -> None:
     lines = [
-        "- 1.9. For the purpose of these Guidelines, the following definition has been developed:",
-        "1 OJ L 331, 15.12.2010, p. 48-83",
-        "2 OJ L 335, 17.12.2009, p. 1-155",
+        "- 2.4. In these recommendations one term is given a meaning of its own:",
+        "1 Official Journal, volume 12, p. 4",
+        "2 See the annex of the consultation paper.",
         "",
-        "- 'Notional deferred taxes' refers to the sum of the products of all relevant tax rates.",
-        "- 1.10. If not defined in these Guidelines, the terms have the meaning defined in the legal acts.",
+        "- 'Run-off margin' means the amount held above the best estimate until the last claim is settled.",
+        "- 2.5. Terms not defined here keep the meaning they have in the directive.",
     ]
-    sentence = "For the purpose of these Guidelines, the following definition has been developed:"
-    # the notes are marked as left out, the definition quoted, the next numbered paragraph (1.10) not
+    sentence = "In these recommendations one term is given a meaning of its own:"
+    # the notes are marked as left out, the definition quoted, the next numbered paragraph (2.5) not
     assert quoted(lines, 0, sentence) == "\n".join([sentence, CUT_MARK, lines[4]])
 
 
