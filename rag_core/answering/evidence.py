@@ -174,6 +174,8 @@ def candidates(
         return math.log(1 + n / (1 + df))
 
     held = _named_parts(hits, question)
+    for p, words in _heading_names(hits, question).items():
+        held[p] = held.get(p, frozenset()) | words
     query = [(stems, 1.0) for stems in _word_stems(question, ASKING_VERBS)]
     asked = frozenset().union(*(s for s, _ in query)) if query else frozenset()
     for term in extra_terms:
@@ -231,6 +233,24 @@ def _named_parts(hits: Sequence[RetrievedParent], question: str) -> dict[int, fr
         return {}
     words = frozenset().union(*(stem_set(r.mention) for r in refs))
     return {p: words for p, hit in enumerate(hits) if hit.named}
+
+
+def _heading_names(hits: Sequence[RetrievedParent], question: str) -> dict[int, frozenset[str]]:
+    """The stems of the names the question gives ("Bühlmann") that a context parent's headings hold
+    ("4 Modèle de crédibilité de Bühlmann › Prime de crédibilité"): every sentence under that heading is
+    about the name, though none repeats it (the premium's formula says "z", not "Bühlmann")."""
+    from rag_core.answering.coverage_terms import question_terms
+
+    names = [both_stems(w) for t in question_terms(question) if t.kind == "name" for w in t.words]
+    if not names:
+        return {}
+    out = {}
+    for p, hit in enumerate(hits):
+        heading = stem_set(" ".join(hit.parent.heading_path))
+        found = frozenset().union(*(stems for stems in names if stems & heading))
+        if found:
+            out[p] = found
+    return out
 
 
 def _similarity(a: Candidate, b: Candidate) -> float:

@@ -229,6 +229,21 @@ def test_the_verb_that_asks_what_a_text_says_is_no_term() -> None:
     assert relevance["Note : cette variable est dite tronquée à gauche."] == 0.0
 
 
+def test_a_name_the_question_gives_is_held_by_every_sentence_under_a_heading_that_holds_it() -> None:
+    whitney = "La prime partielle retenue est celle de Whitney."
+    premium = "La prime pondère l'expérience du contrat et la prime collective."
+    hits = [
+        retrieved(1, [whitney], ["Crédibilité partielle"], [2], rank=1),
+        retrieved(2, [premium], ["Modèle de Gauss-Markov", "Prime"], [4], rank=2),
+    ]
+    relevance = {c.text: c.relevance for c in candidates(hits, "Quelle est la prime du modèle de Gauss-Markov ?", "fr")}
+    # the sentence under the named model's heading answers; the other only shares a word of the topic
+    assert relevance[premium] > relevance[whitney]
+    # a heading that does not hold the name adds nothing: both sentences hold "prime" alone
+    relevance = {c.text: c.relevance for c in candidates(hits, "Quelle est la prime du modèle de Poisson ?", "fr")}
+    assert len(set(relevance.values())) == 1, relevance
+
+
 def test_a_shouted_function_word_is_no_acronym() -> None:
     terms = kinds("WHAT IS THE ROLE OF THE TSCA?")
     assert "WHAT" not in terms and "THE" not in terms and "IS" not in terms
