@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag_core.answering.coverage_terms import question_terms
 from rag_core.models import Paragraph, RetrievedParent
 from rag_core.stemming import both_stems
 from rag_core.text import ASKING_VERBS, STOP_WORDS, fold
@@ -239,8 +240,6 @@ def _heading_names(hits: Sequence[RetrievedParent], question: str) -> dict[int, 
     """The stems of the names the question gives ("Bühlmann") that a context parent's headings hold
     ("4 Modèle de crédibilité de Bühlmann › Prime de crédibilité"): every sentence under that heading is
     about the name, though none repeats it (the premium's formula says "z", not "Bühlmann")."""
-    from rag_core.answering.coverage_terms import question_terms
-
     names = [both_stems(w) for t in question_terms(question) if t.kind == "name" for w in t.words]
     if not names:
         return {}
