@@ -25,6 +25,7 @@ from tests.ui.browser_support import (
     ask,
     goto,
     launch,
+    open_expander,
     open_home,
     rerun,
     start_app,
@@ -250,7 +251,7 @@ def _words(url: str, page) -> None:
     assert "ne mentionne « French »" in text and "explication : la question contient « how »" in text, text
     assert "sections les plus proches" in text and not found(ENGLISH, text), found(ENGLISH, text)
     # the report form of an earlier answer, written in: no English keyboard hint
-    page.get_by_text("Signaler une citation erronée").first.click(timeout=10_000)
+    open_expander(page.get_by_text("Signaler une citation erronée").first, page.get_by_label("Commentaire").first)
     page.get_by_label("Commentaire").first.fill("La page citée ne correspond pas.")
     assert "provisions · p. 2" in shown(page)  # the citation to report is named by its quote's page too
     page.wait_for_timeout(300)  # the field's hint, if any, is drawn as one types
