@@ -92,7 +92,7 @@ test: install
 	echo "$(BIN)/mypy $(TYPED) (beside the tests)"; \
 	echo "$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=20 $(TESTS)"; \
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist loadfile --durations=20 $(TESTS); \
-	tests=$$?; wait $$typed; typed_rc=$$?; cat $$typed_out | tail -1; rm -f $$typed_out; \
+	tests=$$?; wait $$typed; typed_rc=$$?; tail -1 $$typed_out; rm -f $$typed_out; \
 	if [ $$typed_rc -ne 0 ]; then echo "ERROR: mypy found errors (printed above)"; exit 1; fi; exit $$tests
 
 bench: install

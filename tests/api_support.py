@@ -22,7 +22,7 @@ from rag_core.config import Settings
 from tests.access_support import ADMIN, ALICE, BOB, IngestedCollections, copy_library, share_guides
 from tests.conftest import CORPUS
 from tests.jobs_support import REPO, wait_until
-from tests.ui.browser_support import free_port
+from tests.ui.browser_support import answers, free_port
 
 CORPUS_PDF = CORPUS / "en_actuar_coverage_modifications.pdf"
 RATE_LIMIT = 40  # per token and minute on the test server
@@ -77,11 +77,7 @@ def start_api(lib: IngestedCollections, **env: str) -> tuple[subprocess.Popen, s
 
     def up() -> bool:
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=2) as resp:
-                return resp.status == 200
-        except OSError:
-            return False
+        return answers(f"{url}/health")
 
     wait_until(up, 120)
     return proc, url

@@ -8,13 +8,12 @@ import re
 import signal
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 from rag_core import pipeline
 from rag_core.config import Settings
 from tests.jobs_support import REPO, wait_until
-from tests.ui.browser_support import free_port
+from tests.ui.browser_support import answers, child_pids, free_port
 
 
 def _alive(pid: int) -> bool:
@@ -80,15 +79,7 @@ def _serve(tmp_path: Path, extra_env: dict[str, str] | None = None) -> tuple[sub
     assert api
     proc.api_pid = int(api.group(1))  # type: ignore[attr-defined]  (the API server, a third child)
     url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                return resp.status == 200
-        except OSError:
-            return False
-
-    wait_until(up, 120)
+    wait_until(lambda: answers(f"{url}/_stcore/health"), 120)
     settings = Settings(data_dir=tmp_path / "lib")
     wait_until(lambda: pipeline.live_workers(settings), 120)
     return proc, proc.worker_pids[0], int(found.group(2)), url  # type: ignore[attr-defined]
@@ -173,28 +164,9 @@ def test_serve_with_no_workers_starts_the_app_alone(tmp_path: Path) -> None:
         assert re.search(r"worker pids none \(--workers 0", line), line
         app = int(re.search(r"app pid (\d+)", line).group(1))  # type: ignore[union-attr]
 
-        def up() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
-                    return resp.status == 200
-            except OSError:
-                return False
-
-        wait_until(up, 120)
-        children = [
-            int(stat.parent.name)
-            for stat in Path("/proc").glob("[0-9]*/stat")
-            if _alive(int(stat.parent.name)) and _parent(stat) == proc.pid
-        ]
-        assert children == [app]
+        wait_until(lambda: answers(f"http://127.0.0.1:{port}/_stcore/health"), 120)
+        assert [pid for pid in child_pids(proc.pid) if _alive(pid)] == [app]
         assert not pipeline.live_workers(Settings(data_dir=tmp_path / "lib"))
     finally:
         os.killpg(proc.pid, signal.SIGINT)
         assert proc.wait(timeout=60) == 0
-
-
-def _parent(stat: Path) -> int:
-    try:
-        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return -1

@@ -107,23 +107,29 @@ def app_with_document(pdf: Path, data_dir: Path, log_path: Path) -> Iterator[str
         stop_app(proc)
 
 
+def answers(probe_url: str) -> bool:
+    """`probe_url` (a server's health route) answers 200 now."""
+    try:
+        with urllib.request.urlopen(probe_url, timeout=2) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
+
+
 def wait_until_up(proc: subprocess.Popen, probe_url: str, log_path: Path, timeout_s: float) -> None:
     """Until `probe_url` answers 200; stops the process and raises if it exits or never answers."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}: see {log_path}")
-        try:
-            with urllib.request.urlopen(probe_url, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
+        if answers(probe_url):
+            return
+        time.sleep(0.3)
     stop_app(proc)
     raise RuntimeError(f"{probe_url} did not answer in {timeout_s} s: see {log_path}")
 
 
-def _children(pid: int) -> list[int]:
+def child_pids(pid: int) -> list[int]:
     """The processes whose parent is `pid` (from /proc)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -142,7 +148,7 @@ def stop_app(proc: subprocess.Popen) -> None:
     The supervisor stops its children one after the other, each taking seconds to exit (a worker
     several on a loaded machine): the same SIGTERM is sent to their groups here at once, so a
     test's teardown waits for the slowest of them rather than for their sum."""
-    children = _children(proc.pid)
+    children = child_pids(proc.pid)
     proc.terminate()
     for child in children:  # each started in its own session: its group's id is its pid
         try:
