@@ -176,7 +176,8 @@ def safe_cell(text: str, numbers_allowed: bool = False) -> str:
 # to no character (U+FFFD, a control code, a private-use code), a negation slash left on a letter
 # (after NFC, "=" + U+0338 is "≠": an overlay left over means the "≠" was split), a placeholder box
 # in the middle of a line before single letters, raw display-maths markup mixing operators with
-# letters, a bracketed label printed twice over itself ("[Mac99]Mac99]").
+# letters, a display formula read from the text layer (no markup), a bracketed label printed twice over
+# itself ("[Mac99]Mac99]").
 _OVERLAYS = "\u0334\u0335\u0336\u0337\u0338\u20d2\u20d3\u20e5\u20eb"
 _RELATIONS = "=<>∈∋⊂⊃⊆⊇≤≥∼~≈≡|"
 _OVERLAY_BY_RELATION = re.compile(f"[{_OVERLAYS}]\\s{{0,2}}[{re.escape(_RELATIONS)}]")
@@ -186,6 +187,12 @@ _PLACEHOLDER_IN_LINE = re.compile(
 )
 _BIG_OPERATORS = "∑∏∫∮√¯ˆ˜"
 _DISPLAY_MATHS = re.compile(r"\$\$(.{1,300}?)\$\$", re.DOTALL)
+# A formula set on a line of its own, as the text layer reads it: its characters in a row, with no markup for
+# what the page prints in two dimensions (a fraction's bar, an index below, a power above), so "z = n/(n+K)"
+# reads "z = n n + K". A relation or an operator, a letter and no markup: the layout is lost.
+# A formula model's output keeps it in markup (`\frac{n}{n+K}`, `x^2`, `C_{i,j}`) and is read as written.
+_RELATION_OR_OPERATOR = re.compile(r"[=<>≤≥≠≈+−×/]")
+_MARKUP = re.compile(r"\\[A-Za-z]+|[_^]")
 _REPEATED_LABEL = re.compile(r"\[([^\[\]\s]{1,24})\]\[?\1\]")
 _SPACES = frozenset("\t\n\r\f\v")
 
@@ -231,7 +238,9 @@ def _in_maths(text: str, i: int, reach: int = 12) -> bool:
 def garbled_maths(text: str) -> bool:
     """True when the text layer garbled the passage (mostly its mathematics), so that the words read
     are not what the page prints. Conservative: prose in any language, tables of figures and clean
-    formulas (`C_{i,j+1} = f_j C_{i,j}`, `MSEP = Var + bias²`, "x ≠ y") are never flagged."""
+    formulas in the text or in markup (`C_{i,j+1} = f_j C_{i,j}`, `MSEP = Var + bias²`, "x ≠ y") are never
+    flagged; a display formula (`$$…$$`) with a relation or an operator and no markup always is: the text
+    layer reads its two-dimensional layout in a row ("$$z = n n + K$$" for z = n/(n+K))."""
     text = unicodedata.normalize("NFC", text)
     for i, ch in enumerate(text):
         if _unmapped_glyph(ch) and not _bullet_glyph(text, i) and (ch == "\ufffd" or _in_maths(text, i)):
@@ -241,5 +250,7 @@ def garbled_maths(text: str) -> bool:
     for run in _DISPLAY_MATHS.finditer(text):
         body = run.group(1)
         if any(op in body for op in _BIG_OPERATORS) and re.search(r"[^\W\d_]", body):
+            return True
+        if _RELATION_OR_OPERATOR.search(body) and re.search(r"[^\W\d_]", body) and not _MARKUP.search(body):
             return True
     return False

@@ -14,6 +14,8 @@ GARBLED = {
     "negation slash, no space": "niqni −1 i pi Y k\u0338=i k=1,...,a qnk k",
     "placeholder boxes": "Model 4: □ w , d □ c",
     "raw display maths": "the mean $$S¯i = 1 ∑ Sit$$ over the periods",
+    "a fraction read in a row": "the weight is given by\n$$w = m m + H (3)$$",
+    "an index and a power read in a row": "$$Xt 2 = a + b Yt$$",
     "label printed over itself": "as shown by Mack [Mac99]Mac99]] the estimator is unbiased",
     "private-use delimiter pieces": "FYP(y) = \uf8f1 \uf8f4 \uf8f2 FX(d) , y = 0",
     "Symbol-font operators": "rows n w , ,2,1 \uf04b \uf03d . For each row w",
@@ -36,6 +38,8 @@ CLEAN = {
     "an icon in a sentence": "Il est disponible dans le répertoire GitHub suivant \x87.",
     "an icon after a heading": "Crédibilité complète\n\x08\n",
     "LaTeX without operators": "$$x^2$$ is written as in the source",
+    "a formula model's markup": "$$w = \\frac{m}{m + H}$$ and $$X_t^2 = a + b Y_t$$",
+    "display maths of figures only": "$$1 200 + 300 = 1 500$$",
     "Greek and maths symbols": "Φ−1(p) ≤ α, σ² = E[(X − µ)²], ∑ x_i",
 }
 
