@@ -52,12 +52,14 @@ def source_as_crop(
     principal: Principal,
     show_text: Callable[[], object],
 ) -> bool:
-    """`shown_as_crop` for a paragraph of an answer: the boxes of its quote in the first cited source
-    that has any (`pipeline.crop_boxes`)."""
+    """`shown_as_crop` for a paragraph of an answer: the boxes of its whole text (a formula an announcing
+    line brought in with it), else of its quote, in the first cited source that has any
+    (`pipeline.crop_boxes`)."""
     if not pipeline.garbled_maths(text):
         return False
+    printed = text.replace("$$", "")  # a display formula's markers are the parse's, not the page's
     for source in sources:
-        boxes = pipeline.crop_boxes(source, quote)
+        boxes = pipeline.crop_boxes(source, printed, quote)
         if boxes:
             return shown_as_crop(text, source.doc_id, source.file_name, boxes, settings, principal, show_text)
     return False

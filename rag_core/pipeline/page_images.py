@@ -33,10 +33,12 @@ def citation_image(doc_id: str, page: int, source: Source | None, settings: Sett
     return data
 
 
-def crop_boxes(source: Source, quote: str = "") -> list[HighlightBox]:
-    """The boxes of a passage as one page prints them: the quote's lines when the quote is found in
-    the source, else the cited passage's (the best child's, the item's); those of their first page."""
-    tiers = quote_highlight(source, quote) if quote else None
+def crop_boxes(source: Source, *quotes: str) -> list[HighlightBox]:
+    """The boxes of a passage as one page prints them: the lines of the first of `quotes` found in the
+    source (an answer's whole paragraph, then its quote), else the cited passage's (the best child's, the
+    item's); those of their first page."""
+    found = (quote_highlight(source, quote) for quote in quotes if quote)
+    tiers = next((tiers for tiers in found if tiers), None)
     boxes = tiers[0] if tiers else source.boxes
     if not boxes:
         return []

@@ -88,6 +88,22 @@ def test_a_quote_crops_its_own_lines(library) -> None:
     assert formula and max(b.y1 for b in formula) <= min(b.y0 for b in quoted) + 1  # the formula's line, above
 
 
+def test_a_paragraph_crops_its_whole_text_before_its_quote(library) -> None:
+    """An answer's paragraph holds more than its quote (the formula an announcing line brought in): the crop
+    is of the paragraph's lines when the passage holds them, else of the quote's."""
+    settings, _, _ = library
+    found = pipeline.search("hypothèses du modèle de Mack indépendants", settings, k=3, principal=ADMIN)
+    source = next(s for s in build_sources(found, 3) if s.kind == "parent" and pipeline.garbled_maths(s.text))
+    quote = "les mêmes que ceux de Chain-Ladder."
+    paragraph = "λj−1Ci(j−1), pour j = 2, . . . , J Sous ces deux hypothèses, les estimateurs du modèle de Mack " + (
+        "sont les mêmes que ceux de Chain-Ladder."
+    )
+    quoted = pipeline.crop_boxes(source, quote)
+    whole = pipeline.crop_boxes(source, paragraph, quote)
+    assert set(quoted) < set(whole) and min(b.y0 for b in whole) < min(b.y0 for b in quoted)  # the lines above too
+    assert pipeline.crop_boxes(source, "no line of this page says this", quote) == quoted
+
+
 def test_a_principal_who_may_not_read_gets_no_crop(library) -> None:
     settings, doc_id, children = library
     child = next(c for c in children if pipeline.garbled_maths(c.text))
