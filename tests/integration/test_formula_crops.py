@@ -94,9 +94,9 @@ def test_a_paragraph_crops_its_whole_text_before_its_quote(library) -> None:
     settings, _, _ = library
     found = pipeline.search("hypothèses du modèle de Mack indépendants", settings, k=3, principal=ADMIN)
     source = next(s for s in build_sources(found, 3) if s.kind == "parent" and pipeline.garbled_maths(s.text))
-    quote = "les mêmes que ceux de Chain-Ladder."
-    paragraph = "λj−1Ci(j−1), pour j = 2, . . . , J Sous ces deux hypothèses, les estimateurs du modèle de Mack " + (
-        "sont les mêmes que ceux de Chain-Ladder."
+    quote = "λj−1Ci(j−1), pour j = 2, . . . , J"  # the second hypothesis's end
+    paragraph = (
+        "(Ci′j)j=1,...,J sont indépendants pour i\u0338 = i′ (2) E \ufffdCij | Ci1, . . . , Ci(j−1)\ufffd = " + quote
     )
     quoted = pipeline.crop_boxes(source, quote)
     whole = pipeline.crop_boxes(source, paragraph, quote)
