@@ -249,8 +249,10 @@ def garbled_maths(text: str) -> bool:
         return True
     for run in _DISPLAY_MATHS.finditer(text):
         body = run.group(1)
-        if any(op in body for op in _BIG_OPERATORS) and re.search(r"[^\W\d_]", body):
-            return True
-        if _RELATION_OR_OPERATOR.search(body) and re.search(r"[^\W\d_]", body) and not _MARKUP.search(body):
+        if not re.search(r"[^\W\d_]", body):  # figures only: nothing the layout could have moved
+            continue
+        if any(op in body for op in _BIG_OPERATORS) or (
+            _RELATION_OR_OPERATOR.search(body) and not _MARKUP.search(body)
+        ):
             return True
     return False

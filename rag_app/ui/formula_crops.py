@@ -57,9 +57,8 @@ def source_as_crop(
     (`pipeline.crop_boxes`)."""
     if not pipeline.garbled_maths(text):
         return False
-    printed = text.replace("$$", "")  # a display formula's markers are the parse's, not the page's
-    for source in sources:
-        boxes = pipeline.crop_boxes(source, printed, quote)
+    for source in sources:  # the quote's matching reads words: a display formula's "$$" markers are no hindrance
+        boxes = pipeline.crop_boxes(source, text, quote)
         if boxes:
             return shown_as_crop(text, source.doc_id, source.file_name, boxes, settings, principal, show_text)
     return False
