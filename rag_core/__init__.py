@@ -3,4 +3,8 @@
 This package never imports Streamlit; the UI lives in `app.py`, `views/` and `ui/`.
 """
 
+from rag_core.deferred_import import defer_lancedb_clients
+
 __version__ = "0.1.0"
+
+defer_lancedb_clients()  # before any module imports lancedb: about 1 CPU-s less per process (deferred_import.py)
