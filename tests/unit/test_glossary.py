@@ -38,6 +38,15 @@ def test_translation_keeps_names_and_drops_function_words(settings: Settings) ->
     assert found.shown()[0].startswith("hypothèse →")
 
 
+def test_claims_reported_late_are_the_late_claims_of_the_other_language(settings: Settings) -> None:
+    glossary = load_glossary(settings)
+    assert glossary is not None
+    en = translate("How are late-reported claims counted?", "en", "fr", glossary)
+    assert "tardifs" in dict(en.pairs)["late-reported claims"]
+    fr = translate("Comment compte-t-on les sinistres déclarés tardivement ?", "fr", "en", glossary)
+    assert "late claims" in dict(fr.pairs)["sinistres déclarés tardivement"]
+
+
 def test_thesaurus_labels_translate_too(settings: Settings) -> None:
     thesaurus = load_thesaurus(settings)
     concept = next(c for c in thesaurus.concepts if c.labels_in("fr") and c.labels_in("en"))
