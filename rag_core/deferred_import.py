@@ -31,6 +31,7 @@ def defer_init(name: str) -> ModuleType | None:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
         return None
+    loader = spec.loader
     module = importlib.util.module_from_spec(spec)
     lock = threading.RLock()
 
@@ -38,8 +39,7 @@ def defer_init(name: str) -> ModuleType | None:
         with lock:
             if module.__dict__.get("__getattr__") is __getattr__:
                 del module.__dict__["__getattr__"]  # from here on an ordinary module, even while __init__ runs
-                assert spec.loader is not None
-                spec.loader.exec_module(module)
+                loader.exec_module(module)
         try:
             return module.__dict__[attr]
         except KeyError:
