@@ -148,7 +148,8 @@ def selectbox_options(page, label: str) -> list[str]:
     listbox = page.get_by_role("listbox")
     listbox.get_by_role("option").first.wait_for(timeout=10_000)
     found: list[str] = []
-    for _ in range(50):  # a busy machine renders the list's texts after its first option: read until they are there
+    for _ in range(300):  # a busy machine renders the list's texts after its first option (over 10 s once, in a full
+        # run on two cores): read until they are there, within the minute the page's other waits allow
         found = [text.strip() for text in listbox.get_by_role("option").all_inner_texts() if text.strip()]
         if found:
             break
