@@ -7,6 +7,8 @@ with CI=true the run stops at once instead, so that a green CI always means the 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,19 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("RAG_DATA_DIR", str(data))
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "RAG_LLM__API_KEY", "RAG_LLM__BASE_URL", "RAG_LANCEDB_URI"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _main_module_kept() -> Iterator[None]:
+    """The test process's own `__main__` back after every test.
+
+    Streamlit's AppTest runs the app as `sys.modules["__main__"]` and leaves it there; a process that a later
+    test starts with multiprocessing's spawn method (tests/integration/test_robustness.py,
+    test_jobs_claim.py) would then run the whole app again before its own work, multiprocessing re-running a
+    script `__main__` in each child: 2-4 s of CPU each (tests/ui/test_main_module.py)."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
 
 
 @pytest.fixture
