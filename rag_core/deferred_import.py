@@ -1,4 +1,7 @@
-"""A package whose `__init__` runs only when one of its own names is first read (called by `rag_core/__init__`).
+"""Import costs every product process paid for code it seldom runs, moved to the code that runs it (called by
+`rag_core/__init__`, before anything imports lancedb or PyMuPDF).
+
+**LanceDB's REST namespace client.** A package whose `__init__` runs only when one of its own names is first read.
 
 `import lancedb` imports `lance_namespace_urllib3_client`, the REST client of Lance's namespace service, whose
 `__init__` imports its nine API modules; each wraps every method in pydantic's `validate_call`, which builds the
@@ -12,13 +15,24 @@ REST namespace, which this product does not connect to.
 `__init__`: a submodule imports as usual, and the first read of a name of the package itself
 (`lance_namespace_urllib3_client.ApiClient`, `from lance_namespace_urllib3_client import TableApi`) runs the
 `__init__` then, whole, so nothing of the package is lost, only its cost moved to the code that needs it.
+
+**PyMuPDF's layout models.** `import pymupdf` imports `pymupdf.layout` when it is installed, and that module
+builds the layout analysis's two ONNX Runtime sessions as it loads: about 0.5 CPU-s and 50 MB of memory in every
+process that imports PyMuPDF (the app, the API, each command line), where only a parse uses them. `LayoutLater`
+answers PyMuPDF's own `try: import pymupdf.layout` (while `pymupdf` itself is being imported) with the
+ImportError that PyMuPDF already handles, as when the layout package is absent; any later `import pymupdf.layout`
+loads it as usual, and pymupdf4llm, which the parser imports when a parse begins
+(`rag_core.parsing.layout_runtime.document_layout`), imports and activates it then.
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 
 DEFERRED = ("lance_namespace_urllib3_client",)
@@ -48,6 +62,26 @@ def defer_init(name: str) -> ModuleType | None:
     module.__getattr__ = __getattr__  # type: ignore[method-assign]
     sys.modules[name] = module
     return module
+
+
+class LayoutLater(importlib.abc.MetaPathFinder):
+    """Refuses `pymupdf.layout` to PyMuPDF's own `__init__` only; finds nothing itself otherwise."""
+
+    NAME = "pymupdf.layout"
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        spec = getattr(sys.modules.get("pymupdf"), "__spec__", None)
+        if fullname == self.NAME and getattr(spec, "_initializing", False):
+            raise ModuleNotFoundError(f"{fullname} is loaded when a parse needs it (rag_core.deferred_import)")
+        return None
+
+
+def defer_pymupdf_layout() -> None:
+    """Before `import pymupdf`: its layout models wait until a parse imports them."""
+    if "pymupdf" not in sys.modules and not any(isinstance(f, LayoutLater) for f in sys.meta_path):
+        sys.meta_path.insert(0, LayoutLater())
 
 
 def defer_lancedb_clients() -> None:

@@ -20,12 +20,19 @@ It reaches private names of pymupdf-layout 2.0: the `MODEL` closure variable of
 (`BoxRFDGNN`) with `session`, `model_path`, `imf_model_path` and
 `feature_extractor._session`. tests/integration/test_parsing_runtime.py fails if these move; at
 run time a missing name only logs a warning and leaves the library's sessions in place.
+
+`document_layout()` is pymupdf4llm's layout analysis with the layout models active. `rag_core.deferred_import`
+keeps `import pymupdf` from loading them in a process that never parses: pymupdf4llm, which PyMuPDF imports,
+then found no `pymupdf.layout` and chose its text-only mode (`use_layout(False)`); the first parse of a process
+switches it back with pymupdf4llm's own `use_layout(True)`, which loads and activates the models, the state a
+plain `import pymupdf` leaves (tests/integration/test_parsing_runtime.py).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from types import ModuleType
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -33,13 +40,27 @@ log = logging.getLogger(__name__)
 THREADS = 1
 ARENA = True  # the image model's arena: the same outputs for less CPU (its tensors keep one shape)
 _lock = threading.Lock()
+_activation = threading.Lock()
 _done = False
+
+
+def document_layout() -> ModuleType:
+    """`pymupdf4llm.helpers.document_layout`, once PyMuPDF's layout models are active in this process."""
+    import pymupdf
+    import pymupdf4llm
+    from pymupdf4llm.helpers import document_layout as module
+
+    with _activation:
+        if not callable(getattr(pymupdf, "_get_layout", None)):
+            pymupdf4llm.use_layout(True)  # imports pymupdf.layout, which activates itself
+    return module
 
 
 def layout_model():
     """pymupdf-layout's BoxRFDGNN instance (private), or None when it cannot be found."""
     import pymupdf
-    import pymupdf.layout  # activates pymupdf._get_layout
+
+    document_layout()  # the layout models active: pymupdf._get_layout
 
     func = getattr(pymupdf, "_get_layout", None)
     code = getattr(func, "__code__", None)

@@ -25,7 +25,6 @@ from functools import partial
 from pathlib import Path
 
 import pymupdf
-from pymupdf4llm.helpers import document_layout
 
 from rag_core.config import Settings
 from rag_core.errors import InputError
@@ -37,7 +36,7 @@ from rag_core.parsing.columns import gutters, split_heading
 from rag_core.parsing.decoration import drop_decoration
 from rag_core.parsing.document_builder import PICTURE_DPI, Block, PageSize, build_document
 from rag_core.parsing.heading_blocks import fix_headings
-from rag_core.parsing.layout_runtime import use_single_thread_sessions
+from rag_core.parsing.layout_runtime import document_layout, use_single_thread_sessions
 from rag_core.parsing.layout_text import clamp_bbox, line_from_spans, middle_in
 from rag_core.parsing.metadata import document_author, document_date
 from rag_core.parsing.outline import apply_outline
@@ -247,11 +246,12 @@ def _has_marks(page: pymupdf.Page) -> bool:
 
 def _analyse(doc: pymupdf.Document, batch: list[int], needs_ocr: bool, warnings: list[str]) -> list:
     # FORCE_KEEP_OLD: OCR these (text-less) pages unless they are blank; never re-OCR old OCR text.
-    mode = document_layout.OCRMode.FORCE_KEEP_OLD if needs_ocr else document_layout.OCRMode.NEVER
+    layout = document_layout()
+    mode = layout.OCRMode.FORCE_KEEP_OLD if needs_ocr else layout.OCRMode.NEVER
     if needs_ocr:
         use_product_engine()  # one ONNX thread per page process (page_ocr)
     try:
-        return list(document_layout.parse_document(doc, pages=batch, use_ocr=mode).pages)
+        return list(layout.parse_document(doc, pages=batch, use_ocr=mode).pages)
     except Exception:
         if needs_ocr:  # an OCR engine failure must not lose the pages: analyse them without OCR
             log.warning("OCR failed on pages %s; analysed without OCR", [p + 1 for p in batch], exc_info=True)

@@ -6,6 +6,11 @@ moves them, and check that the patched sessions give the very same layout boxes.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import onnxruntime as ort
 import pymupdf
 import pytest
@@ -73,3 +78,45 @@ def test_missing_internals_leave_the_library_alone(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(layout_runtime, "_done", False)
     monkeypatch.setattr(layout_runtime, "layout_model", lambda: None)
     assert layout_runtime.use_single_thread_sessions() is False
+
+
+_PARSE = """
+import json, sys
+{first}
+from pathlib import Path
+from rag_core.config import Settings
+from rag_core.parsing import parse
+import pymupdf, pymupdf4llm
+before = {{"layout module": "pymupdf.layout" in sys.modules, "active": callable(pymupdf._get_layout)}}
+settings = Settings(data_dir=Path(sys.argv[2]) / "data")
+parsing = settings.parsing.model_copy(update={{"backend": "pymupdf", "workers": 1}})
+settings = settings.model_copy(update={{"parsing": parsing}})
+document = parse(Path(sys.argv[1]), settings, Path(sys.argv[2]) / "artifacts").document.export_to_dict()
+after = {{"active": callable(pymupdf._get_layout), "use_layout": pymupdf4llm._use_layout,
+         "text-only names": hasattr(pymupdf4llm, "IdentifyHeaders") or hasattr(pymupdf4llm, "TocHeaders")}}
+print(json.dumps({{"before": before, "after": after, "document": document}}))
+"""
+
+
+def _parse_in_a_fresh_process(first: str, pdf: Path, work: Path) -> dict:
+    work.mkdir()
+    code = _PARSE.format(first=first)
+    command = [sys.executable, "-c", code, str(pdf), str(work)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_process_loads_the_layout_models_when_it_parses_and_parses_as_a_plain_import_does(tmp_path: Path) -> None:
+    """`import pymupdf` after the product's import loads no layout model (rag_core.deferred_import); the first parse
+    activates them, leaving pymupdf4llm as a plain `import pymupdf` does, and gives the same document as a process
+    whose PyMuPDF was imported before the product (the deferral then does nothing)."""
+    pdf = tmp_path / "page.pdf"
+    _page_pdf().save(pdf)
+    deferred = _parse_in_a_fresh_process("import rag_core", pdf, tmp_path / "deferred")
+    plain = _parse_in_a_fresh_process("import pymupdf", pdf, tmp_path / "plain")
+    assert deferred["before"] == {"layout module": False, "active": False}
+    assert plain["before"] == {"layout module": True, "active": True}
+    assert deferred["after"] == plain["after"] == {"active": True, "use_layout": True, "text-only names": False}
+    assert deferred["document"]["tables"] and deferred["document"]["texts"]  # the layout found the table
+    assert deferred["document"] == plain["document"]
