@@ -49,6 +49,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("CI=true and the suite cannot run whole; missing: " + "; ".join(missing))
 
 
+# The order in which the test processes take the files (pytest-xdist's `--dist loadfile` hands them out in
+# collection order): the pages' tests first (most files take 30-80 s: a server, Chromium), the unit tests last (all
+# short), so that when one process takes the last long file the other still has short ones to run.
+DIRECTORY_ORDER = {"ui": 0, "integration": 1, "unit": 2}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`DIRECTORY_ORDER`; within a directory, files and tests keep their order (a stable sort)."""
+    items.sort(key=lambda item: DIRECTORY_ORDER.get(item.path.parent.name, 1))
+
+
 def shared(path: Path, what: str) -> Path:
     """`path` from ../shared; a skip when it is absent (a failure under CI=true)."""
     if path.exists():
