@@ -146,13 +146,14 @@ def test_a_heading_printed_as_images_of_its_lines_is_read_from_their_replacement
 
 def test_replacement_texts_survive_an_earlier_layout_analysis_of_the_same_document(tmp_path: Path) -> None:
     import pymupdf
-    from pymupdf4llm.helpers import document_layout
 
+    from rag_core.parsing.layout_runtime import document_layout
     from rag_core.parsing.replacement_text import read_replacement_texts
 
+    layout = document_layout()  # the layout models active, as in a parse (rag_core.deferred_import)
     pdf = unseen_pdfs.image_headings(tmp_path / "image_headings.pdf")
     with pymupdf.open(pdf) as doc:
-        list(document_layout.parse_document(doc, pages=[0], use_ocr=document_layout.OCRMode.NEVER).pages)
+        list(layout.parse_document(doc, pages=[0], use_ocr=layout.OCRMode.NEVER).pages)
         # a batch analysed earlier in this process: the document's own pages no longer give the text
         read = read_replacement_texts(doc, [1, 2])
     assert [text for _box, text in read[1] + read[2]] == list(unseen_pdfs.IMAGE_HEADINGS)
