@@ -21,8 +21,9 @@ builds the layout analysis's two ONNX Runtime sessions as it loads: about 0.5 CP
 process that imports PyMuPDF (the app, the API, each command line), where only a parse uses them. `LayoutLater`
 answers PyMuPDF's own `try: import pymupdf.layout` (while `pymupdf` itself is being imported) with the
 ImportError that PyMuPDF already handles, as when the layout package is absent; any later `import pymupdf.layout`
-loads it as usual, and pymupdf4llm, which the parser imports when a parse begins
-(`rag_core.parsing.layout_runtime.document_layout`), imports and activates it then.
+loads it as usual. pymupdf4llm (which PyMuPDF imports) then starts in its text-only mode, and the first parse of a
+process switches it to its layout mode, which loads and activates the models
+(`rag_core.parsing.layout_runtime.document_layout`).
 """
 
 from __future__ import annotations
