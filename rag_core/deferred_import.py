@@ -66,15 +66,17 @@ def defer_init(name: str) -> ModuleType | None:
 
 
 class LayoutLater(importlib.abc.MetaPathFinder):
-    """Refuses `pymupdf.layout` to PyMuPDF's own `__init__` only; finds nothing itself otherwise."""
+    """Refuses `pymupdf.layout` to PyMuPDF's own `__init__` only; finds nothing itself otherwise (it is asked about
+    every import of the process: any other name is answered by one comparison)."""
 
     NAME = "pymupdf.layout"
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        spec = getattr(sys.modules.get("pymupdf"), "__spec__", None)
-        if fullname == self.NAME and getattr(spec, "_initializing", False):
+        if fullname != self.NAME:
+            return None
+        if getattr(getattr(sys.modules.get("pymupdf"), "__spec__", None), "_initializing", False):
             raise ModuleNotFoundError(f"{fullname} is loaded when a parse needs it (rag_core.deferred_import)")
         return None
 

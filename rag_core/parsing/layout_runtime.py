@@ -50,9 +50,10 @@ def document_layout() -> ModuleType:
     import pymupdf4llm
     from pymupdf4llm.helpers import document_layout as module
 
-    with _activation:
-        if not callable(getattr(pymupdf, "_get_layout", None)):
-            pymupdf4llm.use_layout(True)  # imports pymupdf.layout, which activates itself
+    if not callable(getattr(pymupdf, "_get_layout", None)):  # once a process: each page batch asks
+        with _activation:
+            if not callable(getattr(pymupdf, "_get_layout", None)):
+                pymupdf4llm.use_layout(True)  # imports pymupdf.layout, which activates itself
     return module
 
 
